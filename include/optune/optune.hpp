@@ -1,0 +1,8 @@
+// optune: tuned GPU operators on OpenCL and CUDA devices. Include this one header.
+#pragma once
+
+#include "optune/error.hpp"
+#include "optune/runtime.hpp"
+#include "optune/types.hpp"
+#include "optune/elementwise.hpp"
+#include "optune/reduce.hpp"

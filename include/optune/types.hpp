@@ -1,0 +1,37 @@
+// Element types that optune stores on devices.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace optune {
+
+// IEEE 754 binary16 as stored on the device. Host arithmetic goes through float.
+struct half {
+  std::uint16_t bits = 0;
+  half() = default;
+  explicit half(float f) : bits(from_float(f)) {}
+  explicit operator float() const { return to_float(bits); }
+  static std::uint16_t from_float(float f);  // round to nearest even
+  static float to_float(std::uint16_t h);
+};
+
+enum class DType : int { F32 = 0, F16 = 1, F64 = 2, I32 = 3, I8 = 4, U8 = 5 };
+
+std::size_t dtype_size(DType t) noexcept;
+std::string_view dtype_name(DType t) noexcept;
+// Parses "f32", "float", "f16", "half", "f64", "double", "i32", "i8", "u8";
+// throws Error(InvalidType) naming the text otherwise.
+DType parse_dtype(std::string_view text);
+
+template <class T> struct dtype_of;
+template <> struct dtype_of<float> { static constexpr DType value = DType::F32; };
+template <> struct dtype_of<half> { static constexpr DType value = DType::F16; };
+template <> struct dtype_of<double> { static constexpr DType value = DType::F64; };
+template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType::I32; };
+template <> struct dtype_of<std::int8_t> { static constexpr DType value = DType::I8; };
+template <> struct dtype_of<std::uint8_t> { static constexpr DType value = DType::U8; };
+template <class T> inline constexpr DType dtype_of_v = dtype_of<T>::value;
+
+}  // namespace optune

@@ -1,0 +1,57 @@
+// optune prelude, common part: valid OpenCL C 1.2 and valid CUDA C++ once the
+// backend side (prelude_opencl.cl or prelude_cuda.cl) has been included.
+//
+// Generic vectors: OPTUNE_VEC(float, 4) is float4 and OPTUNE_VEC(float, 1) is
+// float, so a kernel writes its vector width once as a macro (VW) and never a
+// ladder of #if VW == 1 ... #elif VW == 16.
+//   OPTUNE_VEC(T, N)          the type of N elements of T (N = 1, 2, 4; 8 and
+//                             16 only on OpenCL)
+//   OPTUNE_VLOAD(N, i, p)     load pack i (elements N*i .. N*i+N-1) of p
+//   OPTUNE_VSTORE(N, v, i, p) store pack i of p
+//   OPTUNE_SPLAT(T, N, x)     N copies of x
+//   OPTUNE_VSUM(N, v)         the sum of v's components
+// On CUDA a pack of N > 1 is one aligned access: the host only picks N > 1
+// when the pointer and offset are multiples of the pack's size.
+
+#define OPTUNE_CAT_(a, b) a##b
+#define OPTUNE_CAT(a, b) OPTUNE_CAT_(a, b)
+
+#define OPTUNE_VEC_1(T) T
+#define OPTUNE_VEC_2(T) T##2
+#define OPTUNE_VEC_4(T) T##4
+#define OPTUNE_VEC_8(T) T##8
+#define OPTUNE_VEC_16(T) T##16
+#define OPTUNE_VEC(T, N) OPTUNE_CAT(OPTUNE_VEC_, N)(T)
+
+#define OPTUNE_VLOAD(N, i, p) OPTUNE_CAT(optune_vload, N)(i, p)
+#define OPTUNE_VSTORE(N, v, i, p) OPTUNE_CAT(optune_vstore, N)(v, i, p)
+#define OPTUNE_SPLAT(T, N, x) OPTUNE_CAT(OPTUNE_SPLAT_, N)(T, x)
+
+#define OPTUNE_VSUM_1(v) (v)
+#define OPTUNE_VSUM_2(v) ((v).x + (v).y)
+#define OPTUNE_VSUM_4(v) (((v).x + (v).y) + ((v).z + (v).w))
+#define OPTUNE_VSUM(N, v) OPTUNE_CAT(OPTUNE_VSUM_, N)(v)
+
+// Ceiling division and rounding up, for index arithmetic in kernels.
+#define OPTUNE_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))
+
+// Packs to and from arrays, for per-lane work on a loaded pack:
+//   OPTUNE_VUNPACK(N, v, a)   a[0..N-1] = lanes of v (converted to a's type)
+//   OPTUNE_VPACK(T, N, a)     the N-wide vector of T holding a[0..N-1]
+#define OPTUNE_VUNPACK_1(v, a) { (a)[0] = (v); }
+#define OPTUNE_VUNPACK_2(v, a) { (a)[0] = (v).x; (a)[1] = (v).y; }
+#define OPTUNE_VUNPACK_4(v, a) { (a)[0] = (v).x; (a)[1] = (v).y; (a)[2] = (v).z; (a)[3] = (v).w; }
+#define OPTUNE_VUNPACK(N, v, a) OPTUNE_CAT(OPTUNE_VUNPACK_, N)(v, a)
+#define OPTUNE_VPACK_1(T, a) ((T)(a)[0])
+#define OPTUNE_VPACK_2(T, a) OPTUNE_CAT(make_, T##2)((a)[0], (a)[1])
+#define OPTUNE_VPACK_4(T, a) OPTUNE_CAT(make_, T##4)((a)[0], (a)[1], (a)[2], (a)[3])
+#define OPTUNE_VPACK(T, N, a) OPTUNE_CAT(OPTUNE_VPACK_, N)(T, a)
+
+// Half storage packs by width (vload_half* is core OpenCL; CUDA's prelude
+// provides the same functions).
+#define optune_vload_half1 vload_half
+#define optune_vload_half2 vload_half2
+#define optune_vload_half4 vload_half4
+#define optune_vstore_half1 vstore_half
+#define optune_vstore_half2 vstore_half2
+#define optune_vstore_half4 vstore_half4

@@ -1,0 +1,310 @@
+// optune prelude, CUDA side: CUDA C++ for NVRTC that lets OpenCL C 1.2 kernel
+// text compile unchanged. The runtime puts it (then prelude_cuda_math.cl)
+// before prelude.cl and every kernel source when it builds for a CUDA device,
+// compiling with -default-device so helpers without OPTUNE_FUNC and
+// program-scope __constant tables are device entities.
+//
+// What OpenCL C spells differently and is NOT covered (write kernels so):
+//   - vector literals (float4)(a, b, c, d): use make_float4 / OPTUNE_SPLAT;
+//   - swizzles and .s0/.lo/.hi: only .x .y .z .w exist; vectors of 8 and 16
+//     lanes do not exist, nor half vectors wider than half2;
+//   - __local on pointer parameters (CUDA cannot qualify a parameter): write
+//     OPTUNE_LOCAL_PTR, which is __local on OpenCL and nothing here; __local
+//     kernel arguments (dynamic local memory) do not exist;
+//   - the unprefixed spellings kernel/global/local/constant/private.
+// Sub-group functions act on warps of 32 and, as in OpenCL, must be reached
+// by every lane of the warp; use work-groups whose size is a multiple of 32.
+
+#ifndef OPTUNE_BACKEND_OPENCL
+#define OPTUNE_BACKEND_OPENCL 0
+#endif
+#ifndef OPTUNE_BACKEND_CUDA
+#define OPTUNE_BACKEND_CUDA 1
+#endif
+#ifndef OPTUNE_HAS_FP16
+#define OPTUNE_HAS_FP16 0
+#endif
+
+// Headers first: the OpenCL spellings defined below must not reach them.
+#if OPTUNE_HAS_FP16
+#include <cuda_fp16.h>
+#endif
+
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long ulong;
+static_assert(sizeof(ulong) == 8, "OpenCL's ulong is 64 bits");
+
+// ---- qualifiers and attributes ----
+
+#define __kernel extern "C" __global__
+#define __global
+#define __private
+#define __constant const
+#define __local __shared__
+#define restrict __restrict__
+#define OPTUNE_LOCAL_PTR
+#define OPTUNE_FUNC __device__ inline
+#define OPTUNE_WG_SIZE(x, y, z) __launch_bounds__((x) * (y) * (z))
+
+// ---- half: arithmetic type with fp16, else a storage type for vload_half ----
+
+#if OPTUNE_HAS_FP16
+typedef __half half;
+typedef __half2 half2;
+OPTUNE_FUNC float optune_half_to_float(half h) { return __half2float(h); }
+OPTUNE_FUNC half optune_float_to_half(float f) { return __float2half_rn(f); }
+#else
+struct half {
+  unsigned short bits;
+};
+OPTUNE_FUNC float optune_half_to_float(half h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits));
+  return f;
+}
+OPTUNE_FUNC half optune_float_to_half(float f) {
+  half h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.bits) : "f"(f));
+  return h;
+}
+#endif
+
+// ---- work-items ----
+// Dimensions past the launch's read as size 1 and index 0, as in OpenCL.
+
+OPTUNE_FUNC size_t optune_dim3_at(dim3 v, uint d) { return d == 0 ? v.x : d == 1 ? v.y : d == 2 ? v.z : 1; }
+OPTUNE_FUNC size_t optune_uint3_at(uint3 v, uint d) { return d == 0 ? v.x : d == 1 ? v.y : d == 2 ? v.z : 0; }
+
+OPTUNE_FUNC size_t get_local_id(uint d) { return optune_uint3_at(threadIdx, d); }
+OPTUNE_FUNC size_t get_group_id(uint d) { return optune_uint3_at(blockIdx, d); }
+OPTUNE_FUNC size_t get_local_size(uint d) { return optune_dim3_at(blockDim, d); }
+OPTUNE_FUNC size_t get_num_groups(uint d) { return optune_dim3_at(gridDim, d); }
+OPTUNE_FUNC size_t get_global_size(uint d) { return get_num_groups(d) * get_local_size(d); }
+OPTUNE_FUNC size_t get_global_id(uint d) { return get_group_id(d) * get_local_size(d) + get_local_id(d); }
+OPTUNE_FUNC size_t get_global_offset(uint d) { return 0; }
+// CUDA does not record the launch's rank: a trailing dimension of extent 1
+// reads as absent.
+OPTUNE_FUNC uint get_work_dim() {
+  return gridDim.z * blockDim.z > 1 ? 3 : gridDim.y * blockDim.y > 1 ? 2 : 1;
+}
+OPTUNE_FUNC size_t get_local_linear_id() {
+  return (threadIdx.z * (size_t)blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+OPTUNE_FUNC size_t get_enqueued_local_size(uint d) { return get_local_size(d); }
+
+// ---- synchronisation ----
+
+#define CLK_LOCAL_MEM_FENCE 1
+#define CLK_GLOBAL_MEM_FENCE 2
+typedef int cl_mem_fence_flags;
+
+OPTUNE_FUNC void barrier(cl_mem_fence_flags flags) { __syncthreads(); }
+OPTUNE_FUNC void work_group_barrier(cl_mem_fence_flags flags) { __syncthreads(); }
+OPTUNE_FUNC void mem_fence(cl_mem_fence_flags flags) {
+  if (flags & CLK_GLOBAL_MEM_FENCE) __threadfence();
+  else __threadfence_block();
+}
+OPTUNE_FUNC void read_mem_fence(cl_mem_fence_flags flags) { mem_fence(flags); }
+OPTUNE_FUNC void write_mem_fence(cl_mem_fence_flags flags) { mem_fence(flags); }
+
+// ---- vector types: N lanes of T, splats, and their arithmetic ----
+
+template <class T, int N> struct optune_vec;
+#define OPTUNE_VEC_TRAITS2(T, V) \
+  template <> struct optune_vec<T, 2> { \
+    typedef V type; \
+    static __device__ V splat(T s) { V v; v.x = s; v.y = s; return v; } \
+  };
+#define OPTUNE_VEC_TRAITS4(T, V) \
+  template <> struct optune_vec<T, 4> { \
+    typedef V type; \
+    static __device__ V splat(T s) { V v; v.x = s; v.y = s; v.z = s; v.w = s; return v; } \
+  };
+OPTUNE_VEC_TRAITS2(float, float2) OPTUNE_VEC_TRAITS4(float, float4)
+OPTUNE_VEC_TRAITS2(double, double2)
+OPTUNE_VEC_TRAITS2(char, char2) OPTUNE_VEC_TRAITS4(char, char4)
+OPTUNE_VEC_TRAITS2(uchar, uchar2) OPTUNE_VEC_TRAITS4(uchar, uchar4)
+OPTUNE_VEC_TRAITS2(short, short2) OPTUNE_VEC_TRAITS4(short, short4)
+OPTUNE_VEC_TRAITS2(ushort, ushort2) OPTUNE_VEC_TRAITS4(ushort, ushort4)
+OPTUNE_VEC_TRAITS2(int, int2) OPTUNE_VEC_TRAITS4(int, int4)
+OPTUNE_VEC_TRAITS2(uint, uint2) OPTUNE_VEC_TRAITS4(uint, uint4)
+OPTUNE_VEC_TRAITS2(long, long2) OPTUNE_VEC_TRAITS2(ulong, ulong2)
+#if OPTUNE_HAS_FP16
+OPTUNE_VEC_TRAITS2(half, half2)
+#endif
+
+#define OPTUNE_SPLAT_1(T, x) ((T)(x))
+#define OPTUNE_SPLAT_2(T, x) (optune_vec<T, 2>::splat(x))
+#define OPTUNE_SPLAT_4(T, x) (optune_vec<T, 4>::splat(x))
+
+// Operators of vector with vector, vector with scalar and scalar with vector
+// (OpenCL widens the scalar), and the compound assignments.
+#define OPTUNE_BINOP2(V, S, OP) \
+  OPTUNE_FUNC V operator OP(V a, V b) { return make_##V(a.x OP b.x, a.y OP b.y); } \
+  OPTUNE_FUNC V operator OP(V a, S s) { return make_##V(a.x OP s, a.y OP s); } \
+  OPTUNE_FUNC V operator OP(S s, V b) { return make_##V(s OP b.x, s OP b.y); } \
+  OPTUNE_FUNC V& operator OP##=(V& a, V b) { return a = a OP b; } \
+  OPTUNE_FUNC V& operator OP##=(V& a, S s) { return a = a OP s; }
+#define OPTUNE_BINOP4(V, S, OP) \
+  OPTUNE_FUNC V operator OP(V a, V b) { return make_##V(a.x OP b.x, a.y OP b.y, a.z OP b.z, a.w OP b.w); } \
+  OPTUNE_FUNC V operator OP(V a, S s) { return make_##V(a.x OP s, a.y OP s, a.z OP s, a.w OP s); } \
+  OPTUNE_FUNC V operator OP(S s, V b) { return make_##V(s OP b.x, s OP b.y, s OP b.z, s OP b.w); } \
+  OPTUNE_FUNC V& operator OP##=(V& a, V b) { return a = a OP b; } \
+  OPTUNE_FUNC V& operator OP##=(V& a, S s) { return a = a OP s; }
+#define OPTUNE_ARITH(N, V, S) \
+  OPTUNE_BINOP##N(V, S, +) OPTUNE_BINOP##N(V, S, -) OPTUNE_BINOP##N(V, S, *) OPTUNE_BINOP##N(V, S, /)
+#define OPTUNE_BITS(N, V, S) \
+  OPTUNE_BINOP##N(V, S, %) OPTUNE_BINOP##N(V, S, &) OPTUNE_BINOP##N(V, S, |) OPTUNE_BINOP##N(V, S, ^) \
+  OPTUNE_BINOP##N(V, S, <<) OPTUNE_BINOP##N(V, S, >>)
+
+OPTUNE_ARITH(2, float2, float) OPTUNE_ARITH(4, float4, float) OPTUNE_ARITH(2, double2, double)
+OPTUNE_ARITH(2, int2, int) OPTUNE_ARITH(4, int4, int) OPTUNE_ARITH(2, uint2, uint) OPTUNE_ARITH(4, uint4, uint)
+OPTUNE_BITS(2, int2, int) OPTUNE_BITS(4, int4, int) OPTUNE_BITS(2, uint2, uint) OPTUNE_BITS(4, uint4, uint)
+
+OPTUNE_FUNC float2 operator-(float2 a) { return make_float2(-a.x, -a.y); }
+OPTUNE_FUNC float4 operator-(float4 a) { return make_float4(-a.x, -a.y, -a.z, -a.w); }
+OPTUNE_FUNC double2 operator-(double2 a) { return make_double2(-a.x, -a.y); }
+OPTUNE_FUNC int2 operator-(int2 a) { return make_int2(-a.x, -a.y); }
+OPTUNE_FUNC int4 operator-(int4 a) { return make_int4(-a.x, -a.y, -a.z, -a.w); }
+
+// ---- loads and stores ----
+// optune_vloadN/optune_vstoreN: pack i of p as one N-lane access (p + N*i
+// aligned to the pack). vloadN/vstoreN: OpenCL's, element-aligned.
+
+#define optune_vload1(i, p) ((p)[i])
+#define optune_vstore1(v, i, p) ((p)[i] = (v))
+template <class T> OPTUNE_FUNC typename optune_vec<T, 2>::type optune_vload2(size_t i, const T* p) {
+  return reinterpret_cast<const typename optune_vec<T, 2>::type*>(p)[i];
+}
+template <class T> OPTUNE_FUNC typename optune_vec<T, 4>::type optune_vload4(size_t i, const T* p) {
+  return reinterpret_cast<const typename optune_vec<T, 4>::type*>(p)[i];
+}
+template <class T> OPTUNE_FUNC void optune_vstore2(typename optune_vec<T, 2>::type v, size_t i, T* p) {
+  reinterpret_cast<typename optune_vec<T, 2>::type*>(p)[i] = v;
+}
+template <class T> OPTUNE_FUNC void optune_vstore4(typename optune_vec<T, 4>::type v, size_t i, T* p) {
+  reinterpret_cast<typename optune_vec<T, 4>::type*>(p)[i] = v;
+}
+
+template <class T> OPTUNE_FUNC typename optune_vec<T, 2>::type vload2(size_t i, const T* p) {
+  typename optune_vec<T, 2>::type v;
+  p += 2 * i;
+  v.x = p[0]; v.y = p[1];
+  return v;
+}
+template <class T> OPTUNE_FUNC typename optune_vec<T, 4>::type vload4(size_t i, const T* p) {
+  typename optune_vec<T, 4>::type v;
+  p += 4 * i;
+  v.x = p[0]; v.y = p[1]; v.z = p[2]; v.w = p[3];
+  return v;
+}
+template <class T> OPTUNE_FUNC void vstore2(typename optune_vec<T, 2>::type v, size_t i, T* p) {
+  p += 2 * i;
+  p[0] = v.x; p[1] = v.y;
+}
+template <class T> OPTUNE_FUNC void vstore4(typename optune_vec<T, 4>::type v, size_t i, T* p) {
+  p += 4 * i;
+  p[0] = v.x; p[1] = v.y; p[2] = v.z; p[3] = v.w;
+}
+
+// Half storage with float arithmetic (core OpenCL); stores round to nearest even.
+OPTUNE_FUNC float vload_half(size_t i, const half* p) { return optune_half_to_float(p[i]); }
+OPTUNE_FUNC float2 vload_half2(size_t i, const half* p) {
+  p += 2 * i;
+  return make_float2(optune_half_to_float(p[0]), optune_half_to_float(p[1]));
+}
+OPTUNE_FUNC float4 vload_half4(size_t i, const half* p) {
+  p += 4 * i;
+  return make_float4(optune_half_to_float(p[0]), optune_half_to_float(p[1]), optune_half_to_float(p[2]),
+                     optune_half_to_float(p[3]));
+}
+OPTUNE_FUNC void vstore_half(float v, size_t i, half* p) { p[i] = optune_float_to_half(v); }
+OPTUNE_FUNC void vstore_half2(float2 v, size_t i, half* p) {
+  p += 2 * i;
+  p[0] = optune_float_to_half(v.x); p[1] = optune_float_to_half(v.y);
+}
+OPTUNE_FUNC void vstore_half4(float4 v, size_t i, half* p) {
+  p += 4 * i;
+  p[0] = optune_float_to_half(v.x); p[1] = optune_float_to_half(v.y);
+  p[2] = optune_float_to_half(v.z); p[3] = optune_float_to_half(v.w);
+}
+#define vstore_half_rte vstore_half
+#define vstore_half2_rte vstore_half2
+#define vstore_half4_rte vstore_half4
+
+// ---- sub-groups as warps ----
+
+#define OPTUNE_WARP 32u
+#define OPTUNE_ALL_LANES 0xffffffffu
+
+OPTUNE_FUNC uint get_sub_group_local_id() { return (uint)get_local_linear_id() % OPTUNE_WARP; }
+OPTUNE_FUNC uint get_sub_group_id() { return (uint)get_local_linear_id() / OPTUNE_WARP; }
+OPTUNE_FUNC uint get_num_sub_groups() {
+  return (blockDim.x * blockDim.y * blockDim.z + OPTUNE_WARP - 1) / OPTUNE_WARP;
+}
+OPTUNE_FUNC uint get_enqueued_num_sub_groups() { return get_num_sub_groups(); }
+// The last warp of a group whose size is no multiple of 32 is partial.
+OPTUNE_FUNC uint get_sub_group_size() {
+  const uint rest = blockDim.x * blockDim.y * blockDim.z - get_sub_group_id() * OPTUNE_WARP;
+  return rest < OPTUNE_WARP ? rest : OPTUNE_WARP;
+}
+OPTUNE_FUNC uint get_max_sub_group_size() {
+  const uint n = blockDim.x * blockDim.y * blockDim.z;
+  return n < OPTUNE_WARP ? n : OPTUNE_WARP;
+}
+OPTUNE_FUNC void sub_group_barrier() { __syncwarp(); }
+OPTUNE_FUNC void sub_group_barrier(cl_mem_fence_flags flags) { __syncwarp(); }
+OPTUNE_FUNC int sub_group_all(int p) { return __all_sync(OPTUNE_ALL_LANES, p); }
+OPTUNE_FUNC int sub_group_any(int p) { return __any_sync(OPTUNE_ALL_LANES, p); }
+template <class T> OPTUNE_FUNC T sub_group_broadcast(T x, uint lane) { return __shfl_sync(OPTUNE_ALL_LANES, x, lane); }
+
+// Butterfly: after log2(32) exchanges every lane holds the result.
+#define OPTUNE_SG_REDUCE(T, NAME, EXPR) \
+  OPTUNE_FUNC T sub_group_reduce_##NAME(T x) { \
+    for (int o = OPTUNE_WARP / 2; o > 0; o /= 2) { \
+      const T y = __shfl_xor_sync(OPTUNE_ALL_LANES, x, o); \
+      x = EXPR; \
+    } \
+    return x; \
+  }
+#define OPTUNE_SG_REDUCTIONS(T) \
+  OPTUNE_SG_REDUCE(T, add, x + y) OPTUNE_SG_REDUCE(T, min, min(x, y)) OPTUNE_SG_REDUCE(T, max, max(x, y))
+OPTUNE_SG_REDUCTIONS(int) OPTUNE_SG_REDUCTIONS(uint) OPTUNE_SG_REDUCTIONS(float) OPTUNE_SG_REDUCTIONS(double)
+OPTUNE_SG_REDUCTIONS(long) OPTUNE_SG_REDUCTIONS(ulong)
+
+// Inclusive prefix sum over the warp (Hillis-Steele with shuffles).
+#define OPTUNE_SG_SCAN(T) \
+  OPTUNE_FUNC T sub_group_scan_inclusive_add(T x) { \
+    const uint lane = get_sub_group_local_id(); \
+    for (uint o = 1; o < OPTUNE_WARP; o *= 2) { \
+      const T y = __shfl_up_sync(OPTUNE_ALL_LANES, x, o); \
+      if (lane >= o) x += y; \
+    } \
+    return x; \
+  } \
+  OPTUNE_FUNC T sub_group_scan_exclusive_add(T x) { \
+    const T inc = sub_group_scan_inclusive_add(x); \
+    const T prev = __shfl_up_sync(OPTUNE_ALL_LANES, inc, 1); \
+    return get_sub_group_local_id() == 0 ? (T)0 : prev; \
+  }
+OPTUNE_SG_SCAN(int) OPTUNE_SG_SCAN(uint) OPTUNE_SG_SCAN(float) OPTUNE_SG_SCAN(double)
+
+// ---- atomics (OpenCL 1.2, 32-bit; global and local pointers alike) ----
+// OpenCL takes volatile pointers; CUDA's atomics do not, hence the casts.
+
+#define OPTUNE_ATOMICS(T) \
+  OPTUNE_FUNC T atomic_add(volatile T* p, T v) { return atomicAdd((T*)p, v); } \
+  OPTUNE_FUNC T atomic_sub(volatile T* p, T v) { return atomicSub((T*)p, v); } \
+  OPTUNE_FUNC T atomic_inc(volatile T* p) { return atomicAdd((T*)p, (T)1); } \
+  OPTUNE_FUNC T atomic_dec(volatile T* p) { return atomicSub((T*)p, (T)1); } \
+  OPTUNE_FUNC T atomic_min(volatile T* p, T v) { return atomicMin((T*)p, v); } \
+  OPTUNE_FUNC T atomic_max(volatile T* p, T v) { return atomicMax((T*)p, v); } \
+  OPTUNE_FUNC T atomic_and(volatile T* p, T v) { return atomicAnd((T*)p, v); } \
+  OPTUNE_FUNC T atomic_or(volatile T* p, T v) { return atomicOr((T*)p, v); } \
+  OPTUNE_FUNC T atomic_xor(volatile T* p, T v) { return atomicXor((T*)p, v); } \
+  OPTUNE_FUNC T atomic_xchg(volatile T* p, T v) { return atomicExch((T*)p, v); } \
+  OPTUNE_FUNC T atomic_cmpxchg(volatile T* p, T cmp, T v) { return atomicCAS((T*)p, cmp, v); }
+OPTUNE_ATOMICS(int) OPTUNE_ATOMICS(uint)
+OPTUNE_FUNC float atomic_xchg(volatile float* p, float v) { return atomicExch((float*)p, v); }

@@ -1,0 +1,418 @@
+// The cache file. Several processes share it: WAL lets readers run beside a
+// writer, the busy timeout makes writers queue instead of failing, and every
+// write is one short BEGIN IMMEDIATE transaction (taking the write lock up
+// front, so two writers never deadlock upgrading from a read lock).
+#include "runtime/cache_file.hpp"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <thread>
+#include <type_traits>
+
+#include "optune/error.hpp"
+#include "runtime/log.hpp"
+
+namespace optune::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kFormat = "optune-cache";
+constexpr const char* kVersion = "1";
+constexpr int kBusyTimeoutMs = 10000;
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// An SQLite failure with its result code, so that a damaged file (set aside)
+// can be told from a busy, full or unreadable one (reported, left alone).
+class SqlError : public Error {
+ public:
+  SqlError(int code, const std::string& message) : Error(Status::IoError, message), primary_(code & 0xff) {}
+  bool damaged() const { return primary_ == SQLITE_CORRUPT || primary_ == SQLITE_NOTADB; }
+  bool plain_error() const { return primary_ == SQLITE_ERROR; }
+  bool busy() const { return primary_ == SQLITE_BUSY || primary_ == SQLITE_LOCKED; }
+
+ private:
+  int primary_;  // without the extended bits
+};
+
+[[noreturn]] void fail(sqlite3* db, int rc) { throw SqlError(rc, sqlite3_errmsg(db)); }
+
+void exec(sqlite3* db, const char* sql) {
+  if (const int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr); rc != SQLITE_OK) fail(db, rc);
+}
+
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) : db_(db) {
+    if (const int rc = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); rc != SQLITE_OK) fail(db, rc);
+  }
+  ~Stmt() { sqlite3_finalize(s_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& bind(int i, const std::string& v) {
+    return check(sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
+  }
+  Stmt& bind(int i, const std::vector<std::uint8_t>& v) {
+    // An empty vector's data() may be null, which SQLite would store as NULL.
+    return check(v.empty() ? sqlite3_bind_zeroblob(s_, i, 0)
+                           : sqlite3_bind_blob64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT));
+  }
+  Stmt& bind(int i, double v) { return check(sqlite3_bind_double(s_, i, v)); }
+  Stmt& bind(int i, std::int64_t v) { return check(sqlite3_bind_int64(s_, i, v)); }
+
+  // True for a row, false when done; anything else throws.
+  bool step() {
+    const int rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail(db_, rc);
+  }
+  void run() { step(); }
+
+  std::string text(int col) const {
+    const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(s_, col));
+    return t ? std::string(t, std::size_t(sqlite3_column_bytes(s_, col))) : std::string();
+  }
+  std::int64_t int64(int col) const { return sqlite3_column_int64(s_, col); }
+  double real(int col) const { return sqlite3_column_double(s_, col); }
+  std::vector<std::uint8_t> blob(int col) const {
+    const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(s_, col));
+    return p ? std::vector<std::uint8_t>(p, p + sqlite3_column_bytes(s_, col)) : std::vector<std::uint8_t>();
+  }
+
+ private:
+  Stmt& check(int rc) {
+    if (rc != SQLITE_OK) fail(db_, rc);
+    return *this;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* s_ = nullptr;
+};
+
+template <class F>
+void write_transaction(sqlite3* db, F&& body) {
+  exec(db, "BEGIN IMMEDIATE");
+  try {
+    body();
+    exec(db, "COMMIT");
+  } catch (...) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+// Runs body under the connection's mutex; an SQLite (or any) failure becomes
+// a warning and an empty result, because a cache must never break a caller.
+template <class F>
+auto guarded(std::mutex& mu, const std::string& path, const char* what, F&& body) -> decltype(body()) {
+  using R = decltype(body());
+  std::lock_guard lock(mu);
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    log_warn("cache file " + path + ": " + what + " failed (" + e.what() + "); going on without it");
+    if constexpr (!std::is_void_v<R>) return R{};
+  }
+}
+
+constexpr const char* kSchema = R"(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS programs(key TEXT PRIMARY KEY, device TEXT, binary BLOB, created INTEGER);
+CREATE TABLE IF NOT EXISTS tuning(backend TEXT, device TEXT, architecture TEXT, vendor TEXT, family TEXT,
+  dtype TEXT, bucket TEXT, params TEXT, time_ns REAL, default_time_ns REAL, created INTEGER,
+  PRIMARY KEY(backend, device, family, dtype, bucket));
+CREATE TABLE IF NOT EXISTS verdicts(key TEXT PRIMARY KEY, passed INTEGER, created INTEGER);
+)";
+
+// Why this database cannot serve as our cache, or "" when it can (an empty
+// file included). Throws SqlError; damaged() ones mean the file is bad.
+std::string reject_reason(sqlite3* db) {
+  {
+    Stmt check(db, "PRAGMA quick_check(1)");
+    const std::string verdict = check.step() ? check.text(0) : "no answer";
+    if (verdict != "ok") return "failed its integrity check (" + verdict + ")";
+  }
+  Stmt tables(db, "SELECT count(*), coalesce(sum(name = 'meta'), 0) FROM sqlite_master WHERE type = 'table'");
+  tables.step();
+  if (tables.int64(0) == 0) return "";
+  if (tables.int64(1) == 0) return "holds another program's tables";
+  std::map<std::string, std::string> meta;
+  try {
+    Stmt rows(db, "SELECT key, value FROM meta WHERE key IN ('format', 'version')");
+    while (rows.step()) meta[rows.text(0)] = rows.text(1);
+  } catch (const SqlError& e) {
+    if (!e.plain_error()) throw;
+    return "has a meta table of another shape";  // e.g. no key/value columns
+  }
+  if (meta["format"] != kFormat) return "is not an optune cache (format '" + meta["format"] + "')";
+  if (meta["version"] != kVersion)
+    return "has cache version '" + meta["version"] + "', this build uses " + std::string(kVersion);
+  return "";
+}
+
+using Connection = std::unique_ptr<sqlite3, decltype(&sqlite3_close)>;
+
+// Opens and checks the file, making the schema when it is new. Returns null
+// with *why set when the file is damaged or foreign; throws SqlError when it
+// cannot be used for any other reason (then it is not ours to move).
+Connection open_checked(const std::string& path, std::string* why) {
+  sqlite3* raw = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                 nullptr);
+  Connection db(raw, &sqlite3_close);
+  if (rc != SQLITE_OK) throw SqlError(rc, raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc));
+  sqlite3_extended_result_codes(raw, 1);
+  sqlite3_busy_timeout(raw, kBusyTimeoutMs);
+  try {
+    *why = reject_reason(raw);
+  } catch (const SqlError& e) {
+    if (!e.damaged()) throw;
+    *why = std::string("is damaged (") + e.what() + ")";
+  }
+  if (!why->empty()) return Connection(nullptr, &sqlite3_close);
+  {
+    Stmt mode(raw, "PRAGMA journal_mode=WAL");
+    if (mode.step() && mode.text(0) != "wal")
+      log_debug("cache file: " + path + " stays in journal mode " + mode.text(0) + " (no WAL here)");
+  }
+  // In WAL mode NORMAL cannot corrupt the file; a power cut may only lose the
+  // last few commits, which a cache can afford in exchange for no fsync per put.
+  exec(raw, "PRAGMA synchronous=NORMAL");
+  write_transaction(raw, [&] {
+    exec(raw, kSchema);
+    Stmt s(raw, "INSERT OR IGNORE INTO meta(key, value) VALUES('format', ?1), ('version', ?2)");
+    s.bind(1, std::string(kFormat)).bind(2, std::string(kVersion)).run();
+  });
+  return db;
+}
+
+// A new file that several processes open at once is switched to WAL by one of
+// them; meanwhile SQLite may answer SQLITE_BUSY to the others at once, without
+// the busy handler (it would risk a deadlock), so they wait and start over.
+Connection open_retrying(const std::string& path, std::string* why) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return open_checked(path, why);
+    } catch (const SqlError& e) {
+      if (!e.busy() || std::chrono::steady_clock::now() > deadline) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt, 20)));
+    }
+  }
+}
+
+// An exclusive flock on a side file, so that two processes finding the same
+// damaged file do not each move it, the second one moving the first's new file.
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0) log_debug("cache file: cannot lock " + path);
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+// Moves the file and its WAL aside (the WAL belongs to it and is evidence
+// too); the shared-memory index is only a cache and is rebuilt.
+std::string set_aside(const std::string& path) {
+  const std::string aside = path + ".damaged-" + std::to_string(unix_now()) + "-" + std::to_string(::getpid());
+  std::error_code ec;
+  fs::rename(path, aside, ec);
+  if (ec) throw Error(Status::IoError, "cannot move " + path + " to " + aside + ": " + ec.message());
+  if (fs::exists(path + "-wal", ec)) fs::rename(path + "-wal", aside + "-wal", ec);
+  fs::remove(path + "-shm", ec);
+  return aside;
+}
+
+struct Singleton {
+  std::mutex mu;
+  std::unique_ptr<CacheFile> file;
+  bool failed = false;  // warned once; stays off until reset_instance()
+};
+
+Singleton& singleton() {
+  static Singleton s;
+  return s;
+}
+
+}  // namespace
+
+std::string cache_dir() {
+  if (const std::string d = env_or("OPTUNE_CACHE_DIR", ""); !d.empty()) return d;
+  if (const std::string x = env_or("XDG_CACHE_HOME", ""); !x.empty()) return x + "/optune";
+  if (const std::string h = env_or("HOME", ""); !h.empty()) return h + "/.cache/optune";
+  return "/tmp/optune-cache";
+}
+
+CacheFile::CacheFile(const std::string& path) : path_(path) {
+  try {
+    std::error_code ec;
+    if (const fs::path dir = fs::path(path).parent_path(); !dir.empty()) fs::create_directories(dir, ec);
+    std::string why;
+    Connection db = open_retrying(path, &why);
+    if (!db) {
+      FileLock lock(path + ".lock");
+      db = open_retrying(path, &why);  // another process may have replaced it while we waited
+      if (!db) {
+        const std::string aside = set_aside(path);
+        log_warn("cache file " + path + " " + why + "; moved it to " + aside + " and started a new one");
+        db = open_retrying(path, &why);
+        if (!db) throw Error(Status::IoError, "the new file " + why);
+      }
+    }
+    db_ = db.release();
+  } catch (const Error& e) {
+    throw Error(Status::IoError, "cache file " + path + " cannot be used: " + e.what());
+  }
+  log_debug("cache file: " + path + " opened");
+}
+
+CacheFile::~CacheFile() {
+  sqlite3_close(db_);
+  log_debug("cache file: " + path_ + " closed");
+}
+
+CacheFile* CacheFile::instance() {
+  const std::string mode = env_or("OPTUNE_CACHE", "on");
+  if (mode == "off" || mode == "0") return nullptr;
+  Singleton& s = singleton();
+  std::lock_guard lock(s.mu);
+  if (!s.file && !s.failed) {
+    try {
+      s.file = std::make_unique<CacheFile>(cache_dir() + "/optune.sqlite");
+    } catch (const std::exception& e) {
+      s.failed = true;
+      log_warn(std::string(e.what()) + "; running without a cache file");
+    }
+  }
+  return s.file.get();
+}
+
+void CacheFile::reset_instance() {
+  Singleton& s = singleton();
+  std::lock_guard lock(s.mu);
+  s.file.reset();
+  s.failed = false;
+}
+
+std::optional<std::vector<std::uint8_t>> CacheFile::get_program(const std::string& key) {
+  return guarded(mu_, path_, "reading a program", [&]() -> std::optional<std::vector<std::uint8_t>> {
+    Stmt s(db_, "SELECT binary FROM programs WHERE key = ?1");
+    if (!s.bind(1, key).step()) {
+      log_debug("cache file: no program " + key);
+      return std::nullopt;
+    }
+    log_debug("cache file: program " + key + " found");
+    return s.blob(0);
+  });
+}
+
+void CacheFile::put_program(const std::string& key, const std::string& device,
+                            const std::vector<std::uint8_t>& binary) {
+  guarded(mu_, path_, "storing a program", [&] {
+    write_transaction(db_, [&] {
+      Stmt s(db_, "INSERT OR REPLACE INTO programs(key, device, binary, created) VALUES(?1, ?2, ?3, ?4)");
+      s.bind(1, key).bind(2, device).bind(3, binary).bind(4, unix_now()).run();
+    });
+    log_debug("cache file: stored program " + key + " (" + std::to_string(binary.size()) + " bytes)");
+  });
+}
+
+void CacheFile::remove_program(const std::string& key) {
+  guarded(mu_, path_, "removing a program", [&] {
+    write_transaction(db_, [&] { Stmt(db_, "DELETE FROM programs WHERE key = ?1").bind(1, key).run(); });
+    log_debug("cache file: removed program " + key);
+  });
+}
+
+std::size_t CacheFile::program_count() {
+  return guarded(mu_, path_, "counting programs", [&] {
+    Stmt s(db_, "SELECT count(*) FROM programs");
+    return s.step() ? std::size_t(s.int64(0)) : std::size_t(0);
+  });
+}
+
+void CacheFile::clear_programs() {
+  guarded(mu_, path_, "clearing programs", [&] { write_transaction(db_, [&] { exec(db_, "DELETE FROM programs"); }); });
+}
+
+void CacheFile::put_tuning(const TuningRecord& r) {
+  guarded(mu_, path_, "storing a tuning result", [&] {
+    write_transaction(db_, [&] {
+      Stmt s(db_,
+             "INSERT OR REPLACE INTO tuning(backend, device, architecture, vendor, family, dtype, bucket, params,"
+             " time_ns, default_time_ns, created) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+      s.bind(1, r.backend).bind(2, r.device).bind(3, r.architecture).bind(4, r.vendor).bind(5, r.family);
+      s.bind(6, r.dtype).bind(7, r.bucket).bind(8, r.params_json).bind(9, r.time_ns).bind(10, r.default_time_ns);
+      s.bind(11, r.created != 0 ? r.created : unix_now()).run();
+    });
+    log_debug("cache file: stored tuning " + r.backend + "/" + r.family + "/" + r.dtype + "/" + r.bucket + " " +
+              r.params_json);
+  });
+}
+
+std::vector<TuningRecord> CacheFile::tuning(const std::string& backend, const std::string& device,
+                                            const std::string& family) {
+  return guarded(mu_, path_, "reading tuning results", [&] {
+    Stmt s(db_,
+           "SELECT backend, device, architecture, vendor, family, dtype, bucket, params, time_ns, default_time_ns,"
+           " created FROM tuning WHERE (?1 = '' OR backend = ?1) AND (?2 = '' OR device = ?2)"
+           " AND (?3 = '' OR family = ?3) ORDER BY backend, device, family, dtype, bucket");
+    s.bind(1, backend).bind(2, device).bind(3, family);
+    std::vector<TuningRecord> out;
+    while (s.step()) {
+      out.push_back(TuningRecord{.backend = s.text(0), .device = s.text(1), .architecture = s.text(2),
+                                 .vendor = s.text(3), .family = s.text(4), .dtype = s.text(5), .bucket = s.text(6),
+                                 .params_json = s.text(7), .time_ns = s.real(8), .default_time_ns = s.real(9),
+                                 .created = s.int64(10)});
+    }
+    return out;
+  });
+}
+
+void CacheFile::clear_tuning() {
+  guarded(mu_, path_, "clearing tuning results", [&] {
+    write_transaction(db_, [&] { exec(db_, "DELETE FROM tuning; DELETE FROM verdicts;"); });
+  });
+}
+
+std::optional<bool> CacheFile::get_verdict(const std::string& key) {
+  return guarded(mu_, path_, "reading a verdict", [&]() -> std::optional<bool> {
+    Stmt s(db_, "SELECT passed FROM verdicts WHERE key = ?1");
+    if (!s.bind(1, key).step()) return std::nullopt;
+    return s.int64(0) != 0;
+  });
+}
+
+void CacheFile::put_verdict(const std::string& key, bool passed) {
+  guarded(mu_, path_, "storing a verdict", [&] {
+    write_transaction(db_, [&] {
+      Stmt s(db_, "INSERT OR REPLACE INTO verdicts(key, passed, created) VALUES(?1, ?2, ?3)");
+      s.bind(1, key).bind(2, std::int64_t(passed ? 1 : 0)).bind(3, unix_now()).run();
+    });
+    log_debug("cache file: verdict " + std::string(passed ? "passed" : "failed") + " for " + key);
+  });
+}
+
+}  // namespace optune::detail

@@ -1,0 +1,172 @@
+// CUDA contexts, memory and programs.
+#include "runtime/cuda/cuda_objects.hpp"
+#include "runtime/log.hpp"
+#include "runtime/program.hpp"
+
+namespace optune::detail::cu {
+
+// ---- primary context ----
+
+PrimaryContext::PrimaryContext(CUdevice dev) : dev_(dev) {
+  check(api().cuDevicePrimaryCtxRetain(&ctx_, dev), "cuDevicePrimaryCtxRetain");
+}
+
+// Errors are ignored here and in the other destructors: at process exit the
+// driver may already be shutting down (CUDA_ERROR_DEINITIALIZED).
+PrimaryContext::~PrimaryContext() { api().cuDevicePrimaryCtxRelease(dev_); }
+
+Scope::Scope(const PrimaryContext& pc, bool quiet) {
+  const DriverApi& a = api();
+  CUcontext current = nullptr;
+  a.cuCtxGetCurrent(&current);
+  if (current == pc.get()) return;
+  const CUresult r = a.cuCtxPushCurrent(pc.get());
+  pushed_ = r == CUDA_SUCCESS;
+  if (!quiet) check(r, "cuCtxPushCurrent");
+}
+
+Scope::~Scope() {
+  if (pushed_) {
+    CUcontext popped = nullptr;
+    api().cuCtxPopCurrent(&popped);
+  }
+}
+
+// ---- memory ----
+
+CuMem::~CuMem() {
+  Scope scope(*pc_, true);
+  api().cuMemFree(ptr_);
+}
+
+// ---- programs and kernels ----
+
+Module::~Module() {
+  Scope scope(*pc, true);
+  api().cuModuleUnload(module);
+}
+
+CuKernel::CuKernel(std::string name, std::shared_ptr<Module> module, CUfunction f)
+    : name_(std::move(name)), module_(std::move(module)), function_(f) {
+  // The driver (12.4+) tells each parameter's size; the index after the last
+  // one is an error, which is how the count shows.
+  const DriverApi& a = api();
+  if (!a.cuFuncGetParamInfo) return;
+  for (std::size_t i = 0; i < 1024; ++i) {
+    std::size_t offset = 0, size = 0;
+    if (a.cuFuncGetParamInfo(function_, i, &offset, &size) != CUDA_SUCCESS) {
+      params_known_ = true;
+      return;
+    }
+    param_sizes_.push_back(size);
+  }
+}
+
+void CuKernel::check_args(const std::vector<KernelArg>& args) const {
+  if (!params_known_) return;
+  if (args.size() != param_sizes_.size())
+    throw Error(Status::InvalidArgument, "kernel " + name_ + " takes " + std::to_string(param_sizes_.size()) +
+                                             " arguments, " + std::to_string(args.size()) + " given");
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::size_t given = args[i].kind == KernelArg::Kind::Scalar ? args[i].size : sizeof(CUdeviceptr);
+    if (given != param_sizes_[i])
+      throw Error(Status::InvalidArgument, "kernel " + name_ + ": argument " + std::to_string(i) + " is " +
+                                               std::to_string(given) + " bytes, the parameter " +
+                                               std::to_string(param_sizes_[i]));
+  }
+}
+
+KernelPtr CuProgram::kernel(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  auto it = kernels_.find(name);
+  if (it != kernels_.end()) return it->second;
+  Scope scope(*module_->pc);
+  CUfunction f = nullptr;
+  const CUresult r = api().cuModuleGetFunction(&f, module_->module, name.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND) throw Error(Status::NotFound, "program has no kernel '" + name + "'");
+  check(r, "cuModuleGetFunction(" + name + ")");
+  auto k = std::make_shared<CuKernel>(name, module_, f);
+  kernels_[name] = k;
+  return k;
+}
+
+// ---- context ----
+
+namespace {
+
+// cuModuleLoadData takes a cubin or NUL-terminated PTX (JIT-compiled then).
+CUresult load_module(const PrimaryPtr& pc, const std::vector<std::uint8_t>& binary, std::shared_ptr<Module>* out) {
+  if (binary.empty()) return CUDA_ERROR_INVALID_IMAGE;
+  Scope scope(*pc);
+  CUmodule m = nullptr;
+  const CUresult r = api().cuModuleLoadData(&m, binary.data());
+  if (r != CUDA_SUCCESS) return r;
+  auto module = std::make_shared<Module>();
+  module->pc = pc;
+  module->module = m;
+  *out = std::move(module);
+  return CUDA_SUCCESS;
+}
+
+// Words of 8 bytes from a pattern of one or two words; pattern sizes that
+// the driver's memsets cannot express.
+const char* kFillSource = R"(
+__kernel void optune_fill_words(const ulong n, __global ulong* restrict p, const ulong w0, const ulong w1,
+                                const uint period) {
+  for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) p[i] = (i & (period - 1)) ? w1 : w0;
+}
+)";
+
+}  // namespace
+
+CuContext::CuContext(std::shared_ptr<CuDevice> device)
+    : ContextImpl(device), cu_device_(device), pc_(std::make_shared<PrimaryContext>(device->handle())) {}
+
+std::shared_ptr<MemImpl> CuContext::alloc(std::size_t bytes) {
+  Scope scope(*pc_);
+  CUdeviceptr ptr = 0;
+  const CUresult r = api().cuMemAlloc(&ptr, bytes);
+  if (r != CUDA_SUCCESS)
+    throw Error(r == CUDA_ERROR_OUT_OF_MEMORY ? Status::OutOfResources : Status::DeviceError,
+                "cuMemAlloc(" + std::to_string(bytes) + " bytes) on " + cu_device_->caps().name + ": " +
+                    error_name(r));
+  return std::make_shared<CuMem>(this, bytes, pc_, ptr);
+}
+
+std::shared_ptr<ImageImpl> CuContext::create_image(std::size_t, std::size_t, ChannelType) {
+  throw Error(Status::Unsupported, "images are not supported on the CUDA back end");
+}
+
+QueuePtr CuContext::create_queue() { return std::make_shared<CuQueue>(*this); }
+
+ProgramPtr CuContext::build(const std::string& source, const std::string& options) {
+  NvrtcOutput out = nvrtc_build(source, options);
+  const std::string& name = cu_device_->caps().name;
+  if (!out.ok)
+    throw Error(Status::BuildFailure, "kernel build failed on " + name + " (NVRTC, " +
+                                          (out.arch.empty() ? cu_device_->caps().architecture : out.arch) +
+                                          ", options:" + options + "):\n" + out.log);
+  if (!out.log.empty() && log_enabled(LogLevel::Debug)) log_debug("NVRTC log:\n" + out.log);
+  std::shared_ptr<Module> module;
+  if (CUresult r = load_module(pc_, out.binary, &module); r != CUDA_SUCCESS)
+    throw Error(r == CUDA_ERROR_OUT_OF_MEMORY ? Status::OutOfResources : Status::BuildFailure,
+                "the driver rejected the " + out.arch + " code NVRTC made for " + name + ": " + error_name(r));
+  return std::make_shared<CuProgram>(std::move(module), std::move(out.binary));
+}
+
+ProgramPtr CuContext::load_binary(const std::vector<std::uint8_t>& binary, const std::string&) {
+  std::shared_ptr<Module> module;
+  if (load_module(pc_, binary, &module) != CUDA_SUCCESS) return nullptr;
+  return std::make_shared<CuProgram>(std::move(module), binary);
+}
+
+CuKernel& CuContext::fill_kernel() {
+  std::lock_guard lock(fill_mutex_);
+  if (!fill_kernel_) {
+    ProgramPtr p = get_program_from_text(*this, "cuda/fill_words", kFillSource, {});
+    fill_kernel_ = p->kernel("optune_fill_words");
+  }
+  return static_cast<CuKernel&>(*fill_kernel_);
+}
+
+}  // namespace optune::detail::cu

@@ -1,0 +1,213 @@
+// Program cache: a kernel source plus its defines compiles once per context
+// and, through the cache file, once per machine.
+#include "runtime/program.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/cache_file.hpp"
+#include "runtime/embedded.hpp"
+#include "runtime/log.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+// 128 bits from two differently seeded passes: collisions would load a wrong
+// binary, so one 64-bit hash is not enough for a long-lived cache.
+std::string digest(std::string_view a, std::string_view b, std::string_view c) {
+  std::uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
+  for (std::string_view part : {a, b, c}) {
+    h1 = fnv1a(part, h1);
+    h1 = fnv1a("\x1f", h1);
+    h2 = fnv1a(part, h2 ^ 0x9e3779b97f4a7c15ull);
+    h2 = fnv1a("\x1e", h2);
+  }
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+  return buf;
+}
+
+bool cache_enabled() {
+  const std::string v = env_or("OPTUNE_CACHE", "on");
+  return !(v == "off" || v == "0");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::string& text,
+                           const std::string& options, const std::string& key, ProgramStats* stats) {
+  const Capabilities& caps = ctx.device()->caps();
+  CacheFile* file = cache_enabled() ? CacheFile::instance() : nullptr;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (file) {
+    if (auto bin = file->get_program(key)) {
+      if (ProgramPtr p = ctx.load_binary(*bin, options)) {
+        if (stats) stats->from_disk = true;
+        log_debug("program cache hit (disk): " + std::string(label) + " on " + caps.name + " in " +
+                  std::to_string(seconds_since(t0) * 1e3) + " ms");
+        return p;
+      }
+      log_warn("cached binary of " + std::string(label) + " rejected by the driver; recompiling");
+      file->remove_program(key);
+    }
+  }
+  ProgramPtr p = ctx.build(text, options);
+  log_debug("compiled " + std::string(label) + " on " + caps.name + " in " +
+            std::to_string(seconds_since(t0) * 1e3) + " ms (options:" + options + ")");
+  if (file) {
+    std::vector<std::uint8_t> bin = p->binary();
+    if (!bin.empty()) file->put_program(key, caps.identity(), bin);
+  }
+  return p;
+}
+
+}  // namespace
+
+std::string capability_macros(const Capabilities& caps) {
+  std::string s;
+  s += "#define OPTUNE_BACKEND_OPENCL " + std::string(caps.backend == Backend::OpenCL ? "1" : "0") + "\n";
+  s += "#define OPTUNE_BACKEND_CUDA " + std::string(caps.backend == Backend::CUDA ? "1" : "0") + "\n";
+  s += "#define OPTUNE_HAS_SUBGROUPS " + std::string(caps.subgroups ? "1" : "0") + "\n";
+  s += "#define OPTUNE_HAS_FP16 " + std::string(caps.fp16 ? "1" : "0") + "\n";
+  s += "#define OPTUNE_HAS_FP64 " + std::string(caps.fp64 ? "1" : "0") + "\n";
+  s += "#define OPTUNE_HAS_IMAGES " + std::string(caps.images ? "1" : "0") + "\n";
+  if (caps.subgroups && caps.subgroup_sizes.size() == 1)
+    s += "#define OPTUNE_SUBGROUP_SIZE " + std::to_string(caps.subgroup_sizes[0]) + "\n";
+  return s;
+}
+
+std::string assemble_text(const Capabilities& caps, const std::string& backend_prelude, std::string_view label,
+                          std::string_view body) {
+  std::string s = capability_macros(caps);
+  s += backend_prelude;
+  s += "\n#line 1 \"common/prelude.cl\"\n";
+  s += kernel_source("common/prelude.cl");
+  s += "\n#line 1 \"" + std::string(label) + "\"\n";
+  s += body;
+  s += "\n";
+  return s;
+}
+
+std::string assemble_source(const DeviceImpl& device, std::string_view source_name) {
+  return assemble_text(device.caps(), device.backend_prelude(), source_name, kernel_source(source_name));
+}
+
+std::string assemble_options(const DeviceImpl& device, const Defines& defines) {
+  Defines sorted = defines;
+  std::sort(sorted.begin(), sorted.end());
+  std::string s = device.base_options();
+  for (const auto& [k, v] : sorted) {
+    if (k.empty() || k.find_first_of(" \t\n\"'=") != std::string::npos ||
+        v.find_first_of(" \t\n\"'") != std::string::npos)
+      throw Error(Status::Internal, "kernel define '" + k + "=" + v + "' would break the option string");
+    s += " -D" + k + "=" + v;
+  }
+  return s;
+}
+
+ProgramPtr get_program_from_text(ContextImpl& ctx, std::string_view label, const std::string& body,
+                                 const Defines& defines, ProgramStats* stats) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const DeviceImpl& dev = *ctx.device();
+  const std::string text = assemble_text(dev.caps(), dev.backend_prelude(), label, body);
+  const std::string options = assemble_options(dev, defines);
+  const std::string key = digest(dev.caps().identity(), options, text);
+
+  // One thread compiles a key; others asking for it wait on the key's mutex
+  // and then find it in the map. A failed build throws to its caller and
+  // leaves the key free for the next attempt. (A mutex per key rather than
+  // std::call_once: exceptions out of call_once abort in some libstdc++ set-ups.)
+  std::shared_ptr<std::mutex> key_mutex;
+  {
+    std::lock_guard lock(ctx.programs_mutex);
+    auto it = ctx.programs.find(key);
+    if (it != ctx.programs.end()) {
+      if (stats) {
+        stats->from_memory = true;
+        stats->seconds = seconds_since(t0);
+      }
+      return it->second;
+    }
+    auto& slot = ctx.programs_pending[key];
+    if (!slot) slot = std::make_shared<std::mutex>();
+    key_mutex = slot;
+  }
+  std::lock_guard build_lock(*key_mutex);
+  {
+    std::lock_guard lock(ctx.programs_mutex);
+    auto it = ctx.programs.find(key);
+    if (it != ctx.programs.end()) {
+      if (stats) {
+        stats->from_memory = true;
+        stats->seconds = seconds_since(t0);
+      }
+      return it->second;
+    }
+  }
+  ProgramPtr p = compile_or_load(ctx, label, text, options, key, stats);
+  std::lock_guard lock(ctx.programs_mutex);
+  ctx.programs[key] = p;
+  ctx.programs_pending.erase(key);
+  if (stats) stats->seconds = seconds_since(t0);
+  return p;
+}
+
+ProgramPtr get_program(ContextImpl& ctx, std::string_view source_name, const Defines& defines, ProgramStats* stats) {
+  return get_program_from_text(ctx, source_name, std::string(kernel_source(source_name)), defines, stats);
+}
+
+void check_geometry(const Capabilities& caps, const Geometry& g) {
+  if (g.dims < 1 || g.dims > 3) throw Error(Status::Internal, "launch: dims must be 1..3");
+  for (unsigned d = 0; d < g.dims; ++d) {
+    if (g.local[d] == 0 || g.global[d] == 0 || g.global[d] % g.local[d] != 0)
+      throw Error(Status::Internal, "launch: global size " + std::to_string(g.global[d]) +
+                                        " is not a positive multiple of local size " + std::to_string(g.local[d]));
+    if (caps.max_work_item_sizes[d] && g.local[d] > caps.max_work_item_sizes[d])
+      throw Error(Status::OutOfResources, "launch: local size " + std::to_string(g.local[d]) + " in dimension " +
+                                              std::to_string(d) + " exceeds the device limit " +
+                                              std::to_string(caps.max_work_item_sizes[d]));
+  }
+  if (caps.max_work_group_size && g.group_size() > caps.max_work_group_size)
+    throw Error(Status::OutOfResources, "launch: work-group of " + std::to_string(g.group_size()) +
+                                            " exceeds the device limit " + std::to_string(caps.max_work_group_size));
+}
+
+KernelArg KernelArg::bytes(const void* data, std::size_t size) {
+  if (size == 0 || size > kMaxValueBytes)
+    throw Error(Status::Internal, "kernel argument of " + std::to_string(size) + " bytes (1.." +
+                                      std::to_string(kMaxValueBytes) + " allowed)");
+  KernelArg a;
+  a.kind = Kind::Scalar;
+  a.size = size;
+  std::memcpy(a.value, data, size);
+  return a;
+}
+
+Launch& Launch::image(const Image2D& img) {
+  if (!img.impl()) throw Error(Status::InvalidArgument, "kernel argument is not an image");
+  args_.push_back(KernelArg::img(*img.impl()));
+  return *this;
+}
+
+Event Launch::run(const Geometry& g, const WaitList& wait) {
+  check_geometry(queue_.device().caps(), g);
+  for (const auto& m : keep_)
+    if (m->context() != queue_.context().impl().get())
+      throw Error(Status::InvalidArgument, "kernel " + kernel_->name() + ": a buffer belongs to another context");
+  return Event(queue_.impl()->launch(*kernel_, args_, g, wait));
+}
+
+}  // namespace optune::detail

@@ -1,0 +1,74 @@
+// Programs built from embedded kernel sources, cached in the process and in
+// the cache file, and a small launcher that binds arguments and enqueues.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "runtime/backend.hpp"
+
+namespace optune::detail {
+
+// NAME=VALUE pairs passed as -D options; order does not matter (they are sorted).
+using Defines = std::vector<std::pair<std::string, std::string>>;
+
+// "#define OPTUNE_HAS_FP16 1" ... for the probed capabilities.
+std::string capability_macros(const Capabilities& caps);
+// Capability macros, the backend prelude, the common prelude, then body under
+// #line 1 "label" so compiler messages name the kernel file.
+std::string assemble_text(const Capabilities& caps, const std::string& backend_prelude, std::string_view label,
+                          std::string_view body);
+// The full text compiled for a kernel source on a device: capability macros,
+// the backend prelude, the common prelude, then the source under #line.
+std::string assemble_source(const DeviceImpl& device, std::string_view source_name);
+// The options string: the device's base options plus sorted -D defines.
+std::string assemble_options(const DeviceImpl& device, const Defines& defines);
+
+struct ProgramStats {
+  bool from_memory = false;   // hit in this process
+  bool from_disk = false;     // hit in the cache file
+  double seconds = 0;         // time to get the program
+};
+
+// Compiles once per context (thread-safe) and once per machine when the
+// binary cache is on (OPTUNE_CACHE=off disables the file). Throws
+// Error(BuildFailure) with the compiler log.
+ProgramPtr get_program(ContextImpl& ctx, std::string_view source_name, const Defines& defines,
+                       ProgramStats* stats = nullptr);
+// Same, for source text that is not embedded (custom expressions, tests).
+ProgramPtr get_program_from_text(ContextImpl& ctx, std::string_view label, const std::string& text,
+                                 const Defines& defines, ProgramStats* stats = nullptr);
+
+// Checks geometry against device limits: throws Error(OutOfResources).
+void check_geometry(const Capabilities& caps, const Geometry& g);
+
+// Binds arguments in order and launches:
+//   Launch(queue, kernel).buf(x).arg(n).run(geometry)
+class Launch {
+ public:
+  Launch(const Queue& queue, KernelPtr kernel) : queue_(queue), kernel_(std::move(kernel)) {}
+  template <class T>
+  Launch& buf(const Buffer<T>& b) {
+    if (!b.valid()) throw Error(Status::InvalidArgument, "kernel argument is not a buffer");
+    args_.push_back(KernelArg::buffer(*b.mem()));
+    keep_.push_back(b.mem());
+    return *this;
+  }
+  Launch& image(const Image2D& img);
+  template <class T>
+  Launch& arg(const T& v) {
+    args_.push_back(KernelArg::scalar(v));
+    return *this;
+  }
+  Event run(const Geometry& g, const WaitList& wait = {});
+
+ private:
+  Queue queue_;
+  KernelPtr kernel_;
+  std::vector<KernelArg> args_;
+  std::vector<std::shared_ptr<MemImpl>> keep_;
+};
+
+}  // namespace optune::detail
