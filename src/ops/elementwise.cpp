@@ -1,0 +1,189 @@
+// Public element-wise operators: type rules and the expression each one runs.
+#include <cmath>
+#include <set>
+
+#include "ops/elementwise_ops.hpp"
+
+namespace optune {
+
+using detail::ComputeType;
+using detail::ElementwiseCall;
+
+std::string_view unary_name(Unary op) noexcept {
+  static const char* names[] = {"copy", "neg", "abs", "relu", "leaky_relu", "relu6", "elu", "selu", "gelu",
+                                "gelu_tanh", "silu", "mish", "sigmoid", "hard_sigmoid", "hard_swish", "tanh",
+                                "softplus", "exp", "log", "sqrt", "rsqrt", "reciprocal", "square", "sin", "cos",
+                                "floor", "ceil", "round", "sign", "clamp"};
+  return names[int(op)];
+}
+std::string_view binary_name(Binary op) noexcept {
+  static const char* names[] = {"add", "sub", "mul", "div", "max", "min", "pow", "atan2",
+                                "prelu", "eq", "ne", "lt", "le", "gt", "ge"};
+  return names[int(op)];
+}
+std::string_view ternary_name(Ternary op) noexcept {
+  static const char* names[] = {"where", "fma", "addcmul", "clamp"};
+  return names[int(op)];
+}
+
+namespace {
+
+bool is_integer(DType t) { return t == DType::I32 || t == DType::I8 || t == DType::U8; }
+bool is_comparison(Binary op) { return op >= Binary::Eq; }
+
+void same_type(const std::string& what, const char* a_name, DType a, const char* b_name, DType b) {
+  if (a != b)
+    throw Error(Status::InvalidType, what + ": " + a_name + " is " + std::string(dtype_name(a)) + " but " + b_name +
+                                         " is " + std::string(dtype_name(b)) + " (convert with optune::cast)");
+}
+
+void need_expression(const std::string& what, const char* expr, DType t) {
+  if (!expr)
+    throw Error(Status::InvalidType, what + " is not defined for " + std::string(dtype_name(t)) + " tensors");
+}
+
+double param_or(double v, double fallback) { return std::isnan(v) ? fallback : v; }
+
+// Scalars of integer calls must be integers the kernel's int can hold.
+void check_scalars(const ElementwiseCall& call) {
+  if (call.compute != ComputeType::Int) return;
+  for (double s : call.scalars)
+    if (!(s == std::floor(s)) || s < -2147483648.0 || s > 2147483647.0)
+      throw Error(Status::InvalidArgument, call.what + ": scalar " + std::to_string(s) +
+                                               " is not a 32-bit integer, as integer tensors need");
+}
+
+std::vector<std::string> param_names(std::size_t first, std::size_t count) {
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < count; ++k) out.push_back("S(" + std::to_string(first + k) + ")");
+  return out;
+}
+
+Event finish(const Queue& q, ElementwiseCall& call, const WaitList& wait) {
+  check_scalars(call);
+  return detail::run_elementwise(q, call, wait);
+}
+
+std::vector<double> unary_params(Unary op, const OpParams& p) {
+  switch (op) {
+    case Unary::LeakyRelu: return {param_or(p.alpha, 0.01)};
+    case Unary::Elu: return {param_or(p.alpha, 1.0)};
+    case Unary::Clamp:
+      if (std::isnan(p.alpha) || std::isnan(p.beta))
+        throw Error(Status::InvalidArgument, "clamp: alpha (low) and beta (high) are required");
+      if (p.alpha > p.beta) throw Error(Status::InvalidArgument, "clamp: alpha (low) is greater than beta (high)");
+      return {p.alpha, p.beta};
+    default: return {};
+  }
+}
+
+}  // namespace
+
+Event unary(const Queue& q, Unary op, const Operand& x, const Operand& y, OpParams p, const WaitList& wait) {
+  const std::string what = std::string(unary_name(op));
+  same_type(what, "x", x.dtype, "y", y.dtype);
+  ElementwiseCall call{what, "", {&x}, {&y}, unary_params(op, p), detail::compute_type_of({x.dtype})};
+  const char* e = detail::unary_expression(op, call.compute == ComputeType::Int);
+  need_expression(what, e, x.dtype);
+  call.body = "o0 = " + detail::substitute(e, {"i0"}, param_names(0, call.scalars.size())) + ";";
+  return finish(q, call, wait);
+}
+
+Event binary(const Queue& q, Binary op, const Operand& a, const Operand& b, const Operand& y, const WaitList& wait) {
+  const std::string what = std::string(binary_name(op));
+  same_type(what, "a", a.dtype, "b", b.dtype);
+  if (!is_comparison(op)) same_type(what, "a", a.dtype, "y", y.dtype);
+  ElementwiseCall call{what, "", {&a, &b}, {&y}, {}, detail::compute_type_of({a.dtype})};
+  const char* e = detail::binary_expression(op, call.compute == ComputeType::Int);
+  need_expression(what, e, a.dtype);
+  call.body = "o0 = " + detail::substitute(e, {"i0", "i1"}, {}) + ";";
+  return finish(q, call, wait);
+}
+
+Event binary(const Queue& q, Binary op, const Operand& a, double s, const Operand& y, const WaitList& wait) {
+  const std::string what = std::string(binary_name(op));
+  if (!is_comparison(op)) same_type(what, "a", a.dtype, "y", y.dtype);
+  ElementwiseCall call{what, "", {&a}, {&y}, {s}, detail::compute_type_of({a.dtype})};
+  const char* e = detail::binary_expression(op, call.compute == ComputeType::Int);
+  need_expression(what, e, a.dtype);
+  call.body = "o0 = " + detail::substitute(e, {"i0", "S(0)"}, {}) + ";";
+  return finish(q, call, wait);
+}
+
+Event binary(const Queue& q, Binary op, double s, const Operand& b, const Operand& y, const WaitList& wait) {
+  const std::string what = std::string(binary_name(op));
+  if (!is_comparison(op)) same_type(what, "b", b.dtype, "y", y.dtype);
+  ElementwiseCall call{what, "", {&b}, {&y}, {s}, detail::compute_type_of({b.dtype})};
+  const char* e = detail::binary_expression(op, call.compute == ComputeType::Int);
+  need_expression(what, e, b.dtype);
+  call.body = "o0 = " + detail::substitute(e, {"S(0)", "i0"}, {}) + ";";
+  return finish(q, call, wait);
+}
+
+Event ternary(const Queue& q, Ternary op, const Operand& a, const Operand& b, const Operand& c, const Operand& y,
+              OpParams p, const WaitList& wait) {
+  const std::string what = std::string(ternary_name(op));
+  same_type(what, "b", b.dtype, "c", c.dtype);
+  same_type(what, "b", b.dtype, "y", y.dtype);
+  if (op == Ternary::Where) {
+    if (a.dtype != b.dtype && !is_integer(a.dtype))
+      throw Error(Status::InvalidType, "where: the condition must be an integer mask (u8, i8, i32) or of the values' "
+                                       "type, not " + std::string(dtype_name(a.dtype)));
+  } else {
+    same_type(what, "a", a.dtype, "y", y.dtype);
+  }
+  std::vector<double> scalars;
+  if (op == Ternary::Addcmul) scalars.push_back(param_or(p.alpha, 1.0));
+  ElementwiseCall call{what, "", {&a, &b, &c}, {&y}, scalars, detail::compute_type_of({b.dtype})};
+  const char* e = detail::ternary_expression(op, call.compute == ComputeType::Int);
+  call.body = "o0 = " + detail::substitute(e, {"i0", "i1", "i2"}, param_names(0, scalars.size())) + ";";
+  return finish(q, call, wait);
+}
+
+Event cast(const Queue& q, const Operand& x, const Operand& y, const WaitList& wait) {
+  ElementwiseCall call{"cast", "o0 = i0;", {&x}, {&y}, {}, detail::compute_type_of({x.dtype, y.dtype})};
+  return finish(q, call, wait);
+}
+
+Event fused(const Queue& q, const std::vector<Step>& chain, const std::vector<Operand>& inputs, const Operand& y,
+            const WaitList& wait) {
+  if (chain.empty()) throw Error(Status::InvalidArgument, "fused: the chain is empty");
+  if (inputs.empty()) throw Error(Status::InvalidArgument, "fused: no input");
+  std::size_t binaries = 0;
+  for (const Step& s : chain) binaries += s.kind == Step::Kind::Binary;
+  if (inputs.size() != binaries + 1)
+    throw Error(Status::InvalidArgument, "fused: the chain's binary steps need " + std::to_string(binaries + 1) +
+                                             " inputs, got " + std::to_string(inputs.size()));
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    same_type("fused", ("input " + std::to_string(k)).c_str(), inputs[k].dtype, "y", y.dtype);
+  ElementwiseCall call{"fused", "", {}, {&y}, {}, detail::compute_type_of({y.dtype})};
+  for (const Operand& in : inputs) call.inputs.push_back(&in);
+  const bool integer = call.compute == ComputeType::Int;
+  std::string body = "real v = i0;";
+  std::size_t next_input = 1;
+  for (const Step& s : chain) {
+    const char* e = nullptr;
+    std::vector<std::string> operands{"v"}, params;
+    if (s.kind == Step::Kind::Unary) {
+      e = detail::unary_expression(s.unary, integer);
+      need_expression("fused: " + std::string(unary_name(s.unary)), e, y.dtype);
+      const auto ps = unary_params(s.unary, s.params);
+      params = param_names(call.scalars.size(), ps.size());
+      call.scalars.insert(call.scalars.end(), ps.begin(), ps.end());
+    } else {
+      e = detail::binary_expression(s.binary, integer);
+      need_expression("fused: " + std::string(binary_name(s.binary)), e, y.dtype);
+      if (s.kind == Step::Kind::Binary) {
+        operands.push_back("i" + std::to_string(next_input++));
+      } else {
+        operands.push_back("S(" + std::to_string(call.scalars.size()) + ")");
+        call.scalars.push_back(s.scalar);
+      }
+    }
+    body += " v = " + detail::substitute(e, operands, params) + ";";
+  }
+  call.body = "{ " + body + " o0 = v; }";
+  return finish(q, call, wait);
+}
+
+}  // namespace optune

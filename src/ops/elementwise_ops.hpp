@@ -1,0 +1,40 @@
+// Host side of element-wise operators: the compute type of a call, each
+// operator as an expression over the lane values, and the launch through the
+// elementwise family.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/descriptor.hpp"
+#include "optune/elementwise.hpp"
+
+namespace optune::detail {
+
+enum class ComputeType { Float, Double, Int };
+
+struct ElementwiseCall {
+  std::string what;                     // operator name for messages
+  std::string body;                     // EW_BODY: reads i0..i3 and S(k), writes o0, o1
+  std::vector<const Operand*> inputs;   // at most 4
+  std::vector<const Operand*> outputs;  // 1 or 2
+  std::vector<double> scalars;          // S(0), S(1), ...
+  ComputeType compute = ComputeType::Float;
+};
+
+ComputeType compute_type_of(const std::vector<DType>& types);
+// Validates, plans and enqueues. `forced` overrides the database (tuner).
+Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitList& wait,
+                      const Params* forced = nullptr);
+
+// Expression templates with A, B, C for operands and P0, P1 for parameters,
+// for float/double or integer compute; nullptr when the operator has no
+// integer form.
+const char* unary_expression(Unary op, bool integer);
+const char* binary_expression(Binary op, bool integer);
+const char* ternary_expression(Ternary op, bool integer);
+// Replaces A, B, C, P0, P1 (whole tokens) in an expression template.
+std::string substitute(const std::string& tmpl, const std::vector<std::string>& operands,
+                       const std::vector<std::string>& params);
+
+}  // namespace optune::detail

@@ -1,0 +1,104 @@
+// Launch of a dense (outer, reduced, inner) reduction: the family by layout,
+// its parameters, and the split of a long reduced axis over groups with a
+// second pass over the partial states.
+#include "kernels/reduce/reduce.hpp"
+#include "kernels/reduce/reduce_common.hpp"
+#include "ops/params.hpp"
+#include "ops/reduce_ops.hpp"
+#include "ops/reduce_plan.hpp"
+#include "runtime/backend.hpp"
+
+namespace optune::detail {
+
+std::int64_t offset_alignment(std::initializer_list<std::size_t> offsets) {
+  std::int64_t a = 16;
+  for (std::size_t o : offsets)
+    while (a > 1 && o % std::size_t(a)) a /= 2;
+  return a;
+}
+
+namespace {
+
+bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMax || op == ReduceOp::ArgMin; }
+
+struct Stage {
+  const MemImpl* x;
+  std::size_t x_off;
+  const MemImpl* xi;
+  const MemImpl* y;
+  std::size_t y_off;
+  const MemImpl* yi;
+};
+
+Event launch(const Queue& q, const ReduceFamilyBase& fam, const Params& p, const Problem& pr,
+             const ReduceFamilyBase::Split& s, const Stage& st, std::size_t count, const WaitList& wait) {
+  const Capabilities& caps = q.device().caps();
+  Problem with_splits = pr;
+  with_splits.extra["splits"] = s.splits;
+  KernelPtr k = fam.kernel(q, p, with_splits);
+  std::vector<KernelArg> args;
+  for (std::int64_t v : pr.sizes) args.push_back(KernelArg::scalar(std::uint64_t(v)));
+  args.push_back(KernelArg::scalar(std::uint64_t(s.chunk)));
+  args.push_back(KernelArg::scalar(std::uint64_t(s.splits)));
+  // Lanes per row (reduce_rows) or along the reduced axis (reduce_cols).
+  const bool rows = pr.sizes.size() == 2;
+  args.push_back(KernelArg::scalar(std::uint32_t(rows ? p.at("TPR") : p.at("WGS") / p.at("TX"))));
+  args.push_back(KernelArg::buffer(*st.x));
+  args.push_back(KernelArg::scalar(std::uint64_t(st.x_off)));
+  args.push_back(KernelArg::buffer(*st.xi));
+  args.push_back(KernelArg::buffer(*st.y));
+  args.push_back(KernelArg::scalar(std::uint64_t(st.y_off)));
+  args.push_back(KernelArg::buffer(*st.yi));
+  const ReduceRule rule = reduce_rule(int(pr.get("op")));
+  args.push_back(KernelArg::scalar(std::int32_t(rule.map)));
+  args.push_back(KernelArg::scalar(std::int32_t(rule.fin)));
+  for (double v : {rule.sign, rule.init, double(count)}) {
+    if (pr.dtype == DType::F64) args.push_back(KernelArg::scalar(v));
+    else args.push_back(KernelArg::scalar(float(v)));
+  }
+  const Geometry g = fam.geometry(p, caps, with_splits);
+  check_geometry(caps, g);
+  return Event(q.impl()->launch(*k, args, g, wait));
+}
+
+}  // namespace
+
+Event run_reduce(const Queue& q, const ReduceCall& c, const WaitList& wait, const Params* forced) {
+  const Capabilities& caps = q.device().caps();
+  const bool rows = c.inner == 1;
+  const auto& fam = static_cast<const ReduceFamilyBase&>(find_family(rows ? "reduce_rows" : "reduce_cols"));
+  const auto sizes = [&](std::size_t r) {
+    return rows ? std::vector<std::int64_t>{std::int64_t(c.outer), std::int64_t(r)}
+                : std::vector<std::int64_t>{std::int64_t(c.outer), std::int64_t(r), std::int64_t(c.inner)};
+  };
+  Problem pr;
+  pr.dtype = c.x.dtype;
+  pr.sizes = sizes(c.reduced);
+  pr.extra = {{"op", int(c.op)}, {"out", int(c.y.dtype)}, {"align", offset_alignment({c.x.offset})}};
+  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+  const ReduceFamilyBase::Split s = fam.split(p, caps, pr);
+  if (s.splits == 1)
+    return launch(q, fam, p, pr, s, {c.x.mem.get(), c.x.offset, c.x.mem.get(), c.y.mem.get(), c.y.offset, c.x.mem.get()},
+                  c.reduced, wait);
+
+  // Two passes: partial states [outer][splits][inner], then their reduction.
+  const DType acc = reduction::acc_dtype(c.x.dtype);
+  const Scratch scratch = queue_scratch(q, acc, c.outer * std::size_t(s.splits) * c.inner, is_arg(c.op));
+  const Operand& values = scratch.values;
+  const Operand& indices = is_arg(c.op) ? scratch.indices : values;
+  EventSpan span;
+  Problem first = pr;
+  first.extra["out_partial"] = 1;
+  span.add(launch(q, fam, p, first, s, {c.x.mem.get(), c.x.offset, c.x.mem.get(), values.mem.get(), 0, indices.mem.get()},
+                  c.reduced, wait));
+  Problem second = pr;
+  second.sizes = sizes(std::size_t(s.splits));
+  second.extra["in_partial"] = 1;
+  second.extra["align"] = 16;
+  const Params p2 = fam.fit(forced ? *forced : params_for(q, fam, second), caps, second);
+  span.add(launch(q, fam, p2, second, {1, s.splits},
+                  {values.mem.get(), 0, indices.mem.get(), c.y.mem.get(), c.y.offset, c.x.mem.get()}, c.reduced, {}));
+  return span.result();
+}
+
+}  // namespace optune::detail

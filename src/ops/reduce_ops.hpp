@@ -1,0 +1,49 @@
+// The launchers behind optune::reduce, softmax, log_softmax, layer_norm and
+// rms_norm, on dense operands whose shapes are already validated. The tuning
+// cases of the reduction families call them with forced parameters.
+#pragma once
+
+#include <optional>
+
+#include "kernels/descriptor.hpp"
+#include "optune/reduce.hpp"
+
+namespace optune::detail {
+
+// y[o, i] = op over r of x[o, r, i], x dense [outer][reduced][inner] of type
+// `in`, y dense [outer][inner] of type `out`. Only mem, offset and dtype of
+// the operands are used. `forced` replaces the database's parameters of the
+// family that runs (reduce_rows when inner == 1, else reduce_cols).
+struct ReduceCall {
+  ReduceOp op = ReduceOp::Sum;
+  std::size_t outer = 1, reduced = 1, inner = 1;
+  Operand x, y;
+};
+Event run_reduce(const Queue& q, const ReduceCall& c, const WaitList& wait, const Params* forced = nullptr);
+
+// Row-wise softmax (op 0), log_softmax (1), layer_norm (2) or rms_norm (3)
+// over dense [rows][cols] operands (gamma, beta: cols elements; mean, rstd:
+// rows elements), through the norm_rows family.
+enum class NormOp { Softmax = 0, LogSoftmax = 1, LayerNorm = 2, RmsNorm = 3 };
+struct NormCall {
+  NormOp op = NormOp::Softmax;
+  std::size_t rows = 0, cols = 0;
+  Operand x, y;
+  std::optional<Operand> gamma, beta, mean, rstd;
+  double eps = 0;
+};
+Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, const Params* forced = nullptr);
+
+// Softmax or log_softmax along the middle axis of a dense [outer][rows][inner]
+// tensor, through the softmax_cols family.
+struct SoftmaxColsCall {
+  bool log = false;
+  std::size_t outer = 1, rows = 0, inner = 1;
+  Operand x, y;
+};
+Event run_softmax_cols(const Queue& q, const SoftmaxColsCall& c, const WaitList& wait, const Params* forced = nullptr);
+
+// The largest pack (power of two up to 16 elements) that all offsets allow.
+std::int64_t offset_alignment(std::initializer_list<std::size_t> offsets);
+
+}  // namespace optune::detail
