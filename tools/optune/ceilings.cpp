@@ -1,0 +1,110 @@
+#include "ceilings.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+#include "kernels/copy/copy.hpp"
+#include "kernels/peak/peak.hpp"
+
+namespace optune::tool {
+
+using detail::CopyFamily;
+using detail::Params;
+using detail::PeakFamily;
+using detail::Problem;
+
+namespace {
+
+void verify_copy(const Queue& q, const Buffer<std::uint32_t>& x, const Buffer<std::uint32_t>& y,
+                 const std::vector<std::uint32_t>& host, const std::string& what) {
+  std::vector<std::uint32_t> out = q.download(y);
+  if (std::memcmp(out.data(), host.data(), host.size() * 4) != 0)
+    throw Error(Status::Internal, "copy ceiling: " + what + " produced a wrong copy");
+}
+
+}  // namespace
+
+Ceilings measure_ceilings(const Queue& q, const CeilingOptions& opt) {
+  const Capabilities& caps = q.device().caps();
+  const bool cpu = caps.type == DeviceType::CPU;
+  const int runs = opt.runs > 0 ? opt.runs : (cpu ? 7 : 20);
+  std::size_t bytes = opt.copy_bytes ? opt.copy_bytes : (cpu ? (64u << 20) : (std::size_t(1) << 30));
+  bytes = std::min<std::size_t>(bytes, caps.max_alloc_bytes ? caps.max_alloc_bytes : bytes);
+  bytes = std::min<std::size_t>(bytes, caps.global_mem_bytes / 3);
+  bytes &= ~std::size_t(63);
+  const std::size_t words = bytes / 4;
+
+  Ceilings c;
+  nlohmann::json copies = nlohmann::json::array();
+
+  std::vector<std::uint32_t> host(words);
+  std::mt19937 rng(12345);
+  for (auto& v : host) v = rng();
+  Context ctx = q.context();
+  Buffer<std::uint32_t> x = ctx.alloc<std::uint32_t>(words), y = ctx.alloc<std::uint32_t>(words);
+  q.upload(x, std::span<const std::uint32_t>(host));
+
+  auto gbs = [&](double s) { return s > 0 ? 2.0 * double(bytes) / s * 1e-9 : 0.0; };
+  auto note = [&](const std::string& what, const Timing& t, const nlohmann::json& params) {
+    const double g = gbs(t.median_s);
+    copies.push_back({{"what", what}, {"params", params}, {"median_ms", t.median_s * 1e3},
+                      {"min_ms", t.min_s * 1e3}, {"gbs", g}, {"runs", t.runs}});
+    if (!opt.quiet) std::fprintf(stderr, "  copy %-40s %9.1f GB/s\n", what.c_str(), g);
+    return g;
+  };
+
+  // The backend's own device-to-device copy.
+  q.fill(y, 0u).wait();
+  Timing tb = time_events([&] { return q.copy(x, y); }, 2, runs);
+  verify_copy(q, x, y, host, "the backend copy");
+  c.backend_copy_gbs = note(std::string(backend_name(caps.backend)) + " device copy", tb, nullptr);
+
+  // optune's copy kernels over the descriptor's main shapes.
+  const CopyFamily& fam = static_cast<const CopyFamily&>(detail::find_family("copy"));
+  Problem pr;
+  pr.dtype = DType::F32;
+  pr.sizes = {std::int64_t(words)};
+  std::vector<Params> configs;
+  for (std::int64_t vw : {1, 2, 4}) configs.push_back({{"VW", vw}, {"WGS", 256}, {"GRID_STRIDE", 0}, {"WAVES", 4}});
+  for (std::int64_t wgs : {128, 512, 1024})
+    configs.push_back({{"VW", 4}, {"WGS", wgs}, {"GRID_STRIDE", 0}, {"WAVES", 4}});
+  for (std::int64_t waves : {1, 2, 4, 8})
+    configs.push_back({{"VW", 4}, {"WGS", 256}, {"GRID_STRIDE", 1}, {"WAVES", waves}});
+  for (const Params& p : configs) {
+    if (!fam.check(p, caps, pr).empty()) continue;
+    q.fill(y, 0u).wait();
+    Timing t = time_events([&] { return fam.launch(q, p, pr, *x.mem(), *y.mem()); }, 2, runs);
+    verify_copy(q, x, y, host, "copy kernel " + detail::params_to_json(p));
+    c.kernel_copy_gbs = std::max(c.kernel_copy_gbs, note("optune copy " + detail::params_to_json(p), t,
+                                                         nlohmann::json::parse(detail::params_to_json(p))));
+  }
+  c.copy_gbs = std::max(c.backend_copy_gbs, c.kernel_copy_gbs);
+
+  // Arithmetic rate per data type.
+  const PeakFamily& peak = static_cast<const PeakFamily&>(detail::find_family("peak"));
+  nlohmann::json fmas = nlohmann::json::array();
+  const DType types[3] = {DType::F32, DType::F16, DType::F64};
+  for (int ti = 0; ti < 3; ++ti) {
+    Problem pp = peak.example(types[ti], "all", caps);
+    if (types[ti] == DType::F16 && !caps.fp16) continue;
+    if (types[ti] == DType::F64 && !caps.fp64) continue;
+    Buffer<std::uint8_t> out = ctx.alloc<std::uint8_t>(detail::round_up(std::size_t(pp.sizes[0]), 1024) * 8);
+    for (std::int64_t vw : {1, 2, 4, 8, 16}) {
+      Params p{{"VW", vw}, {"WGS", 256}};
+      if (!peak.check(p, caps, pp).empty()) continue;
+      Timing t = time_events([&] { return peak.launch(q, p, pp, *out.mem()); }, 1, std::max(3, runs / 2));
+      const double gf = PeakFamily::flops(p, pp) / t.median_s * 1e-9;
+      fmas.push_back({{"dtype", std::string(dtype_name(types[ti]))}, {"params", {{"VW", vw}, {"WGS", 256}}},
+                      {"median_ms", t.median_s * 1e3}, {"gflops", gf}});
+      if (!opt.quiet)
+        std::fprintf(stderr, "  fma  %-4s VW=%lld %35s %9.1f GFLOP/s\n", std::string(dtype_name(types[ti])).c_str(),
+                     (long long)vw, "", gf);
+      c.fma_gflops[ti] = std::max(c.fma_gflops[ti], gf);
+    }
+  }
+  c.detail = {{"copy_bytes_per_buffer", bytes}, {"copies", copies}, {"fma", fmas}};
+  return c;
+}
+
+}  // namespace optune::tool

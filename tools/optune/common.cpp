@@ -1,0 +1,92 @@
+#include "common.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+namespace optune::tool {
+
+nlohmann::json caps_to_json(const Capabilities& c) {
+  auto widths = [](const VectorWidths& w) {
+    return nlohmann::json{{"char", w.char_}, {"short", w.short_}, {"int", w.int_},   {"long", w.long_},
+                          {"float", w.float_}, {"double", w.double_}, {"half", w.half_}};
+  };
+  nlohmann::json j{
+      {"backend", std::string(backend_name(c.backend))},
+      {"spec", c.spec},
+      {"name", c.name},
+      {"vendor", c.vendor},
+      {"type", std::string(device_type_name(c.type))},
+      {"platform", c.platform},
+      {"driver_version", c.driver_version},
+      {"device_version", c.device_version},
+      {"opencl_c_version", c.opencl_c_version},
+      {"architecture", c.architecture},
+      {"compute_units", c.compute_units},
+      {"max_clock_mhz", c.max_clock_mhz},
+      {"global_mem_bytes", c.global_mem_bytes},
+      {"max_alloc_bytes", c.max_alloc_bytes},
+      {"local_mem_bytes", c.local_mem_bytes},
+      {"max_constant_buffer_bytes", c.max_constant_buffer_bytes},
+      {"max_work_group_size", c.max_work_group_size},
+      {"max_work_item_sizes", c.max_work_item_sizes},
+      {"preferred_vector_width", widths(c.preferred_vector_width)},
+      {"native_vector_width", widths(c.native_vector_width)},
+      {"subgroups", c.subgroups},
+      {"subgroup_sizes", c.subgroup_sizes},
+      {"fp16", c.fp16},
+      {"fp64", c.fp64},
+      {"images", c.images},
+      {"image2d_max", {c.image2d_max_width, c.image2d_max_height}},
+      {"unified_memory", c.unified_memory},
+      {"identity", c.identity()},
+  };
+  if (c.backend == Backend::CUDA) {
+    j["compute_capability"] = std::to_string(c.compute_capability_major) + "." + std::to_string(c.compute_capability_minor);
+    j["max_threads_per_cu"] = c.max_threads_per_cu;
+    j["shared_mem_per_cu_bytes"] = c.shared_mem_per_cu_bytes;
+    j["shared_mem_per_block_optin_bytes"] = c.shared_mem_per_block_optin_bytes;
+    j["l2_bytes"] = c.l2_bytes;
+    j["warp_size"] = c.warp_size;
+    j["memory_clock_mhz"] = c.memory_clock_mhz;
+    j["memory_bus_width_bits"] = c.memory_bus_width_bits;
+  } else {
+    j["extensions"] = c.extensions;
+  }
+  return j;
+}
+
+Device pick_device(const std::string& spec) { return spec.empty() ? default_device() : select_device(spec); }
+
+Timing time_events(const std::function<Event()>& fn, int warmup, int runs) {
+  for (int i = 0; i < warmup; ++i) fn().wait();
+  std::vector<double> t;
+  for (int i = 0; i < runs; ++i) {
+    Event e = fn();
+    t.push_back(e.seconds());
+  }
+  std::sort(t.begin(), t.end());
+  Timing r;
+  r.runs = runs;
+  r.min_s = t.front();
+  r.max_s = t.back();
+  r.median_s = runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+  return r;
+}
+
+std::string iso_date() {
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return buf;
+}
+
+std::string git_commit() {
+#ifdef OPTUNE_GIT_COMMIT
+  return OPTUNE_GIT_COMMIT;
+#else
+  return "unknown";
+#endif
+}
+
+}  // namespace optune::tool

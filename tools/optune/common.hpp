@@ -1,0 +1,26 @@
+// Shared pieces of the optune command-line tool.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "optune/runtime.hpp"
+
+namespace optune::tool {
+
+nlohmann::json caps_to_json(const Capabilities& c);
+// Device from --device, else OPTUNE_DEVICE / the default rule.
+Device pick_device(const std::string& spec);
+
+struct Timing {
+  double median_s = 0, min_s = 0, max_s = 0;
+  int runs = 0;
+};
+// Warm-up, then the median of `runs` device-timed executions of fn.
+Timing time_events(const std::function<Event()>& fn, int warmup, int runs);
+
+std::string iso_date();
+std::string git_commit();
+
+}  // namespace optune::tool
