@@ -1,0 +1,86 @@
+// The optune tool: info, bench and their errors, run as a user would.
+#include <fstream>
+#include <set>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.hpp"
+
+using namespace optune;
+
+TEST(Cli, InfoJsonNamesEveryDevice) {
+  std::string out;
+  ASSERT_EQ(test::run_cli("info --json", &out), 0) << out;
+  // OPTUNE_LOG output goes to stderr which run_cli merges; info prints no log at the default level.
+  const auto j = nlohmann::json::parse(out);
+  ASSERT_TRUE(j.is_array());
+  ASSERT_EQ(j.size(), devices().size());
+  bool found_test_device = false;
+  for (const auto& d : j) {
+    for (const char* key : {"backend", "name", "vendor", "type", "spec", "compute_units", "max_work_group_size",
+                            "local_mem_bytes", "fp16", "fp64", "images", "subgroups", "preferred_vector_width"})
+      EXPECT_TRUE(d.contains(key)) << key;
+    found_test_device |= d["spec"] == test::device().spec() && d["name"] == test::device().name();
+  }
+  EXPECT_TRUE(found_test_device);
+}
+
+TEST(Cli, InfoTextListsBackends) {
+  std::string out;
+  ASSERT_EQ(test::run_cli("info", &out), 0) << out;
+  EXPECT_NE(out.find("backend opencl"), std::string::npos) << out;
+  EXPECT_NE(out.find("backend cuda"), std::string::npos) << out;
+  EXPECT_NE(out.find(test::device().spec()), std::string::npos) << out;
+}
+
+TEST(Cli, BadDeviceListsTheDevices) {
+  std::string out;
+  EXPECT_EQ(test::run_cli("bench --quiet", &out, "OPTUNE_DEVICE=opencl:42:0"), 2) << out;
+  EXPECT_NE(out.find("opencl:42:0"), std::string::npos) << out;
+  EXPECT_NE(out.find("devices that exist"), std::string::npos) << out;
+  EXPECT_NE(out.find(devices().front().spec()), std::string::npos) << out;
+  EXPECT_EQ(test::run_cli("bench --quiet --device nonsense", &out), 2) << out;
+  EXPECT_NE(out.find("nonsense"), std::string::npos) << out;
+}
+
+TEST(Cli, BenchWritesCeilingsAsJson) {
+  const std::string path = test::temp_dir() + "/bench.json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("bench ceilings --quiet --runs 3 --copy-mib 8 --json " + path, &out), 0) << out;
+  EXPECT_NE(out.find("copy ceiling"), std::string::npos) << out;
+  EXPECT_NE(out.find("fma f32"), std::string::npos) << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["device"]["spec"], test::device().spec());
+  const auto& c = j["ceilings"];
+  EXPECT_GT(c["copy_gbs"].get<double>(), 0.0);
+  EXPECT_GT(c["backend_copy_gbs"].get<double>(), 0.0);
+  EXPECT_GT(c["kernel_copy_gbs"].get<double>(), 0.0);
+  EXPECT_GT(c["fma_f32_gflops"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(c["copy_gbs"].get<double>(),
+                   std::max(c["backend_copy_gbs"].get<double>(), c["kernel_copy_gbs"].get<double>()));
+  EXPECT_GE(c["detail"]["copies"].size(), 4u);
+}
+
+TEST(Cli, BadOptionsAreRefused) {
+  std::string out;
+  EXPECT_NE(test::run_cli("bench --runs 0", &out), 0) << out;
+  EXPECT_NE(test::run_cli("frobnicate", &out), 0) << out;
+  EXPECT_NE(test::run_cli("bench --json /nonexistent-dir/x.json --quiet --runs 1 --copy-mib 1", &out), 0) << out;
+}
+
+TEST(Cli, BenchElementwiseReportsEveryOperator) {
+  const std::string path = test::temp_dir() + "/bench-ew.json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("bench elementwise --runs 2 --copy-mib 4 --max-log2 12 --json " + path, &out), 0) << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  const auto& rows = j["operators"]["elementwise"];
+  std::set<std::string> ops;
+  for (const auto& r : rows) {
+    ops.insert(r["op"].get<std::string>());
+    EXPECT_GT(r["gbs"].get<double>(), 0.0);
+    EXPECT_GT(r["fraction_of_copy_ceiling"].get<double>(), 0.0);
+  }
+  EXPECT_EQ(ops, (std::set<std::string>{"relu f32", "gelu f32", "gelu f16", "add f32", "where f32", "cast f32->f16"}));
+  EXPECT_EQ(rows.size(), 6u * 2u);  // 2^10 and 2^12
+}

@@ -1,0 +1,295 @@
+// The tuner on a synthetic family with a planted optimum: a tiny kernel whose
+// running time grows with the distance of (P, Q) from (4, 2), one value that
+// does not compile, one that computes wrongly and one the descriptor refuses.
+// Strategies are also driven without a device by a planted cost function, so
+// their seeded behaviour is checked exactly.
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include "support/test_support.hpp"
+#include "tuning/measure.hpp"
+#include "tuning/space.hpp"
+#include "tuning/strategies.hpp"
+#include "tuning/tuner.hpp"
+
+namespace optune::test {
+namespace {
+
+using namespace optune::detail;
+
+// Time per work-item is loops = (|P - 4| + |Q - 2|) * k iterations of a
+// dependent recurrence whose result cannot be folded away.
+const char* kSyntheticSource = R"CL(
+#ifdef COMPILE_ERROR
+#error "planted compile error (P=6)"
+#endif
+__kernel void synthetic(__global const float* x, __global float* y, const uint n, const uint loops) {
+  const uint i = get_global_id(0);
+  if (i >= n) return;
+  float acc = x[i];
+  for (uint k = 0; k < loops; ++k) acc = acc * 0.999f + 0.001f;
+  float v = 2.0f * x[i] + (acc > 1e30f ? 1.0f : 0.0f);
+#ifdef WRONG_RESULT
+  v += 1.0f;
+#endif
+  y[i] = v;
+}
+)CL";
+
+class SyntheticFamily : public KernelFamily {
+ public:
+  explicit SyntheticFamily(std::int64_t k = 4000) : k_(k) {}
+  std::string name() const override { return "synthetic"; }
+  std::string source() const override { return "synthetic.cl"; }
+  std::string kernel_name() const override { return "synthetic"; }
+  std::vector<Parameter> parameters(const Capabilities&) const override {
+    return {{"P", {0, 1, 2, 3, 4, 5, 6}, 0, "planted optimum 4; 6 does not compile"},
+            {"Q", {0, 1, 2, 3}, 0, "planted optimum 2; 3 computes wrongly"},
+            {"WGS", {16, 32, 64}, 32, "work-items per group"}};
+  }
+  std::string check(const Params& p, const Capabilities& caps, const Problem& pr) const override {
+    if (std::string why = KernelFamily::check(p, caps, pr); !why.empty()) return why;
+    if (p.at("P") == 5 && p.at("Q") == 0) return "planted refusal (P=5, Q=0)";
+    return "";
+  }
+  Geometry geometry(const Params& p, const Capabilities&, const Problem& pr) const override {
+    Geometry g;
+    g.local[0] = std::size_t(p.at("WGS"));
+    g.global[0] = round_up(std::size_t(pr.sizes.at(0)), g.local[0]);
+    return g;
+  }
+  std::string bucket(const Problem& pr) const override { return pr.sizes.at(0) <= 256 ? "small" : "large"; }
+  Problem example(DType dtype, const std::string& bucket, const Capabilities&) const override {
+    Problem pr;
+    pr.dtype = dtype;
+    pr.sizes = {bucket == "small" ? 256 : 1024};
+    return pr;
+  }
+  std::vector<std::string> buckets() const override { return {"small", "large"}; }
+  std::vector<DType> dtypes(const Capabilities&) const override { return {DType::F32}; }
+  std::unique_ptr<TuningCase> make_case(const Queue& q, const Problem& pr) const override;
+  std::int64_t loops(const Params& p) const { return (std::llabs(p.at("P") - 4) + std::llabs(p.at("Q") - 2)) * k_; }
+
+ private:
+  std::int64_t k_;
+};
+
+class SyntheticCase : public TuningCase {
+ public:
+  SyntheticCase(const SyntheticFamily& f, const Queue& q, const Problem& pr) : f_(f), q_(q), pr_(pr) {
+    const auto host = random_floats(std::size_t(pr.sizes.at(0)));
+    x_ = q.context().alloc<float>(host.size());
+    y_ = q.context().alloc<float>(host.size());
+    q.upload(x_, std::span<const float>(host));
+  }
+  Event run(const Params& p) override {
+    Defines d;
+    if (p.at("P") == 6) d.emplace_back("COMPILE_ERROR", "1");
+    if (p.at("Q") == 3) d.emplace_back("WRONG_RESULT", "1");
+    KernelPtr k = get_program_from_text(*q_.context().impl(), "synthetic.cl", kSyntheticSource, d)->kernel("synthetic");
+    const Geometry g = f_.geometry(p, q_.device().caps(), pr_);
+    check_geometry(q_.device().caps(), g);
+    return Launch(q_, k).buf(x_).buf(y_).arg(std::uint32_t(pr_.sizes.at(0))).arg(std::uint32_t(f_.loops(p))).run(g);
+  }
+  void poison() override { q_.fill(y_, std::nanf("")).wait(); }
+  std::vector<double> output() override {
+    const auto y = q_.download(y_);
+    return std::vector<double>(y.begin(), y.end());
+  }
+  double tolerance() const override { return 1e-6; }
+
+ private:
+  const SyntheticFamily& f_;
+  Queue q_;
+  Problem pr_;
+  Buffer<float> x_, y_;
+};
+
+std::unique_ptr<TuningCase> SyntheticFamily::make_case(const Queue& q, const Problem& pr) const {
+  return std::make_unique<SyntheticCase>(*this, q, pr);
+}
+
+const SyntheticFamily& family() {
+  static const SyntheticFamily f;
+  return f;
+}
+
+Problem small_problem() { return family().example(DType::F32, "small", queue().device().caps()); }
+
+TuneOptions options(Strategy s) {
+  TuneOptions o;
+  o.strategy = s;
+  o.vary = {"P", "Q"};  // WGS stays at its default: 28 points
+  o.runs = 3;
+  o.seed = 7;
+  o.progress = false;
+  return o;
+}
+
+// One exhaustive run shared by the tests that inspect it.
+const TuneResult& exhaustive_result() {
+  static const TuneResult r = tune(queue(), family(), small_problem(), options(Strategy::Exhaustive));
+  return r;
+}
+
+TEST(Tuner, ExhaustiveFindsPlantedOptimum) {
+  const TuneResult& r = exhaustive_result();
+  EXPECT_EQ(r.best, (Params{{"P", 4}, {"Q", 2}, {"WGS", 32}}));
+  EXPECT_TRUE(r.improved());
+  EXPECT_GT(r.speedup(), 2.0);
+  EXPECT_EQ(r.default_params, family().defaults(queue().device().caps()));
+  EXPECT_EQ(r.space_size, 27u);  // 7 x 4 points, one refused
+  EXPECT_EQ(r.evaluated, 27u);
+  EXPECT_GE(r.noise, 0.01);
+  EXPECT_EQ(r.clock_mhz, queue().device().caps().max_clock_mhz);
+  EXPECT_GT(r.abandoned, 0u) << "far points should be abandoned once the optimum is known";
+}
+
+TEST(Tuner, InvalidCandidatesAreSkippedWithReasons) {
+  const TuneResult& r = exhaustive_result();
+  std::size_t compile = 0, verify = 0, check = 0;
+  for (const InvalidCandidate& c : r.invalid) {
+    if (c.stage == "compile") {
+      ++compile;
+      EXPECT_EQ(c.params.at("P"), 6);
+      EXPECT_NE(c.reason.find("planted compile error"), std::string::npos) << c.reason;
+    } else if (c.stage == "verify") {
+      ++verify;
+      EXPECT_EQ(c.params.at("Q"), 3);
+      EXPECT_NE(c.reason.find("element"), std::string::npos) << c.reason;
+    } else if (c.stage == "check") {
+      ++check;
+      EXPECT_EQ(c.reason, "planted refusal (P=5, Q=0)");
+    } else {
+      ADD_FAILURE() << c.stage << ": " << c.reason;
+    }
+  }
+  EXPECT_EQ(compile, 4u);  // P=6 with every Q
+  EXPECT_EQ(verify, 6u);   // Q=3 with P=0..5 (P=6 fails to compile first)
+  EXPECT_EQ(check, 1u);
+  EXPECT_EQ(r.rejected, 1u);
+  EXPECT_EQ(r.failed(), 10u);
+}
+
+TEST(Tuner, AnnealingFindsPlantedOptimum) {
+  TuneOptions o = options(Strategy::Anneal);
+  o.candidates = 18;
+  const TuneResult r = tune(queue(), family(), small_problem(), o);
+  EXPECT_EQ(r.best, (Params{{"P", 4}, {"Q", 2}, {"WGS", 32}}));
+  EXPECT_LE(r.evaluated, 19u);  // the candidates plus the default
+}
+
+TEST(Tuner, BudgetStopsTheSearchAndKeepsTheBestSoFar) {
+  TuneOptions o = options(Strategy::Random);
+  o.budget_seconds = 0.02;
+  const TuneResult r = tune(queue(), family(), small_problem(), o);
+  EXPECT_TRUE(r.budget_exhausted);
+  EXPECT_LT(r.evaluated, 27u);
+  EXPECT_TRUE(family().check(r.best, queue().device().caps(), small_problem()).empty());
+  EXPECT_LT(r.elapsed_seconds, 5.0);
+}
+
+TEST(Tuner, WorkGroupOnlySearchKeepsOtherParameters) {
+  TuneOptions o = options(Strategy::Exhaustive);
+  o.vary = {"WGS"};
+  o.base = {{"P", 3}, {"Q", 2}};
+  const TuneResult r = tune(queue(), family(), small_problem(), o);
+  EXPECT_EQ(r.evaluated, 3u);
+  EXPECT_EQ(r.best.at("P"), 3);
+  EXPECT_EQ(r.best.at("Q"), 2);
+}
+
+// ---- strategies without a device: a planted cost, exact and seeded ----
+
+double planted_cost(const Params& p) {
+  return 1.0 + double(std::llabs(p.at("P") - 4) + std::llabs(p.at("Q") - 2));
+}
+
+// Runs a strategy to the end against planted_cost; returns the sequence tried.
+std::vector<Params> drive(const TuneOptions& o, Params* best) {
+  Capabilities caps = queue().device().caps();
+  SearchSpace space(family(), caps, small_problem(), o.vary, {});
+  auto s = make_strategy(o, space, planted_cost(space.base()));
+  std::vector<Params> seen;
+  *best = space.base();
+  while (auto p = s->next()) {
+    seen.push_back(*p);
+    if (!space.check(*p).empty()) {
+      s->report(*p, SearchStrategy::Outcome::Rejected, INFINITY);
+      continue;
+    }
+    if (planted_cost(*p) < planted_cost(*best)) *best = *p;
+    s->report(*p, SearchStrategy::Outcome::Measured, planted_cost(*p));
+  }
+  return seen;
+}
+
+TEST(Strategies, AnnealingIsSeededAndReachesThePlantedOptimum) {
+  TuneOptions o = options(Strategy::Anneal);
+  o.candidates = 12;
+  Params best1, best2, best3;
+  const auto a = drive(o, &best1);
+  const auto b = drive(o, &best2);
+  EXPECT_EQ(a, b) << "same seed, same walk";
+  EXPECT_EQ(best1.at("P"), 4);
+  EXPECT_EQ(best1.at("Q"), 2);
+  o.seed = 8;
+  const auto c = drive(o, &best3);
+  EXPECT_NE(a, c) << "another seed, another walk";
+}
+
+TEST(Strategies, RandomSamplingHonoursCountFractionAndSeed) {
+  TuneOptions o = options(Strategy::Random);
+  o.candidates = 10;
+  Params best;
+  const auto a = drive(o, &best);
+  std::size_t valid = 0;
+  for (const Params& p : a) valid += p != Params{{"P", 5}, {"Q", 0}, {"WGS", 32}};
+  EXPECT_EQ(valid, 10u);
+  EXPECT_EQ(drive(o, &best), a);
+  std::set<Params> distinct(a.begin(), a.end());
+  EXPECT_EQ(distinct.size(), a.size());
+  o.candidates = 0;
+  o.fraction = 0.5;
+  const auto half = drive(o, &best);
+  EXPECT_GE(half.size(), 14u);  // ceil(27 / 2) valid ones, plus any refused
+  EXPECT_LE(half.size(), 15u);
+}
+
+TEST(Strategies, ExhaustiveVisitsEveryPointButTheDefaultOnce) {
+  Params best;
+  const auto all = drive(options(Strategy::Exhaustive), &best);
+  EXPECT_EQ(all.size(), 27u);
+  EXPECT_EQ(best.at("P"), 4);
+}
+
+// ---- verification ----
+
+TEST(Verify, ExactRelativeAndNaNPositions) {
+  const double nan = std::nan("");
+  EXPECT_EQ(compare_outputs({1, 2, 3}, {1, 2, 3}, 0), "");
+  EXPECT_NE(compare_outputs({1, 2, 3}, {1, 2, 3.0000001}, 0), "");
+  EXPECT_EQ(compare_outputs({1, 2, 100}, {1, 2.00001, 100}, 1e-6), "");
+  EXPECT_NE(compare_outputs({1, 2, 100}, {1, 2.001, 100}, 1e-6), "");
+  EXPECT_EQ(compare_outputs({1, nan, 3}, {1, nan, 3}, 0), "");
+  EXPECT_NE(compare_outputs({1, nan, 3}, {1, 2, 3}, 1e-3), "");
+  EXPECT_NE(compare_outputs({1, 2, 3}, {1, nan, 3}, 1e-3), "");
+  EXPECT_NE(compare_outputs({INFINITY}, {-INFINITY}, 1e-3), "");
+  EXPECT_NE(compare_outputs({1, 2}, {1, 2, 3}, 1e-3), "");
+}
+
+TEST(Verify, NoiseIsTheInterquartileSpreadAtLeastOnePercent) {
+  EXPECT_DOUBLE_EQ(relative_noise({1, 1, 1, 1}), 0.01);
+  EXPECT_NEAR(relative_noise({1, 2, 3, 4, 5}), 2.0 / 3.0, 1e-12);
+  EXPECT_DOUBLE_EQ(median_of({3, 1, 2}), 2.0);
+}
+
+TEST(Verify, TrustCheckAgainstTheDefault) {
+  EXPECT_EQ(verify_against_default(queue(), family(), small_problem(), {{"P", 4}, {"Q", 2}}), "");
+  EXPECT_NE(verify_against_default(queue(), family(), small_problem(), {{"P", 4}, {"Q", 3}}), "");
+  EXPECT_NE(verify_against_default(queue(), family(), small_problem(), {{"P", 6}, {"Q", 2}}), "");
+}
+
+}  // namespace
+}  // namespace optune::test
