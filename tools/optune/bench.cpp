@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "bench_elementwise.hpp"
+#include "bench_reduce.hpp"
 #include "ceilings.hpp"
 #include "commands.hpp"
 
@@ -61,6 +62,7 @@ void run_bench(const BenchOptions& o) {
     eo.max_log2 = o.max_log2;
     ops["elementwise"] = bench_elementwise(q, c, eo);
   }
+  if (wanted("reduce")) ops["reduce"] = bench_reduce(q, c, o.runs, o.quiet);
 
   if (!o.json_path.empty()) {
     nlohmann::json j{
@@ -91,8 +93,8 @@ void run_bench(const BenchOptions& o) {
 void add_bench_command(CLI::App& app) {
   auto* o = new BenchOptions();
   auto* cmd = app.add_subcommand("bench", "Measure the device's ceilings and the operators against them");
-  cmd->add_option("suites", o->suites, "What to measure besides the ceilings: elementwise, all (default: all)")
-      ->check(CLI::IsMember({"ceilings", "elementwise", "all"}));
+  cmd->add_option("suites", o->suites, "What to measure besides the ceilings: elementwise, reduce, all (default: all)")
+      ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "all"}));
   cmd->add_option("--max-log2", o->max_log2, "Largest operator size as a power of two (default: 28 on GPUs, 24 on CPUs)")
       ->check(CLI::Range(10, 30));
   cmd->add_option("--device", o->device, "opencl:P:D, cuda:N, gpu or cpu (default: OPTUNE_DEVICE, else first GPU)");
