@@ -64,7 +64,15 @@ ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::
       file->remove_program(key);
     }
   }
-  ProgramPtr p = ctx.build(text, options);
+  ProgramPtr p;
+  try {
+    p = ctx.build(text, options);
+  } catch (const Error& e) {
+    // Some drivers (NVIDIA's OpenCL) ignore #line file names in their logs:
+    // name the kernel file here so every build error says which one failed.
+    if (e.status() != Status::BuildFailure) throw;
+    throw Error(Status::BuildFailure, std::string(label) + ": " + e.what());
+  }
   log_debug("compiled " + std::string(label) + " on " + caps.name + " in " +
             std::to_string(seconds_since(t0) * 1e3) + " ms (options:" + options + ")");
   if (file) {
