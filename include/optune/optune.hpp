@@ -6,3 +6,4 @@
 #include "optune/types.hpp"
 #include "optune/elementwise.hpp"
 #include "optune/reduce.hpp"
+#include "optune/gemm.hpp"
