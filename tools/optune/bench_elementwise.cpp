@@ -97,8 +97,11 @@ nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const Elemen
       const double gbs = bytes / t.median_s * 1e-9;
       const double frac = c.copy_gbs > 0 ? gbs / c.copy_gbs : 0;
       rows.push_back({{"op", k.name}, {"elements", n}, {"bytes", bytes}, {"median_us", t.median_s * 1e6},
-                      {"min_us", t.min_s * 1e6}, {"gbs", gbs}, {"fraction_of_copy_ceiling", frac}});
-      if (!o.quiet) std::printf("%-16s %12zu %10.1f %10.1f %7.1f%%\n", k.name.c_str(), n, t.median_s * 1e6, gbs, 100 * frac);
+                      {"min_us", t.min_s * 1e6}, {"gbs", gbs}, {"fraction_of_copy_ceiling", frac},
+                      {"parameters", t.parameters}});
+      if (!o.quiet)
+        std::printf("%-16s %12zu %10.1f %10.1f %7.1f%%  %s\n", k.name.c_str(), n, t.median_s * 1e6, gbs, 100 * frac,
+                    t.parameters_text.c_str());
     }
   }
   return rows;

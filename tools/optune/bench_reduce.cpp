@@ -90,11 +90,12 @@ nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool
     const std::string shape = std::to_string(k.rows) + "x" + std::to_string(k.cols);
     nlohmann::json row{{"op", k.name},          {"shape", shape},          {"bytes", k.bytes},
                        {"median_us", t.median_s * 1e6}, {"min_us", t.min_s * 1e6}, {"gbs", gbs},
-                       {"fraction_of_copy_ceiling", frac}};
+                       {"fraction_of_copy_ceiling", frac}, {"parameters", t.parameters}};
     if (k.report_us) row["target_us"] = 10.0;
     rows.push_back(row);
     if (!quiet)
-      std::printf("%-12s %18s %10.1f %10.1f %7.1f%%\n", k.name.c_str(), shape.c_str(), t.median_s * 1e6, gbs, 100 * frac);
+      std::printf("%-12s %18s %10.1f %10.1f %7.1f%%  %s\n", k.name.c_str(), shape.c_str(), t.median_s * 1e6, gbs,
+                  100 * frac, t.parameters_text.c_str());
   }
   return rows;
 }

@@ -10,7 +10,12 @@
 namespace optune::detail {
 
 namespace {
-std::int64_t max_pack(const Capabilities& caps) { return caps.backend == Backend::CUDA ? 4 : 16; }
+// CUDA has vectors of up to 4 lanes, and 8-lane packs of halves (prelude).
+std::int64_t max_pack(const Capabilities& caps, const Problem& problem) {
+  if (caps.backend != Backend::CUDA) return 16;
+  const bool all_half = problem.get("max_elem_bytes", 4) == 2 && problem.get("min_elem_bytes", 4) == 2;
+  return all_half ? 8 : 4;
+}
 }  // namespace
 
 std::vector<Parameter> ElementwiseFamily::parameters(const Capabilities&) const {
@@ -27,7 +32,7 @@ std::string ElementwiseFamily::check(const Params& p, const Capabilities& caps, 
   const std::int64_t vw = p.at("VW"), wgs = p.at("WGS");
   if (std::size_t(wgs) > caps.max_work_group_size || std::size_t(wgs) > caps.max_work_item_sizes[0])
     return "WGS exceeds the device's work-group limit";
-  if (vw > max_pack(caps)) return "pack wider than the backend's vectors";
+  if (vw > max_pack(caps, problem)) return "pack wider than the backend's vectors";
   if (vw * problem.get("max_elem_bytes", std::int64_t(dtype_size(problem.dtype))) > 16)
     return "pack wider than 16 bytes";
   if (problem.get("contiguous", 1) == 0 && vw != 1) return "strided operands move one element at a time";
@@ -81,7 +86,8 @@ Problem ElementwiseFamily::example(DType dtype, const std::string& bucket, const
   const std::int64_t cap = std::int64_t(caps.max_alloc_bytes / 4 / dtype_size(dtype));
   if (caps.type == DeviceType::CPU) n = std::min<std::int64_t>(n, 1 << 24);
   pr.sizes = {std::min(n, cap)};
-  pr.extra = {{"contiguous", 1}, {"max_elem_bytes", std::int64_t(dtype_size(dtype))}, {"align", 16}};
+  const std::int64_t es = std::int64_t(dtype_size(dtype));
+  pr.extra = {{"contiguous", 1}, {"max_elem_bytes", es}, {"min_elem_bytes", es}, {"align", 16}};
   return pr;
 }
 
