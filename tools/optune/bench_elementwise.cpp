@@ -79,7 +79,8 @@ nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const Elemen
   nlohmann::json rows = nlohmann::json::array();
   if (!o.quiet) std::printf("\n%-16s %12s %10s %10s %8s\n", "elementwise", "elements", "time us", "GB/s", "ceiling");
   for (const Case& k : cases) {
-    for (int lg = 10; lg <= max_log2; lg += 2) {
+    if (!selected(k.name, o.only)) continue;
+    for (int lg = o.min_log2; lg <= max_log2; lg += 2) {
       const std::size_t n = std::size_t(1) << lg;
       // Rotate over disjoint slices so small sizes are not served from cache.
       const std::size_t slices = std::max<std::size_t>(1, std::min<std::size_t>(8, cap / n));

@@ -40,7 +40,8 @@ void fill_random(const Queue& q, const Buffer<float>& b) {
 
 }  // namespace
 
-nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool quiet) {
+nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool quiet,
+                            const std::vector<std::string>& only) {
   const Capabilities& caps = q.device().caps();
   const bool cpu = caps.type == DeviceType::CPU;
   const int runs = runs_in > 0 ? runs_in : (cpu ? 5 : 20);
@@ -79,6 +80,7 @@ nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool
   nlohmann::json rows = nlohmann::json::array();
   if (!quiet) std::printf("\n%-12s %18s %10s %10s %8s\n", "reduce", "shape", "time us", "GB/s", "ceiling");
   for (const Case& k : cases) {
+    if (!selected(k.name, only)) continue;
     const Operand xo = tensor(x, {k.rows, k.cols});
     const bool to_rows = k.name != "column-sum" && k.name != "softmax" && k.name != "layer_norm";
     const Operand yo = k.name == "softmax" || k.name == "layer_norm" ? tensor(y, {k.rows, k.cols})

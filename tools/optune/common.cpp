@@ -76,7 +76,8 @@ void describe_parameters(const std::vector<detail::LookupRecord>& records, Timin
     }
     r.parameters.push_back({{"family", it->family}, {"dtype", it->dtype}, {"bucket", it->bucket},
                             {"params", params}, {"level", level}, {"source", it->lookup.source}});
-    r.parameters_text = text + " (" + level + ")" + (r.parameters_text.empty() ? "" : "; ") + r.parameters_text;
+    const std::string from = it->lookup.source == "OPTUNE_PARAMS" ? it->lookup.source : level;
+    r.parameters_text = text + " (" + from + ")" + (r.parameters_text.empty() ? "" : "; ") + r.parameters_text;
   }
 }
 
@@ -98,6 +99,13 @@ Timing time_events(const std::function<Event()>& fn, int warmup, int runs) {
   r.median_s = runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
   describe_parameters(detail::take_lookups(), r);
   return r;
+}
+
+bool selected(const std::string& name, const std::vector<std::string>& only) {
+  if (only.empty()) return true;
+  for (const std::string& s : only)
+    if (name.find(s) != std::string::npos) return true;
+  return false;
 }
 
 std::string iso_date() {

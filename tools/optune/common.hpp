@@ -4,6 +4,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "optune/runtime.hpp"
 
@@ -23,6 +24,9 @@ struct Timing {
 };
 // Warm-up, then the median of `runs` device-timed executions of fn.
 Timing time_events(const std::function<Event()>& fn, int warmup, int runs);
+
+// True when only is empty or name contains one of its strings (--only).
+bool selected(const std::string& name, const std::vector<std::string>& only);
 
 std::string iso_date();
 std::string git_commit();

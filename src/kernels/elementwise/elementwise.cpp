@@ -16,11 +16,24 @@ std::int64_t max_pack(const Capabilities& caps, const Problem& problem) {
   const bool all_half = problem.get("max_elem_bytes", 4) == 2 && problem.get("min_elem_bytes", 4) == 2;
   return all_half ? 8 : 4;
 }
+
+// VW = 0 means a 16-byte pack of the widest operand (narrower where the
+// backend or the offsets do not allow it): what a device wants unless tuned
+// otherwise, whatever the element size. Other values are taken as they are.
+std::int64_t pack_of(const Params& p, const Capabilities& caps, const Problem& problem) {
+  std::int64_t vw = p.at("VW");
+  if (vw != 0) return vw;
+  if (problem.get("contiguous", 1) == 0) return 1;
+  vw = std::min(16 / std::max<std::int64_t>(1, problem.get("max_elem_bytes", 4)), max_pack(caps, problem));
+  while (vw > 1 && problem.get("align", 16) % vw) vw /= 2;
+  return std::max<std::int64_t>(vw, 1);
+}
 }  // namespace
 
 std::vector<Parameter> ElementwiseFamily::parameters(const Capabilities&) const {
   return {
-      {"VW", {1, 2, 4, 8, 16}, 4, "elements per work-item and access (packs of up to 16 bytes)"},
+      {"VW", {0, 1, 2, 4, 8, 16}, 0,
+       "elements per work-item and access (packs of up to 16 bytes); 0: a 16-byte pack of the widest operand"},
       {"WGS", {64, 128, 256, 512, 1024}, 256, "work-items per group"},
       {"GRID_STRIDE", {0, 1}, 0, "0: one pack per work-item; 1: grid-stride loop over WAVES waves"},
       {"WAVES", {1, 2, 4, 8}, 4, "waves of the device in the grid-stride grid"},
@@ -29,7 +42,7 @@ std::vector<Parameter> ElementwiseFamily::parameters(const Capabilities&) const 
 
 std::string ElementwiseFamily::check(const Params& p, const Capabilities& caps, const Problem& problem) const {
   if (std::string why = KernelFamily::check(p, caps, problem); !why.empty()) return why;
-  const std::int64_t vw = p.at("VW"), wgs = p.at("WGS");
+  const std::int64_t vw = pack_of(p, caps, problem), wgs = p.at("WGS");
   if (std::size_t(wgs) > caps.max_work_group_size || std::size_t(wgs) > caps.max_work_item_sizes[0])
     return "WGS exceeds the device's work-group limit";
   if (vw > max_pack(caps, problem)) return "pack wider than the backend's vectors";
@@ -43,6 +56,7 @@ std::string ElementwiseFamily::check(const Params& p, const Capabilities& caps, 
 
 Params ElementwiseFamily::fit(const Params& tuned, const Capabilities& caps, const Problem& problem) const {
   Params p = complete(tuned, caps);
+  p["VW"] = pack_of(p, caps, problem);  // the launch's defines need the actual width
   while (p["VW"] > 1 && !check(p, caps, problem).empty()) p["VW"] /= 2;
   if (p["VW"] == 1 && !check(p, caps, problem).empty()) p = defaults(caps), p["VW"] = 1;
   while (p["WGS"] > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
@@ -51,7 +65,7 @@ Params ElementwiseFamily::fit(const Params& tuned, const Capabilities& caps, con
 
 Geometry ElementwiseFamily::geometry(const Params& p, const Capabilities& caps, const Problem& problem) const {
   const std::size_t n = std::size_t(problem.sizes.at(0));
-  const std::size_t vw = std::size_t(p.at("VW")), wgs = std::size_t(p.at("WGS"));
+  const std::size_t vw = std::size_t(pack_of(p, caps, problem)), wgs = std::size_t(p.at("WGS"));
   // Enough work-items for every pack and for the n mod VW tail elements.
   const std::size_t items = std::max({n / vw, n % vw, std::size_t{1}});
   Geometry g;
