@@ -161,9 +161,9 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
 
 namespace optune::detail {
 
-// The tuner's workload for the elementwise family: relu with given parameters.
+// The tuner's workload for the elementwise family: gelu with given parameters.
 Event launch_elementwise_tuning(const Queue& q, const Params& p, DType t, const Operand& x, const Operand& y) {
-  ElementwiseCall call{"relu", "o0 = " + substitute(unary_expression(Unary::Relu, false), {"i0"}, {}) + ";",
+  ElementwiseCall call{"gelu", "o0 = " + substitute(unary_expression(Unary::Gelu, false), {"i0"}, {}) + ";",
                        {&x}, {&y}, {}, compute_type_of({t})};
   return run_elementwise(q, call, {}, &p);
 }
