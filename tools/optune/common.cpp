@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <set>
 
@@ -116,6 +117,9 @@ std::string iso_date() {
 }
 
 std::string git_commit() {
+  // OPTUNE_COMMIT names the commit where the build has no git history (the
+  // GPU machine gets a copy of the working tree without .git).
+  if (const char* c = std::getenv("OPTUNE_COMMIT"); c && *c) return c;
 #ifdef OPTUNE_GIT_COMMIT
   return OPTUNE_GIT_COMMIT;
 #else
