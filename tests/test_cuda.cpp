@@ -110,9 +110,11 @@ std::vector<Defines> gemm_variants(const std::string& name) {
       for (const char* list : {"0", "1"}) {
         const Defines flags = {{"C_DIRECT", direct}, {"KWI", list[0] == '0' ? "2" : "1"}};
         out.push_back(with(with(with(f32, nvidia), flags), {{"VWM", "4"}, {"VWN", "4"}}));
+        out.push_back(with(with(with(f32, nvidia), flags), {{"VWM", "4"}, {"VWN", "4"}, {"A_KCONTIG", "1"},
+                                                            {"B_KCONTIG", list}}));
         out.push_back(with(with(with(f64, nvidia), flags), {{"VWM", "2"}, {"VWN", "2"}, {"DB", "0"}}));
         out.push_back(with(with(with(f16, nvidia), flags), {{"VWM", "4"}, {"VWN", "4"}}));
-        out.push_back(with(with(with(h16, nvidia), flags), {{"VWM", "2"}, {"VWN", "1"}}));
+        out.push_back(with(with(with(h16, nvidia), flags), {{"VWM", "2"}, {"VWN", "1"}, {"B_KCONTIG", direct}}));
       }
     for (const char* sa : {"0", "1"})
       for (const char* strm : {"0", "1"})

@@ -66,12 +66,16 @@ TEST(GemmConfigs, TiledKernel) {
       tiled_params(256, 16, 8, 16, 2, 4, 4, 2, 16, 1, 1, 1, 1, 1, 0),
   };
   for (const Params& p : configs) {
-    // In place (A stored k x m, m, n, k multiples of the tiles, aligned): no
-    // helper passes; then an odd problem through pads and copy-back.
+    // In place (m, n, k multiples of the tiles, aligned): no helper passes,
+    // A stored K x M and B K x N, then both stored with rows along K (loaded
+    // transposed when the configuration allows, else padded); then an odd
+    // problem through pads and copy-back.
     GemmCase fits;
     fits.trans_a = Transpose::Yes;
     fits.m = 256, fits.n = 128, fits.k = 64;
     fits.beta = 0.5;
+    check_tiled(p, fits);
+    fits.trans_a = Transpose::No, fits.trans_b = Transpose::Yes, fits.lda_extra = 64, fits.ldb_extra = 32;
     check_tiled(p, fits);
     GemmCase odd;
     odd.layout = Layout::ColMajor;

@@ -68,6 +68,8 @@ TEST(Oclgrind, GemmKernels) {
   ref::GemmCase fits;  // in place: no helper passes
   fits.trans_a = Transpose::Yes, fits.m = 32, fits.n = 16, fits.k = 16;
   EXPECT_TRUE(ref::check_gemm(fits, &ft));
+  fits.trans_a = Transpose::No, fits.trans_b = Transpose::Yes;  // A and B loaded transposed
+  EXPECT_TRUE(ref::check_gemm(fits, &ft));
   ref::GemmCase list;
   list.mode = ref::GemmCase::Mode::List, list.batch = 3, list.m = 5, list.n = 3, list.k = 4;
   list.alphas = {1, 0, -0.5}, list.betas = {0, 1, 2};

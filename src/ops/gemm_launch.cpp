@@ -182,6 +182,16 @@ bool offsets_aligned(const GemmOperand& o, const std::vector<std::int64_t>& list
 // tile offsets.
 bool small_ld(std::int64_t ld, std::int64_t rows) { return ld * rows < (std::int64_t(1) << 31); }
 
+// Whether the tiled kernel can load an operand stored with its rows along K
+// (A_KCONTIG, B_KCONTIG): staged in local memory, rows of whole vectors, and
+// the group's work-items cover the tile in whole rows.
+bool kcontig_ok(const Params& p, bool staged, std::int64_t tile, std::int64_t vw) {
+  const std::int64_t wgs = p.at("MDIMC") * p.at("NDIMC"), kwg = p.at("KWG");
+  if (!staged || kwg % vw) return false;
+  const std::int64_t per_row = kwg / vw;
+  return wgs % per_row == 0 && tile % (wgs / per_row) == 0;
+}
+
 // dst (rows_p x cols_p per product, dense) = the operand, transposed or
 // not, zero-padded.
 void pad_operand(const Queue& q, const GemmCall& c, const GemmOperand& src, bool list, int which, bool transpose,
@@ -215,10 +225,14 @@ Event run_tiled(const Queue& q, const GemmCall& c, const Params& p, const MemImp
   const std::int64_t mwg = p.at("MWG"), nwg = p.at("NWG"), kwg = p.at("KWG"), vwm = p.at("VWM"), vwn = p.at("VWN");
   const std::int64_t mp = (c.m + mwg - 1) / mwg * mwg, np = (c.n + nwg - 1) / nwg * nwg,
                      kp = (c.k + kwg - 1) / kwg * kwg;
-  const bool a_fits = c.trans_a && c.m == mp && c.k == kp && offsets_aligned(c.a, c.a_offsets, c.list, vwm) &&
-                      small_ld(c.a.ld, kwg);
-  const bool b_fits = !c.trans_b && c.n == np && c.k == kp && offsets_aligned(c.b, c.b_offsets, c.list, vwn) &&
-                      small_ld(c.b.ld, kwg);
+  // A fits stored K x M, or M x K when the kernel can transpose it on its
+  // way to local memory; B likewise (K x N, or N x K).
+  const bool a_kc = !c.trans_a && kcontig_ok(p, p.at("SA"), mwg, vwm);
+  const bool b_kc = c.trans_b && kcontig_ok(p, p.at("SB"), nwg, vwn);
+  const bool a_fits = (c.trans_a || a_kc) && c.m == mp && c.k == kp &&
+                      offsets_aligned(c.a, c.a_offsets, c.list, vwm) && small_ld(c.a.ld, c.trans_a ? kwg : mwg);
+  const bool b_fits = (!c.trans_b || b_kc) && c.n == np && c.k == kp &&
+                      offsets_aligned(c.b, c.b_offsets, c.list, vwn) && small_ld(c.b.ld, c.trans_b ? nwg : kwg);
   const bool c_fits = c.m == mp && c.n == np && offsets_aligned(c.c, c.c_offsets, c.list, vwn);
   const std::size_t tb = dtype_size(c.dtype), batch = std::size_t(c.batch);
   const std::size_t bytes[3] = {
@@ -244,7 +258,8 @@ Event run_tiled(const Queue& q, const GemmCall& c, const Params& p, const MemImp
 
   Defines d = gemm_type_defines(c);
   add_params(d, p);
-  d.insert(d.end(), {{"C_DIRECT", c_fits ? "1" : "0"}, {"COMP_HALF", c.comp_half ? "1" : "0"}});
+  d.insert(d.end(), {{"C_DIRECT", c_fits ? "1" : "0"}, {"COMP_HALF", c.comp_half ? "1" : "0"},
+                     {"A_KCONTIG", a_fits && !c.trans_a ? "1" : "0"}, {"B_KCONTIG", b_fits && c.trans_b ? "1" : "0"}});
   KernelPtr k = gemm_kernel(q, "gemm/gemm_tiled.cl", "gemm_tiled", c, d);
   const MemImpl& bias = c.bias ? *c.bias : *c.c.mem;
   std::vector<KernelArg> args{ulong_arg(std::uint64_t(kp)), real_arg(c, c.alpha), real_arg(c, c.beta)};

@@ -34,10 +34,16 @@
 // a K step costs one barrier and its loads overlap the arithmetic.
 // C_DIRECT = 1: the epilogue is applied in the store, to C itself;
 // 0: the raw product goes (as EPI) to a padded temporary for gemm_copy_back.
+// A_KCONTIG = 1 (with SA): A is stored M x K instead (rows along K, as a
+// row-major A of an NN product): each work-item loads VWM-wide vectors along
+// K, KWG / VWM work-items per row, and scatters them into the same local
+// layout, so such an A needs no transposition pass. B_KCONTIG likewise for a
+// B stored N x K (with SB, VWN-wide vectors along K).
 //
 // check-prepend: gemm/gemm_common.cl
 // check-variant: -DSA=0 -DSB=0 -DDB=0 -DSTRM=0 -DSTRN=0 -DVWM=8 -DVWN=16 -DMWG=64 -DNWG=64 -DMDIMC=8 -DNDIMC=4 -DMDIMA=8 -DNDIMB=4
 // check-variant: -DSA=1 -DSB=0 -DDB=1 -DKWI=4 -DC_DIRECT=0
+// check-variant: -DA_KCONTIG=1 -DB_KCONTIG=1 -DMWG=128 -DNWG=128 -DVWM=4 -DVWN=2 -DDB=1
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVWM=2 -DVWN=2
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DVWM=4 -DVWN=4 -DC_DIRECT=1 -DDB=0
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1 -DVWM=2 -DVWN=1 -DC_DIRECT=0
@@ -90,6 +96,12 @@
 #ifndef C_DIRECT
 #define C_DIRECT 1       // 1: epilogue into C; 0: raw product into an EPI temporary
 #endif
+#ifndef A_KCONTIG
+#define A_KCONTIG 0      // 1: A stored M x K (needs SA)
+#endif
+#ifndef B_KCONTIG
+#define B_KCONTIG 0      // 1: B stored N x K (needs SB)
+#endif
 #ifndef COMP_HALF
 #define COMP_HALF 0      // 1 when COMP is half (f16 arithmetic)
 #endif
@@ -108,6 +120,15 @@
 #define KWA (KWG / KDIMA)     // A tile rows per loading work-item
 #define KWB (KWG / KDIMB)
 #define STAGES (DB ? 2 : 1)
+#if (A_KCONTIG && !SA) || (B_KCONTIG && !SB)
+#error "A_KCONTIG needs SA and B_KCONTIG needs SB"
+#endif
+#define KVA (KWG / VWM)       // A_KCONTIG: vectors per A row of a tile
+#define MDIMAK (WGS / KVA)    // A_KCONTIG: rows loaded at once
+#define MWAK (MWG / MDIMAK)   // A_KCONTIG: rows per loading work-item
+#define KVB (KWG / VWN)
+#define NDIMBK (WGS / KVB)
+#define NWBK (NWG / NDIMBK)
 
 typedef COMP comp;
 typedef OPTUNE_VEC(COMP, VWM) compM;
@@ -138,14 +159,30 @@ typedef OPTUNE_VEC(COMP, VWN) compN;
 
 // Registers to local stage s (no pragmas inside a macro: the loops have
 // constant trip counts and unroll anyway).
-#if SA
+#if SA && A_KCONTIG
+#define REGS_TO_LOCAL_A(s) \
+  for (int i = 0; i < MWAK; ++i) { \
+    comp l_[VWM]; \
+    OPTUNE_VUNPACK(VWM, ra[i], l_); \
+    for (int l = 0; l < VWM; ++l) \
+      ((OPTUNE_LOCAL_PTR comp*)alm[s])[(la_k * VWM + l) * MWG + la_m + i * MDIMAK] = l_[l]; \
+  }
+#elif SA
 #define REGS_TO_LOCAL_A(s) \
   for (int j = 0; j < KWA; ++j) \
     for (int i = 0; i < MVA; ++i) alm[s][(la_k + j * KDIMA) * MWGV + la_m + i * MDIMA] = ra[j * MVA + i];
 #else
 #define REGS_TO_LOCAL_A(s)
 #endif
-#if SB
+#if SB && B_KCONTIG
+#define REGS_TO_LOCAL_B(s) \
+  for (int i = 0; i < NWBK; ++i) { \
+    comp l_[VWN]; \
+    OPTUNE_VUNPACK(VWN, rb[i], l_); \
+    for (int l = 0; l < VWN; ++l) \
+      ((OPTUNE_LOCAL_PTR comp*)blm[s])[(lb_k * VWN + l) * NWG + lb_n + i * NDIMBK] = l_[l]; \
+  }
+#elif SB
 #define REGS_TO_LOCAL_B(s) \
   for (int j = 0; j < KWB; ++j) \
     for (int i = 0; i < NVB; ++i) blm[s][(lb_k + j * KDIMB) * NWGV + lb_n + i * NDIMB] = rb[j * NVB + i];
@@ -172,18 +209,25 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
   const int tid = tid_m * NDIMC + tid_n;
   const ulong z = z0 + get_group_id(2);
   const ulong m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
-  const __global TYPE* ag = a + GEMM_OFFSET(flags & GEMM_A_LIST, a_off, a_stride, table, z, 0) + m0;
-  const __global TYPE* bg = b + GEMM_OFFSET(flags & GEMM_B_LIST, b_off, b_stride, table, z, 1) + n0;
+  // The group's first row of A (K x M: its first column; M x K: its first row).
+  const __global TYPE* ag = a + GEMM_OFFSET(flags & GEMM_A_LIST, a_off, a_stride, table, z, 0) + m0 * (A_KCONTIG ? lda : 1);
+  const __global TYPE* bg = b + GEMM_OFFSET(flags & GEMM_B_LIST, b_off, b_stride, table, z, 1) + n0 * (B_KCONTIG ? ldb : 1);
   const int ldav = (int)(lda / VWM), ldbv = (int)(ldb / VWN);
   const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
   // alpha == 0: A and B are not read (the same for the whole group).
   const int steps = alpha_z == (real)0 ? 0 : (int)(K / KWG);
-#if SA
+#if SA && A_KCONTIG
+  const int la_k = tid % KVA, la_m = tid / KVA;
+  compM ra[MWAK];
+#elif SA
   const int la_m = tid % MDIMA, la_k = tid / MDIMA;
   compM ra[KWA * MVA];
 #endif
-#if SB
+#if SB && B_KCONTIG
+  const int lb_k = tid % KVB, lb_n = tid / KVB;
+  compN rb[NWBK];
+#elif SB
   const int lb_n = tid % NDIMB, lb_k = tid / NDIMB;
   compN rb[KWB * NVB];
 #endif
@@ -200,14 +244,22 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
   for (int t = -DB; t < steps; ++t) {
     const int lt = t + DB;  // the tile this step loads
     if (lt < steps) {
-#if SA
+#if SA && A_KCONTIG
+      const __global TYPE* at = ag + (ulong)lt * KWG;
+#pragma unroll
+      for (int i = 0; i < MWAK; ++i) ra[i] = LOAD_M(at, (la_m + i * MDIMAK) * ldav + la_k);
+#elif SA
       const __global TYPE* at = ag + (ulong)lt * KWG * lda;
 #pragma unroll
       for (int j = 0; j < KWA; ++j)
 #pragma unroll
         for (int i = 0; i < MVA; ++i) ra[j * MVA + i] = LOAD_M(at, (la_k + j * KDIMA) * ldav + la_m + i * MDIMA);
 #endif
-#if SB
+#if SB && B_KCONTIG
+      const __global TYPE* bt = bg + (ulong)lt * KWG;
+#pragma unroll
+      for (int i = 0; i < NWBK; ++i) rb[i] = LOAD_N(bt, (lb_n + i * NDIMBK) * ldbv + lb_k);
+#elif SB
       const __global TYPE* bt = bg + (ulong)lt * KWG * ldb;
 #pragma unroll
       for (int j = 0; j < KWB; ++j)
