@@ -1,0 +1,133 @@
+// Another library's work on an optune OpenCL queue (include/optune/interop.hpp).
+//
+// Timing foreign work: a library such as CLBlast may enqueue several kernels
+// (pad, transpose, the product, copy back) and hand back only the last one's
+// event. So the work is bracketed by two markers instead, and the queue is
+// held shut by a user event while the library is called:
+//
+//   [wait list + gate] -> marker "before" -> library's commands -> marker "after"
+//
+// The gate opens once everything is enqueued, so "before" completes when the
+// first foreign command can start (not when the host began calling the
+// library) and "after" completes when the last one ends; the span is
+// before.END .. after.END.
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "runtime/log.hpp"
+#include "runtime/opencl/cl_objects.hpp"
+
+namespace optune::detail::cl {
+
+namespace {
+
+// A library that waits on its own queue would wait for the gate forever; the
+// watchdog opens it after this long (the span then includes host time).
+constexpr auto kGateTimeout = std::chrono::seconds(1);
+
+class MarkerSpanEvent : public EventImpl {
+ public:
+  MarkerSpanEvent(cl_event before, cl_event after) : before_(before), after_(after) {}
+  void wait() override { after_.wait(); }
+  bool complete() override { return after_.complete(); }
+  EventTimes times() override {
+    const EventTimes b = before_.times(), a = after_.times();
+    EventTimes t;
+    t.queued = b.queued;
+    t.submit = b.submit;
+    t.start = b.end;
+    t.end = std::max(a.end, b.end);
+    return t;
+  }
+
+ private:
+  ClEvent before_, after_;
+};
+
+// The user event that holds the queue, opened exactly once, by the caller or
+// by the watchdog.
+class Gate {
+ public:
+  explicit Gate(cl_context ctx) {
+    cl_int err = CL_SUCCESS;
+    event_ = EventHandle(clCreateUserEvent(ctx, &err));
+    check(err, "clCreateUserEvent");
+    watchdog_ = std::thread([this] {
+      std::unique_lock lock(mutex_);
+      if (!done_cv_.wait_for(lock, kGateTimeout, [this] { return done_; })) {
+        timed_out_ = true;
+        open_locked();
+      }
+    });
+  }
+  ~Gate() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+      open_locked();
+    }
+    done_cv_.notify_one();
+    watchdog_.join();
+  }
+  Gate(const Gate&) = delete;
+  Gate& operator=(const Gate&) = delete;
+  cl_event get() const { return event_.get(); }
+  bool timed_out() {
+    std::lock_guard lock(mutex_);
+    return timed_out_;
+  }
+
+ private:
+  void open_locked() {
+    if (open_) return;
+    open_ = true;
+    clSetUserEventStatus(event_.get(), CL_COMPLETE);
+  }
+  EventHandle event_;
+  std::mutex mutex_;
+  std::condition_variable done_cv_;
+  bool done_ = false, open_ = false, timed_out_ = false;
+  std::thread watchdog_;
+};
+
+}  // namespace
+
+interop::NativeBuffer ClMem::native(std::size_t offset_bytes) const {
+  interop::NativeBuffer b;
+  b.cl_mem = mem_.get();
+  b.offset_bytes = offset_bytes;
+  return b;
+}
+
+interop::NativeQueue ClQueue::native() {
+  interop::NativeQueue n;
+  n.backend = Backend::OpenCL;
+  n.queue = queue_.get();
+  n.context = ctx_.get();
+  return n;
+}
+
+void ClQueue::with_native(const NativeFn& fn) { fn(native()); }
+
+EventPtr ClQueue::enqueue_native(const NativeFn& enqueue, const WaitList& wait) {
+  std::vector<cl_event> wl = wait_list(wait);
+  cl_event before = nullptr, after = nullptr;
+  {
+    Gate gate(ctx_.get());
+    wl.push_back(gate.get());
+    check(clEnqueueMarkerWithWaitList(queue_.get(), cl_uint(wl.size()), wl.data(), &before),
+          "clEnqueueMarkerWithWaitList");
+    ClEvent before_owner(before);
+    enqueue(native());  // on a throw the gate still opens, so the queue drains
+    check(clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &after), "clEnqueueMarkerWithWaitList");
+    clRetainEvent(before);  // before_owner drops its reference at scope end
+    if (gate.timed_out())  // expected on a library's first call, which compiles its kernels
+      log_info("interop::enqueue_native: the call took over " + std::to_string(kGateTimeout.count()) +
+               " s; the gate opened early and this span includes host time");
+  }
+  return std::make_shared<MarkerSpanEvent>(before, after);
+}
+
+}  // namespace optune::detail::cl
