@@ -1,0 +1,82 @@
+// `optune bench gemm`, run as a user would: its rows, the reference library in
+// the same run, and a missing library reported instead of failing the run.
+// Nothing here judges speed (DESIGN.md section 7); only that the numbers exist
+// and the results agree.
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "reference_blas.hpp"
+#include "support/test_support.hpp"
+
+using namespace optune;
+
+namespace {
+
+nlohmann::json gemm_suite(const std::string& args, const std::string& env, std::string* out) {
+  const std::string path = test::temp_dir() + "/bench-gemm.json";
+  std::remove(path.c_str());
+  const int rc = test::run_cli("bench gemm --runs 1 --copy-mib 8 --json " + path + " " + args, out, env);
+  EXPECT_EQ(rc, 0) << *out;
+  std::ifstream f(path);
+  if (!f) return nullptr;
+  return nlohmann::json::parse(f)["operators"]["gemm"];
+}
+
+bool reference_expected() {
+  return test::device().backend() == Backend::CUDA ? tool::probe_cublas().loaded : tool::probe_clblast().loaded;
+}
+
+}  // namespace
+
+TEST(BenchGemm, QuickRunHasEveryColumnAndAgreesWithTheReference) {
+  std::string out;
+  const nlohmann::json g = gemm_suite("--quick", "", &out);
+  ASSERT_TRUE(g.is_object()) << out;
+  EXPECT_EQ(g["quick"], true);
+  EXPECT_EQ(g["scaled_down"], test::device().caps().type == DeviceType::CPU);
+  ASSERT_GE(g["rows"].size(), 2u) << out;
+  bool batched = false;
+  for (const auto& row : g["rows"]) {
+    SCOPED_TRACE(row.dump());
+    ASSERT_FALSE(row.contains("error"));
+    EXPECT_GT(row["gflops"].get<double>(), 0.0);
+    EXPECT_GT(row["fraction_of_fma_ceiling"].get<double>(), 0.0);
+    EXPECT_LE(row["spot_check_error"].get<double>(), row["tolerance"].get<double>());
+    EXPECT_FALSE(row["flagged"].get<bool>());
+    batched |= row["batch"].get<std::int64_t>() > 1;
+    const auto& ref = row["reference"];
+    EXPECT_EQ(ref["available"].get<bool>(), reference_expected()) << out;
+    if (ref["available"].get<bool>()) {
+      EXPECT_GT(ref["gflops"].get<double>(), 0.0);
+      EXPECT_GT(ref["speed_ratio"].get<double>(), 0.0);
+      EXPECT_LE(ref["max_relative_difference"].get<double>(), row["tolerance"].get<double>());
+    }
+  }
+  EXPECT_TRUE(batched);
+  EXPECT_NE(out.find("reference: "), std::string::npos) << out;
+  EXPECT_EQ(out.find("MISMATCH"), std::string::npos) << out;
+}
+
+TEST(BenchGemm, MissingReferenceLibraryIsReportedNotFatal) {
+  std::string out;
+  const nlohmann::json g =
+      gemm_suite("--gemm-cases square --gemm-sizes 64 --gemm-types f32",
+                 "OPTUNE_CLBLAST_LIBRARY=/nonexistent/libclblast.so.1 OPTUNE_CUBLAS_LIBRARY=/nonexistent/libcublas.so.13",
+                 &out);
+  ASSERT_TRUE(g.is_object()) << out;
+  EXPECT_EQ(g["reference_available"], false);
+  EXPECT_NE(g["reference"].get<std::string>().find("not available: "), std::string::npos) << g["reference"];
+  EXPECT_NE(g["reference"].get<std::string>().find("/nonexistent/"), std::string::npos) << g["reference"];
+  ASSERT_EQ(g["rows"].size(), 1u);
+  const auto& row = g["rows"][0];
+  EXPECT_EQ(row["m"], 64);
+  EXPECT_GT(row["gflops"].get<double>(), 0.0);
+  EXPECT_FALSE(row["reference"]["available"].get<bool>());
+  EXPECT_NE(out.find("reference: not available: "), std::string::npos) << out;
+}
+
+TEST(BenchGemm, RejectsAnUnknownCaseGroup) {
+  std::string out;
+  EXPECT_NE(test::run_cli("bench gemm --gemm-cases cubes", &out), 0) << out;
+  EXPECT_NE(out.find("cubes"), std::string::npos) << out;
+}
