@@ -2,16 +2,16 @@
 //
 // Timing foreign work: a library such as CLBlast may enqueue several kernels
 // (pad, transpose, the product, copy back) and hand back only the last one's
-// event. So the work is bracketed by two markers instead, and the queue is
-// held shut by a user event while the library is called:
+// event. So the work is bracketed by two timestamp commands instead, and the
+// queue is held shut by a user event while the library is called:
 //
-//   [wait list + gate] -> marker "before" -> library's commands -> marker "after"
+//   [wait list + gate] -> stamp "before" -> library's commands -> stamp "after"
 //
-// The gate opens once everything is enqueued, so "before" completes when the
-// first foreign command can start (not when the host began calling the
-// library) and "after" starts when the last one has ended; the span is
-// before.END .. after.START (a marker's END can trail its START by tens of
-// microseconds on PoCL, time the marker itself, not the library).
+// The gate opens once everything is enqueued, so "before" ends when the first
+// foreign command can start (not when the host began calling the library) and
+// "after" starts when the last one has ended: the span is before.END ..
+// after.START. A stamp is a 4-byte fill, not a marker: drivers disagree on
+// markers' profiling (some report zeros or nothing), never on a real command's.
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -28,9 +28,9 @@ namespace {
 // watchdog opens it after this long (the span then includes host time).
 constexpr auto kGateTimeout = std::chrono::seconds(1);
 
-class MarkerSpanEvent : public EventImpl {
+class StampSpanEvent : public EventImpl {
  public:
-  MarkerSpanEvent(cl_event before, cl_event after) : before_(before), after_(after) {}
+  StampSpanEvent(cl_event before, cl_event after) : before_(before), after_(after) {}
   void wait() override { after_.wait(); }
   bool complete() override { return after_.complete(); }
   EventTimes times() override {
@@ -112,23 +112,36 @@ interop::NativeQueue ClQueue::native() {
 
 void ClQueue::with_native(const NativeFn& fn) { fn(native()); }
 
+cl_event ClQueue::enqueue_timestamp(const std::vector<cl_event>& wait) {
+  std::call_once(timestamp_once_, [this] {
+    cl_int err = CL_SUCCESS;
+    timestamp_scratch_ = MemHandle(clCreateBuffer(ctx_.get(), CL_MEM_READ_WRITE, 4, nullptr, &err));
+    check(err, "clCreateBuffer(timestamp scratch)");
+  });
+  const cl_uint zero = 0;
+  cl_event e = nullptr;
+  check(clEnqueueFillBuffer(queue_.get(), timestamp_scratch_.get(), &zero, sizeof zero, 0, sizeof zero,
+                            cl_uint(wait.size()), wait.empty() ? nullptr : wait.data(), &e),
+        "clEnqueueFillBuffer(timestamp)");
+  return e;
+}
+
 EventPtr ClQueue::enqueue_native(const NativeFn& enqueue, const WaitList& wait) {
   std::vector<cl_event> wl = wait_list(wait);
   cl_event before = nullptr, after = nullptr;
   {
     Gate gate(ctx_.get());
     wl.push_back(gate.get());
-    check(clEnqueueMarkerWithWaitList(queue_.get(), cl_uint(wl.size()), wl.data(), &before),
-          "clEnqueueMarkerWithWaitList");
+    before = enqueue_timestamp(wl);
     ClEvent before_owner(before);
     enqueue(native());  // on a throw the gate still opens, so the queue drains
-    check(clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &after), "clEnqueueMarkerWithWaitList");
+    after = enqueue_timestamp({});
     clRetainEvent(before);  // before_owner drops its reference at scope end
     if (gate.timed_out())  // expected on a library's first call, which compiles its kernels
       log_info("interop::enqueue_native: the call took over " + std::to_string(kGateTimeout.count()) +
                " s; the gate opened early and this span includes host time");
   }
-  return std::make_shared<MarkerSpanEvent>(before, after);
+  return std::make_shared<StampSpanEvent>(before, after);
 }
 
 }  // namespace optune::detail::cl

@@ -117,8 +117,12 @@ class ClQueue : public QueueImpl {
 
  private:
   std::vector<cl_event> wait_list(const WaitList& wait);
+  // A command on the queue whose device times every driver reports (see cl_interop.cpp).
+  cl_event enqueue_timestamp(const std::vector<cl_event>& wait);
   ClContext& ctx_;
   QueueHandle queue_;
+  std::once_flag timestamp_once_;
+  MemHandle timestamp_scratch_;  // 4 bytes that enqueue_timestamp fills
 };
 
 }  // namespace optune::detail::cl
