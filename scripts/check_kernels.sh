@@ -7,20 +7,24 @@ cd "$(dirname "$0")/.."
 CLANG=$(command -v clang-15 || command -v clang || true)
 if [ -z "$CLANG" ]; then echo "check_kernels: clang-15 not found" >&2; exit 1; fi
 fail=0; count=0
-# A kernel file may name extra define sets, one per line: "// check-variant: -DTYPE=half -DVW=2".
+# A kernel file may name extra define sets, one per line: "// check-variant: -DTYPE=half -DVW=2",
+# and sources the host puts before it: "// check-prepend: gemm/gemm_common.cl".
 for src in $(find src/kernels -name '*.cl' ! -path '*/common/*' | sort); do
+  prepend=$(sed -n 's@^// check-prepend: *@src/kernels/@p' "$src")
   variants=("")
   while IFS= read -r line; do variants+=("$line"); done < <(sed -n 's@^// check-variant: *@@p' "$src")
   for defs in "${variants[@]}"; do
   for caps in "1 1 1 1" "0 0 0 0" "1 1 0 1"; do
-    # fp16 variants need the fp16 capability.
+    # fp16 variants need the fp16 capability, fp64 ones the fp64 capability.
     case "$defs" in *half*) [ "${caps:2:1}" = 1 ] || continue ;; esac
+    case "$defs" in *double*) [ "${caps:4:1}" = 1 ] || continue ;; esac
     read -r sg fp16 fp64 img <<<"$caps"
     tmp=$(mktemp --suffix=.cl)
     {
       echo "#define OPTUNE_HAS_SUBGROUPS $sg"; echo "#define OPTUNE_HAS_FP16 $fp16"
       echo "#define OPTUNE_HAS_FP64 $fp64"; echo "#define OPTUNE_HAS_IMAGES $img"
       cat src/kernels/common/prelude_opencl.cl src/kernels/common/prelude.cl
+      for p in $prepend; do echo "#line 1 \"$p\""; cat "$p"; done
       echo "#line 1 \"$src\""; cat "$src"
     } >"$tmp"
     # shellcheck disable=SC2086

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "optune/optune.hpp"
+#include "ops/gemm_ops.hpp"
 #include "runtime/cuda/nvrtc_check.hpp"
 #include "runtime/embedded.hpp"
 #include "runtime/program.hpp"
@@ -77,10 +78,64 @@ std::string get(const Defines& d, const std::string& key, const std::string& fal
   return fallback;
 }
 
+// The vector types a variant needs (VW, and the GEMM kernels' VWM, VWN) exist on CUDA.
+bool cuda_has_vectors(const Defines& d) {
+  const std::string type = get(d, "COMP", get(d, "TYPE", "float"));
+  for (const char* key : {"VW", "VWM", "VWN"})
+    if (!cuda_has_vector(type, std::stoi(get(d, key, "1")))) return false;
+  return true;
+}
+
+// The GEMM kernels' configurations that the runtime may build on CUDA: the
+// NVIDIA defaults and the other paths of gemm_tiled.cl in every element
+// type, and both transpositions of gemm_direct.cl.
+std::vector<Defines> gemm_variants(const std::string& name) {
+  const Defines f32 = {{"TYPE", "float"}, {"COMP", "float"}, {"EPI", "float"}};
+  const Defines f64 = {{"TYPE", "double"}, {"COMP", "double"}, {"EPI", "double"}, {"EPI_DOUBLE", "1"}};
+  const Defines f16 = {{"TYPE", "half"}, {"COMP", "float"}, {"EPI", "float"}, {"HALF_STORAGE", "1"}};
+  const Defines h16 = {{"TYPE", "half"}, {"COMP", "half"}, {"COMP_HALF", "1"}, {"EPI", "float"}, {"HALF_STORAGE", "1"}};
+  const auto with = [](Defines d, const Defines& more) {  // more's values win
+    for (const auto& [k, v] : more) {
+      std::erase_if(d, [&](const auto& kv) { return kv.first == k; });
+      d.emplace_back(k, v);
+    }
+    return d;
+  };
+  std::vector<Defines> out;
+  if (name == "gemm/gemm_tiled.cl") {
+    const Defines nvidia = {{"MWG", "128"}, {"NWG", "128"}, {"KWG", "16"}, {"MDIMC", "16"}, {"NDIMC", "16"},
+                            {"MDIMA", "32"}, {"NDIMB", "32"}, {"KWI", "2"}, {"STRM", "1"}, {"STRN", "1"},
+                            {"SA", "1"}, {"SB", "1"}, {"DB", "1"}};
+    for (const char* direct : {"0", "1"})
+      for (const char* list : {"0", "1"}) {
+        const Defines flags = {{"C_DIRECT", direct}, {"KWI", list[0] == '0' ? "2" : "1"}};
+        out.push_back(with(with(with(f32, nvidia), flags), {{"VWM", "4"}, {"VWN", "4"}}));
+        out.push_back(with(with(with(f64, nvidia), flags), {{"VWM", "2"}, {"VWN", "2"}, {"DB", "0"}}));
+        out.push_back(with(with(with(f16, nvidia), flags), {{"VWM", "4"}, {"VWN", "4"}}));
+        out.push_back(with(with(with(h16, nvidia), flags), {{"VWM", "2"}, {"VWN", "1"}}));
+      }
+    for (const char* sa : {"0", "1"})
+      for (const char* strm : {"0", "1"})
+        out.push_back(with(f32, {{"SA", sa}, {"SB", sa[0] == '0' ? "1" : "0"}, {"DB", "0"}, {"STRM", strm},
+                                 {"STRN", strm}, {"VWM", "2"}, {"VWN", "1"}, {"KWI", "4"}}));
+  } else if (name == "gemm/gemm_direct.cl") {
+    for (const Defines& t : {f32, f64, f16, h16})
+      for (const char* ta : {"0", "1"})
+        for (const char* tb : {"0", "1"})
+          out.push_back(with(t, {{"VWMD", ta[0] == '0' ? "1" : "2"}, {"VWND", tb[0] == '0' ? "1" : "4"},
+                                 {"PADA", ta}, {"PADB", tb}}));
+  } else if (name == "gemm/gemm_helpers.cl") {
+    for (const Defines& t : {f32, f64, f16})
+      for (const char* tile : {"8", "16"}) out.push_back(with(t, {{"TILE", tile}}));
+  }
+  return out;
+}
+
 std::vector<Defines> variants_of(const std::string& name, std::string_view source) {
   std::vector<Defines> out = {{}};
   for (const Defines& d : check_variants(source))
-    if (cuda_has_vector(get(d, "TYPE", "float"), std::stoi(get(d, "VW", "1")))) out.push_back(d);
+    if (cuda_has_vectors(d)) out.push_back(d);
+  for (const Defines& d : gemm_variants(name)) out.push_back(d);
   if (name == "copy/copy.cl") {
     for (const char* type : {"float", "double", "half", "uint", "ushort", "uchar", "ulong"})
       for (int vw : {1, 2, 4})
@@ -93,6 +148,27 @@ std::vector<Defines> variants_of(const std::string& name, std::string_view sourc
         if (cuda_has_vector(type, vw)) out.push_back({{"TYPE", type}, {"VW", std::to_string(vw)}});
   }
   return out;
+}
+
+// Compiles a source as the runtime would: after the sources its
+// "check-prepend:" lines name (the GEMM kernels' gemm_common.cl).
+void compile_for_sm90(const std::string& name, const Defines& d, const Capabilities& caps) {
+  const std::string_view source = kernel_source(name);
+  std::string text;
+  std::istringstream in{std::string(source)};
+  for (std::string line; std::getline(in, line);) {
+    const auto at = line.find("check-prepend:");
+    if (at == std::string::npos) continue;
+    std::istringstream words(line.substr(at + 14));
+    for (std::string file; words >> file;)
+      text += "#line 1 \"" + file + "\"\n" + std::string(kernel_source(file)) + "\n";
+  }
+  if (text.empty()) {
+    nvrtc_compile_check(name, d, caps, "sm_90");
+    return;
+  }
+  text += "#line 1 \"" + name + "\"\n" + std::string(source);
+  nvrtc_compile_check_text(name, text, d, caps, "sm_90");
 }
 
 }  // namespace
@@ -139,7 +215,7 @@ TEST(CudaNvrtc, EveryKernelCompilesForSm90) {
     if (name.rfind("common/", 0) == 0) continue;
     for (const Defines& d : variants_of(name, kernel_source(name))) {
       try {
-        nvrtc_compile_check(name, d, sm90_caps(), "sm_90");
+        compile_for_sm90(name, d, sm90_caps());
       } catch (const Error& e) {
         ADD_FAILURE() << name << describe(d) << ":\n" << e.what();
       }
@@ -147,12 +223,41 @@ TEST(CudaNvrtc, EveryKernelCompilesForSm90) {
     }
     // Every kernel has a path without fp16 and sub-groups.
     try {
-      nvrtc_compile_check(name, {}, sm90_caps(true), "sm_90");
+      compile_for_sm90(name, {}, sm90_caps(true));
     } catch (const Error& e) {
       ADD_FAILURE() << name << " without fp16 and sub-groups:\n" << e.what();
     }
   }
   EXPECT_GT(compiled, 20);
+}
+
+// The fused GEMM epilogues as the runtime assembles them (activation macro,
+// gemm_common.cl, kernel): every activation in f32 on the copy-back kernel,
+// and gelu (erfc) and clamp (parameters) on each kernel and type.
+TEST(CudaNvrtc, GemmEpiloguesCompile) {
+  require_nvrtc();
+  const auto compile = [](const std::string& source, Unary act, DType t, Defines d) {
+    GemmCall call;
+    call.dtype = t;
+    call.comp_half = false;
+    Defines all = gemm_type_defines(call);
+    all.insert(all.end(), d.begin(), d.end());
+    try {
+      nvrtc_compile_check_text(source, gemm_program_text(source, act), all, sm90_caps(), "sm_90");
+    } catch (const Error& e) {
+      ADD_FAILURE() << source << " " << unary_name(act) << " " << dtype_name(t) << describe(d) << ":\n" << e.what();
+    }
+  };
+  for (int op = 0; op <= int(Unary::Clamp); ++op)
+    compile("gemm/gemm_helpers.cl", Unary(op), DType::F32, {});
+  for (DType t : {DType::F32, DType::F64, DType::F16})
+    for (Unary act : {Unary::Gelu, Unary::Clamp}) {
+      const Defines vw = {{"VWM", t == DType::F32 ? "4" : "2"}, {"VWN", t == DType::F32 ? "4" : "2"}};
+      compile("gemm/gemm_direct.cl", act, t, {});
+      Defines tiled = vw;
+      tiled.emplace_back("C_DIRECT", "1");
+      compile("gemm/gemm_tiled.cl", act, t, tiled);
+    }
 }
 
 // Every feature of the CUDA prelude, used as an OpenCL kernel would use it.

@@ -5,6 +5,7 @@
 
 #include "kernels/copy/copy.hpp"
 #include "kernels/elementwise/elementwise.hpp"
+#include "kernels/gemm/gemm.hpp"
 #include "kernels/peak/peak.hpp"
 #include "kernels/norm/norm.hpp"
 #include "kernels/reduce/reduce.hpp"
@@ -57,8 +58,12 @@ const std::vector<const KernelFamily*>& families() {
   static const ReduceColsFamily reduce_cols;
   static const NormRowsFamily norm_rows;
   static const SoftmaxColsFamily softmax_cols;
-  static const std::vector<const KernelFamily*> all{&copy,        &peak,      &elementwise, &reduce_rows,
-                                                    &reduce_cols, &norm_rows, &softmax_cols};
+  static const GemmDirectFamily gemm_direct;
+  static const GemmTiledFamily gemm_tiled;
+  static const GemmRoutineFamily gemm_routine;
+  static const std::vector<const KernelFamily*> all{&copy,         &peak,        &elementwise, &reduce_rows,
+                                                    &reduce_cols,  &norm_rows,   &softmax_cols, &gemm_direct,
+                                                    &gemm_tiled,   &gemm_routine};
   return all;
 }
 

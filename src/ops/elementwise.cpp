@@ -64,7 +64,9 @@ Event finish(const Queue& q, ElementwiseCall& call, const WaitList& wait) {
   return detail::run_elementwise(q, call, wait);
 }
 
-std::vector<double> unary_params(Unary op, const OpParams& p) {
+}  // namespace
+
+std::vector<double> detail::unary_params(Unary op, const OpParams& p) {
   switch (op) {
     case Unary::LeakyRelu: return {param_or(p.alpha, 0.01)};
     case Unary::Elu: return {param_or(p.alpha, 1.0)};
@@ -77,12 +79,10 @@ std::vector<double> unary_params(Unary op, const OpParams& p) {
   }
 }
 
-}  // namespace
-
 Event unary(const Queue& q, Unary op, const Operand& x, const Operand& y, OpParams p, const WaitList& wait) {
   const std::string what = std::string(unary_name(op));
   same_type(what, "x", x.dtype, "y", y.dtype);
-  ElementwiseCall call{what, "", {&x}, {&y}, unary_params(op, p), detail::compute_type_of({x.dtype})};
+  ElementwiseCall call{what, "", {&x}, {&y}, detail::unary_params(op, p), detail::compute_type_of({x.dtype})};
   const char* e = detail::unary_expression(op, call.compute == ComputeType::Int);
   need_expression(what, e, x.dtype);
   call.body = "o0 = " + detail::substitute(e, {"i0"}, param_names(0, call.scalars.size())) + ";";
@@ -167,7 +167,7 @@ Event fused(const Queue& q, const std::vector<Step>& chain, const std::vector<Op
     if (s.kind == Step::Kind::Unary) {
       e = detail::unary_expression(s.unary, integer);
       need_expression("fused: " + std::string(unary_name(s.unary)), e, y.dtype);
-      const auto ps = unary_params(s.unary, s.params);
+      const auto ps = detail::unary_params(s.unary, s.params);
       params = param_names(call.scalars.size(), ps.size());
       call.scalars.insert(call.scalars.end(), ps.begin(), ps.end());
     } else {

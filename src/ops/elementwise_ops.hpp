@@ -33,6 +33,10 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
 const char* unary_expression(Unary op, bool integer);
 const char* binary_expression(Binary op, bool integer);
 const char* ternary_expression(Ternary op, bool integer);
+// The parameters P0, P1 of a unary operator's expression (leaky_relu slope,
+// elu alpha, clamp bounds), defaults filled in; throws InvalidArgument for a
+// clamp without both bounds or with low > high.
+std::vector<double> unary_params(Unary op, const OpParams& p);
 // Replaces A, B, C, P0, P1 (whole tokens) in an expression template.
 std::string substitute(const std::string& tmpl, const std::vector<std::string>& operands,
                        const std::vector<std::string>& params);

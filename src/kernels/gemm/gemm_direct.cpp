@@ -1,0 +1,50 @@
+// The direct GEMM kernel's parameters (gemm_direct.cl), constraints and grid.
+#include <algorithm>
+
+#include "kernels/gemm/gemm.hpp"
+
+namespace optune::detail {
+
+std::vector<Parameter> GemmDirectFamily::parameters(const Capabilities& caps) const {
+  const bool cpu = caps.type == DeviceType::CPU;
+  return {
+      {"WGD", {8, 16, 32, 64, 128}, cpu ? 64 : 32, "tile of C per group (M and N) and of K per step"},
+      {"MDIMCD", {2, 4, 8, 16, 32}, cpu ? 4 : 8, "work-items along M"},
+      {"NDIMCD", {2, 4, 8, 16, 32}, cpu ? 16 : 8, "work-items along N"},
+      {"KWID", {1, 2, 4, 8, 16}, cpu ? 8 : 2, "unroll of the loop over a tile's K"},
+      {"VWMD", {1, 2, 4, 8}, 1, "adjacent rows a work-item owns per row group (1: interleaved rows)"},
+      {"VWND", {1, 2, 4, 8}, 1, "adjacent columns a work-item owns per column group"},
+      {"PADA", {0, 1}, 1, "extra local elements per row of the A tile"},
+      {"PADB", {0, 1}, 1, "extra local elements per row of the B tile"},
+  };
+}
+
+std::string GemmDirectFamily::check(const Params& p, const Capabilities& caps, const Problem& pr) const {
+  if (std::string why = KernelFamily::check(p, caps, pr); !why.empty()) return why;
+  const std::int64_t wgd = p.at("WGD"), mc = p.at("MDIMCD"), nc = p.at("NDIMCD");
+  if (std::string why = gemm::fits_group(caps, nc, mc); !why.empty()) return why;
+  if (wgd % (mc * p.at("VWMD"))) return "WGD is not a multiple of MDIMCD * VWMD";
+  if (wgd % (nc * p.at("VWND"))) return "WGD is not a multiple of NDIMCD * VWND";
+  if (wgd % p.at("KWID")) return "WGD is not a multiple of KWID";
+  if ((wgd / mc) * (wgd / nc) > 256) return "more than 256 accumulators per work-item";
+  const std::uint64_t local = std::uint64_t(wgd) * std::uint64_t(2 * wgd + p.at("PADA") + p.at("PADB")) *
+                              gemm::comp_bytes(pr);
+  if (local > gemm::local_limit(caps)) return "local tiles exceed the device's local memory";
+  return "";
+}
+
+Geometry GemmDirectFamily::geometry(const Params& p, const Capabilities&, const Problem& pr) const {
+  const std::size_t wgd = std::size_t(p.at("WGD"));
+  const std::size_t m = std::size_t(std::max<std::int64_t>(pr.sizes.at(0), 1));
+  const std::size_t n = std::size_t(std::max<std::int64_t>(pr.sizes.at(1), 1));
+  Geometry g;
+  g.dims = 3;
+  g.local[0] = std::size_t(p.at("NDIMCD"));
+  g.local[1] = std::size_t(p.at("MDIMCD"));
+  g.global[0] = (n + wgd - 1) / wgd * g.local[0];
+  g.global[1] = (m + wgd - 1) / wgd * g.local[1];
+  g.global[2] = std::size_t(pr.sizes.size() > 3 ? pr.sizes[3] : 1);
+  return g;
+}
+
+}  // namespace optune::detail

@@ -1,0 +1,289 @@
+// optune::gemm, gemm_strided_batched and gemm_batched: one static validate()
+// for the three (no device access), then the row-major form of the call.
+#include <algorithm>
+
+#include "ops/elementwise_ops.hpp"
+#include "ops/gemm_ops.hpp"
+#include "ops/validate.hpp"
+#include "runtime/backend.hpp"
+
+namespace optune {
+
+using namespace detail;
+
+namespace {
+
+// One stored matrix as the caller gave it.
+struct MatrixArg {
+  const char* name;     // "a", "b", "c"
+  const char* ld_name;  // "lda", ...
+  std::shared_ptr<MemImpl> mem;
+  std::size_t offset = 0, count = 0;  // the view
+  std::int64_t ld = 0, stride = 0;
+  const std::vector<std::int64_t>* offsets = nullptr;  // list mode
+};
+
+// Everything an entry point was given.
+struct GemmArgs {
+  std::string what;
+  Layout layout = Layout::RowMajor;
+  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+  std::int64_t m = 0, n = 0, k = 0, batch = 1;
+  DType dtype = DType::F32;
+  MatrixArg a, b, c;
+  bool strided = false, list = false;
+  std::vector<double> alphas, betas;
+  const GemmOptions* options = nullptr;
+};
+
+std::string fail(const GemmArgs& g, const std::string& msg) { return g.what + ": " + msg; }
+
+// Rows and columns of an operand as stored.
+std::pair<std::int64_t, std::int64_t> stored_shape(std::int64_t rows, std::int64_t cols, Transpose t) {
+  return t == Transpose::No ? std::pair{rows, cols} : std::pair{cols, rows};
+}
+
+// Checks one operand and its batch layout; the elements its products reach
+// must lie in its view.
+void validate_matrix(const GemmArgs& g, const Queue& q, const MatrixArg& x, std::int64_t rows, std::int64_t cols) {
+  validate::on_queue((g.what + ": " + x.name).c_str(), x.mem, q);
+  const std::int64_t outer = g.layout == Layout::RowMajor ? rows : cols;
+  const std::int64_t inner = g.layout == Layout::RowMajor ? cols : rows;
+  if (x.ld < std::max<std::int64_t>(inner, 1))
+    throw Error(Status::InvalidArgument,
+                fail(g, std::string(x.ld_name) + " = " + std::to_string(x.ld) + " is smaller than " +
+                            std::to_string(std::max<std::int64_t>(inner, 1)) + " (the stored " +
+                            (g.layout == Layout::RowMajor ? "row" : "column") + " length of " + x.name + ")"));
+  const std::string label = g.what + ": " + x.name;
+  const std::size_t extent = validate::matrix_extent(label.c_str(), outer, inner, x.ld);
+  std::size_t reach = 0;  // the farthest product's first element
+  if (g.list) {
+    for (std::size_t i = 0; i < x.offsets->size(); ++i) {
+      const std::int64_t o = (*x.offsets)[i];
+      if (o < 0)
+        throw Error(Status::InvalidArgument, fail(g, std::string(x.name) + "_offsets[" + std::to_string(i) +
+                                                         "] = " + std::to_string(o) + " is negative"));
+      reach = std::max(reach, std::size_t(o));
+    }
+  } else if (g.strided) {
+    const std::string sname = std::string("stride_") + x.name;
+    if (x.stride < 0)
+      throw Error(Status::InvalidArgument, fail(g, sname + " = " + std::to_string(x.stride) + " is negative"));
+    if (x.name[0] == 'c' && x.stride == 0 && g.batch > 1)
+      throw Error(Status::InvalidArgument, fail(g, "stride_c = 0 with batch > 1: the products would write the same C"));
+    reach = validate::mul(label.c_str(), std::size_t(x.stride), std::size_t(g.batch - 1));
+  }
+  if (extent > 0) validate::fits(label.c_str(), x.count, reach, extent);
+}
+
+void validate_options(const GemmArgs& g, const Queue& q) {
+  const GemmOptions& o = *g.options;
+  if (int(o.accumulate) < 0 || int(o.accumulate) > int(Accumulate::F32))
+    throw Error(Status::InvalidArgument, fail(g, "unknown accumulate mode"));
+  if (int(o.activation) < 0 || int(o.activation) > int(Unary::Clamp))
+    throw Error(Status::InvalidArgument, fail(g, "unknown activation"));
+  try {
+    unary_params(o.activation, o.activation_params);
+  } catch (const Error& e) {
+    throw Error(e.status(), fail(g, std::string("activation ") + e.what()));
+  }
+  if (o.bias_mode == BiasMode::None) return;
+  if (o.bias_mode != BiasMode::PerRow && o.bias_mode != BiasMode::PerColumn)
+    throw Error(Status::InvalidArgument, fail(g, "unknown bias mode"));
+  const std::string label = g.what + ": bias";
+  validate::on_queue(label.c_str(), o.bias.mem, q);
+  if (o.bias.dtype != g.dtype)
+    throw Error(Status::InvalidType, fail(g, "bias is " + std::string(dtype_name(o.bias.dtype)) +
+                                                 " but the matrices are " + std::string(dtype_name(g.dtype))));
+  const std::int64_t need = o.bias_mode == BiasMode::PerRow ? g.m : g.n;
+  const std::string dim = o.bias_mode == BiasMode::PerRow ? "m = " : "n = ";
+  std::int64_t elements = 1, long_dims = 0;
+  for (std::size_t d = 0; d < o.bias.shape.size(); ++d) {
+    elements *= o.bias.shape[d];
+    long_dims += o.bias.shape[d] != 1;
+    if (d < o.bias.strides.size() && o.bias.shape[d] != 1 && o.bias.strides[d] != 1)
+      throw Error(Status::InvalidArgument, fail(g, "bias must be contiguous"));
+  }
+  if (long_dims > 1) throw Error(Status::InvalidArgument, fail(g, "bias must be a vector"));
+  if (elements != need)
+    throw Error(Status::InvalidArgument, fail(g, "bias has " + std::to_string(elements) + " elements but " + dim +
+                                                     std::to_string(need)));
+  validate::fits(label.c_str(), o.bias.count, 0, std::size_t(need));
+}
+
+// Arm Compute style: every argument checked, no device touched.
+void validate(const GemmArgs& g, const Queue& q) {
+  if (!q.impl()) throw Error(Status::InvalidArgument, fail(g, "empty queue"));
+  validate::non_negative((g.what + ": m").c_str(), g.m);
+  validate::non_negative((g.what + ": n").c_str(), g.n);
+  validate::non_negative((g.what + ": k").c_str(), g.k);
+  if (g.list) {
+    const std::size_t len = g.alphas.size();
+    if (len == 0) throw Error(Status::InvalidArgument, fail(g, "empty batch (no alphas)"));
+    const std::pair<const char*, std::size_t> spans[] = {{"betas", g.betas.size()},
+                                                         {"a_offsets", g.a.offsets->size()},
+                                                         {"b_offsets", g.b.offsets->size()},
+                                                         {"c_offsets", g.c.offsets->size()}};
+    for (const auto& [name, size] : spans)
+      if (size != len)
+        throw Error(Status::InvalidArgument, fail(g, std::string(name) + " has " + std::to_string(size) +
+                                                         " elements but alphas has " + std::to_string(len)));
+  } else if (g.batch < 1) {
+    throw Error(Status::InvalidArgument, fail(g, "empty batch (batch = " + std::to_string(g.batch) + ")"));
+  }
+  if (int(g.layout) < 0 || int(g.layout) > 1 || int(g.trans_a) < 0 || int(g.trans_a) > 1 || int(g.trans_b) < 0 ||
+      int(g.trans_b) > 1)
+    throw Error(Status::InvalidArgument, fail(g, "unknown layout or transposition"));
+  validate::dtype_supported(g.what.c_str(), g.dtype, q.device().caps());
+  const auto [ar, ac] = stored_shape(g.m, g.k, g.trans_a);
+  const auto [br, bc] = stored_shape(g.k, g.n, g.trans_b);
+  validate_matrix(g, q, g.a, ar, ac);
+  validate_matrix(g, q, g.b, br, bc);
+  validate_matrix(g, q, g.c, g.m, g.n);
+  validate_options(g, q);
+  // Work-item counts and batch products stay in 64 bits.
+  validate::mul((g.what + ": m * n").c_str(), std::size_t(g.m), std::size_t(g.n));
+  validate::mul((g.what + ": m * n * batch").c_str(), std::size_t(g.m) * std::size_t(g.n), std::size_t(g.batch));
+}
+
+GemmOperand operand_of(const MatrixArg& x) { return GemmOperand{x.mem, x.offset, x.ld, x.stride}; }
+
+// The row-major call: a column-major C = op(A) op(B) is the row-major
+// C^T = op(B)^T op(A)^T over the same memory.
+GemmCall normalise(const GemmArgs& g, const Queue& q, double alpha, double beta, std::vector<std::int64_t> offs[3]) {
+  const GemmOptions& o = *g.options;
+  const bool col = g.layout == Layout::ColMajor;
+  GemmCall c;
+  c.dtype = g.dtype;
+  c.comp_half = g.dtype == DType::F16 && o.accumulate == Accumulate::Default && q.device().caps().fp16;
+  c.m = col ? g.n : g.m;
+  c.n = col ? g.m : g.n;
+  c.k = g.k;
+  c.batch = g.list ? std::int64_t(g.alphas.size()) : g.batch;
+  c.a = operand_of(col ? g.b : g.a);
+  c.b = operand_of(col ? g.a : g.b);
+  c.c = operand_of(g.c);
+  c.trans_a = (col ? g.trans_b : g.trans_a) == Transpose::Yes;
+  c.trans_b = (col ? g.trans_a : g.trans_b) == Transpose::Yes;
+  c.alpha = alpha;
+  c.beta = beta;
+  c.list = g.list;
+  if (g.list) {
+    c.a_offsets = col ? offs[1] : offs[0];
+    c.b_offsets = col ? offs[0] : offs[1];
+    c.c_offsets = offs[2];
+    c.alphas = g.alphas;
+    c.betas = g.betas;
+  }
+  if (o.bias_mode != BiasMode::None) {
+    c.bias_mode = (o.bias_mode == BiasMode::PerRow) != col ? 1 : 2;
+    c.bias = o.bias.mem;
+    c.bias_offset = o.bias.offset;
+  }
+  c.activation = o.activation;
+  c.activation_params = unary_params(o.activation, o.activation_params);
+  return c;
+}
+
+Event run(const GemmArgs& g, const Queue& q, double alpha, double beta, std::vector<std::int64_t> offs[3],
+          const WaitList& wait) {
+  validate(g, q);
+  if (g.m == 0 || g.n == 0) return Event();
+  const GemmOptions& o = *g.options;
+  // BLAS's quick return: nothing changes C.
+  if (!g.list && (alpha == 0 || g.k == 0) && beta == 1 && o.bias_mode == BiasMode::None &&
+      o.activation == Unary::Copy)
+    return Event();
+  return run_gemm(q, normalise(g, q, alpha, beta, offs), wait);
+}
+
+template <class T>
+MatrixArg matrix(const char* name, const char* ld_name, const Buffer<T>& b, std::int64_t ld, std::int64_t stride) {
+  return MatrixArg{name, ld_name, b.mem(), b.offset(), b.size(), ld, stride, nullptr};
+}
+
+template <class T>
+GemmArgs args_of(const char* what, Layout layout, Transpose ta, Transpose tb, std::int64_t m, std::int64_t n,
+                 std::int64_t k, const GemmOptions& options) {
+  GemmArgs g;
+  g.what = what;
+  g.layout = layout;
+  g.trans_a = ta;
+  g.trans_b = tb;
+  g.m = m, g.n = n, g.k = k;
+  g.dtype = dtype_of_v<T>;
+  g.options = &options;
+  return g;
+}
+
+}  // namespace
+
+template <class T>
+Event gemm(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
+           std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& b, std::int64_t ldb,
+           double beta, const Buffer<T>& c, std::int64_t ldc, const GemmOptions& options, const WaitList& wait) {
+  GemmArgs g = args_of<T>("gemm", layout, trans_a, trans_b, m, n, k, options);
+  g.a = matrix("a", "lda", a, lda, 0);
+  g.b = matrix("b", "ldb", b, ldb, 0);
+  g.c = matrix("c", "ldc", c, ldc, 0);
+  return run(g, q, alpha, beta, nullptr, wait);
+}
+
+template <class T>
+Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                           std::int64_t n, std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda,
+                           std::int64_t stride_a, const Buffer<T>& b, std::int64_t ldb, std::int64_t stride_b,
+                           double beta, const Buffer<T>& c, std::int64_t ldc, std::int64_t stride_c,
+                           std::int64_t batch, const GemmOptions& options, const WaitList& wait) {
+  GemmArgs g = args_of<T>("gemm_strided_batched", layout, trans_a, trans_b, m, n, k, options);
+  g.strided = true;
+  g.batch = batch;
+  g.a = matrix("a", "lda", a, lda, stride_a);
+  g.b = matrix("b", "ldb", b, ldb, stride_b);
+  g.c = matrix("c", "ldc", c, ldc, stride_c);
+  return run(g, q, alpha, beta, nullptr, wait);
+}
+
+template <class T>
+Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                   std::int64_t n, std::int64_t k, std::span<const double> alphas, const Buffer<T>& a,
+                   std::int64_t lda, std::span<const std::int64_t> a_offsets, const Buffer<T>& b, std::int64_t ldb,
+                   std::span<const std::int64_t> b_offsets, std::span<const double> betas, const Buffer<T>& c,
+                   std::int64_t ldc, std::span<const std::int64_t> c_offsets, const GemmOptions& options,
+                   const WaitList& wait) {
+  GemmArgs g = args_of<T>("gemm_batched", layout, trans_a, trans_b, m, n, k, options);
+  g.list = true;
+  g.alphas.assign(alphas.begin(), alphas.end());
+  g.betas.assign(betas.begin(), betas.end());
+  std::vector<std::int64_t> offs[3] = {{a_offsets.begin(), a_offsets.end()},
+                                       {b_offsets.begin(), b_offsets.end()},
+                                       {c_offsets.begin(), c_offsets.end()}};
+  g.a = matrix("a", "lda", a, lda, 0);
+  g.b = matrix("b", "ldb", b, ldb, 0);
+  g.c = matrix("c", "ldc", c, ldc, 0);
+  g.a.offsets = &offs[0];
+  g.b.offsets = &offs[1];
+  g.c.offsets = &offs[2];
+  g.batch = std::int64_t(g.alphas.size());
+  return run(g, q, 1, 0, offs, wait);
+}
+
+#define OPTUNE_GEMM_INSTANTIATE(T)                                                                               \
+  template Event gemm<T>(const Queue&, Layout, Transpose, Transpose, std::int64_t, std::int64_t, std::int64_t,   \
+                         double, const Buffer<T>&, std::int64_t, const Buffer<T>&, std::int64_t, double,         \
+                         const Buffer<T>&, std::int64_t, const GemmOptions&, const WaitList&);                   \
+  template Event gemm_strided_batched<T>(const Queue&, Layout, Transpose, Transpose, std::int64_t, std::int64_t, \
+                                         std::int64_t, double, const Buffer<T>&, std::int64_t, std::int64_t,     \
+                                         const Buffer<T>&, std::int64_t, std::int64_t, double, const Buffer<T>&, \
+                                         std::int64_t, std::int64_t, std::int64_t, const GemmOptions&,           \
+                                         const WaitList&);                                                       \
+  template Event gemm_batched<T>(const Queue&, Layout, Transpose, Transpose, std::int64_t, std::int64_t,         \
+                                 std::int64_t, std::span<const double>, const Buffer<T>&, std::int64_t,          \
+                                 std::span<const std::int64_t>, const Buffer<T>&, std::int64_t,                  \
+                                 std::span<const std::int64_t>, std::span<const double>, const Buffer<T>&,       \
+                                 std::int64_t, std::span<const std::int64_t>, const GemmOptions&, const WaitList&);
+OPTUNE_GEMM_INSTANTIATE(float)
+OPTUNE_GEMM_INSTANTIATE(double)
+OPTUNE_GEMM_INSTANTIATE(half)
+
+}  // namespace optune
