@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "gemm_check.hpp"
 #include "reference_blas.hpp"
 #include "support/test_support.hpp"
 
@@ -79,4 +80,41 @@ TEST(BenchGemm, RejectsAnUnknownCaseGroup) {
   std::string out;
   EXPECT_NE(test::run_cli("bench gemm --gemm-cases cubes", &out), 0) << out;
   EXPECT_NE(out.find("cubes"), std::string::npos) << out;
+}
+
+TEST(BenchGemm, ChecksCatchOneWrongElement) {
+  // The bench's own checks, on the host: a product computed here passes, the
+  // same product with one element off fails both the cross-check and (where
+  // the sample hits it) the spot check.
+  tool::GemmShape s;
+  s.trans_b = Transpose::Yes;
+  s.m = 7;
+  s.n = 5;
+  s.k = 300;
+  s.batch = 2;
+  const auto a = tool::random_matrix<float>(std::size_t(s.size_a() * s.batch), 1);
+  const auto b = tool::random_matrix<float>(std::size_t(s.size_b() * s.batch), 2);
+  std::vector<float> c(std::size_t(s.size_c() * s.batch));
+  for (std::int64_t p = 0; p < s.batch; ++p)
+    for (std::int64_t i = 0; i < s.m; ++i)
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        double sum = 0;
+        for (std::int64_t l = 0; l < s.k; ++l)
+          sum += double(a[std::size_t(p * s.size_a() + i * s.lda() + l)]) *
+                 double(b[std::size_t(p * s.size_b() + j * s.ldb() + l)]);
+        c[std::size_t(p * s.size_c() + i * s.ldc() + j)] = float(sum);
+      }
+  const double tol = tool::gemm_tolerance(DType::F32, s.k);
+  EXPECT_LE(tool::spot_check(s, a, b, c, 64), tol);
+  EXPECT_EQ(tool::max_relative_difference(c, c), 0.0);
+  std::vector<float> wrong = c;
+  for (float& x : wrong) x += 1.0f;  // every element off: any sample sees it
+  EXPECT_GT(tool::spot_check(s, a, b, wrong), tol);
+  wrong = c;
+  wrong[13] += 10.0f;  // |c| stays below 30 for k = 300 values in [-1, 1)
+  EXPECT_GT(tool::max_relative_difference(wrong, c), tol);
+  wrong[13] = NAN;
+  EXPECT_TRUE(std::isinf(tool::max_relative_difference(wrong, c)));
+  EXPECT_NE(tool::random_matrix<float>(8, 1), tool::random_matrix<float>(8, 2));
+  for (float x : a) EXPECT_TRUE(x >= -1.0f && x < 1.0f);
 }
