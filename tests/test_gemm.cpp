@@ -143,7 +143,7 @@ TEST(Gemm, EmptyInnerDimension) {
 TEST(Gemm, DataTypes) {
   std::vector<DType> types{DType::F16};
   if (test::device().caps().fp64) types.push_back(DType::F64);
-  const GemmForce forces[] = {path(GemmPath::Direct), path(GemmPath::Tiled), tiled(&kSmallTiles)};
+  const GemmForce forces[] = {path(GemmPath::Direct), tiled(&kSmallTiles)};
   for (DType t : types)
     for (const GemmForce& f : forces)
       for (Accumulate acc : {Accumulate::Default, Accumulate::F32})

@@ -4,6 +4,7 @@
 // work-item.
 #include "kernels/copy/copy.hpp"
 #include "kernels/peak/peak.hpp"
+#include "reference/gemm_check.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
@@ -44,4 +45,32 @@ TEST(Oclgrind, PeakKernelWritesEveryItem) {
   Buffer<float> out = q.context().alloc<float>(64);
   fam.launch(q, {{"VW", 2}, {"WGS", 64}}, pr, *out.mem()).wait();
   for (float v : q.download(out)) ASSERT_TRUE(std::isfinite(v));
+}
+
+// GEMM: the direct kernel, the tiled kernel with double buffering and its
+// pad, pad-transpose and copy-back passes, and a list batch, on problems of
+// a few tiles (out-of-bounds reads would also show as NaN in the results).
+TEST(Oclgrind, GemmKernels) {
+  const Params direct{{"WGD", 8}, {"MDIMCD", 2}, {"NDIMCD", 4}, {"KWID", 2}, {"VWMD", 1}, {"VWND", 2},
+                      {"PADA", 1}, {"PADB", 0}};
+  const Params tiled{{"MWG", 16}, {"NWG", 8},  {"KWG", 8},  {"MDIMC", 4}, {"NDIMC", 2}, {"MDIMA", 4},
+                     {"NDIMB", 2},  {"KWI", 2}, {"VWM", 2},  {"VWN", 2},  {"STRM", 1}, {"STRN", 0},
+                     {"SA", 1},     {"SB", 1},  {"DB", 1}};
+  GemmForce fd, ft;
+  fd.path = GemmPath::Direct, fd.direct = &direct;
+  ft.path = GemmPath::Tiled, ft.tiled = &tiled;
+  ref::GemmCase c;
+  c.layout = Layout::ColMajor, c.trans_a = Transpose::Yes;
+  c.m = 11, c.n = 9, c.k = 13, c.lda_extra = 1, c.c_off = 2;
+  c.beta = 0.5, c.bias_mode = BiasMode::PerRow, c.activation = Unary::Relu;
+  EXPECT_TRUE(ref::check_gemm(c, &fd));
+  EXPECT_TRUE(ref::check_gemm(c, &ft));
+  ref::GemmCase fits;  // in place: no helper passes
+  fits.trans_a = Transpose::Yes, fits.m = 32, fits.n = 16, fits.k = 16;
+  EXPECT_TRUE(ref::check_gemm(fits, &ft));
+  ref::GemmCase list;
+  list.mode = ref::GemmCase::Mode::List, list.batch = 3, list.m = 5, list.n = 3, list.k = 4;
+  list.alphas = {1, 0, -0.5}, list.betas = {0, 1, 2};
+  EXPECT_TRUE(ref::check_gemm(list, &fd));
+  EXPECT_TRUE(ref::check_gemm(list, &ft));
 }

@@ -31,7 +31,7 @@ TiledDefaults defaults_for(const Capabilities& caps) {
 
 std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) const {
   const TiledDefaults d = defaults_for(caps);
-  const std::vector<std::int64_t> tiles{16, 32, 64, 128, 256}, dims{1, 2, 4, 8, 16, 32}, widths{1, 2, 4, 8, 16};
+  const std::vector<std::int64_t> tiles{8, 16, 32, 64, 128, 256}, dims{1, 2, 4, 8, 16, 32}, widths{1, 2, 4, 8, 16};
   return {
       {"MWG", tiles, d.mwg, "rows of C per group"},
       {"NWG", tiles, d.nwg, "columns of C per group"},

@@ -1,0 +1,148 @@
+// The GEMM kernels' non-default configurations, forced, against the
+// reference: the shipped defaults of every device class (whatever this
+// device's are), each switch of the tiled kernel (local staging, double
+// buffering, strided access, vector widths, load shapes, unrolling), the
+// direct kernel's; and the tuner over the three families (every candidate
+// is verified against the default configuration).
+#include <cstdlib>
+
+#include "kernels/gemm/gemm.hpp"
+#include "reference/gemm_check.hpp"
+#include "support/test_support.hpp"
+#include "tuning/tuner.hpp"
+
+using namespace optune;
+using ref::GemmCase;
+using detail::GemmForce;
+using detail::GemmPath;
+using detail::Params;
+
+namespace {
+
+const int kNoCacheFile = setenv("OPTUNE_CACHE", "off", 0);
+
+Params tiled_params(std::int64_t mwg, std::int64_t nwg, std::int64_t kwg, std::int64_t mdimc, std::int64_t ndimc,
+                    std::int64_t mdima, std::int64_t ndimb, std::int64_t kwi, std::int64_t vwm, std::int64_t vwn,
+                    std::int64_t strm, std::int64_t strn, std::int64_t sa, std::int64_t sb, std::int64_t db) {
+  return {{"MWG", mwg},     {"NWG", nwg},   {"KWG", kwg}, {"MDIMC", mdimc}, {"NDIMC", ndimc},
+          {"MDIMA", mdima}, {"NDIMB", ndimb}, {"KWI", kwi}, {"VWM", vwm},     {"VWN", vwn},
+          {"STRM", strm},   {"STRN", strn}, {"SA", sa},   {"SB", sb},       {"DB", db}};
+}
+
+// Runs c with the tiled parameters p when this device accepts them (the
+// load shape of an operand that is not staged is the device's default).
+void check_tiled(Params p, const GemmCase& c) {
+  const auto& fam = detail::find_family("gemm_tiled");
+  const Params d = fam.defaults(test::device().caps());
+  if (!p["SA"]) p["MDIMA"] = d.at("MDIMA");
+  if (!p["SB"]) p["NDIMB"] = d.at("NDIMB");
+  detail::GemmCall call;
+  call.m = c.m, call.n = c.n, call.k = c.k;
+  const std::string why = fam.check(fam.complete(p, test::device().caps()), test::device().caps(),
+                                    detail::gemm_problem(call));
+  if (!why.empty()) {
+    std::printf("skipped %s: %s\n", detail::params_to_json(p).c_str(), why.c_str());
+    return;
+  }
+  GemmForce f;
+  f.path = GemmPath::Tiled;
+  f.tiled = &p;
+  EXPECT_TRUE(ref::check_gemm(c, &f)) << detail::params_to_json(p);
+}
+
+}  // namespace
+
+TEST(GemmConfigs, TiledKernel) {
+  const Params configs[] = {
+      // The defaults for NVIDIA and CPUs (other GPUs': NVIDIA's on 64 x 64).
+      tiled_params(128, 128, 16, 16, 16, 32, 32, 2, 4, 4, 1, 1, 1, 1, 1),
+      tiled_params(64, 64, 32, 8, 2, 8, 2, 4, 8, 16, 0, 0, 0, 0, 0),
+      // One operand staged, one stage, contiguous rows; B staged only.
+      tiled_params(32, 64, 16, 8, 8, 8, 0, 4, 4, 2, 0, 1, 1, 0, 0),
+      tiled_params(64, 32, 16, 16, 4, 0, 4, 8, 1, 8, 1, 0, 0, 1, 1),
+      // Scalar everything, KWI = 1, and load shapes unlike the compute shape.
+      tiled_params(16, 16, 32, 4, 4, 2, 16, 1, 1, 1, 1, 1, 1, 1, 1),
+      // A tall tile with wide vectors along M (OpenCL only).
+      tiled_params(256, 16, 8, 16, 2, 4, 4, 2, 16, 1, 1, 1, 1, 1, 0),
+  };
+  for (const Params& p : configs) {
+    // In place (A stored k x m, m, n, k multiples of the tiles, aligned): no
+    // helper passes; then an odd problem through pads and copy-back.
+    GemmCase fits;
+    fits.trans_a = Transpose::Yes;
+    fits.m = 256, fits.n = 128, fits.k = 64;
+    fits.beta = 0.5;
+    check_tiled(p, fits);
+    GemmCase odd;
+    odd.layout = Layout::ColMajor;
+    odd.trans_b = Transpose::Yes;
+    odd.m = 37, odd.n = 21, odd.k = 19, odd.ldc_extra = 3, odd.c_off = 2;
+    odd.beta = 2;
+    check_tiled(p, odd);
+  }
+}
+
+TEST(GemmConfigs, DirectKernel) {
+  const Params configs[] = {
+      {{"WGD", 8}, {"MDIMCD", 2}, {"NDIMCD", 4}, {"KWID", 8}, {"VWMD", 1}, {"VWND", 2}, {"PADA", 0}, {"PADB", 0}},
+      {{"WGD", 16}, {"MDIMCD", 8}, {"NDIMCD", 2}, {"KWID", 16}, {"VWMD", 2}, {"VWND", 8}, {"PADA", 1}, {"PADB", 0}},
+      {{"WGD", 32}, {"MDIMCD", 8}, {"NDIMCD", 8}, {"KWID", 2}, {"VWMD", 4}, {"VWND", 1}, {"PADA", 0}, {"PADB", 1}},
+      {{"WGD", 64}, {"MDIMCD", 16}, {"NDIMCD", 16}, {"KWID", 4}, {"VWMD", 1}, {"VWND", 4}, {"PADA", 1}, {"PADB", 1}},
+  };
+  int i = 0;
+  for (const Params& p : configs) {
+    GemmForce f;
+    f.path = GemmPath::Direct;
+    f.direct = &p;
+    for (Transpose t : {Transpose::No, Transpose::Yes}) {
+      GemmCase c;
+      c.layout = i++ % 2 ? Layout::ColMajor : Layout::RowMajor;
+      c.trans_a = t, c.trans_b = t;
+      c.m = 45, c.n = 37, c.k = 70, c.lda_extra = 1, c.b_off = 3;
+      c.beta = -0.5;
+      EXPECT_TRUE(ref::check_gemm(c, &f)) << detail::params_to_json(p);
+    }
+  }
+}
+
+// The tuner's cases for the three families: random candidates (and the
+// routine's whole space), each verified against the default; none may fail.
+TEST(GemmConfigs, TunerVerifiesCandidates) {
+  const Queue& q = test::queue();
+  detail::Problem pr;
+  pr.dtype = DType::F32;
+  pr.sizes = {48, 40, 56, 2};
+  pr.extra = {{"trans_a", 0}, {"trans_b", 1}, {"comp_half", 0}, {"list", 0}};
+  for (const char* name : {"gemm_tiled", "gemm_direct", "gemm_routine"}) {
+    detail::TuneOptions o;
+    o.strategy = std::string(name) == "gemm_routine" ? detail::Strategy::Exhaustive : detail::Strategy::Random;
+    o.candidates = 2;
+    o.runs = 1;
+    o.warmup = 1;
+    o.timeout_seconds = 300;  // PoCL compiles a kernel at its first launch
+    o.seed = test::seed();
+    const detail::TuneResult r = detail::tune(q, detail::find_family(name), pr, o);
+    EXPECT_GE(r.evaluated, 2u) << name;
+    for (const auto& c : r.invalid)
+      EXPECT_EQ(c.stage, "check") << name << " " << detail::params_to_json(c.params) << ": " << c.reason;
+  }
+}
+
+TEST(GemmConfigs, BucketsAndExamples) {
+  const auto& fam = detail::find_family("gemm_tiled");
+  const Capabilities& caps = test::device().caps();
+  for (const std::string& b : fam.buckets()) {
+    const detail::Problem pr = fam.example(DType::F32, b, caps);
+    EXPECT_EQ(fam.bucket(pr), b);
+    EXPECT_EQ(fam.check(fam.defaults(caps), caps, pr), "") << b;
+  }
+  detail::Problem pr;
+  pr.sizes = {64, 64, 64, 1};
+  EXPECT_EQ(detail::gemm::bucket(pr), "small");
+  pr.sizes = {4096, 16, 4096, 1};
+  EXPECT_EQ(detail::gemm::bucket(pr), "skinny");
+  pr.sizes = {64, 64, 64, 512};
+  EXPECT_EQ(detail::gemm::bucket(pr), "batched");
+  pr.sizes = {8192, 8192, 8192, 1};
+  EXPECT_EQ(detail::gemm::bucket(pr), "large");
+}
