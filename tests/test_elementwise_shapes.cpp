@@ -200,11 +200,16 @@ TEST(ElementwiseShapes, EveryKernelConfigurationAgrees) {
   Operand ox = dx.operand(), oy = dy.operand();
   detail::ElementwiseCall call{"gelu", "o0 = ((real)0.5 * i0 * ew_erfc(-i0 * (real)0.70710678118654752));", {&ox}, {&oy}, {}, detail::ComputeType::Float};
   int tried = 0;
-  for (std::int64_t vw : {1, 2, 4, 8, 16})
-    for (std::int64_t wgs : {64, 256, 1024})
-      for (std::int64_t gs : {0, 1})
-        for (std::int64_t waves : {1, 4}) {
-          const detail::Params p{{"VW", vw}, {"WGS", wgs}, {"GRID_STRIDE", gs}, {"WAVES", waves}};
+  // Every VW x GRID_STRIDE x EPT, with the work-group size and wave count
+  // cycling through their values (each compile costs a second on PoCL).
+  const std::int64_t wgs_values[] = {64, 256, 1024}, waves_values[] = {1, 4};
+  int config = 0;
+  for (std::int64_t vw : {0, 1, 2, 4, 8, 16})
+    for (std::int64_t gs : {0, 1})
+      for (std::int64_t ept : {1, 2, 4}) {
+          ++config;
+          const std::int64_t wgs = wgs_values[config % 3], waves = gs ? waves_values[config % 2] : 4;
+          const detail::Params p{{"VW", vw}, {"WGS", wgs}, {"GRID_STRIDE", gs}, {"WAVES", waves}, {"EPT", ept}};
           detail::Problem pr;
           pr.sizes = {std::int64_t(n)};
           pr.extra = {{"contiguous", 1}, {"max_elem_bytes", 4}, {"align", 16}};

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/opencl/cl_util.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
@@ -188,4 +189,18 @@ TEST(Images, RoundTrip) {
   EXPECT_THROW(q.write_image(img, host.data(), host.size() * 4 - 1), Error);
   EXPECT_THROW(Image2D(q.context(), 0, 5, ChannelType::Float), Error);
   EXPECT_THROW(Image2D(q.context(), q.device().caps().image2d_max_width + 1, 1, ChannelType::Float), Error);
+}
+
+TEST(Devices, ArchitectureKeys) {
+  using detail::cl::architecture_key;
+  EXPECT_EQ(architecture_key("NVIDIA Corporation", "NVIDIA H100 80GB HBM3", "NVIDIA CUDA", 9, 0), "sm_90");
+  EXPECT_EQ(architecture_key("QUALCOMM", "QUALCOMM Adreno(TM) 740", "QUALCOMM Snapdragon(TM)", 0, 0), "adreno-7xx");
+  EXPECT_EQ(architecture_key("ARM", "Mali-G78 r1p1", "ARM Platform", 0, 0), "mali-valhall");
+  EXPECT_EQ(architecture_key("ARM", "Mali-G715-Immortalis MC11", "ARM Platform", 0, 0), "mali-valhall");
+  EXPECT_EQ(architecture_key("ARM", "Mali-G76 MP10", "ARM Platform", 0, 0), "mali-bifrost");
+  EXPECT_EQ(architecture_key("ARM", "Mali-G720-Immortalis MC12", "ARM Platform", 0, 0), "mali-5th-gen");
+  EXPECT_EQ(architecture_key("ARM", "Mali-T880", "ARM Platform", 0, 0), "mali-midgard");
+  EXPECT_EQ(architecture_key("AuthenticAMD", "pthread-skylake-avx512-AMD EPYC 7B13", "Portable Computing Language", 0, 0),
+            "pocl-skylake-avx512");
+  EXPECT_EQ(architecture_key("Some Vendor", "Some GPU", "Some Platform", 0, 0), "some gpu");
 }

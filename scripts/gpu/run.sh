@@ -3,9 +3,13 @@
 # file, no network, no Debian registry): unpack the Debian packages carried
 # in .deb/, build with CUDA, run the gpu test label (CUDA) and the OpenCL
 # suite on the NVIDIA OpenCL device, then `optune bench` on both back ends.
-# Results and logs go to $OUT (at most 8 files come back).
+# Results and logs go to $OUT (at most 8 files come back): summary.txt, the
+# bench JSON of each back end, the tuned database export of each back end
+# (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
+# with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|bench] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|tune|bench|tune-bench] [extra bench args]
+# The exit status is non-zero when the build or a test failed.
 # Carry: .deb (the .deb files, see scripts/gpu/fetch_debs.sh).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,7 +34,13 @@ export OCL_ICD_VENDORS=/tmp/optune-icd
 export OCL_ICD_FILENAMES=
 export OPTUNE_CACHE_DIR=/tmp/optune-cache
 
+LOGS=/tmp/optune-logs
+mkdir -p "$LOGS"
 log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+# Everything but the summary, the bench and database JSON goes into one archive.
+pack_logs() { tar -C "$LOGS" -czf "$OUT/logs.tgz" . 2>/dev/null; }
+trap pack_logs EXIT
+STATUS=0
 
 build() {
   log "build $(date -u +%FT%TZ)"
@@ -39,47 +49,76 @@ build() {
     -DCMAKE_PREFIX_PATH="$DEPS/usr" -DCMAKE_LIBRARY_PATH="$DEPS/$ARCH_LIB" \
     -DOpenCL_INCLUDE_DIR="$DEPS/usr/include" -DOpenCL_LIBRARY="$DEPS/$ARCH_LIB/libOpenCL.so" \
     -DSQLite3_INCLUDE_DIR="$DEPS/usr/include" -DSQLite3_LIBRARY="$DEPS/$ARCH_LIB/libsqlite3.so" \
-    >"$OUT/build.log" 2>&1 &&
-    cmake --build build/gpu -j 16 >>"$OUT/build.log" 2>&1
+    >"$LOGS/build.log" 2>&1 &&
+    cmake --build build/gpu -j 16 >>"$LOGS/build.log" 2>&1
   local rc=$?
-  tail -5 "$OUT/build.log"
+  tail -5 "$LOGS/build.log"
   log "build rc=$rc"
   return $rc
 }
 
+# The NVIDIA OpenCL device's spec (opencl:P:D), from optune info --json.
+ocl_device() {
+  [ -f "$LOGS/info.json" ] || ./build/gpu/optune info --json >"$LOGS/info.json" 2>/dev/null
+  python3 -c 'import json,sys; d=[x["spec"] for x in json.load(open(sys.argv[1])) if x["backend"]=="opencl" and x["type"]=="gpu"]; print(d[0] if d else "")' "$LOGS/info.json" 2>/dev/null
+}
+
 tests() {
-  ./build/gpu/optune info >"$OUT/info.txt" 2>&1
-  ./build/gpu/optune info --json >"$OUT/info.json" 2>>"$OUT/info.txt"
-  grep -E '^(backend|opencl:|cuda:)' "$OUT/info.txt" | tee -a "$OUT/summary.txt"
+  ./build/gpu/optune info >"$LOGS/info.txt" 2>&1
+  ./build/gpu/optune info --json >"$LOGS/info.json" 2>>"$LOGS/info.txt"
+  grep -E '^(backend|opencl:|cuda:)' "$LOGS/info.txt" | tee -a "$OUT/summary.txt"
   local ocl
-  ocl=$(python3 -c 'import json,sys; d=[x["spec"] for x in json.load(open(sys.argv[1])) if x["backend"]=="opencl" and x["type"]=="gpu"]; print(d[0] if d else "")' "$OUT/info.json")
+  ocl=$(ocl_device)
   log "ctest -L gpu (CUDA)"
-  (cd build/gpu && ctest -L gpu --output-on-failure -j 4 --timeout 600) >"$OUT/tests.log" 2>&1
-  grep -E 'tests passed|tests failed|Failed|\*\*\*' "$OUT/tests.log" | tail -15 | tee -a "$OUT/summary.txt"
+  (cd build/gpu && ctest -L gpu --output-on-failure -j 4 --timeout 600) >"$LOGS/tests-cuda.log" 2>&1 || STATUS=1
+  grep -E 'tests passed|tests failed|Failed|\*\*\*' "$LOGS/tests-cuda.log" | tail -15 | tee -a "$OUT/summary.txt"
   if [ -n "$ocl" ]; then
     log "ctest -LE gpu|oclgrind on NVIDIA OpenCL ($ocl)"
     (cd build/gpu && OPTUNE_DEVICE=$ocl ctest -LE 'gpu|oclgrind' --output-on-failure -j 4 --timeout 600) \
-      >>"$OUT/tests.log" 2>&1
-    grep -E 'tests passed|tests failed|Failed|\*\*\*' "$OUT/tests.log" | tail -15 | tee -a "$OUT/summary.txt"
+      >"$LOGS/tests-opencl.log" 2>&1 || STATUS=1
+    grep -E 'tests passed|tests failed|Failed|\*\*\*' "$LOGS/tests-opencl.log" | tail -15 | tee -a "$OUT/summary.txt"
   fi
+}
+
+# Tunes every family on both back ends into the cache file, then exports each
+# back end's results in the shipped format. TUNE_BUDGET: seconds per family
+# and data type (default 15).
+TUNED=(copy:f32 elementwise:f32 elementwise:f16 reduce_rows:f32 reduce_cols:f32 norm_rows:f32 softmax_cols:f32)
+tune() {
+  local budget=${TUNE_BUDGET:-15} dev name
+  for dev in cuda:0 "$(ocl_device)"; do
+    [ -n "$dev" ] || continue
+    name=$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)
+    log "tune on $dev (budget ${budget}s per family and type)"
+    for ft in "${TUNED[@]}" ${EXTRA_TUNED:-}; do
+      ./build/gpu/optune tune "${ft%%:*}" --dtype "${ft##*:}" --device "$dev" --budget "$budget" --save \
+        --json "$LOGS/tune-$name-${ft%%:*}-${ft##*:}.json" >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
+    done
+    grep -E '^optune tune|x  ' "$LOGS/tune-$name.txt" >>"$OUT/summary.txt"
+    ./build/gpu/optune db export --device "$dev" "$OUT/db-$name.json" >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
+  done
 }
 
 bench() {
   local ocl
-  ocl=$(python3 -c 'import json,sys; d=[x["spec"] for x in json.load(open(sys.argv[1])) if x["backend"]=="opencl" and x["type"]=="gpu"]; print(d[0] if d else "")' "$OUT/info.json" 2>/dev/null)
+  ocl=$(ocl_device)
   log "bench cuda:0"
-  ./build/gpu/optune bench --device cuda:0 --json "$OUT/bench-cuda.json" "$@" 2>>"$OUT/bench.log" | tee -a "$OUT/summary.txt"
+  ./build/gpu/optune bench --device cuda:0 --json "$OUT/bench-cuda.json" "$@" 2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
   if [ -n "$ocl" ]; then
     log "bench $ocl (NVIDIA OpenCL)"
-    ./build/gpu/optune bench --device "$ocl" --json "$OUT/bench-opencl.json" "$@" 2>>"$OUT/bench.log" | tee -a "$OUT/summary.txt"
+    ./build/gpu/optune bench --device "$ocl" --json "$OUT/bench-opencl.json" "$@" 2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
   fi
 }
 
 case "$WHAT" in
   build) build ;;
   test) build && tests ;;
-  bench) build && { [ -f "$OUT/info.json" ] || ./build/gpu/optune info --json >"$OUT/info.json"; } && bench "$@" ;;
-  all) build && tests && bench "$@" ;;
+  tune) build && tune ;;
+  bench) build && bench "$@" ;;
+  tune-bench) build && tune && bench "$@" ;;
+  all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac
-log "done $(date -u +%FT%TZ)"
+[ $? -eq 0 ] || STATUS=1
+log "done $(date -u +%FT%TZ) status $STATUS"
+exit $STATUS

@@ -74,14 +74,22 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
 
   std::vector<const Operand*> all(call.inputs);
   all.insert(all.end(), call.outputs.begin(), call.outputs.end());
-  std::int64_t widest = 1;
+  std::int64_t widest = 1, narrowest = 8;
   DType widest_type = call.outputs[0]->dtype;
-  for (const Operand* o : all)
-    if (std::int64_t(dtype_size(o->dtype)) > widest) widest = std::int64_t(dtype_size(o->dtype)), widest_type = o->dtype;
+  bool floats_all_half = call.compute == ComputeType::Float;
+  for (const Operand* o : all) {
+    const std::int64_t size = std::int64_t(dtype_size(o->dtype));
+    if (size > widest) widest = size, widest_type = o->dtype;
+    narrowest = std::min(narrowest, size);
+    floats_all_half &= o->dtype != DType::F32;
+  }
   Problem pr;
   pr.dtype = widest_type;
   pr.sizes = {std::int64_t(plan.n)};
-  pr.extra = {{"contiguous", plan.contiguous ? 1 : 0}, {"max_elem_bytes", widest}, {"align", alignment(all)}};
+  pr.extra = {{"contiguous", plan.contiguous ? 1 : 0},
+              {"max_elem_bytes", widest},
+              {"min_elem_bytes", narrowest},
+              {"align", alignment(all)}};
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
 
   Defines d = fam.defines(p, pr);
@@ -93,7 +101,8 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
                      {"CONTIGUOUS", plan.contiguous ? "1" : "0"},
                      {"NDIM", std::to_string(plan.shape.size())},
                      {"N_SCALARS", std::to_string(call.scalars.size())},
-                     {"ALIASED", plan.aliased ? "1" : "0"}});
+                     {"ALIASED", plan.aliased ? "1" : "0"},
+                     {"EW_APPROX", floats_all_half ? "1" : "0"}});
   for (std::size_t k = 0; k < call.inputs.size(); ++k) {
     d.emplace_back("IN" + std::to_string(k) + "_T", storage_name(call.inputs[k]->dtype));
     d.emplace_back("IN" + std::to_string(k) + "_KIND", std::to_string(operand_kind(call.inputs[k]->dtype, call.compute, false)));
@@ -152,9 +161,9 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
 
 namespace optune::detail {
 
-// The tuner's workload for the elementwise family: relu with given parameters.
+// The tuner's workload for the elementwise family: gelu with given parameters.
 Event launch_elementwise_tuning(const Queue& q, const Params& p, DType t, const Operand& x, const Operand& y) {
-  ElementwiseCall call{"relu", "o0 = " + substitute(unary_expression(Unary::Relu, false), {"i0"}, {}) + ";",
+  ElementwiseCall call{"gelu", "o0 = " + substitute(unary_expression(Unary::Gelu, false), {"i0"}, {}) + ";",
                        {&x}, {&y}, {}, compute_type_of({t})};
   return run_elementwise(q, call, {}, &p);
 }

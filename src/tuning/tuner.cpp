@@ -126,7 +126,8 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
   const Measurement base_m = measurer.time(r.default_params, std::max(o.runs, 7));
   // What one more candidate is expected to cost (wall time: compile, verify,
   // read-back, timing), so that the last one still ends within the budget.
-  double expected = since(base_start), spent_on_candidates = 0;
+  double expected = since(base_start);
+  r.baseline_seconds = since(t0);
   r.default_seconds = base_m.median;
   r.noise = relative_noise(base_m.times);
   r.evaluated = 1;
@@ -154,9 +155,11 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
     }
     const auto cand_start = Clock::now();
     const Measurement m = measurer.measure(p, reference, 3 * r.fastest_seconds, timeout);
-    spent_on_candidates += since(cand_start);
+    const double cost = since(cand_start);
     ++done;
-    expected = spent_on_candidates / double(done);
+    // The costliest candidate so far (a fresh compile) bounds the next, so
+    // the run ends within its budget rather than one compile past it.
+    expected = std::max(done == 1 ? 0.0 : expected, cost);
     ++r.evaluated;
     switch (m.outcome) {
       case Measurement::Outcome::Invalid:

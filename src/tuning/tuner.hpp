@@ -66,6 +66,7 @@ struct TuneResult {
   std::uint64_t space_size = 0;  // valid points (or the raw size of a space too large to list)
   std::vector<InvalidCandidate> invalid;  // failed runs (all) and check rejections (the first kMaxRejected)
   double elapsed_seconds = 0;
+  double baseline_seconds = 0;  // set-up, reference run and timing of the default: the least a run costs
   bool budget_exhausted = false;
   std::uint32_t clock_mhz = 0;  // the device's reported maximum clock, where the API gives it
 

@@ -20,7 +20,8 @@ struct BenchOptions {
   std::string json_path;
   int runs = 0;
   std::size_t copy_mib = 0;
-  int max_log2 = 0;
+  int max_log2 = 0, min_log2 = 10;
+  std::vector<std::string> only;
   bool quiet = false;
   GemmBenchOptions gemm;
 };
@@ -62,13 +63,17 @@ void run_bench(const BenchOptions& o) {
     ElementwiseBenchOptions eo;
     eo.runs = o.runs;
     eo.max_log2 = o.max_log2;
+    eo.min_log2 = o.min_log2;
+    eo.only = o.only;
+    eo.quiet = o.quiet;
     ops["elementwise"] = bench_elementwise(q, c, eo);
   }
-  if (wanted("reduce")) ops["reduce"] = bench_reduce(q, c, o.runs, o.quiet);
+  if (wanted("reduce")) ops["reduce"] = bench_reduce(q, c, o.runs, o.quiet, o.only);
   if (wanted("gemm")) {
     GemmBenchOptions go = o.gemm;
     go.runs = o.runs;
     go.quiet = o.quiet;
+    go.only = o.only;
     ops["gemm"] = bench_gemm(q, c, go);
   }
 
@@ -106,6 +111,10 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "gemm", "all"}));
   cmd->add_option("--max-log2", o->max_log2, "Largest operator size as a power of two (default: 28 on GPUs, 24 on CPUs)")
       ->check(CLI::Range(10, 30));
+  cmd->add_option("--min-log2", o->min_log2, "Smallest operator size as a power of two (default: 10)")
+      ->check(CLI::Range(0, 30));
+  cmd->add_option("--only", o->only, "Only the cases whose name contains one of these (e.g. gelu,row-sum)")
+      ->delimiter(',');
   cmd->add_option("--device", o->device, "opencl:P:D, cuda:N, gpu or cpu (default: OPTUNE_DEVICE, else first GPU)");
   cmd->add_option("--json", o->json_path, "Write the results as JSON to this file");
   cmd->add_option("--runs", o->runs, "Timed runs per measurement (median reported)")->check(CLI::Range(1, 1000));

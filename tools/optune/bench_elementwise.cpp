@@ -79,7 +79,8 @@ nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const Elemen
   nlohmann::json rows = nlohmann::json::array();
   if (!o.quiet) std::printf("\n%-16s %12s %10s %10s %8s\n", "elementwise", "elements", "time us", "GB/s", "ceiling");
   for (const Case& k : cases) {
-    for (int lg = 10; lg <= max_log2; lg += 2) {
+    if (!selected(k.name, o.only)) continue;
+    for (int lg = o.min_log2; lg <= max_log2; lg += 2) {
       const std::size_t n = std::size_t(1) << lg;
       // Rotate over disjoint slices so small sizes are not served from cache.
       const std::size_t slices = std::max<std::size_t>(1, std::min<std::size_t>(8, cap / n));
@@ -97,8 +98,11 @@ nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const Elemen
       const double gbs = bytes / t.median_s * 1e-9;
       const double frac = c.copy_gbs > 0 ? gbs / c.copy_gbs : 0;
       rows.push_back({{"op", k.name}, {"elements", n}, {"bytes", bytes}, {"median_us", t.median_s * 1e6},
-                      {"min_us", t.min_s * 1e6}, {"gbs", gbs}, {"fraction_of_copy_ceiling", frac}});
-      if (!o.quiet) std::printf("%-16s %12zu %10.1f %10.1f %7.1f%%\n", k.name.c_str(), n, t.median_s * 1e6, gbs, 100 * frac);
+                      {"min_us", t.min_s * 1e6}, {"gbs", gbs}, {"fraction_of_copy_ceiling", frac},
+                      {"parameters", t.parameters}});
+      if (!o.quiet)
+        std::printf("%-16s %12zu %10.1f %10.1f %7.1f%%  %s\n", k.name.c_str(), n, t.median_s * 1e6, gbs, 100 * frac,
+                    t.parameters_text.c_str());
     }
   }
   return rows;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "ceilings.hpp"
 
@@ -12,6 +14,8 @@ namespace optune::tool {
 struct ElementwiseBenchOptions {
   int runs = 0;
   int max_log2 = 0;  // 0: 28 on GPUs, 24 on CPUs (and what memory allows)
+  int min_log2 = 10;
+  std::vector<std::string> only;  // cases whose name contains one of these; empty: all
   bool quiet = false;
 };
 

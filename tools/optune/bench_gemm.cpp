@@ -25,6 +25,10 @@ std::string shape_name(const GemmShape& s) {
   return s.batch > 1 ? std::to_string(s.batch) + " x " + t : t;
 }
 
+std::string case_name(const Case& c) {
+  return c.group + " " + std::string(dtype_name(c.dtype)) + " " + trans_name(c.shape) + " " + shape_name(c.shape);
+}
+
 bool contains(const std::vector<std::string>& v, const std::string& x) {
   return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
 }
@@ -116,6 +120,7 @@ nlohmann::json run_case(const RowContext& rc, const Case& cs) {
   row["gflops"] = gflops;
   row["fraction_of_fma_ceiling"] = ceiling > 0 ? gflops / ceiling : 0.0;
   row["spot_check_error"] = our_spot;
+  row["parameters"] = t.parameters;
   bool flagged = !(our_spot <= tol);
 
   nlohmann::json ref{{"available", false}};
@@ -167,7 +172,7 @@ nlohmann::json run_case(const RowContext& rc, const Case& cs) {
     else
       std::printf(" %11s %9s %8s %9s", "-", "-", "-", "-");
     if (flagged) std::printf("  MISMATCH (tolerance %.1e)", tol);
-    std::printf("\n");
+    std::printf("  %s\n", t.parameters_text.c_str());
     std::fflush(stdout);
   }
   return row;
@@ -205,7 +210,8 @@ nlohmann::json bench_gemm(const Queue& q, const Ceilings& c, const GemmBenchOpti
   const std::string reference = ref.blas ? ref.blas->name() : ref.reason;
   const char* scaled = "CPU device: shapes scaled down (squares 64-1024, transposes at 512, inference 32x512x512 "
                        "and its turns, batches 256 x 32^3 and 8 x 128^3)";
-  const std::vector<Case> cases = make_cases(caps, o, cpu);
+  std::vector<Case> cases = make_cases(caps, o, cpu);
+  std::erase_if(cases, [&](const Case& cs) { return !selected(case_name(cs), o.only); });
   if (!o.quiet) {
     std::printf("\ngemm: C = A B, row-major, alpha 1, beta 0; time = median of %d device-timed runs after 2 warm-ups\n",
                 rc.runs);

@@ -24,6 +24,7 @@ struct GemmBenchOptions {
   std::vector<std::int64_t> sizes;   // restrict the square cases to these sizes
   std::vector<std::string> groups;   // square, transpose, inference, batched (empty: all)
   std::vector<std::string> dtypes;   // f32, f16, f64 (empty: all the device supports)
+  std::vector<std::string> only;     // --only: rows whose name ("square f32 NN 512x512x512") contains one
   bool reference = true;             // run the reference library
   bool quiet = false;
 };

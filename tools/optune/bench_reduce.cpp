@@ -40,7 +40,8 @@ void fill_random(const Queue& q, const Buffer<float>& b) {
 
 }  // namespace
 
-nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool quiet) {
+nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool quiet,
+                            const std::vector<std::string>& only) {
   const Capabilities& caps = q.device().caps();
   const bool cpu = caps.type == DeviceType::CPU;
   const int runs = runs_in > 0 ? runs_in : (cpu ? 5 : 20);
@@ -79,6 +80,7 @@ nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool
   nlohmann::json rows = nlohmann::json::array();
   if (!quiet) std::printf("\n%-12s %18s %10s %10s %8s\n", "reduce", "shape", "time us", "GB/s", "ceiling");
   for (const Case& k : cases) {
+    if (!selected(k.name, only)) continue;
     const Operand xo = tensor(x, {k.rows, k.cols});
     const bool to_rows = k.name != "column-sum" && k.name != "softmax" && k.name != "layer_norm";
     const Operand yo = k.name == "softmax" || k.name == "layer_norm" ? tensor(y, {k.rows, k.cols})
@@ -90,11 +92,12 @@ nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool
     const std::string shape = std::to_string(k.rows) + "x" + std::to_string(k.cols);
     nlohmann::json row{{"op", k.name},          {"shape", shape},          {"bytes", k.bytes},
                        {"median_us", t.median_s * 1e6}, {"min_us", t.min_s * 1e6}, {"gbs", gbs},
-                       {"fraction_of_copy_ceiling", frac}};
+                       {"fraction_of_copy_ceiling", frac}, {"parameters", t.parameters}};
     if (k.report_us) row["target_us"] = 10.0;
     rows.push_back(row);
     if (!quiet)
-      std::printf("%-12s %18s %10.1f %10.1f %7.1f%%\n", k.name.c_str(), shape.c_str(), t.median_s * 1e6, gbs, 100 * frac);
+      std::printf("%-12s %18s %10.1f %10.1f %7.1f%%  %s\n", k.name.c_str(), shape.c_str(), t.median_s * 1e6, gbs,
+                  100 * frac, t.parameters_text.c_str());
   }
   return rows;
 }

@@ -12,6 +12,8 @@
 namespace optune::tool {
 
 // runs <= 0 picks by device type (20 on GPUs, 5 on CPUs).
-nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs, bool quiet);
+// only: cases whose name contains one of these (empty: all).
+nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs, bool quiet,
+                            const std::vector<std::string>& only = {});
 
 }  // namespace optune::tool

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <set>
+
+#include "ops/params.hpp"
 
 namespace optune::tool {
 
@@ -58,7 +61,30 @@ nlohmann::json caps_to_json(const Capabilities& c) {
 
 Device pick_device(const std::string& spec) { return spec.empty() ? default_device() : select_device(spec); }
 
+namespace {
+
+void describe_parameters(const std::vector<detail::LookupRecord>& records, Timing& r) {
+  std::set<std::string> seen;
+  for (auto it = records.rbegin(); it != records.rend(); ++it) {
+    if (!seen.insert(it->family + "|" + it->dtype + "|" + it->bucket).second) continue;
+    const std::string level = detail::level_name(it->lookup.level);
+    nlohmann::json params = nlohmann::json::object();
+    std::string text = it->family;
+    for (const auto& [name, value] : it->lookup.params) {
+      params[name] = value;
+      text += " " + name + "=" + std::to_string(value);
+    }
+    r.parameters.push_back({{"family", it->family}, {"dtype", it->dtype}, {"bucket", it->bucket},
+                            {"params", params}, {"level", level}, {"source", it->lookup.source}});
+    const std::string from = it->lookup.source == "OPTUNE_PARAMS" ? it->lookup.source : level;
+    r.parameters_text = text + " (" + from + ")" + (r.parameters_text.empty() ? "" : "; ") + r.parameters_text;
+  }
+}
+
+}  // namespace
+
 Timing time_events(const std::function<Event()>& fn, int warmup, int runs) {
+  detail::take_lookups();
   for (int i = 0; i < warmup; ++i) fn().wait();
   std::vector<double> t;
   for (int i = 0; i < runs; ++i) {
@@ -71,7 +97,15 @@ Timing time_events(const std::function<Event()>& fn, int warmup, int runs) {
   r.min_s = t.front();
   r.max_s = t.back();
   r.median_s = runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+  describe_parameters(detail::take_lookups(), r);
   return r;
+}
+
+bool selected(const std::string& name, const std::vector<std::string>& only) {
+  if (only.empty()) return true;
+  for (const std::string& s : only)
+    if (name.find(s) != std::string::npos) return true;
+  return false;
 }
 
 std::string iso_date() {

@@ -77,6 +77,7 @@ std::string first_reasons(const TuneResult& r) {
 }
 
 void run_tune(const TuneCommand& o) {
+  const auto command_start = std::chrono::steady_clock::now();
   const KernelFamily& family = find_family(o.family);
   Device dev = pick_device(o.device);
   const Capabilities& caps = dev.caps();
@@ -125,12 +126,28 @@ void run_tune(const TuneCommand& o) {
   nlohmann::json results = nlohmann::json::array();
   std::vector<TuneResult> done;
   bool any_failed = false;
-  double spent = 0;
+  // Baselines seen so far, as (cost, problem elements), to predict the next
+  // bucket's: set-up and timing grow with the problem's size.
+  std::vector<std::pair<double, double>> baselines;
+  auto elements = [](const Problem& pr) {
+    double n = 1;
+    for (std::int64_t s : pr.sizes) n *= double(std::max<std::int64_t>(s, 1));
+    return n;
+  };
+  auto predicted_baseline = [&](const Problem& pr) {
+    double worst = 0;
+    for (const auto& [cost, n] : baselines) worst = std::max(worst, cost * std::max(1.0, elements(pr) / n));
+    return worst;
+  };
+  double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - command_start).count();
   for (std::size_t i = 0; i < buckets.size(); ++i) {
     // The budget covers the whole command: each bucket gets an equal share
-    // of what is left, so time a bucket does not use passes to the next.
+    // of what is left, so time a bucket does not use passes to the next. A
+    // bucket costs at least its baseline (set-up and timing the default)
+    // before any candidate: one that could not even do that is skipped.
+    const Problem pr = family.example(dtype, buckets[i], caps);
     if (o.budget > 0) {
-      if (spent >= o.budget) {
+      if (spent >= o.budget || spent + predicted_baseline(pr) > o.budget) {
         std::printf("%-*s skipped: the budget is spent\n", w, buckets[i].c_str());
         results.push_back({{"bucket", buckets[i]}, {"skipped", "budget spent"}});
         continue;
@@ -138,8 +155,6 @@ void run_tune(const TuneCommand& o) {
       to.budget_seconds = (o.budget - spent) / double(buckets.size() - i);
     }
     to.label = o.family + " " + o.dtype + " " + buckets[i];
-    const Problem pr = family.example(dtype, buckets[i], caps);
-    const auto start = std::chrono::steady_clock::now();
     try {
       TuneResult r = tune(q, family, pr, to);
       r.bucket = buckets[i];
@@ -153,13 +168,14 @@ void run_tune(const TuneCommand& o) {
       if (r.budget_exhausted) std::printf("%-*s budget spent: %zu configuration(s) tried\n", w, "", r.evaluated);
       std::fflush(stdout);
       results.push_back(result_json(r, pr));
+      baselines.emplace_back(r.baseline_seconds, elements(pr));
       done.push_back(std::move(r));
     } catch (const std::exception& e) {
       any_failed = true;
       std::printf("%-*s error: %s\n", w, buckets[i].c_str(), e.what());
       results.push_back({{"bucket", buckets[i]}, {"error", e.what()}});
     }
-    spent += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - command_start).count();
   }
 
   if (o.save) {

@@ -47,11 +47,8 @@
 #define OPTUNE_VPACK_4(T, a) OPTUNE_CAT(make_, T##4)((a)[0], (a)[1], (a)[2], (a)[3])
 #define OPTUNE_VPACK(T, N, a) OPTUNE_CAT(OPTUNE_VPACK_, N)(T, a)
 
-// Half storage packs by width (vload_half* is core OpenCL; CUDA's prelude
-// provides the same functions).
-#define optune_vload_half1 vload_half
-#define optune_vload_half2 vload_half2
-#define optune_vload_half4 vload_half4
-#define optune_vstore_half1 vstore_half
-#define optune_vstore_half2 vstore_half2
-#define optune_vstore_half4 vstore_half4
+// Half storage packs: optune_vload_halfN(i, p) reads pack i of a half array as
+// an N-lane float vector, optune_vstore_halfN(v, i, p) writes one (rounding to
+// nearest even), each as one access aligned to the pack like optune_vloadN.
+// N = 1, 2, 4, 8 on every backend (on CUDA float8 is only a carrier for these
+// packs, with .lo/.hi halves), 16 on OpenCL. Defined by the backend side.

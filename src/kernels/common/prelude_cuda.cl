@@ -7,7 +7,8 @@
 // What OpenCL C spells differently and is NOT covered (write kernels so):
 //   - vector literals (float4)(a, b, c, d): use make_float4 / OPTUNE_SPLAT;
 //   - swizzles and .s0/.lo/.hi: only .x .y .z .w exist; vectors of 8 and 16
-//     lanes do not exist, nor half vectors wider than half2;
+//     lanes do not exist (but float8, the carrier of 8-lane half packs), nor
+//     half vectors wider than half2;
 //   - __local on pointer parameters (CUDA cannot qualify a parameter): write
 //     OPTUNE_LOCAL_PTR, which is __local on OpenCL and nothing here; __local
 //     kernel arguments (dynamic local memory) do not exist;
@@ -233,6 +234,54 @@ OPTUNE_FUNC void vstore_half4(float4 v, size_t i, half* p) {
 #define vstore_half_rte vstore_half
 #define vstore_half2_rte vstore_half2
 #define vstore_half4_rte vstore_half4
+
+// Aligned half packs (prelude.cl): one 4-, 8- or 16-byte access, converted a
+// pair of halves at a time. float8 exists only to carry 8-lane packs.
+struct float8 {
+  float4 lo, hi;
+};
+#define OPTUNE_VUNPACK_8(v, a) { OPTUNE_VUNPACK_4((v).lo, (a)); OPTUNE_VUNPACK_4((v).hi, (a) + 4); }
+#define OPTUNE_VPACK_8(T, a) \
+  (float8{make_float4((a)[0], (a)[1], (a)[2], (a)[3]), make_float4((a)[4], (a)[5], (a)[6], (a)[7])})
+OPTUNE_FUNC float2 optune_halves_to_float2(uint w) {
+  float2 f;
+  asm("{.reg .b16 l, h;\n\tmov.b32 {l, h}, %2;\n\tcvt.f32.f16 %0, l;\n\tcvt.f32.f16 %1, h;}"
+      : "=f"(f.x), "=f"(f.y) : "r"(w));
+  return f;
+}
+OPTUNE_FUNC uint optune_float2_to_halves(float x, float y) {
+  uint w;
+  asm("{.reg .b16 l, h;\n\tcvt.rn.f16.f32 l, %1;\n\tcvt.rn.f16.f32 h, %2;\n\tmov.b32 %0, {l, h};}"
+      : "=r"(w) : "f"(x), "f"(y));
+  return w;
+}
+#define optune_vload_half1 vload_half
+#define optune_vstore_half1 vstore_half
+OPTUNE_FUNC float2 optune_vload_half2(size_t i, const half* p) {
+  return optune_halves_to_float2(reinterpret_cast<const uint*>(p)[i]);
+}
+OPTUNE_FUNC float4 optune_vload_half4(size_t i, const half* p) {
+  const uint2 w = reinterpret_cast<const uint2*>(p)[i];
+  const float2 a = optune_halves_to_float2(w.x), b = optune_halves_to_float2(w.y);
+  return make_float4(a.x, a.y, b.x, b.y);
+}
+OPTUNE_FUNC float8 optune_vload_half8(size_t i, const half* p) {
+  const uint4 w = reinterpret_cast<const uint4*>(p)[i];
+  const float2 a = optune_halves_to_float2(w.x), b = optune_halves_to_float2(w.y);
+  const float2 c = optune_halves_to_float2(w.z), d = optune_halves_to_float2(w.w);
+  return float8{make_float4(a.x, a.y, b.x, b.y), make_float4(c.x, c.y, d.x, d.y)};
+}
+OPTUNE_FUNC void optune_vstore_half2(float2 v, size_t i, half* p) {
+  reinterpret_cast<uint*>(p)[i] = optune_float2_to_halves(v.x, v.y);
+}
+OPTUNE_FUNC void optune_vstore_half4(float4 v, size_t i, half* p) {
+  reinterpret_cast<uint2*>(p)[i] = make_uint2(optune_float2_to_halves(v.x, v.y), optune_float2_to_halves(v.z, v.w));
+}
+OPTUNE_FUNC void optune_vstore_half8(float8 v, size_t i, half* p) {
+  reinterpret_cast<uint4*>(p)[i] =
+      make_uint4(optune_float2_to_halves(v.lo.x, v.lo.y), optune_float2_to_halves(v.lo.z, v.lo.w),
+                 optune_float2_to_halves(v.hi.x, v.hi.y), optune_float2_to_halves(v.hi.z, v.hi.w));
+}
 
 // ---- sub-groups as warps ----
 

@@ -67,10 +67,18 @@ OPTUNE_MAKE_VECTORS(double)
 #define OPTUNE_VPACK_16(T, a)                                                                      \
   ((T##16)((a)[0], (a)[1], (a)[2], (a)[3], (a)[4], (a)[5], (a)[6], (a)[7], (a)[8], (a)[9], (a)[10], \
            (a)[11], (a)[12], (a)[13], (a)[14], (a)[15]))
-#define optune_vload_half8 vload_half8
-#define optune_vload_half16 vload_half16
-#define optune_vstore_half8 vstore_half8
-#define optune_vstore_half16 vstore_half16
+// Aligned half packs (vloada_half* is core OpenCL and lets the compiler emit
+// one wide access, where vload_half* may only assume 2-byte alignment).
+#define optune_vload_half1 vload_half
+#define optune_vload_half2 vloada_half2
+#define optune_vload_half4 vloada_half4
+#define optune_vload_half8 vloada_half8
+#define optune_vload_half16 vloada_half16
+#define optune_vstore_half1 vstore_half
+#define optune_vstore_half2 vstorea_half2
+#define optune_vstore_half4 vstorea_half4
+#define optune_vstore_half8 vstorea_half8
+#define optune_vstore_half16 vstorea_half16
 
 // vloadN/vstoreN are core OpenCL; width 1 is plain indexing.
 #define optune_vload1(i, p) ((p)[i])

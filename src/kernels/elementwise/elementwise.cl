@@ -12,12 +12,14 @@
 //       (NaN -> 0, clamped to [OUTk_LO, OUTk_HI])
 //
 // CONTIGUOUS = 1: all operands are dense and of the output's shape. Each
-// work-item moves one pack of VW elements per operand (one vector access),
-// the last n mod VW elements are done one per work-item by the first ones:
+// work-item moves EPT packs of VW elements per operand (one vector access
+// each), G apart where G is the grid's size so that neighbours stay adjacent;
+// it issues all EPT loads before computing, so more bytes are in flight
+// when the arithmetic is long (gelu on f16 packs). The last n mod VW elements
+// are done one per work-item by the first ones:
 //
-//   in0:  | pack 0 | pack 1 | ... | pack P-1 | tail |
-//   out0: | pack 0 | pack 1 | ... | pack P-1 | tail |     (P = n / VW)
-//           wi 0     wi 1           wi P-1
+//   in0:  | pack 0 | pack 1 | ... | pack G | pack G+1 | ... | pack P-1 | tail |
+//           wi 0     wi 1           wi 0     wi 1                       (P = n / VW)
 //
 // CONTIGUOUS = 0: broadcast or strided operands. The output index is split
 // over NDIM collapsed dimensions (EwMeta.shape, last fastest) and each
@@ -29,6 +31,8 @@
 // check-variant: -DN_IN=2 -DIN1_KIND=1 -DIN1_T=half -DCONTIGUOUS=0 -DNDIM=3
 // check-variant: -DN_IN=3 -DN_OUT=2 -DVW=16 -DIN0_T=uchar -DOUT0_T=uchar -DOUT0_KIND=2 -DOUT0_LO=0 -DOUT0_HI=255
 // check-variant: -DCT=double -DVW=2 -DIN0_T=double -DOUT0_T=half -DOUT0_KIND=1 -DGRID_STRIDE=1
+// check-variant: -DVW=8 -DIN0_T=half -DIN0_KIND=1 -DOUT0_T=half -DOUT0_KIND=1 -DEW_APPROX=1 -DEPT=2
+// check-variant: -DN_IN=2 -DEPT=4 -DGRID_STRIDE=1
 
 #ifndef N_IN
 #define N_IN 1           // inputs (0..4)
@@ -40,7 +44,10 @@
 #define CT float         // compute type
 #endif
 #ifndef VW
-#define VW 4             // elements per work-item and access (contiguous path)
+#define VW 4             // elements per access (contiguous path)
+#endif
+#ifndef EPT
+#define EPT 1            // packs per work-item, loaded before any is computed
 #endif
 #ifndef WGS
 #define WGS 256          // work-items per group
@@ -111,15 +118,30 @@ typedef CT real;
 // about 1.2e-7, plus the float rounding of x * x in the exponent, below 3e-6
 // where erfc is a normal float): CPU OpenCL libraries call a scalar erfc per
 // lane, which made gelu 200 times slower than relu on PoCL; this vectorises.
+//
+// EW_APPROX = 1 when every floating operand is stored as f16: results round to
+// 11 bits, so the hardware's approximate reciprocal and exp (native_*, about
+// 1 ulp of float on GPUs) are exact enough, and they halve the arithmetic that
+// made gelu f16 compute-bound on the H100.
+#ifndef EW_APPROX
+#define EW_APPROX 0
+#endif
+#if EW_APPROX
+#define EW_RECIP(x) native_recip(x)
+#define EW_EXP(x) native_exp(x)
+#else
+#define EW_RECIP(x) (1.0f / (x))
+#define EW_EXP(x) exp(x)
+#endif
 #if EW_DOUBLE
 #define ew_erfc(x) erfc(x)
 #else
 OPTUNE_FUNC float ew_erfc(const float x) {
   const float z = fabs(x);
-  const float t = 1.0f / (1.0f + 0.5f * z);
+  const float t = EW_RECIP(1.0f + 0.5f * z);
   const float p = -1.26551223f + t * (1.00002368f + t * (0.37409196f + t * (0.09678418f + t * (-0.18628806f +
                   t * (0.27886807f + t * (-1.13520398f + t * (1.48851587f + t * (-0.82215223f + t * 0.17087277f))))))));
-  const float r = t * exp(p - z * z);
+  const float r = t * EW_EXP(p - z * z);
   return x >= 0.0f ? r : (x != x ? x : 2.0f - r);
 }
 #endif
@@ -184,38 +206,38 @@ typedef struct {
 // Per-operand pieces: operands past N_IN / N_OUT read as 0 and store nothing.
 #if N_IN > 0
 #define PTR_IN0 __global const IN0_T* p0 = in0 + off_in0;
-#define PACK_IN0(pk) LOADV(IN0_KIND, IN0_T, p0, pk, a0)
+#define PACK_IN0(pk, arr) LOADV(IN0_KIND, IN0_T, p0, pk, arr)
 #define ONE_IN0(i) LOAD1(IN0_KIND, IN0_T, p0, i)
 #else
 #define PTR_IN0
-#define PACK_IN0(pk) for (int l_ = 0; l_ < VW; ++l_) a0[l_] = (real)0;
+#define PACK_IN0(pk, arr) for (int l_ = 0; l_ < VW; ++l_) (arr)[l_] = (real)0;
 #define ONE_IN0(i) ((real)0)
 #endif
 #if N_IN > 1
 #define PTR_IN1 __global const IN1_T* p1 = in1 + off_in1;
-#define PACK_IN1(pk) LOADV(IN1_KIND, IN1_T, p1, pk, a1)
+#define PACK_IN1(pk, arr) LOADV(IN1_KIND, IN1_T, p1, pk, arr)
 #define ONE_IN1(i) LOAD1(IN1_KIND, IN1_T, p1, i)
 #else
 #define PTR_IN1
-#define PACK_IN1(pk) for (int l_ = 0; l_ < VW; ++l_) a1[l_] = (real)0;
+#define PACK_IN1(pk, arr) for (int l_ = 0; l_ < VW; ++l_) (arr)[l_] = (real)0;
 #define ONE_IN1(i) ((real)0)
 #endif
 #if N_IN > 2
 #define PTR_IN2 __global const IN2_T* p2 = in2 + off_in2;
-#define PACK_IN2(pk) LOADV(IN2_KIND, IN2_T, p2, pk, a2)
+#define PACK_IN2(pk, arr) LOADV(IN2_KIND, IN2_T, p2, pk, arr)
 #define ONE_IN2(i) LOAD1(IN2_KIND, IN2_T, p2, i)
 #else
 #define PTR_IN2
-#define PACK_IN2(pk) for (int l_ = 0; l_ < VW; ++l_) a2[l_] = (real)0;
+#define PACK_IN2(pk, arr) for (int l_ = 0; l_ < VW; ++l_) (arr)[l_] = (real)0;
 #define ONE_IN2(i) ((real)0)
 #endif
 #if N_IN > 3
 #define PTR_IN3 __global const IN3_T* p3 = in3 + off_in3;
-#define PACK_IN3(pk) LOADV(IN3_KIND, IN3_T, p3, pk, a3)
+#define PACK_IN3(pk, arr) LOADV(IN3_KIND, IN3_T, p3, pk, arr)
 #define ONE_IN3(i) LOAD1(IN3_KIND, IN3_T, p3, i)
 #else
 #define PTR_IN3
-#define PACK_IN3(pk) for (int l_ = 0; l_ < VW; ++l_) a3[l_] = (real)0;
+#define PACK_IN3(pk, arr) for (int l_ = 0; l_ < VW; ++l_) (arr)[l_] = (real)0;
 #define ONE_IN3(i) ((real)0)
 #endif
 #if N_OUT > 0
@@ -265,16 +287,28 @@ void elementwise(const ulong n,
   PTR_IN0 PTR_IN1 PTR_IN2 PTR_IN3 PTR_OUT0 PTR_OUT1
 #if CONTIGUOUS
   const ulong packs = n / VW;
+  const ulong grid = get_global_size(0);
 #if GRID_STRIDE
-  for (ulong pk = gid; pk < packs; pk += get_global_size(0)) {
+  for (ulong first = gid; first < packs; first += grid * EPT) {
 #else
-  for (ulong pk = gid; pk < packs; pk = packs) {  // at most once
+  for (ulong first = gid; first < packs; first = packs) {  // at most once
 #endif
-    real a0[VW], a1[VW], a2[VW], a3[VW], r0[VW], r1[VW];
-    PACK_IN0(pk) PACK_IN1(pk) PACK_IN2(pk) PACK_IN3(pk)
+    real a0[EPT][VW], a1[EPT][VW], a2[EPT][VW], a3[EPT][VW];
 #pragma unroll
-    for (int l = 0; l < VW; ++l) APPLY(a0[l], a1[l], a2[l], a3[l], r0[l], r1[l]);
-    PACK_OUT0(pk) PACK_OUT1(pk)
+    for (int e = 0; e < EPT; ++e) {
+      const ulong pk = first + (ulong)e * grid;
+      if (pk < packs) { PACK_IN0(pk, a0[e]) PACK_IN1(pk, a1[e]) PACK_IN2(pk, a2[e]) PACK_IN3(pk, a3[e]) }
+    }
+#pragma unroll
+    for (int e = 0; e < EPT; ++e) {
+      const ulong pk = first + (ulong)e * grid;
+      if (pk < packs) {
+        real r0[VW], r1[VW];
+#pragma unroll
+        for (int l = 0; l < VW; ++l) APPLY(a0[e][l], a1[e][l], a2[e][l], a3[e][l], r0[l], r1[l]);
+        PACK_OUT0(pk) PACK_OUT1(pk)
+      }
+    }
   }
   // The last n mod VW elements, one per work-item of the first group.
   const ulong t = packs * VW + gid;

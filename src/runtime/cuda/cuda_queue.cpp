@@ -83,10 +83,12 @@ EventTimes CuEvent::times() {
   check(a.cuEventElapsedTime(&to_start, clock_->ref, start_), "cuEventElapsedTime");
   check(a.cuEventElapsedTime(&duration, start_, end_), "cuEventElapsedTime");
   EventTimes t;
-  t.queued = queued_ns_;
-  t.submit = submit_ns_;
   t.start = ms_to_ns(to_start);
   t.end = t.start + ms_to_ns(duration);
+  // The host times are the approximate ones (the two clocks share a zero to
+  // within one event's latency): they never come after the device's start.
+  t.submit = std::min(submit_ns_, t.start);
+  t.queued = std::min(queued_ns_, t.submit);
   return t;
 }
 
@@ -130,10 +132,12 @@ EventPtr CuQueue::enqueue(const WaitList& wait, Command&& command) {
     }
   }
   auto ev = std::make_shared<CuEvent>(pc_, clock_, queued);
+  // Submitted when handed to the stream: a copy from pageable memory may
+  // run, and finish, inside the call that enqueues it.
+  ev->set_submit(clock_->host_ns());
   check(a.cuEventRecord(ev->start(), stream_), "cuEventRecord");
   command(a);
   check(a.cuEventRecord(ev->end(), stream_), "cuEventRecord");
-  ev->set_submit(clock_->host_ns());
   return ev;
 }
 

@@ -34,30 +34,14 @@ std::string lower(std::string s) {
   return s;
 }
 
-// The database's architecture-family key: sm_90, adreno-7xx, mali-g78, gfx1030, pocl-<cpu>, ...
+// The database's architecture-family key of an OpenCL device.
 std::string architecture_of(cl_device_id d, const Capabilities& c) {
-  const std::string v = lower(c.vendor), n = lower(c.name);
-  if (v.find("nvidia") != std::string::npos) {
-    const cl_uint major = device_value<cl_uint>(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, 0);
-    const cl_uint minor = device_value<cl_uint>(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, 0);
-    if (major) return "sm_" + std::to_string(major) + std::to_string(minor);
+  int major = 0, minor = 0;
+  if (lower(c.vendor).find("nvidia") != std::string::npos) {
+    major = int(device_value<cl_uint>(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, 0));
+    minor = int(device_value<cl_uint>(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, 0));
   }
-  if (auto p = n.find("adreno"); p != std::string::npos) {
-    auto digit = std::find_if(n.begin() + long(p), n.end(), [](char ch) { return std::isdigit((unsigned char)ch); });
-    if (digit != n.end()) return std::string("adreno-") + *digit + "xx";
-  }
-  if (auto p = n.find("mali-"); p != std::string::npos) {
-    std::string model = n.substr(p);
-    return model.substr(0, model.find(' '));
-  }
-  if (c.platform.find("Portable Computing Language") != std::string::npos) {
-    // "pthread-skylake-avx512-AMD EPYC..." -> "pocl-skylake-avx512"
-    std::string s = c.name.substr(0, c.name.find(' '));
-    if (auto dash = s.rfind('-'); dash != std::string::npos && dash > 0) s = s.substr(0, dash);
-    if (s.rfind("pthread-", 0) == 0) s = s.substr(8);
-    return "pocl-" + lower(s);
-  }
-  return n;
+  return architecture_key(c.vendor, c.name, c.platform, major, minor);
 }
 
 class ClBackend : public BackendImpl {

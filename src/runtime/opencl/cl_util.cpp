@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cctype>
 #include "runtime/opencl/cl_util.hpp"
 
 #include <string>
@@ -90,6 +92,58 @@ std::string platform_string(cl_platform_id p, cl_platform_info what) {
   if (clGetPlatformInfo(p, what, n, s.data(), nullptr) != CL_SUCCESS) return {};
   while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
   return s;
+}
+
+namespace {
+std::string lowercase(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+}  // namespace
+
+// Mali GPUs share tuning by generation, not by model: the shader core's
+// width, register file and caches change between generations.
+std::string mali_generation(const std::string& model) {  // "g78", "t880"
+  if (model.empty()) return "";
+  if (model[0] == 't') return "midgard";
+  int num = 0;
+  for (char ch : model.substr(1))
+    if (std::isdigit((unsigned char)ch)) num = num * 10 + (ch - '0');
+    else break;
+  // Bifrost: G31, G51, G52, G71, G72, G76. Valhall: G57, G68, G77, G78 and the
+  // three-digit G310..G715 (G615, G715 included). 5th generation: G620, G720,
+  // G925 and later.
+  static const int bifrost[] = {31, 51, 52, 71, 72, 76};
+  for (int b : bifrost)
+    if (num == b) return "bifrost";
+  if (num < 100) return "valhall";
+  if (num >= 720 || num == 620 || num >= 900) return "5th-gen";
+  return "valhall";
+}
+
+std::string architecture_key(const std::string& vendor, const std::string& name, const std::string& platform,
+                             int nv_major, int nv_minor) {
+  const std::string v = lowercase(vendor), n = lowercase(name);
+  if (v.find("nvidia") != std::string::npos && nv_major)
+    return "sm_" + std::to_string(nv_major) + std::to_string(nv_minor);
+  if (auto p = n.find("adreno"); p != std::string::npos) {
+    auto digit = std::find_if(n.begin() + long(p), n.end(), [](char ch) { return std::isdigit((unsigned char)ch); });
+    if (digit != n.end()) return std::string("adreno-") + *digit + "xx";
+  }
+  if (auto p = n.find("mali-"); p != std::string::npos) {
+    std::string model = n.substr(p + 5);
+    model = model.substr(0, model.find_first_of(" ,("));
+    const std::string gen = mali_generation(model);
+    return gen.empty() ? "mali-" + model : "mali-" + gen;
+  }
+  if (platform.find("Portable Computing Language") != std::string::npos) {
+    // "pthread-skylake-avx512-AMD EPYC..." -> "pocl-skylake-avx512"
+    std::string s = name.substr(0, name.find(' '));
+    if (auto dash = s.rfind('-'); dash != std::string::npos && dash > 0) s = s.substr(0, dash);
+    if (s.rfind("pthread-", 0) == 0) s = s.substr(8);
+    return "pocl-" + lowercase(s);
+  }
+  return n;
 }
 
 }  // namespace optune::detail::cl

@@ -60,4 +60,14 @@ T device_value(cl_device_id d, cl_device_info what, T fallback = T()) {
   return v;
 }
 
+// The database's architecture-family key of an OpenCL device (Capabilities::
+// architecture): "sm_90" (NVIDIA, from the compute capability), "adreno-7xx",
+// "mali-valhall" (Mali by generation: midgard, bifrost, valhall, 5th-gen),
+// "pocl-skylake-avx512", else the lower-case device name.
+std::string architecture_key(const std::string& vendor, const std::string& name, const std::string& platform,
+                             int nv_major, int nv_minor);
+// "midgard", "bifrost", "valhall" or "5th-gen" for a lower-case Mali model
+// without its "mali-" prefix ("g78", "t880", "g715").
+std::string mali_generation(const std::string& model);
+
 }  // namespace optune::detail::cl
