@@ -7,3 +7,4 @@
 #include "optune/elementwise.hpp"
 #include "optune/reduce.hpp"
 #include "optune/gemm.hpp"
+#include "optune/interop.hpp"

@@ -5,12 +5,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "optune/interop.hpp"
 #include "optune/runtime.hpp"
 
 namespace optune::detail {
@@ -32,6 +34,8 @@ class MemImpl {
   virtual ~MemImpl() = default;
   std::size_t bytes() const { return bytes_; }
   ContextImpl* context() const { return ctx_; }
+  // The backend's own handle, for another library on the same memory.
+  virtual interop::NativeBuffer native(std::size_t offset_bytes) const = 0;
 
  private:
   ContextImpl* ctx_;
@@ -132,6 +136,11 @@ class QueueImpl {
   virtual EventPtr launch(KernelImpl& kernel, const std::vector<KernelArg>& args, const Geometry& geometry,
                           const WaitList& wait) = 0;
   virtual void finish() = 0;
+  // Another library's work on this queue (include/optune/interop.hpp).
+  using NativeFn = std::function<void(const interop::NativeQueue&)>;
+  virtual interop::NativeQueue native() = 0;
+  virtual void with_native(const NativeFn& fn) = 0;
+  virtual EventPtr enqueue_native(const NativeFn& enqueue, const WaitList& wait) = 0;
 };
 using QueuePtr = std::shared_ptr<QueueImpl>;
 

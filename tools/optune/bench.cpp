@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "bench_elementwise.hpp"
+#include "bench_gemm.hpp"
 #include "bench_reduce.hpp"
 #include "ceilings.hpp"
 #include "commands.hpp"
@@ -22,6 +23,7 @@ struct BenchOptions {
   int max_log2 = 0, min_log2 = 10;
   std::vector<std::string> only;
   bool quiet = false;
+  GemmBenchOptions gemm;
 };
 
 void run_bench(const BenchOptions& o) {
@@ -67,6 +69,13 @@ void run_bench(const BenchOptions& o) {
     ops["elementwise"] = bench_elementwise(q, c, eo);
   }
   if (wanted("reduce")) ops["reduce"] = bench_reduce(q, c, o.runs, o.quiet, o.only);
+  if (wanted("gemm")) {
+    GemmBenchOptions go = o.gemm;
+    go.runs = o.runs;
+    go.quiet = o.quiet;
+    go.only = o.only;
+    ops["gemm"] = bench_gemm(q, c, go);
+  }
 
   if (!o.json_path.empty()) {
     nlohmann::json j{
@@ -97,8 +106,9 @@ void run_bench(const BenchOptions& o) {
 void add_bench_command(CLI::App& app) {
   auto* o = new BenchOptions();
   auto* cmd = app.add_subcommand("bench", "Measure the device's ceilings and the operators against them");
-  cmd->add_option("suites", o->suites, "What to measure besides the ceilings: elementwise, reduce, all (default: all)")
-      ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "all"}));
+  cmd->add_option("suites", o->suites,
+                  "What to measure besides the ceilings: elementwise, reduce, gemm, all (default: all)")
+      ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "gemm", "all"}));
   cmd->add_option("--max-log2", o->max_log2, "Largest operator size as a power of two (default: 28 on GPUs, 24 on CPUs)")
       ->check(CLI::Range(10, 30));
   cmd->add_option("--min-log2", o->min_log2, "Smallest operator size as a power of two (default: 10)")
@@ -111,6 +121,18 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--copy-mib", o->copy_mib, "Copy buffer size in MiB (default: 64 on CPUs, 1024 on GPUs)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_flag("--quiet", o->quiet, "Print only the summary table");
+  cmd->add_flag("--quick", o->gemm.quick,
+                "gemm: only the targets' cases (f32 squares 1024, 4096, 8192 and 4096 x 64^3; 512 and 256 x 32^3 on CPUs)");
+  cmd->add_option("--gemm-sizes", o->gemm.sizes, "gemm: the square sizes to run, e.g. 4096,8192")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 65536));
+  cmd->add_option("--gemm-cases", o->gemm.groups, "gemm: which groups, e.g. square,batched (default: all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"square", "transpose", "inference", "batched"}));
+  cmd->add_option("--gemm-types", o->gemm.dtypes, "gemm: which types, e.g. f32 (default: all the device supports)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"f32", "f16", "f64"}));
+  cmd->add_flag("!--no-reference", o->gemm.reference, "gemm: skip the reference library (CLBlast, cuBLAS)");
   cmd->callback([o] { run_bench(*o); });
 }
 

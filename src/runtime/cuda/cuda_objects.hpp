@@ -90,6 +90,7 @@ class CuMem : public MemImpl {
       : MemImpl(ctx, bytes), pc_(std::move(pc)), ptr_(ptr) {}
   ~CuMem() override;
   CUdeviceptr ptr() const { return ptr_; }
+  interop::NativeBuffer native(std::size_t offset_bytes) const override;
 
  private:
   PrimaryPtr pc_;
@@ -169,6 +170,9 @@ class CuQueue : public QueueImpl {
   EventPtr launch(KernelImpl& kernel, const std::vector<KernelArg>& args, const Geometry& geometry,
                   const WaitList& wait) override;
   void finish() override;
+  interop::NativeQueue native() override;
+  void with_native(const NativeFn& fn) override;
+  EventPtr enqueue_native(const NativeFn& enqueue, const WaitList& wait) override;
 
  private:
   // Records start, runs the command on the stream, records end.

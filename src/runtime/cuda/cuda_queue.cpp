@@ -249,4 +249,29 @@ void CuQueue::finish() {
   check(api().cuStreamSynchronize(stream_), "cuStreamSynchronize");
 }
 
+// ---- another library's work (include/optune/interop.hpp) ----
+
+interop::NativeBuffer CuMem::native(std::size_t offset_bytes) const {
+  interop::NativeBuffer b;
+  b.device_pointer = std::uint64_t(ptr_) + offset_bytes;
+  return b;
+}
+
+interop::NativeQueue CuQueue::native() {
+  interop::NativeQueue n;
+  n.backend = Backend::CUDA;
+  n.queue = stream_;
+  n.context = pc_->get();
+  return n;
+}
+
+void CuQueue::with_native(const NativeFn& fn) {
+  Scope scope(*pc_);
+  fn(native());
+}
+
+EventPtr CuQueue::enqueue_native(const NativeFn& fn, const WaitList& wait) {
+  return enqueue(wait, [&](const DriverApi&) { fn(native()); });
+}
+
 }  // namespace optune::detail::cu

@@ -39,6 +39,7 @@ class ClMem : public MemImpl {
  public:
   ClMem(ContextImpl* ctx, std::size_t bytes, cl_mem mem) : MemImpl(ctx, bytes), mem_(mem) {}
   cl_mem get() const { return mem_.get(); }
+  interop::NativeBuffer native(std::size_t offset_bytes) const override;
 
  private:
   MemHandle mem_;
@@ -110,11 +111,18 @@ class ClQueue : public QueueImpl {
   EventPtr launch(KernelImpl& kernel, const std::vector<KernelArg>& args, const Geometry& geometry,
                   const WaitList& wait) override;
   void finish() override;
+  interop::NativeQueue native() override;
+  void with_native(const NativeFn& fn) override;
+  EventPtr enqueue_native(const NativeFn& enqueue, const WaitList& wait) override;
 
  private:
   std::vector<cl_event> wait_list(const WaitList& wait);
+  // A command on the queue whose device times every driver reports (see cl_interop.cpp).
+  cl_event enqueue_timestamp(const std::vector<cl_event>& wait);
   ClContext& ctx_;
   QueueHandle queue_;
+  std::once_flag timestamp_once_;
+  MemHandle timestamp_scratch_;  // 4 bytes that enqueue_timestamp fills
 };
 
 }  // namespace optune::detail::cl

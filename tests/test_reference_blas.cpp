@@ -1,0 +1,288 @@
+// The reference BLAS loaders of the bench (tools/optune/reference): the
+// library for the test device (CLBlast on OpenCL, cuBLAS on CUDA) multiplies
+// optune buffers correctly for every layout and transpose, which checks the
+// argument mapping (cuBLAS's row-major swap, offsets, leading dimensions and
+// strides), and a missing library is reported, never fatal.
+#include <cmath>
+#include <cstring>
+
+#include "reference_blas.hpp"
+#include "dynamic_library.hpp"
+#include "support/test_support.hpp"
+
+using namespace optune;
+using optune::tool::GemmCall;
+
+namespace {
+
+// Element (i, j) of a stored matrix.
+std::size_t at(Layout layout, std::int64_t i, std::int64_t j, std::int64_t ld) {
+  return std::size_t(layout == Layout::RowMajor ? i * ld + j : i + j * ld);
+}
+
+// Stored rows x columns of op(X) = rows x cols when X is transposed or not.
+struct Stored {
+  std::int64_t rows, cols;
+};
+Stored stored(Transpose t, std::int64_t rows, std::int64_t cols) {
+  return t == Transpose::Yes ? Stored{cols, rows} : Stored{rows, cols};
+}
+std::int64_t min_ld(Layout layout, Stored s) { return layout == Layout::RowMajor ? s.cols : s.rows; }
+std::int64_t elements(Layout layout, Stored s, std::int64_t ld) {
+  return layout == Layout::RowMajor ? (s.rows - 1) * ld + s.cols : (s.cols - 1) * ld + s.rows;
+}
+
+template <class T>
+double tolerance() {
+  if constexpr (std::is_same_v<T, double>) return 1e-12;
+  if constexpr (std::is_same_v<T, half>) return 1e-2;
+  return 1e-5;
+}
+
+template <class T>
+double to_double(T v) {
+  if constexpr (std::is_same_v<T, half>) {
+    return double(float(v));
+  } else {
+    return double(v);
+  }
+}
+
+template <class T>
+std::vector<T> to_type(const std::vector<float>& v) {
+  std::vector<T> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = T(v[i]);
+  return out;
+}
+
+// Runs one call on the device's reference library and checks every element
+// of every product against a double CPU reference, relative to the
+// magnitude |alpha| sum |a b| + |beta c| of each element. Elements outside C's
+// products (padding of ld, the gaps between batch entries) must be untouched.
+template <class T>
+void check_reference(tool::ReferenceBlas& blas, GemmCall call, const std::string& label) {
+  SCOPED_TRACE(label + " seed " + std::to_string(test::seed()));
+  const Queue& q = test::queue();
+  const Stored sa = stored(call.trans_a, call.m, call.k), sb = stored(call.trans_b, call.k, call.n);
+  const Stored sc{call.m, call.n};
+  call.lda = min_ld(call.layout, sa) + 3;
+  call.ldb = min_ld(call.layout, sb) + 1;
+  call.ldc = min_ld(call.layout, sc) + 2;
+  const std::int64_t ea = elements(call.layout, sa, call.lda), eb = elements(call.layout, sb, call.ldb);
+  const std::int64_t ec = elements(call.layout, sc, call.ldc);
+  call.stride_a = call.batch > 1 ? ea + 5 : 0;
+  call.stride_b = call.batch > 1 ? eb + 7 : 0;
+  call.stride_c = call.batch > 1 ? ec + 4 : 0;
+  const std::size_t offset = 3;  // every view starts inside its allocation
+  const std::size_t na = offset + std::size_t(call.stride_a * (call.batch - 1) + ea);
+  const std::size_t nb = offset + std::size_t(call.stride_b * (call.batch - 1) + eb);
+  const std::size_t nc = offset + std::size_t(call.stride_c * (call.batch - 1) + ec);
+  const auto ha = to_type<T>(test::random_floats(na)), hb = to_type<T>(test::random_floats(nb));
+  const auto hc = to_type<T>(test::random_floats(nc));
+  const Context& ctx = test::context();
+  Buffer<T> a = ctx.alloc<T>(na), b = ctx.alloc<T>(nb), c = ctx.alloc<T>(nc);
+  q.upload(a, std::span<const T>(ha));
+  q.upload(b, std::span<const T>(hb));
+  q.upload(c, std::span<const T>(hc));
+
+  Event e = blas.gemm(q, call, a.view(offset, na - offset), b.view(offset, nb - offset), c.view(offset, nc - offset));
+  e.wait();
+  EXPECT_GT(e.seconds(), 0.0);
+  const std::vector<T> got = q.download(c);
+
+  std::vector<bool> written(nc, false);
+  double worst = 0;
+  for (std::int64_t p = 0; p < call.batch; ++p) {
+    const std::size_t oa = offset + std::size_t(p * call.stride_a), ob = offset + std::size_t(p * call.stride_b);
+    const std::size_t oc = offset + std::size_t(p * call.stride_c);
+    for (std::int64_t i = 0; i < call.m; ++i) {
+      for (std::int64_t j = 0; j < call.n; ++j) {
+        double sum = 0, mag = 0;
+        for (std::int64_t l = 0; l < call.k; ++l) {
+          const std::size_t ia = call.trans_a == Transpose::Yes ? at(call.layout, l, i, call.lda) : at(call.layout, i, l, call.lda);
+          const std::size_t ib = call.trans_b == Transpose::Yes ? at(call.layout, j, l, call.ldb) : at(call.layout, l, j, call.ldb);
+          const double prod = to_double(ha[oa + ia]) * to_double(hb[ob + ib]);
+          sum += prod;
+          mag += std::fabs(prod);
+        }
+        const std::size_t ic = oc + at(call.layout, i, j, call.ldc);
+        const double c0 = to_double(hc[ic]);
+        const double want = call.alpha * sum + call.beta * c0;
+        const double scale = std::fabs(call.alpha) * mag + std::fabs(call.beta * c0) + 1e-30;
+        const double err = std::fabs(to_double(got[ic]) - want) / scale;
+        worst = std::max(worst, err);
+        written[ic] = true;
+        if (err > tolerance<T>()) {
+          ADD_FAILURE() << "C(" << i << ", " << j << ") of product " << p << ": got " << to_double(got[ic]) << ", want "
+                        << want << " (relative error " << err << ")";
+          return;
+        }
+      }
+    }
+  }
+  for (std::size_t i = 0; i < nc; ++i)
+    if (!written[i] && std::memcmp(&got[i], &hc[i], sizeof(T)) != 0) {
+      ADD_FAILURE() << "element " << i << " of C outside every product was overwritten";
+      return;
+    }
+}
+
+struct Reference {
+  std::unique_ptr<tool::ReferenceBlas> blas;
+  std::string reason;
+};
+
+Reference& reference() {
+  static Reference* r = [] {
+    auto* out = new Reference;
+    tool::ReferenceOpen o = tool::open_reference_blas(test::queue());
+    out->blas = std::move(o.blas);
+    out->reason = o.reason;
+    return out;
+  }();
+  return *r;
+}
+
+#define REQUIRE_REFERENCE()                                                              \
+  if (!reference().blas) GTEST_SKIP() << "no reference library: " << reference().reason; \
+  tool::ReferenceBlas& blas = *reference().blas
+
+template <class T>
+void every_layout_and_transpose(tool::ReferenceBlas& blas, std::int64_t batch) {
+  for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (Transpose ta : {Transpose::No, Transpose::Yes})
+      for (Transpose tb : {Transpose::No, Transpose::Yes}) {
+        GemmCall call;
+        call.layout = layout;
+        call.trans_a = ta;
+        call.trans_b = tb;
+        call.m = 17;
+        call.n = 13;
+        call.k = 9;
+        call.alpha = 1.5;
+        call.beta = -0.75;
+        call.batch = batch;
+        check_reference<T>(blas, call,
+                           std::string(layout == Layout::RowMajor ? "row-major" : "col-major") +
+                               (ta == Transpose::Yes ? " A^T" : " A") + (tb == Transpose::Yes ? " B^T" : " B") +
+                               " batch " + std::to_string(batch));
+      }
+}
+
+}  // namespace
+
+TEST(ReferenceBlas, NamesItselfAndItsVersion) {
+  REQUIRE_REFERENCE();
+  const std::string name = blas.name();
+  EXPECT_TRUE(name.rfind("CLBlast ", 0) == 0 || name.rfind("cuBLAS ", 0) == 0) << name;
+  EXPECT_EQ(name.find("version unknown"), std::string::npos) << name;
+  if (name.rfind("cuBLAS", 0) == 0) EXPECT_NE(name.find("no TF32"), std::string::npos) << name;
+  EXPECT_EQ(blas.unsupported(DType::F32), "");
+  EXPECT_NE(blas.unsupported(DType::I32), "");
+}
+
+TEST(ReferenceBlas, SgemmEveryLayoutAndTranspose) {
+  REQUIRE_REFERENCE();
+  every_layout_and_transpose<float>(blas, 1);
+}
+
+TEST(ReferenceBlas, SgemmStridedBatchedEveryLayoutAndTranspose) {
+  REQUIRE_REFERENCE();
+  every_layout_and_transpose<float>(blas, 3);
+}
+
+TEST(ReferenceBlas, LargerProductsThroughEveryKernel) {
+  // Large enough for CLBlast's indirect path (pad, transpose, product, copy
+  // back: several kernels behind one call), which the span must cover.
+  REQUIRE_REFERENCE();
+  GemmCall call;
+  call.trans_a = Transpose::Yes;
+  call.m = 300;
+  call.n = 260;
+  call.k = 280;
+  call.alpha = -1;
+  call.beta = 0.5;
+  check_reference<float>(blas, call, "row-major A^T B 300x260x280");
+  call.layout = Layout::ColMajor;
+  call.trans_a = Transpose::No;
+  call.trans_b = Transpose::Yes;
+  call.batch = 2;
+  check_reference<float>(blas, call, "col-major A B^T 300x260x280 batch 2");
+}
+
+TEST(ReferenceBlas, Dgemm) {
+  REQUIRE_REFERENCE();
+  if (const std::string why = blas.unsupported(DType::F64); !why.empty()) GTEST_SKIP() << why;
+  every_layout_and_transpose<double>(blas, 1);
+  every_layout_and_transpose<double>(blas, 2);
+}
+
+TEST(ReferenceBlas, Hgemm) {
+  REQUIRE_REFERENCE();
+  if (const std::string why = blas.unsupported(DType::F16); !why.empty()) GTEST_SKIP() << why;
+  every_layout_and_transpose<half>(blas, 1);
+  every_layout_and_transpose<half>(blas, 2);
+}
+
+TEST(ReferenceBlas, WrongBackendIsNotAvailable) {
+  const Queue& q = test::queue();
+  tool::ReferenceOpen other = q.device().backend() == Backend::CUDA ? tool::open_clblast(q) : tool::open_cublas(q);
+  EXPECT_EQ(other.blas, nullptr);
+  EXPECT_EQ(other.reason.rfind("not available: ", 0), 0u) << other.reason;
+  EXPECT_NE(other.reason.find(q.device().spec()), std::string::npos) << other.reason;
+}
+
+TEST(ReferenceBlas, ProbesReportAVersionOrAReason) {
+  // No driver is needed to find a library; where one is missing the probe
+  // says why instead of failing.
+  for (const tool::LibraryProbe& p : {tool::probe_clblast(), tool::probe_cublas()}) {
+    std::printf("probe: %s\n", p.loaded ? (p.path + " version " + p.version).c_str() : p.reason.c_str());
+    if (p.loaded) {
+      EXPECT_FALSE(p.path.empty());
+      EXPECT_FALSE(p.version.empty()) << p.path;
+    } else {
+      EXPECT_FALSE(p.reason.empty());
+    }
+  }
+}
+
+TEST(ReferenceBlas, MissingLibraryNamesEveryAttempt) {
+  std::string reason;
+  tool::DynamicLibrary lib =
+      tool::DynamicLibrary::open_first({"/nonexistent/libclblast.so.1", "libnot-a-library.so.7"}, &reason);
+  EXPECT_FALSE(lib.loaded());
+  EXPECT_NE(reason.find("/nonexistent/libclblast.so.1"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("libnot-a-library.so.7"), std::string::npos) << reason;
+}
+
+TEST(ReferenceBlas, EnqueueNativeSpansTheForeignWork) {
+  // A copy enqueued through the backend's own API, timed by the bracket:
+  // the span must cover it and the data must have moved.
+  const Queue& q = test::queue();
+  const std::size_t n = 1 << 20;
+  const auto host = test::random_words(n);
+  Buffer<std::uint32_t> x = test::context().alloc<std::uint32_t>(n), y = test::context().alloc<std::uint32_t>(n);
+  q.upload(x, std::span<const std::uint32_t>(host));
+  bool called = false;
+  Event e = interop::enqueue_native(q, [&](const interop::NativeQueue& nq) {
+    called = true;
+    EXPECT_EQ(nq.backend, q.device().backend());
+    EXPECT_NE(nq.queue, nullptr);
+    EXPECT_NE(nq.context, nullptr);
+    // Enqueue through optune on the same in-order queue: it lands between the brackets.
+    q.copy(x, y);
+  });
+  ASSERT_TRUE(called);
+  e.wait();
+  EXPECT_TRUE(e.complete());
+  const EventTimes t = e.times();
+  EXPECT_GE(t.end, t.start);
+  EXPECT_EQ(q.download(y), host);
+  const interop::NativeBuffer nb = interop::native_buffer(x.view(5, 10));
+  if (q.device().backend() == Backend::CUDA) {
+    EXPECT_EQ(nb.device_pointer, interop::native_buffer(x).device_pointer + 5 * sizeof(std::uint32_t));
+  } else {
+    EXPECT_EQ(nb.cl_mem, interop::native_buffer(x).cl_mem);
+    EXPECT_EQ(nb.offset_bytes, 5 * sizeof(std::uint32_t));
+  }
+}

@@ -1,0 +1,239 @@
+#include "bench_gemm.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "gemm_check.hpp"
+#include "reference_blas.hpp"
+
+namespace optune::tool {
+
+namespace {
+
+struct Case {
+  std::string group;  // square, transpose, inference, batched
+  DType dtype;
+  GemmShape shape;
+};
+
+std::string trans_name(const GemmShape& s) {
+  return std::string(s.trans_a == Transpose::Yes ? "T" : "N") + (s.trans_b == Transpose::Yes ? "T" : "N");
+}
+
+std::string shape_name(const GemmShape& s) {
+  std::string t = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  return s.batch > 1 ? std::to_string(s.batch) + " x " + t : t;
+}
+
+std::string case_name(const Case& c) {
+  return c.group + " " + std::string(dtype_name(c.dtype)) + " " + trans_name(c.shape) + " " + shape_name(c.shape);
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// Part 8 of the GEMM issue; on CPUs every dimension shrinks (8192 -> 1024,
+// 4096 -> 512, 128 -> 32, the batches likewise) so PoCL finishes in seconds.
+std::vector<Case> make_cases(const Capabilities& caps, const GemmBenchOptions& o, bool cpu) {
+  const std::int64_t big = cpu ? 512 : 4096, thin = cpu ? 32 : 128;
+  std::vector<std::int64_t> squares = cpu ? std::vector<std::int64_t>{64, 128, 256, 512, 1024}
+                                          : std::vector<std::int64_t>{256, 512, 1024, 2048, 4096, 8192};
+  if (o.quick) squares = cpu ? std::vector<std::int64_t>{512} : std::vector<std::int64_t>{1024, 4096, 8192};
+  if (!o.sizes.empty()) squares = o.sizes;
+  std::vector<DType> types{DType::F32};
+  if (caps.fp16 && !o.quick) types.push_back(DType::F16);
+  if (caps.fp64 && !o.quick) types.push_back(DType::F64);
+
+  std::vector<Case> cases;
+  for (DType t : types) {
+    if (!contains(o.dtypes, std::string(dtype_name(t)))) continue;
+    if (contains(o.groups, "square"))
+      for (std::int64_t s : squares) cases.push_back({"square", t, {Transpose::No, Transpose::No, s, s, s, 1}});
+    if (o.quick) continue;
+    if (contains(o.groups, "transpose"))
+      for (Transpose ta : {Transpose::No, Transpose::Yes})
+        for (Transpose tb : {Transpose::No, Transpose::Yes}) cases.push_back({"transpose", t, {ta, tb, big, big, big, 1}});
+    if (contains(o.groups, "inference")) {
+      cases.push_back({"inference", t, {Transpose::No, Transpose::No, thin, big, big, 1}});
+      cases.push_back({"inference", t, {Transpose::No, Transpose::No, big, thin, big, 1}});
+      cases.push_back({"inference", t, {Transpose::No, Transpose::No, big, big, thin, 1}});
+    }
+  }
+  // Batched: f32 (the targets are f32), plus --quick's first one.
+  if (contains(o.dtypes, "f32") && contains(o.groups, "batched")) {
+    const std::int64_t small = cpu ? 32 : 64, medium = cpu ? 128 : 512;
+    cases.push_back({"batched", DType::F32, {Transpose::No, Transpose::No, small, small, small, cpu ? 256 : 4096}});
+    if (!o.quick)
+      cases.push_back({"batched", DType::F32, {Transpose::No, Transpose::No, medium, medium, medium, cpu ? 8 : 64}});
+  }
+  return cases;
+}
+
+struct RowContext {
+  const Queue& q;
+  const Ceilings& ceilings;
+  ReferenceBlas* reference;  // null: not available
+  std::string reference_reason;
+  int runs;
+  bool quiet;
+};
+
+double fma_ceiling(const Ceilings& c, DType t) {
+  return c.fma_gflops[t == DType::F16 ? 1 : t == DType::F64 ? 2 : 0];
+}
+
+template <class T>
+nlohmann::json run_case(const RowContext& rc, const Case& cs) {
+  const GemmShape& s = cs.shape;
+  const Queue& q = rc.q;
+  Context ctx = q.context();
+  const auto na = std::size_t(s.size_a() * s.batch), nb = std::size_t(s.size_b() * s.batch);
+  const auto nc = std::size_t(s.size_c() * s.batch);
+  // Fresh operands per row; C starts random too (beta = 0 must not read it).
+  const std::uint64_t seed = std::uint64_t(s.m * 131 + s.n * 17 + s.k + s.batch * 7919);
+  const std::vector<T> ha = random_matrix<T>(na, seed), hb = random_matrix<T>(nb, seed + 1);
+  const std::vector<T> hc = random_matrix<T>(nc, seed + 2);
+  Buffer<T> a = ctx.alloc<T>(na), b = ctx.alloc<T>(nb), c = ctx.alloc<T>(nc);
+  q.upload(a, std::span<const T>(ha));
+  q.upload(b, std::span<const T>(hb));
+  q.upload(c, std::span<const T>(hc));
+
+  const double tol = gemm_tolerance(cs.dtype, s.k);
+  nlohmann::json row{{"group", cs.group}, {"dtype", std::string(dtype_name(cs.dtype))}, {"layout", "row-major"},
+                     {"trans", trans_name(s)}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch},
+                     {"flops", s.flops()}, {"tolerance", tol}};
+  auto ours = [&] {
+    if (s.batch > 1)
+      return gemm_strided_batched<T>(q, Layout::RowMajor, s.trans_a, s.trans_b, s.m, s.n, s.k, 1.0, a, s.lda(),
+                                     s.size_a(), b, s.ldb(), s.size_b(), 0.0, c, s.ldc(), s.size_c(), s.batch);
+    return gemm<T>(q, Layout::RowMajor, s.trans_a, s.trans_b, s.m, s.n, s.k, 1.0, a, s.lda(), b, s.ldb(), 0.0, c,
+                   s.ldc());
+  };
+  const Timing t = time_events(ours, 2, rc.runs);
+  const double gflops = s.flops() / t.median_s * 1e-9;
+  const double ceiling = fma_ceiling(rc.ceilings, cs.dtype);
+  const std::vector<T> our_c = q.download(c);
+  const double our_spot = spot_check(s, ha, hb, our_c);
+  row["median_us"] = t.median_s * 1e6;
+  row["min_us"] = t.min_s * 1e6;
+  row["gflops"] = gflops;
+  row["fraction_of_fma_ceiling"] = ceiling > 0 ? gflops / ceiling : 0.0;
+  row["spot_check_error"] = our_spot;
+  row["parameters"] = t.parameters;
+  bool flagged = !(our_spot <= tol);
+
+  nlohmann::json ref{{"available", false}};
+  std::string why = rc.reference ? rc.reference->unsupported(cs.dtype) : rc.reference_reason;
+  if (rc.reference && why.empty()) {
+    try {
+      Buffer<T> cr = ctx.alloc<T>(nc);
+      q.upload(cr, std::span<const T>(hc));
+      GemmCall call;
+      call.trans_a = s.trans_a;
+      call.trans_b = s.trans_b;
+      call.m = s.m;
+      call.n = s.n;
+      call.k = s.k;
+      call.lda = s.lda();
+      call.ldb = s.ldb();
+      call.ldc = s.ldc();
+      call.batch = s.batch;
+      call.stride_a = s.size_a();
+      call.stride_b = s.size_b();
+      call.stride_c = s.size_c();
+      const Timing tr = time_events([&] { return rc.reference->gemm(q, call, a, b, cr); }, 2, rc.runs);
+      const std::vector<T> ref_c = q.download(cr);
+      const double diff = max_relative_difference(our_c, ref_c);
+      const double ref_spot = spot_check(s, ha, hb, ref_c);
+      ref = {{"available", true},
+             {"median_us", tr.median_s * 1e6},
+             {"min_us", tr.min_s * 1e6},
+             {"gflops", s.flops() / tr.median_s * 1e-9},
+             {"speed_ratio", tr.median_s / t.median_s},
+             {"max_relative_difference", diff},
+             {"spot_check_error", ref_spot}};
+      flagged = flagged || !(diff <= tol);
+    } catch (const Error& e) {
+      why = std::string("error: ") + e.what();
+    }
+  }
+  if (!ref["available"].get<bool>()) ref["reason"] = why;
+  row["reference"] = ref;
+  row["flagged"] = flagged;
+
+  if (!rc.quiet) {
+    std::printf("%-9s %-4s %-2s %18s %11.1f %9.1f %6.1f%%", cs.group.c_str(), std::string(dtype_name(cs.dtype)).c_str(),
+                trans_name(s).c_str(), shape_name(s).c_str(), t.median_s * 1e6, gflops,
+                ceiling > 0 ? 100 * gflops / ceiling : 0.0);
+    if (ref["available"].get<bool>())
+      std::printf(" %11.1f %9.1f %7.2fx %9.1e", ref["median_us"].get<double>(), ref["gflops"].get<double>(),
+                  ref["speed_ratio"].get<double>(), ref["max_relative_difference"].get<double>());
+    else
+      std::printf(" %11s %9s %8s %9s", "-", "-", "-", "-");
+    if (flagged) std::printf("  MISMATCH (tolerance %.1e)", tol);
+    std::printf("  %s\n", t.parameters_text.c_str());
+    std::fflush(stdout);
+  }
+  return row;
+}
+
+nlohmann::json run_row(const RowContext& rc, const Case& cs) {
+  try {
+    switch (cs.dtype) {
+      case DType::F16: return run_case<half>(rc, cs);
+      case DType::F64: return run_case<double>(rc, cs);
+      default: return run_case<float>(rc, cs);
+    }
+  } catch (const Error& e) {  // one failing row (memory, an unsupported shape) must not end the suite
+    if (!rc.quiet)
+      std::printf("%-9s %-4s %-2s %18s  error (%s): %s\n", cs.group.c_str(), std::string(dtype_name(cs.dtype)).c_str(),
+                  trans_name(cs.shape).c_str(), shape_name(cs.shape).c_str(), status_name(e.status()), e.what());
+    return {{"group", cs.group}, {"dtype", std::string(dtype_name(cs.dtype))}, {"trans", trans_name(cs.shape)},
+            {"m", cs.shape.m}, {"n", cs.shape.n}, {"k", cs.shape.k}, {"batch", cs.shape.batch},
+            {"error", std::string(status_name(e.status())) + ": " + e.what()}};
+  }
+}
+
+}  // namespace
+
+nlohmann::json bench_gemm(const Queue& q, const Ceilings& c, const GemmBenchOptions& o) {
+  const Capabilities& caps = q.device().caps();
+  const bool cpu = caps.type == DeviceType::CPU;
+  ReferenceOpen ref;
+  if (o.reference) {
+    ref = open_reference_blas(q);
+  } else {
+    ref.reason = "not run (--no-reference)";
+  }
+  RowContext rc{q, c, ref.blas.get(), ref.reason, o.runs > 0 ? o.runs : (cpu ? 5 : 20), o.quiet};
+  const std::string reference = ref.blas ? ref.blas->name() : ref.reason;
+  const char* scaled = "CPU device: shapes scaled down (squares 64-1024, transposes at 512, inference 32x512x512 "
+                       "and its turns, batches 256 x 32^3 and 8 x 128^3)";
+  std::vector<Case> cases = make_cases(caps, o, cpu);
+  std::erase_if(cases, [&](const Case& cs) { return !selected(case_name(cs), o.only); });
+  if (!o.quiet) {
+    std::printf("\ngemm: C = A B, row-major, alpha 1, beta 0; time = median of %d device-timed runs after 2 warm-ups\n",
+                rc.runs);
+    std::printf("reference: %s\n", reference.c_str());
+    std::printf("GFLOP/s counts 2mnk per product; fma%% is of the measured FMA ceiling (2 flops per FMA, CUDA cores: "
+                "tensor cores may exceed it); vs ref > 1: optune faster; diff = max|ours - ref| / max|ref|\n");
+    if (cpu) std::printf("%s\n", scaled);
+    if (!caps.fp16 && contains(o.dtypes, "f16")) std::printf("f16: skipped, the device has no half arithmetic\n");
+    if (!caps.fp64 && contains(o.dtypes, "f64")) std::printf("f64: skipped, the device has no fp64\n");
+    std::printf("%-9s %-4s %-2s %18s %11s %9s %7s %11s %9s %8s %9s\n", "gemm", "type", "op", "shape (m x n x k)",
+                "time us", "GFLOP/s", "fma%", "ref us", "ref GF/s", "vs ref", "diff");
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Case& cs : cases) rows.push_back(run_row(rc, cs));
+  nlohmann::json out{{"reference", reference},
+                     {"reference_available", ref.blas != nullptr},
+                     {"runs", rc.runs},
+                     {"quick", o.quick},
+                     {"scaled_down", cpu},
+                     {"rows", rows}};
+  if (cpu) out["note"] = scaled;
+  return out;
+}
+
+}  // namespace optune::tool

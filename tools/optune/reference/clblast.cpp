@@ -1,0 +1,200 @@
+// CLBlast through its C API (clblast_c.h), loaded at run time.
+//
+// "As shipped": CLBlast picks its kernel parameters from the database compiled
+// into the library (tuned entries for the devices its authors and users
+// tuned, defaults elsewhere); this file never calls its tuner or overrides a
+// parameter, so the comparison is with what a user of the package gets.
+#include <CL/cl.h>
+
+#include <cstdlib>
+#include <mutex>
+
+#include "dynamic_library.hpp"
+#include "reference_blas.hpp"
+
+namespace optune::tool {
+
+namespace {
+
+// clblast_c.h: the enums are C enums (int), the status a CLBlastStatusCode.
+enum : int { kRowMajor = 101, kColMajor = 102, kTransposeNo = 111, kTransposeYes = 112 };
+
+template <class S>
+using GemmFn = int(int layout, int trans_a, int trans_b, std::size_t m, std::size_t n, std::size_t k, S alpha,
+                   cl_mem a, std::size_t a_offset, std::size_t a_ld, cl_mem b, std::size_t b_offset, std::size_t b_ld,
+                   S beta, cl_mem c, std::size_t c_offset, std::size_t c_ld, cl_command_queue* queue,
+                   cl_event* event);
+
+template <class S>
+using StridedBatchedFn = int(int layout, int trans_a, int trans_b, std::size_t m, std::size_t n, std::size_t k,
+                             S alpha, cl_mem a, std::size_t a_offset, std::size_t a_ld, std::size_t a_stride, cl_mem b,
+                             std::size_t b_offset, std::size_t b_ld, std::size_t b_stride, S beta, cl_mem c,
+                             std::size_t c_offset, std::size_t c_ld, std::size_t c_stride, std::size_t batch,
+                             cl_command_queue* queue, cl_event* event);
+
+// Per scalar type: float (S), double (D), cl_half (H).
+template <class S>
+struct TypedApi {
+  GemmFn<S>* gemm = nullptr;
+  StridedBatchedFn<S>* strided_batched = nullptr;
+};
+
+struct ClblastApi {
+  LibraryProbe probe;
+  TypedApi<float> s;
+  TypedApi<double> d;
+  TypedApi<cl_half> h;
+};
+
+const ClblastApi& load() {
+  static ClblastApi api;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::vector<std::string> names;
+    if (const char* env = std::getenv("OPTUNE_CLBLAST_LIBRARY"); env && *env) {
+      names.push_back(env);  // a file named by the user, and only that
+    } else {
+      names = {"libclblast.so.1", "libclblast.so"};
+    }
+    std::string reason;
+    DynamicLibrary lib = DynamicLibrary::open_first(names, &reason);
+    if (!lib.loaded()) {
+      api.probe.reason = "libclblast.so.1 not found (" + reason + ")";
+      return;
+    }
+    std::string missing;
+    lib.symbol("CLBlastSgemm", api.s.gemm, &missing);
+    lib.symbol("CLBlastDgemm", api.d.gemm, &missing);
+    lib.symbol("CLBlastHgemm", api.h.gemm, &missing);
+    lib.symbol("CLBlastSgemmStridedBatched", api.s.strided_batched, &missing);
+    lib.symbol("CLBlastDgemmStridedBatched", api.d.strided_batched, &missing);
+    lib.symbol("CLBlastHgemmStridedBatched", api.h.strided_batched, &missing);
+    api.probe.path = lib.path();
+    api.probe.version = lib.version_from_path();
+    if (!missing.empty()) {
+      api.probe.reason = lib.path() + " lacks " + missing + " (CLBlast older than 1.5?)";
+      return;
+    }
+    api.probe.loaded = true;
+  });
+  return api;
+}
+
+std::string status_text(int s) {
+  switch (s) {
+    case -4: return "CLBlastTempBufferAllocFailure";
+    case -5: return "CLBlastOpenCLOutOfResources";
+    case -11: return "CLBlastOpenCLBuildProgramFailure";
+    case -36: return "CLBlastInvalidCommandQueue";
+    case -38: return "CLBlastInvalidMemObject";
+    case -54: return "CLBlastInvalidLocalThreadsTotal";
+    case -1024: return "CLBlastNotImplemented";
+    case -1017: return "CLBlastInvalidDimension";
+    case -1016: return "CLBlastInvalidLeadDimA";
+    case -1015: return "CLBlastInvalidLeadDimB";
+    case -1014: return "CLBlastInvalidLeadDimC";
+    case -1011: return "CLBlastInsufficientMemoryA";
+    case -1010: return "CLBlastInsufficientMemoryB";
+    case -1009: return "CLBlastInsufficientMemoryC";
+    case -2049: return "CLBlastInvalidBatchCount";
+    case -2046: return "CLBlastInvalidLocalMemUsage";
+    case -2045: return "CLBlastNoHalfPrecision";
+    case -2044: return "CLBlastNoDoublePrecision";
+    case -2041: return "CLBlastDatabaseError";
+    default: return "status " + std::to_string(s);
+  }
+}
+
+template <class S>
+S scalar(double v) {
+  if constexpr (std::is_same_v<S, cl_half>) {
+    return half::from_float(float(v));
+  } else {
+    return S(v);
+  }
+}
+
+class Clblast : public ReferenceBlas {
+ public:
+  Clblast(const ClblastApi& api, const Capabilities& caps)
+      : api_(api), fp16_(caps.extensions.find("cl_khr_fp16") != std::string::npos), fp64_(caps.fp64) {}
+
+  std::string name() const override {
+    return "CLBlast " + (api_.probe.version.empty() ? std::string("(version unknown)") : api_.probe.version) +
+           " as shipped (its own tuning database, not tuned here)";
+  }
+
+  std::string unsupported(DType t) const override {
+    if (t == DType::F16 && !fp16_) return "CLBlast's Hgemm needs cl_khr_fp16, which the device lacks";
+    if (t == DType::F64 && !fp64_) return "the device has no fp64";
+    if (t != DType::F32 && t != DType::F16 && t != DType::F64) return "CLBlast has no GEMM of this type";
+    return "";
+  }
+
+  Event gemm(const Queue& q, const GemmCall& call, const interop::NativeBuffer& a, const interop::NativeBuffer& b,
+             const interop::NativeBuffer& c) override {
+    if (std::string why = unsupported(call.dtype); !why.empty()) throw Error(Status::Unsupported, "CLBlast: " + why);
+    switch (call.dtype) {
+      case DType::F64: return run(q, api_.d, 'D', call, a, b, c);
+      case DType::F16: return run(q, api_.h, 'H', call, a, b, c);
+      default: return run(q, api_.s, 'S', call, a, b, c);
+    }
+  }
+
+ private:
+  template <class S>
+  Event run(const Queue& q, const TypedApi<S>& fn, char letter, const GemmCall& call,
+            const interop::NativeBuffer& a, const interop::NativeBuffer& b, const interop::NativeBuffer& c) {
+    const std::size_t es = dtype_size(call.dtype);
+    const int layout = call.layout == Layout::RowMajor ? kRowMajor : kColMajor;
+    const int ta = call.trans_a == Transpose::Yes ? kTransposeYes : kTransposeNo;
+    const int tb = call.trans_b == Transpose::Yes ? kTransposeYes : kTransposeNo;
+    const auto m = std::size_t(call.m), n = std::size_t(call.n), k = std::size_t(call.k);
+    const auto lda = std::size_t(call.lda), ldb = std::size_t(call.ldb), ldc = std::size_t(call.ldc);
+    const S alpha = scalar<S>(call.alpha), beta = scalar<S>(call.beta);
+    auto mem = [](const interop::NativeBuffer& x) { return static_cast<cl_mem>(x.cl_mem); };
+    int status = 0;
+    const std::string what = std::string("CLBlast") + letter + (call.batch > 1 ? "gemmStridedBatched" : "gemm");
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue& nq) {
+      cl_command_queue queue = static_cast<cl_command_queue>(nq.queue);
+      cl_event done = nullptr;
+      if (call.batch > 1) {
+        status = fn.strided_batched(layout, ta, tb, m, n, k, alpha, mem(a), a.offset_bytes / es, lda,
+                                    std::size_t(call.stride_a), mem(b), b.offset_bytes / es, ldb,
+                                    std::size_t(call.stride_b), beta, mem(c), c.offset_bytes / es, ldc,
+                                    std::size_t(call.stride_c), std::size_t(call.batch), &queue, &done);
+      } else {
+        status = fn.gemm(layout, ta, tb, m, n, k, alpha, mem(a), a.offset_bytes / es, lda, mem(b),
+                         b.offset_bytes / es, ldb, beta, mem(c), c.offset_bytes / es, ldc, &queue, &done);
+      }
+      if (done) clReleaseEvent(done);  // the span's markers time the call, not this last kernel alone
+    });
+    if (status != 0) throw Error(Status::DeviceError, what + " returned " + status_text(status));
+    return ev;
+  }
+
+  const ClblastApi& api_;
+  bool fp16_, fp64_;
+};
+
+}  // namespace
+
+LibraryProbe probe_clblast() { return load().probe; }
+
+ReferenceOpen open_clblast(const Queue& q) {
+  ReferenceOpen r;
+  const Capabilities& caps = q.device().caps();
+  if (caps.backend != Backend::OpenCL) {
+    r.reason = "not available: CLBlast runs on OpenCL devices, this is " + caps.spec;
+    return r;
+  }
+  const ClblastApi& api = load();
+  if (!api.probe.loaded) {
+    r.reason = "not available: " + api.probe.reason;
+    return r;
+  }
+  r.blas = std::make_unique<Clblast>(api, caps);
+  return r;
+}
+
+}  // namespace optune::tool

@@ -1,0 +1,257 @@
+// cuBLAS through its C API (cublas_api.h), loaded at run time.
+//
+// Math mode CUBLAS_DEFAULT_MATH: f32 products run in f32, never TF32 (which
+// cuBLAS uses only when asked, through CUBLAS_TF32_TENSOR_OP_MATH or a
+// *_FAST_TF32 compute type), so SGEMM is compared with SGEMM. f16 products
+// compute in f16 (CUBLAS_COMPUTE_16F, as cublasHgemm), as optune's half GEMM
+// does with Accumulate::Default on CUDA.
+//
+// cuBLAS is column-major only. A row-major C = op(A) op(B) is the column-major
+// C^T = op(B)^T op(A)^T on the same memory, so row-major calls swap A and B
+// (and m and n) and keep every leading dimension.
+#include <climits>
+#include <cstdlib>
+#include <mutex>
+
+#include "dynamic_library.hpp"
+#include "reference_blas.hpp"
+
+#ifndef OPTUNE_CUBLAS_MAJOR
+#define OPTUNE_CUBLAS_MAJOR 13
+#endif
+#ifndef OPTUNE_REFERENCE_CUDA_LIBRARY_DIR
+#define OPTUNE_REFERENCE_CUDA_LIBRARY_DIR "/usr/local/cuda/lib64"
+#endif
+
+namespace optune::tool {
+
+namespace {
+
+// cublas_api.h and library_types.h: every enum is a C enum (int).
+struct CublasContext;
+using Handle = CublasContext*;
+enum : int { kSuccess = 0, kOpN = 0, kOpT = 1, kDefaultMath = 0, kGemmDefault = -1 };
+enum : int { kR32F = 0, kR64F = 1, kR16F = 2, kCompute16F = 64, kCompute32F = 68, kCompute64F = 70 };
+enum : int { kMajorVersion = 0, kMinorVersion = 1, kPatchLevel = 2 };  // libraryPropertyType
+
+using CreateFn = int(Handle*);
+using DestroyFn = int(Handle);
+using SetStreamFn = int(Handle, void* stream);
+using SetMathModeFn = int(Handle, int mode);
+using GetPropertyFn = int(int type, int* value);
+using StatusStringFn = const char*(int status);
+template <class S>
+using GemmFn = int(Handle, int ta, int tb, int m, int n, int k, const S* alpha, const S* a, int lda, const S* b,
+                   int ldb, const S* beta, S* c, int ldc);
+template <class S>
+using StridedBatchedFn = int(Handle, int ta, int tb, int m, int n, int k, const S* alpha, const S* a, int lda,
+                             long long stride_a, const S* b, int ldb, long long stride_b, const S* beta, S* c, int ldc,
+                             long long stride_c, int batch);
+using GemmExFn = int(Handle, int ta, int tb, int m, int n, int k, const void* alpha, const void* a, int a_type,
+                     int lda, const void* b, int b_type, int ldb, const void* beta, void* c, int c_type, int ldc,
+                     int compute, int algo);
+using GemmStridedBatchedExFn = int(Handle, int ta, int tb, int m, int n, int k, const void* alpha, const void* a,
+                                   int a_type, int lda, long long stride_a, const void* b, int b_type, int ldb,
+                                   long long stride_b, const void* beta, void* c, int c_type, int ldc,
+                                   long long stride_c, int batch, int compute, int algo);
+
+struct CublasApi {
+  LibraryProbe probe;
+  CreateFn* create = nullptr;
+  DestroyFn* destroy = nullptr;
+  SetStreamFn* set_stream = nullptr;
+  SetMathModeFn* set_math_mode = nullptr;
+  GetPropertyFn* get_property = nullptr;
+  StatusStringFn* status_string = nullptr;  // optional
+  GemmFn<float>* sgemm = nullptr;
+  GemmFn<double>* dgemm = nullptr;
+  StridedBatchedFn<float>* sgemm_strided_batched = nullptr;
+  StridedBatchedFn<double>* dgemm_strided_batched = nullptr;
+  GemmExFn* gemm_ex = nullptr;
+  GemmStridedBatchedExFn* gemm_strided_batched_ex = nullptr;
+};
+
+const CublasApi& load() {
+  static CublasApi api;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const std::string so = "libcublas.so." + std::to_string(OPTUNE_CUBLAS_MAJOR);
+    std::vector<std::string> names;
+    if (const char* env = std::getenv("OPTUNE_CUBLAS_LIBRARY"); env && *env) {
+      names.push_back(env);
+    } else {
+      names = {so, std::string(OPTUNE_REFERENCE_CUDA_LIBRARY_DIR) + "/" + so};
+      if (const char* cuda = std::getenv("CUDA_PATH"); cuda && *cuda) names.push_back(std::string(cuda) + "/lib64/" + so);
+      names.push_back("/usr/local/cuda/lib64/" + so);
+    }
+    std::string reason;
+    DynamicLibrary lib = DynamicLibrary::open_first(names, &reason);
+    if (!lib.loaded()) {
+      api.probe.reason = so + " not found (" + reason + ")";
+      return;
+    }
+    std::string missing;
+    lib.symbol("cublasCreate_v2", api.create, &missing);
+    lib.symbol("cublasDestroy_v2", api.destroy, &missing);
+    lib.symbol("cublasSetStream_v2", api.set_stream, &missing);
+    lib.symbol("cublasSetMathMode", api.set_math_mode, &missing);
+    lib.symbol("cublasGetProperty", api.get_property, &missing);
+    lib.symbol("cublasSgemm_v2", api.sgemm, &missing);
+    lib.symbol("cublasDgemm_v2", api.dgemm, &missing);
+    lib.symbol("cublasSgemmStridedBatched", api.sgemm_strided_batched, &missing);
+    lib.symbol("cublasDgemmStridedBatched", api.dgemm_strided_batched, &missing);
+    lib.symbol("cublasGemmEx", api.gemm_ex, &missing);
+    lib.symbol("cublasGemmStridedBatchedEx", api.gemm_strided_batched_ex, &missing);
+    lib.symbol("cublasGetStatusString", api.status_string, nullptr);
+    api.probe.path = lib.path();
+    if (!missing.empty()) {
+      api.probe.reason = lib.path() + " lacks " + missing;
+      return;
+    }
+    int v[3] = {0, 0, 0};
+    if (api.get_property(kMajorVersion, &v[0]) == kSuccess && api.get_property(kMinorVersion, &v[1]) == kSuccess &&
+        api.get_property(kPatchLevel, &v[2]) == kSuccess)
+      api.probe.version = std::to_string(v[0]) + "." + std::to_string(v[1]) + "." + std::to_string(v[2]);
+    else
+      api.probe.version = lib.version_from_path();
+    api.probe.loaded = true;
+  });
+  return api;
+}
+
+std::string status_text(const CublasApi& api, int s) {
+  const char* text = api.status_string ? api.status_string(s) : nullptr;
+  return (text ? std::string(text) : std::string("cuBLAS status")) + " (" + std::to_string(s) + ")";
+}
+
+int checked_int(std::int64_t v, const char* what) {
+  if (v < 0 || v > INT_MAX)
+    throw Error(Status::Unsupported, std::string("cuBLAS: ") + what + " = " + std::to_string(v) +
+                                         " does not fit the 32-bit interface used here");
+  return int(v);
+}
+
+class Cublas : public ReferenceBlas {
+ public:
+  Cublas(const CublasApi& api, const Queue& q) : api_(api), queue_(q) {
+    int status = kSuccess;
+    interop::with_native(q, [&](const interop::NativeQueue& nq) {
+      status = api_.create(&handle_);
+      if (status != kSuccess) return;
+      status = api_.set_stream(handle_, nq.queue);
+      if (status == kSuccess) status = api_.set_math_mode(handle_, kDefaultMath);
+    });
+    if (status != kSuccess) {
+      release();
+      throw Error(Status::BackendUnavailable, "cuBLAS handle set-up failed: " + status_text(api_, status));
+    }
+  }
+  ~Cublas() override { release(); }
+
+  std::string name() const override {
+    return "cuBLAS " + (api_.probe.version.empty() ? std::string("(version unknown)") : api_.probe.version) +
+           " (CUBLAS_DEFAULT_MATH: no TF32; f16 computes in f16)";
+  }
+
+  std::string unsupported(DType t) const override {
+    if (t != DType::F32 && t != DType::F16 && t != DType::F64) return "cuBLAS has no GEMM of this type here";
+    return "";
+  }
+
+  Event gemm(const Queue& q, const GemmCall& call, const interop::NativeBuffer& a, const interop::NativeBuffer& b,
+             const interop::NativeBuffer& c) override {
+    if (std::string why = unsupported(call.dtype); !why.empty()) throw Error(Status::Unsupported, "cuBLAS: " + why);
+    const bool row = call.layout == Layout::RowMajor;
+    // Column-major operands: (first, second) = (A, B), or (B, A) for row-major.
+    const interop::NativeBuffer& first = row ? b : a;
+    const interop::NativeBuffer& second = row ? a : b;
+    const int op1 = (row ? call.trans_b : call.trans_a) == Transpose::Yes ? kOpT : kOpN;
+    const int op2 = (row ? call.trans_a : call.trans_b) == Transpose::Yes ? kOpT : kOpN;
+    const int m = checked_int(row ? call.n : call.m, "m"), n = checked_int(row ? call.m : call.n, "n");
+    const int k = checked_int(call.k, "k");
+    const int ld1 = checked_int(row ? call.ldb : call.lda, "ld"), ld2 = checked_int(row ? call.lda : call.ldb, "ld");
+    const int ldc = checked_int(call.ldc, "ldc"), batch = checked_int(call.batch, "batch");
+    const long long s1 = row ? call.stride_b : call.stride_a, s2 = row ? call.stride_a : call.stride_b;
+    const long long sc = call.stride_c;
+    const void* p1 = reinterpret_cast<const void*>(first.device_pointer);
+    const void* p2 = reinterpret_cast<const void*>(second.device_pointer);
+    void* pc = reinterpret_cast<void*>(c.device_pointer);
+    const float af = float(call.alpha), bf = float(call.beta);
+    const half ah(af), bh(bf);
+    int status = kSuccess;
+    std::string what;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue&) {
+      switch (call.dtype) {
+        case DType::F32:
+          what = batch > 1 ? "cublasSgemmStridedBatched" : "cublasSgemm";
+          status = batch > 1 ? api_.sgemm_strided_batched(handle_, op1, op2, m, n, k, &af, as<float>(p1), ld1, s1,
+                                                          as<float>(p2), ld2, s2, &bf, as<float>(pc), ldc, sc, batch)
+                             : api_.sgemm(handle_, op1, op2, m, n, k, &af, as<float>(p1), ld1, as<float>(p2), ld2,
+                                          &bf, as<float>(pc), ldc);
+          break;
+        case DType::F64:
+          what = batch > 1 ? "cublasDgemmStridedBatched" : "cublasDgemm";
+          status = batch > 1 ? api_.dgemm_strided_batched(handle_, op1, op2, m, n, k, &call.alpha, as<double>(p1),
+                                                          ld1, s1, as<double>(p2), ld2, s2, &call.beta,
+                                                          as<double>(pc), ldc, sc, batch)
+                             : api_.dgemm(handle_, op1, op2, m, n, k, &call.alpha, as<double>(p1), ld1,
+                                          as<double>(p2), ld2, &call.beta, as<double>(pc), ldc);
+          break;
+        default:
+          what = batch > 1 ? "cublasGemmStridedBatchedEx(f16)" : "cublasGemmEx(f16)";
+          status = batch > 1 ? api_.gemm_strided_batched_ex(handle_, op1, op2, m, n, k, &ah, p1, kR16F, ld1, s1, p2,
+                                                            kR16F, ld2, s2, &bh, pc, kR16F, ldc, sc, batch,
+                                                            kCompute16F, kGemmDefault)
+                             : api_.gemm_ex(handle_, op1, op2, m, n, k, &ah, p1, kR16F, ld1, p2, kR16F, ld2, &bh, pc,
+                                            kR16F, ldc, kCompute16F, kGemmDefault);
+          break;
+      }
+    });
+    if (status != kSuccess) throw Error(Status::DeviceError, what + " failed: " + status_text(api_, status));
+    return ev;
+  }
+
+ private:
+  template <class S>
+  static S* as(const void* p) {
+    return static_cast<S*>(const_cast<void*>(p));
+  }
+  void release() noexcept {
+    if (!handle_) return;
+    try {
+      interop::with_native(queue_, [&](const interop::NativeQueue&) { api_.destroy(handle_); });
+    } catch (...) {  // at exit the driver may refuse; the process is ending anyway
+    }
+    handle_ = nullptr;
+  }
+
+  const CublasApi& api_;
+  Queue queue_;
+  Handle handle_ = nullptr;
+};
+
+}  // namespace
+
+LibraryProbe probe_cublas() { return load().probe; }
+
+ReferenceOpen open_cublas(const Queue& q) {
+  ReferenceOpen r;
+  const Capabilities& caps = q.device().caps();
+  if (caps.backend != Backend::CUDA) {
+    r.reason = "not available: cuBLAS runs on CUDA devices, this is " + caps.spec;
+    return r;
+  }
+  const CublasApi& api = load();
+  if (!api.probe.loaded) {
+    r.reason = "not available: " + api.probe.reason;
+    return r;
+  }
+  try {
+    r.blas = std::make_unique<Cublas>(api, q);
+  } catch (const Error& e) {
+    r.reason = std::string("not available: ") + e.what();
+  }
+  return r;
+}
+
+}  // namespace optune::tool

@@ -1,0 +1,79 @@
+// Reference BLAS libraries for the benchmark, loaded with dlopen at run time
+// when present: CLBlast (libclblast.so.1) on OpenCL devices, cuBLAS
+// (libcublas.so.13) on CUDA. They run on optune's own buffers and queue
+// (include/optune/interop.hpp), so one run times both on the same operands
+// and the results can be compared element by element.
+//
+// Neither library is needed to build: the few entry points are declared here
+// (clblast.cpp, cublas.cpp) with the types of the libraries' C headers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "optune/gemm.hpp"
+#include "optune/interop.hpp"
+
+namespace optune::tool {
+
+// C = alpha * op(A) * op(B) + beta * C, BLAS semantics as optune::gemm; with
+// batch > 1, a strided batch (strides in elements).
+struct GemmCall {
+  DType dtype = DType::F32;
+  Layout layout = Layout::RowMajor;
+  Transpose trans_a = Transpose::No, trans_b = Transpose::No;
+  std::int64_t m = 0, n = 0, k = 0;
+  double alpha = 1, beta = 0;
+  std::int64_t lda = 0, ldb = 0, ldc = 0;
+  std::int64_t batch = 1, stride_a = 0, stride_b = 0, stride_c = 0;
+};
+
+class ReferenceBlas {
+ public:
+  virtual ~ReferenceBlas() = default;
+  // Library, version and the mode it runs in, e.g. "CLBlast 1.5.3 (as
+  // shipped: its own tuning database, not tuned here)".
+  virtual std::string name() const = 0;
+  // "" when the library can multiply this type on this device, else why not.
+  virtual std::string unsupported(DType t) const = 0;
+  // Enqueues the product on q (the queue the library was opened for); the
+  // Event spans all of the library's work. Throws Error naming the library's
+  // status when the call fails.
+  virtual Event gemm(const Queue& q, const GemmCall& call, const interop::NativeBuffer& a,
+                     const interop::NativeBuffer& b, const interop::NativeBuffer& c) = 0;
+
+  template <class T>
+  Event gemm(const Queue& q, GemmCall call, const Buffer<T>& a, const Buffer<T>& b, const Buffer<T>& c) {
+    call.dtype = dtype_of_v<T>;
+    return gemm(q, call, interop::native_buffer(a), interop::native_buffer(b), interop::native_buffer(c));
+  }
+};
+
+// A library found on disk (no device needed to find it).
+struct LibraryProbe {
+  bool loaded = false;
+  std::string path;     // the file dlopen resolved
+  std::string version;  // "1.5.3", "13.0.2"; "" when unknown
+  std::string reason;   // why it could not be loaded
+};
+
+// The library alone. OPTUNE_CLBLAST_LIBRARY / OPTUNE_CUBLAS_LIBRARY name a
+// file to use instead of the search (LD_LIBRARY_PATH, the CUDA toolkit).
+LibraryProbe probe_clblast();
+LibraryProbe probe_cublas();
+
+// A reference opened for one queue, or why there is none.
+struct ReferenceOpen {
+  std::unique_ptr<ReferenceBlas> blas;
+  std::string reason;  // "not available: ..." when blas is null
+};
+
+ReferenceOpen open_clblast(const Queue& q);  // OpenCL queues
+ReferenceOpen open_cublas(const Queue& q);   // CUDA queues
+// The one for q's backend.
+inline ReferenceOpen open_reference_blas(const Queue& q) {
+  return q.device().backend() == Backend::CUDA ? open_cublas(q) : open_clblast(q);
+}
+
+}  // namespace optune::tool
