@@ -51,7 +51,8 @@ const optune_buffer_t& need_buffer(optune_buffer b, const char* what) { return n
 Operand operand(const optune_tensor* t, const std::string& what) {
   if (!t) invalid(what + " is NULL");
   if (!t->buffer) invalid(what + ".buffer is NULL");
-  if (t->ndim > 8) throw Error(Status::InvalidShape, what + " has " + std::to_string(t->ndim) + " dimensions (at most 8)");
+  if (t->ndim > 8)
+    throw Error(Status::InvalidShape, what + " has " + std::to_string(t->ndim) + " dimensions (at most 8)");
   if (t->ndim && !t->shape) invalid(what + ".shape is NULL with ndim " + std::to_string(t->ndim));
   const optune_buffer_t& b = *t->buffer;
   if (t->offset > b.count)
@@ -151,7 +152,8 @@ optune_status optune_flush_trace(void) {
   return guard([] {
     if (!detail::trace::on())
       throw Error(Status::Unsupported, "optune_flush_trace: tracing is off (OPTUNE_TRACE was not set at first use)");
-    if (!detail::trace::flush()) throw Error(Status::IoError, "optune_flush_trace: the trace file could not be written");
+    if (!detail::trace::flush())
+      throw Error(Status::IoError, "optune_flush_trace: the trace file could not be written");
   });
 }
 

@@ -184,7 +184,8 @@ Event fused(const Queue& q, const std::vector<Step>& chain, const std::vector<Op
                std::string(s.kind == Step::Kind::Unary ? unary_name(s.unary) : binary_name(s.binary)) +
                (s.kind == Step::Kind::Scalar ? " scalar" : "");
     traced.text("chain", steps);
-    for (std::size_t k = 0; k < inputs.size(); ++k) trace_operand(traced, ("input " + std::to_string(k)).c_str(), inputs[k]);
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+      trace_operand(traced, ("input " + std::to_string(k)).c_str(), inputs[k]);
     trace_operand(traced, "y", y);
   }
   if (chain.empty()) throw Error(Status::InvalidArgument, "fused: the chain is empty");

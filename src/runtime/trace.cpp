@@ -285,7 +285,10 @@ void lookup(const std::string& family, DType dtype, const std::string& bucket, c
 
 void program(std::string_view label, const ProgramStats& stats, const std::string& options, bool failed) {
   try {
-    const char* how = failed ? "failed" : stats.from_memory ? "memory cache" : stats.from_disk ? "disk cache" : "compiled";
+    const char* how = failed             ? "failed"
+                      : stats.from_memory ? "memory cache"
+                      : stats.from_disk   ? "disk cache"
+                                          : "compiled";
     const std::int64_t dur = std::int64_t(stats.seconds * 1e9);
     const std::int64_t end = now_ns();
     json args = {{"source", label}, {"result", how}, {"ms", stats.seconds * 1e3}};
