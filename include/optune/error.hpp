@@ -1,4 +1,5 @@
-// optune::Error and the status codes shared with the C API.
+// optune::Error and the status codes shared with the C API (optune_status in
+// optune/optune.h, the same names as OPTUNE_UPPER_SNAKE_CASE).
 #pragma once
 
 #include <stdexcept>

@@ -111,6 +111,12 @@ Device select_device(std::string_view spec);
 // OPTUNE_DEVICE if set, else the first GPU, else the first CPU.
 Device default_device();
 
+// OPTUNE_TRACE=FILE records every operator call, program lookup and kernel
+// and writes them as Chrome trace JSON at exit. This writes the file now (the
+// whole trace so far; kernels not yet complete are waited for). False when
+// tracing is off or the file cannot be written.
+bool flush_trace();
+
 template <class T> class Buffer;
 class Image2D;
 

@@ -3,27 +3,30 @@
 #include <set>
 
 #include "ops/elementwise_ops.hpp"
+#include "ops/traced.hpp"
 
 namespace optune {
 
 using detail::ComputeType;
 using detail::ElementwiseCall;
+using detail::trace_operand;
+using detail::trace::Span;
 
 std::string_view unary_name(Unary op) noexcept {
   static const char* names[] = {"copy", "neg", "abs", "relu", "leaky_relu", "relu6", "elu", "selu", "gelu",
                                 "gelu_tanh", "silu", "mish", "sigmoid", "hard_sigmoid", "hard_swish", "tanh",
                                 "softplus", "exp", "log", "sqrt", "rsqrt", "reciprocal", "square", "sin", "cos",
                                 "floor", "ceil", "round", "sign", "clamp"};
-  return names[int(op)];
+  return int(op) >= 0 && int(op) <= int(Unary::Clamp) ? names[int(op)] : "?";
 }
 std::string_view binary_name(Binary op) noexcept {
   static const char* names[] = {"add", "sub", "mul", "div", "max", "min", "pow", "atan2",
                                 "prelu", "eq", "ne", "lt", "le", "gt", "ge"};
-  return names[int(op)];
+  return int(op) >= 0 && int(op) <= int(Binary::Ge) ? names[int(op)] : "?";
 }
 std::string_view ternary_name(Ternary op) noexcept {
   static const char* names[] = {"where", "fma", "addcmul", "clamp"};
-  return names[int(op)];
+  return int(op) >= 0 && int(op) <= int(Ternary::Clamp) ? names[int(op)] : "?";
 }
 
 namespace {
@@ -80,6 +83,11 @@ std::vector<double> detail::unary_params(Unary op, const OpParams& p) {
 }
 
 Event unary(const Queue& q, Unary op, const Operand& x, const Operand& y, OpParams p, const WaitList& wait) {
+  Span traced("unary", unary_name(op));
+  trace_operand(traced, "x", x);
+  trace_operand(traced, "y", y);
+  if (traced && !std::isnan(p.alpha)) traced.number("alpha", p.alpha);
+  if (traced && !std::isnan(p.beta)) traced.number("beta", p.beta);
   const std::string what = std::string(unary_name(op));
   same_type(what, "x", x.dtype, "y", y.dtype);
   ElementwiseCall call{what, "", {&x}, {&y}, detail::unary_params(op, p), detail::compute_type_of({x.dtype})};
@@ -90,6 +98,10 @@ Event unary(const Queue& q, Unary op, const Operand& x, const Operand& y, OpPara
 }
 
 Event binary(const Queue& q, Binary op, const Operand& a, const Operand& b, const Operand& y, const WaitList& wait) {
+  Span traced("binary", binary_name(op));
+  trace_operand(traced, "a", a);
+  trace_operand(traced, "b", b);
+  trace_operand(traced, "y", y);
   const std::string what = std::string(binary_name(op));
   same_type(what, "a", a.dtype, "b", b.dtype);
   if (!is_comparison(op)) same_type(what, "a", a.dtype, "y", y.dtype);
@@ -101,6 +113,10 @@ Event binary(const Queue& q, Binary op, const Operand& a, const Operand& b, cons
 }
 
 Event binary(const Queue& q, Binary op, const Operand& a, double s, const Operand& y, const WaitList& wait) {
+  Span traced("binary", binary_name(op));
+  trace_operand(traced, "a", a);
+  if (traced) traced.number("scalar b", s);
+  trace_operand(traced, "y", y);
   const std::string what = std::string(binary_name(op));
   if (!is_comparison(op)) same_type(what, "a", a.dtype, "y", y.dtype);
   ElementwiseCall call{what, "", {&a}, {&y}, {s}, detail::compute_type_of({a.dtype})};
@@ -111,6 +127,10 @@ Event binary(const Queue& q, Binary op, const Operand& a, double s, const Operan
 }
 
 Event binary(const Queue& q, Binary op, double s, const Operand& b, const Operand& y, const WaitList& wait) {
+  Span traced("binary", binary_name(op));
+  if (traced) traced.number("scalar a", s);
+  trace_operand(traced, "b", b);
+  trace_operand(traced, "y", y);
   const std::string what = std::string(binary_name(op));
   if (!is_comparison(op)) same_type(what, "b", b.dtype, "y", y.dtype);
   ElementwiseCall call{what, "", {&b}, {&y}, {s}, detail::compute_type_of({b.dtype})};
@@ -122,6 +142,12 @@ Event binary(const Queue& q, Binary op, double s, const Operand& b, const Operan
 
 Event ternary(const Queue& q, Ternary op, const Operand& a, const Operand& b, const Operand& c, const Operand& y,
               OpParams p, const WaitList& wait) {
+  Span traced("ternary", ternary_name(op));
+  trace_operand(traced, "a", a);
+  trace_operand(traced, "b", b);
+  trace_operand(traced, "c", c);
+  trace_operand(traced, "y", y);
+  if (traced && !std::isnan(p.alpha)) traced.number("alpha", p.alpha);
   const std::string what = std::string(ternary_name(op));
   same_type(what, "b", b.dtype, "c", c.dtype);
   same_type(what, "b", b.dtype, "y", y.dtype);
@@ -141,12 +167,27 @@ Event ternary(const Queue& q, Ternary op, const Operand& a, const Operand& b, co
 }
 
 Event cast(const Queue& q, const Operand& x, const Operand& y, const WaitList& wait) {
+  Span traced("cast");
+  trace_operand(traced, "x", x);
+  trace_operand(traced, "y", y);
   ElementwiseCall call{"cast", "o0 = i0;", {&x}, {&y}, {}, detail::compute_type_of({x.dtype, y.dtype})};
   return finish(q, call, wait);
 }
 
 Event fused(const Queue& q, const std::vector<Step>& chain, const std::vector<Operand>& inputs, const Operand& y,
             const WaitList& wait) {
+  Span traced("fused");
+  if (traced) {
+    std::string steps;
+    for (const Step& s : chain)
+      steps += std::string(steps.empty() ? "" : ", ") +
+               std::string(s.kind == Step::Kind::Unary ? unary_name(s.unary) : binary_name(s.binary)) +
+               (s.kind == Step::Kind::Scalar ? " scalar" : "");
+    traced.text("chain", steps);
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+      trace_operand(traced, ("input " + std::to_string(k)).c_str(), inputs[k]);
+    trace_operand(traced, "y", y);
+  }
   if (chain.empty()) throw Error(Status::InvalidArgument, "fused: the chain is empty");
   if (inputs.empty()) throw Error(Status::InvalidArgument, "fused: no input");
   std::size_t binaries = 0;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ops/elementwise_ops.hpp"
+#include "ops/traced.hpp"
 
 namespace optune {
 
@@ -60,6 +61,15 @@ std::string one_line(const std::string& code) {
 Event elementwise(const Queue& q, const Expression& expr, const std::vector<Operand>& inputs,
                   const std::vector<Operand>& outputs, const std::map<std::string, double>& scalars,
                   const WaitList& wait) {
+  detail::trace::Span traced("elementwise");
+  if (traced) {
+    traced.text("code", expr.code);
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+      detail::trace_operand(traced, ("input " + std::to_string(k)).c_str(), inputs[k]);
+    for (std::size_t k = 0; k < outputs.size(); ++k)
+      detail::trace_operand(traced, ("output " + std::to_string(k)).c_str(), outputs[k]);
+    for (const auto& [name, v] : scalars) traced.number("scalar " + name, v);
+  }
   if (inputs.size() > 4) throw Error(Status::InvalidArgument, "elementwise: at most 4 inputs");
   if (outputs.empty() || outputs.size() > 2) throw Error(Status::InvalidArgument, "elementwise: 1 or 2 outputs");
   static const char* default_in[] = {"x", "b", "c", "d"};

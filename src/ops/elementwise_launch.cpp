@@ -153,8 +153,7 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
   args.push_back(KernelArg::bytes(meta.data(), meta.size() * 8));
 
   const Geometry g = fam.geometry(p, caps, pr);
-  check_geometry(caps, g);
-  return Event(q.impl()->launch(*kernel, args, g, wait));
+  return launch_kernel(q, *kernel, args, g, wait, &p);
 }
 
 }  // namespace optune::detail

@@ -8,6 +8,7 @@
 #include "ops/params.hpp"
 #include "ops/reduce_ops.hpp"
 #include "ops/reduce_plan.hpp"
+#include "ops/traced.hpp"
 #include "runtime/backend.hpp"
 
 namespace optune {
@@ -44,8 +45,7 @@ Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, con
   if (c.x.dtype == DType::F64) args.push_back(KernelArg::scalar(c.eps));
   else args.push_back(KernelArg::scalar(float(c.eps)));
   const Geometry g = fam.geometry(p, caps, pr);
-  check_geometry(caps, g);
-  return Event(q.impl()->launch(*k, args, g, wait));
+  return launch_kernel(q, *k, args, g, wait, &p);
 }
 
 }  // namespace detail
@@ -66,6 +66,16 @@ Event normalise_rows(const Queue& q, NormOp kind, const Operand& x, const std::o
                      const std::optional<Operand>& mean_out, const std::optional<Operand>& rstd_out,
                      const WaitList& wait) {
   const std::string what = kind == NormOp::LayerNorm ? "layer_norm" : "rms_norm";
+  trace::Span traced(what);
+  if (traced) {
+    trace_operand(traced, "x", x);
+    if (gamma) trace_operand(traced, "gamma", *gamma);
+    if (beta) trace_operand(traced, "beta", *beta);
+    trace_operand(traced, "y", y);
+    if (mean_out) trace_operand(traced, "mean_out", *mean_out);
+    if (rstd_out) trace_operand(traced, "rstd_out", *rstd_out);
+    traced.number("eps", eps);
+  }
   if (!q.impl()) throw Error(Status::InvalidArgument, what + ": empty queue");
   const TensorInfo xi = check_tensor(what + ": x", x, q);
   const TensorInfo yi = check_tensor(what + ": y", y, q);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "runtime/log.hpp"
+#include "runtime/trace.hpp"
 
 namespace optune::detail {
 
@@ -53,6 +54,9 @@ Params params_for(const Queue& q, const KernelFamily& family, const Problem& pro
     r.lookup.params = p;
     r.lookup.source = "OPTUNE_PARAMS";
   }
+  if (trace::on())
+    trace::lookup(r.family, problem.dtype, r.bucket, problem.sizes, problem.extra, r.lookup.params,
+                  level_name(r.lookup.level), r.lookup.source);
   if (recent.size() == kKeep) recent.erase(recent.begin());
   recent.push_back(std::move(r));
   return p;

@@ -7,6 +7,7 @@
 #include "ops/elementwise_plan.hpp"
 #include "ops/reduce_ops.hpp"
 #include "ops/reduce_plan.hpp"
+#include "ops/traced.hpp"
 
 namespace optune {
 
@@ -15,7 +16,7 @@ using namespace detail;
 std::string_view reduce_op_name(ReduceOp op) noexcept {
   static const char* names[] = {"sum", "mean", "max", "min", "prod", "sum_squares",
                                 "l1", "l2", "argmax", "argmin", "any", "all"};
-  return names[int(op)];
+  return int(op) >= 0 && int(op) <= int(ReduceOp::All) ? names[int(op)] : "?";
 }
 
 namespace {
@@ -37,6 +38,13 @@ std::string axes_text(const std::vector<int>& axes) {
 
 Event reduce(const Queue& q, ReduceOp op, const Operand& x, std::vector<int> axes, bool keepdims, const Operand& y,
              const WaitList& wait) {
+  trace::Span traced("reduce", reduce_op_name(op));
+  trace_operand(traced, "x", x);
+  trace_operand(traced, "y", y);
+  if (traced) {
+    traced.integers("axes", std::vector<std::int64_t>(axes.begin(), axes.end()));
+    traced.flag("keepdims", keepdims);
+  }
   const std::string what = "reduce(" + std::string(reduce_op_name(op)) + ")";
   if (!q.impl()) throw Error(Status::InvalidArgument, what + ": empty queue");
   if (int(op) < 0 || int(op) > int(ReduceOp::All)) throw Error(Status::InvalidArgument, what + ": unknown operator");

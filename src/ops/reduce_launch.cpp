@@ -57,8 +57,7 @@ Event launch(const Queue& q, const ReduceFamilyBase& fam, const Params& p, const
     else args.push_back(KernelArg::scalar(float(v)));
   }
   const Geometry g = fam.geometry(p, caps, with_splits);
-  check_geometry(caps, g);
-  return Event(q.impl()->launch(*k, args, g, wait));
+  return launch_kernel(q, *k, args, g, wait, &p);
 }
 
 }  // namespace

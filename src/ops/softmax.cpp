@@ -5,6 +5,7 @@
 #include "ops/params.hpp"
 #include "ops/reduce_ops.hpp"
 #include "ops/reduce_plan.hpp"
+#include "ops/traced.hpp"
 #include "runtime/backend.hpp"
 
 namespace optune {
@@ -27,8 +28,7 @@ Event run_softmax_cols(const Queue& q, const SoftmaxColsCall& c, const WaitList&
                               KernelArg::scalar(std::uint64_t(c.x.offset)), KernelArg::buffer(*c.y.mem),
                               KernelArg::scalar(std::uint64_t(c.y.offset))};
   const Geometry g = fam.geometry(p, caps, pr);
-  check_geometry(caps, g);
-  return Event(q.impl()->launch(*k, args, g, wait));
+  return launch_kernel(q, *k, args, g, wait, &p);
 }
 
 }  // namespace detail
@@ -37,6 +37,10 @@ namespace {
 
 Event softmax_along(const Queue& q, bool log, const Operand& x, int axis, const Operand& y, const WaitList& wait) {
   const std::string what = log ? "log_softmax" : "softmax";
+  trace::Span traced(what);
+  trace_operand(traced, "x", x);
+  trace_operand(traced, "y", y);
+  if (traced) traced.number("axis", axis);
   if (!q.impl()) throw Error(Status::InvalidArgument, what + ": empty queue");
   const TensorInfo xi = check_tensor(what + ": x", x, q);
   const TensorInfo yi = check_tensor(what + ": y", y, q);

@@ -10,6 +10,7 @@
 #include "runtime/cache_file.hpp"
 #include "runtime/embedded.hpp"
 #include "runtime/log.hpp"
+#include "runtime/trace.hpp"
 
 namespace optune::detail {
 
@@ -126,8 +127,10 @@ std::string assemble_options(const DeviceImpl& device, const Defines& defines) {
   return s;
 }
 
-ProgramPtr get_program_from_text(ContextImpl& ctx, std::string_view label, const std::string& body,
-                                 const Defines& defines, ProgramStats* stats) {
+namespace {
+
+ProgramPtr find_or_build(ContextImpl& ctx, std::string_view label, const std::string& body, const Defines& defines,
+                         ProgramStats* stats) {
   const auto t0 = std::chrono::steady_clock::now();
   const DeviceImpl& dev = *ctx.device();
   const std::string text = assemble_text(dev.caps(), dev.backend_prelude(), label, body);
@@ -173,6 +176,33 @@ ProgramPtr get_program_from_text(ContextImpl& ctx, std::string_view label, const
   return p;
 }
 
+std::string defines_text(const Defines& defines) {
+  Defines sorted = defines;
+  std::sort(sorted.begin(), sorted.end());
+  std::string s;
+  for (const auto& [k, v] : sorted) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
+}  // namespace
+
+ProgramPtr get_program_from_text(ContextImpl& ctx, std::string_view label, const std::string& body,
+                                 const Defines& defines, ProgramStats* stats) {
+  if (!trace::on()) return find_or_build(ctx, label, body, defines, stats);
+  ProgramStats local;
+  ProgramStats* st = stats ? stats : &local;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    ProgramPtr p = find_or_build(ctx, label, body, defines, st);
+    trace::program(label, *st, st->from_memory ? std::string() : defines_text(defines), false);
+    return p;
+  } catch (...) {
+    st->seconds = seconds_since(t0);
+    trace::program(label, *st, defines_text(defines), true);
+    throw;
+  }
+}
+
 ProgramPtr get_program(ContextImpl& ctx, std::string_view source_name, const Defines& defines, ProgramStats* stats) {
   return get_program_from_text(ctx, source_name, std::string(kernel_source(source_name)), defines, stats);
 }
@@ -210,12 +240,21 @@ Launch& Launch::image(const Image2D& img) {
   return *this;
 }
 
+Event launch_kernel(const Queue& queue, KernelImpl& kernel, const std::vector<KernelArg>& args, const Geometry& g,
+                    const WaitList& wait, const std::map<std::string, std::int64_t>* params) {
+  check_geometry(queue.device().caps(), g);
+  if (!trace::on()) return Event(queue.impl()->launch(kernel, args, g, wait));
+  const std::int64_t enqueued = trace::now_ns();
+  Event e(queue.impl()->launch(kernel, args, g, wait));
+  trace::kernel(queue, kernel, g, params, e, enqueued);
+  return e;
+}
+
 Event Launch::run(const Geometry& g, const WaitList& wait) {
-  check_geometry(queue_.device().caps(), g);
   for (const auto& m : keep_)
     if (m->context() != queue_.context().impl().get())
       throw Error(Status::InvalidArgument, "kernel " + kernel_->name() + ": a buffer belongs to another context");
-  return Event(queue_.impl()->launch(*kernel_, args_, g, wait));
+  return launch_kernel(queue_, *kernel_, args_, g, wait);
 }
 
 }  // namespace optune::detail

@@ -2,6 +2,8 @@
 // the cache file, and a small launcher that binds arguments and enqueues.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,6 +45,11 @@ ProgramPtr get_program_from_text(ContextImpl& ctx, std::string_view label, const
 
 // Checks geometry against device limits: throws Error(OutOfResources).
 void check_geometry(const Capabilities& caps, const Geometry& g);
+
+// Every kernel launch goes through here: checks the geometry, enqueues, and
+// reports the kernel (with the parameters it was built with) to OPTUNE_TRACE.
+Event launch_kernel(const Queue& queue, KernelImpl& kernel, const std::vector<KernelArg>& args, const Geometry& g,
+                    const WaitList& wait, const std::map<std::string, std::int64_t>* params = nullptr);
 
 // Binds arguments in order and launches:
 //   Launch(queue, kernel).buf(x).arg(n).run(geometry)

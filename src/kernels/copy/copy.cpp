@@ -96,8 +96,7 @@ Event CopyFamily::launch(const Queue& queue, const Params& p, const Problem& pro
   std::vector<KernelArg> args{KernelArg::scalar(n), KernelArg::buffer(x), KernelArg::scalar(xo),
                               KernelArg::buffer(y), KernelArg::scalar(yo)};
   const Geometry g = geometry(p, caps, problem);
-  check_geometry(caps, g);
-  return Event(queue.impl()->launch(*k, args, g, wait));
+  return launch_kernel(queue, *k, args, g, wait, &p);
 }
 
 namespace {

@@ -73,7 +73,7 @@ Event PeakFamily::launch(const Queue& queue, const Params& p, const Problem& pro
   KernelPtr k = kernel(queue, p, problem);
   // a slightly below 1 keeps the recurrence bounded: c -> b / (1 - a).
   std::vector<KernelArg> args{KernelArg::buffer(out), KernelArg::scalar(0.999f), KernelArg::scalar(0.001f)};
-  return Event(queue.impl()->launch(*k, args, g, {}));
+  return launch_kernel(queue, *k, args, g, {}, &p);
 }
 
 namespace {

@@ -1,0 +1,114 @@
+// C API: GEMM and strided-batched GEMM over the C++ templates (f32, f64, f16).
+#include "capi/capi.hpp"
+
+using namespace optune;
+using namespace optune::capi;
+
+namespace {
+
+GemmOptions gemm_options(const optune_gemm_options* o, const char* fn) {
+  GemmOptions g;
+  if (!o) return g;
+  const std::string f(fn);
+  g.bias_mode = need_enum<BiasMode>(int(o->bias_mode), int(BiasMode::PerColumn), (f + ": options->bias_mode").c_str());
+  if (o->bias) {
+    const optune_buffer_t& b = *o->bias;
+    g.bias.mem = b.mem;
+    g.bias.offset = b.offset;
+    g.bias.count = b.count;
+    g.bias.dtype = b.dtype;
+    g.bias.shape = {std::int64_t(b.count)};
+  } else if (g.bias_mode != BiasMode::None) {
+    invalid(f + ": options->bias is NULL with a bias mode");
+  }
+  g.activation = need_enum<Unary>(int(o->activation), int(Unary::Clamp), (f + ": options->activation").c_str());
+  g.activation_params.alpha = o->activation_params.alpha;
+  g.activation_params.beta = o->activation_params.beta;
+  g.accumulate =
+      need_enum<Accumulate>(int(o->accumulate), int(Accumulate::F32), (f + ": options->accumulate").c_str());
+  return g;
+}
+
+struct Common {
+  const Queue* q;
+  Layout layout;
+  Transpose ta, tb;
+  GemmOptions options;
+  WaitList wait;
+  const optune_buffer_t *a, *b, *c;
+};
+
+Common common(const char* fn, optune_queue queue, optune_layout layout, optune_transpose ta, optune_transpose tb,
+              optune_buffer a, optune_buffer b, optune_buffer c, const optune_gemm_options* options,
+              const optune_event* wait, size_t wait_count) {
+  const std::string f(fn);
+  Common k;
+  k.q = &need_queue(queue, fn);
+  k.layout = need_enum<Layout>(int(layout), int(Layout::ColMajor), (f + ": layout").c_str());
+  k.ta = need_enum<Transpose>(int(ta), int(Transpose::Yes), (f + ": trans_a").c_str());
+  k.tb = need_enum<Transpose>(int(tb), int(Transpose::Yes), (f + ": trans_b").c_str());
+  k.a = &need_buffer(a, (f + ": a").c_str());
+  k.b = &need_buffer(b, (f + ": b").c_str());
+  k.c = &need_buffer(c, (f + ": c").c_str());
+  for (const auto& [name, buf] : {std::pair{"b", k.b}, std::pair{"c", k.c}})
+    if (buf->dtype != k.a->dtype)
+      throw Error(Status::InvalidType, f + ": a is " + std::string(dtype_name(k.a->dtype)) + " but " + name + " is " +
+                                           std::string(dtype_name(buf->dtype)));
+  if (k.a->dtype != DType::F32 && k.a->dtype != DType::F64 && k.a->dtype != DType::F16)
+    throw Error(Status::InvalidType, f + ": " + std::string(dtype_name(k.a->dtype)) +
+                                         " matrices are not supported (f32, f64 or f16)");
+  k.options = gemm_options(options, fn);
+  k.wait = wait_list(wait, wait_count, fn);
+  return k;
+}
+
+// f with a type tag of the matrices' element type (f32, f64, f16 only).
+template <class F>
+Event with_float_type(DType t, F&& f) {
+  switch (t) {
+    case DType::F64: return f(double{});
+    case DType::F16: return f(half{});
+    default: return f(float{});
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+optune_status optune_gemm(optune_queue queue, optune_layout layout, optune_transpose trans_a,
+                          optune_transpose trans_b, int64_t m, int64_t n, int64_t k, double alpha, optune_buffer a,
+                          int64_t lda, optune_buffer b, int64_t ldb, double beta, optune_buffer c, int64_t ldc,
+                          const optune_gemm_options* options, const optune_event* wait, size_t wait_count,
+                          optune_event* event) {
+  return guard([&] {
+    EventOut out(event);
+    const Common x = common("optune_gemm", queue, layout, trans_a, trans_b, a, b, c, options, wait, wait_count);
+    out.set(with_float_type(x.a->dtype, [&](auto tag) {
+      using T = decltype(tag);
+      return gemm<T>(*x.q, x.layout, x.ta, x.tb, m, n, k, alpha, typed<T>(*x.a), lda, typed<T>(*x.b), ldb, beta,
+                     typed<T>(*x.c), ldc, x.options, x.wait);
+    }));
+  });
+}
+
+optune_status optune_gemm_strided_batched(optune_queue queue, optune_layout layout, optune_transpose trans_a,
+                                          optune_transpose trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+                                          optune_buffer a, int64_t lda, int64_t stride_a, optune_buffer b,
+                                          int64_t ldb, int64_t stride_b, double beta, optune_buffer c, int64_t ldc,
+                                          int64_t stride_c, int64_t batch, const optune_gemm_options* options,
+                                          const optune_event* wait, size_t wait_count, optune_event* event) {
+  return guard([&] {
+    EventOut out(event);
+    const Common x =
+        common("optune_gemm_strided_batched", queue, layout, trans_a, trans_b, a, b, c, options, wait, wait_count);
+    out.set(with_float_type(x.a->dtype, [&](auto tag) {
+      using T = decltype(tag);
+      return gemm_strided_batched<T>(*x.q, x.layout, x.ta, x.tb, m, n, k, alpha, typed<T>(*x.a), lda, stride_a,
+                                     typed<T>(*x.b), ldb, stride_b, beta, typed<T>(*x.c), ldc, stride_c, batch,
+                                     x.options, x.wait);
+    }));
+  });
+}
+
+}  // extern "C"
