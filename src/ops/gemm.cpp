@@ -6,6 +6,7 @@
 #include "ops/gemm_ops.hpp"
 #include "ops/validate.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/trace.hpp"
 
 namespace optune {
 
@@ -187,6 +188,17 @@ GemmCall normalise(const GemmArgs& g, const Queue& q, double alpha, double beta,
 
 Event run(const GemmArgs& g, const Queue& q, double alpha, double beta, std::vector<std::int64_t> offs[3],
           const WaitList& wait) {
+  trace::Span traced(g.what);
+  if (traced) {
+    traced.text("dtype", dtype_name(g.dtype))
+        .integers("mnk", {g.m, g.n, g.k})
+        .text("layout", g.layout == Layout::RowMajor ? "row-major" : "column-major")
+        .text("trans", std::string(g.trans_a == Transpose::Yes ? "T" : "N") + (g.trans_b == Transpose::Yes ? "T" : "N"))
+        .integers("ld", {g.a.ld, g.b.ld, g.c.ld})
+        .number("batch", double(std::max<std::int64_t>(g.batch, 1)));
+    if (!g.list) traced.number("alpha", alpha).number("beta", beta);
+    if (g.options->activation != Unary::Copy) traced.text("activation", unary_name(g.options->activation));
+  }
   validate(g, q);
   if (g.m == 0 || g.n == 0) return Event();
   const GemmOptions& o = *g.options;

@@ -86,7 +86,6 @@ void add_params(Defines& d, const Params& p) {
 // ends with z0's slot, followed by `tail`.
 Event launch_batched(const Queue& q, KernelImpl& k, std::vector<KernelArg> args, std::vector<KernelArg> tail,
                      Geometry g, std::int64_t batch, const WaitList& wait, EventSpan& span) {
-  const Capabilities& caps = q.device().caps();
   const std::size_t z_slot = args.size();
   args.push_back(ulong_arg(0));
   args.insert(args.end(), tail.begin(), tail.end());
@@ -94,8 +93,7 @@ Event launch_batched(const Queue& q, KernelImpl& k, std::vector<KernelArg> args,
   for (std::int64_t z0 = 0; z0 < batch; z0 += kMaxGridZ) {
     args[z_slot] = ulong_arg(std::uint64_t(z0));
     g.global[2] = std::size_t(std::min(kMaxGridZ, batch - z0));
-    check_geometry(caps, g);
-    last = Event(q.impl()->launch(k, args, g, z0 == 0 ? wait : WaitList{}));
+    last = launch_kernel(q, k, args, g, z0 == 0 ? wait : WaitList{});
     span.add(last);
   }
   return last;
