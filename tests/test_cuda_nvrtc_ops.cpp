@@ -152,8 +152,8 @@ void compile_bodies(Compiler& compile, const std::map<Defines, std::vector<std::
   }
 }
 
-// A signature for the sweeps: the operand types and kinds, without what only
-// sizes the scalars' struct or picks approximations.
+// An operand signature: the operand types and kinds, without what only sizes
+// the scalars' struct or picks approximations.
 std::string movement_signature(const Defines& d) {
   Defines sig;
   for (const auto& kv : d)
@@ -184,12 +184,12 @@ TEST(CudaNvrtcOps, ElementwiseBodiesAndDataMovement) {
     const Defines context{{"CT", get(src.defines, "CT")}, {"EW_DOUBLE", get(src.defines, "EW_DOUBLE")},
                           {"EW_APPROX", get(src.defines, "EW_APPROX")}, {"N_SCALARS", "2"}};
     bodies[context].emplace_back(name, call.body);
-    // Every pack width with the grid-stride loop off and on, for the copy of
-    // each type and casts between types of different widths and kinds.
+    // The copy of each type and casts between types of different widths and
+    // kinds also run strided and at every pack width, with the grid-stride
+    // loop off and on; the other operators strided, once per operand signature.
     static const std::set<std::string> sweep{"copy f32", "copy f16", "copy f64", "copy i32", "copy i8", "copy u8",
                                              "cast f32 to f16", "cast f16 to u8", "cast f64 to f16", "cast i32 to f32"};
     const bool is_cast = name.rfind("cast ", 0) == 0;
-    // Strided (broadcast) operands, once per operand signature.
     if ((!is_cast || sweep.count(name)) && strided.insert(movement_signature(src.defines)).second) {
       const ElementwisePlan s = plan_of(call, false);
       const Problem spr = elementwise_problem(call, s);

@@ -1,7 +1,8 @@
 // optune::reduce against the double-precision reference: every operator over
-// every set of axes in each data type, row and column lengths around the
-// packs and lane counts, split reductions, a long sum that a naive float
-// loop gets wrong, NaN and infinities, empty axes and strided operands.
+// every set of axes in each data type, up to rank 8, row and column lengths
+// around the packs and lane counts, split reductions, a long sum that a
+// naive float loop gets wrong, NaN and infinities, empty axes and strided
+// operands. max and min must be exact; prod within its rounding count.
 #include <cmath>
 #include <cstdlib>
 
