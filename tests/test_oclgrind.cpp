@@ -1,10 +1,16 @@
 // Small kernels meant to run under oclgrind's memory, race and
 // uninitialised-value checks (CTest label oclgrind); on their own they are
 // ordinary correctness tests. Sizes stay tiny: oclgrind interprets every
-// work-item.
+// work-item. Outputs are views inside poisoned buffers, so an overrun shows
+// as a changed neighbour even where oclgrind sees only a valid allocation.
+#include <cmath>
+
 #include "kernels/copy/copy.hpp"
 #include "kernels/peak/peak.hpp"
 #include "reference/gemm_check.hpp"
+#include "ops/reduce_ops.hpp"
+#include "reference/elementwise_ref.hpp"
+#include "reference/reduce_ref.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
@@ -75,4 +81,190 @@ TEST(Oclgrind, GemmKernels) {
   list.alphas = {1, 0, -0.5}, list.betas = {0, 1, 2};
   EXPECT_TRUE(ref::check_gemm(list, &fd));
   EXPECT_TRUE(ref::check_gemm(list, &ft));
+}
+
+namespace {
+
+std::size_t count(const std::vector<std::int64_t>& shape) {
+  std::size_t n = 1;
+  for (auto d : shape) n *= std::size_t(d);
+  return n;
+}
+
+// y as a view at offset 1 of a poisoned buffer two elements longer.
+struct Output {
+  ref::DeviceData data;
+  std::size_t n;
+  std::vector<double> before;
+  Output(DType t, std::size_t n_) : data(ref::upload(test::queue(), t, std::vector<double>(n_ + 2, 0))), n(n_) {
+    ref::poison(test::queue(), data);
+    before = ref::download(test::queue(), data);
+  }
+  Operand view(const std::vector<std::int64_t>& shape) const {
+    Operand o = data.operand({std::int64_t(n)}, {}, 1);
+    o.count = n;
+    o.shape = shape;  // [] for a full reduction
+    return o;
+  }
+  // The values written, after checking the two neighbours kept their poison.
+  std::vector<double> values() const {
+    const auto all = ref::download(test::queue(), data);
+    EXPECT_EQ(all[0], before[0]) << "written before the view";
+    EXPECT_EQ(all[n + 1], before[n + 1]) << "written past the view";
+    return std::vector<double>(all.begin() + 1, all.begin() + 1 + std::ptrdiff_t(n));
+  }
+};
+
+}  // namespace
+
+TEST(Oclgrind, ElementwisePacksTailAndBroadcast) {
+  const Queue& q = test::queue();
+  // Dense: 4 packs and a tail of 3 (f32), and a tail under packs of 8 (f16).
+  for (DType t : {DType::F32, DType::F16}) {
+    const std::size_t n = 19;
+    const auto a = ref::random_values(t, n, -2, 2, false), b = ref::random_values(t, n, -2, 2, false);
+    auto da = ref::upload(q, t, a), db = ref::upload(q, t, b);
+    Output y(t, n);
+    Operand yv = y.view({std::int64_t(n)});
+    binary(q, Binary::Mul, da.operand(), db.operand(), yv).wait();
+    const auto got = y.values();
+    for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(ref::matches(t, got[i], a[i] * b[i], 1e-2, 0)) << i;
+  }
+  // Broadcast [3, 1] against [5] into [3, 5], and a transposed input.
+  const auto a = ref::random_values(DType::F32, 3, -2, 2, false), b = ref::random_values(DType::F32, 15, -2, 2, false);
+  auto da = ref::upload(q, DType::F32, a), db = ref::upload(q, DType::F32, b);
+  Output y(DType::F32, 15);
+  binary(q, Binary::Add, da.operand({3, 1}), db.operand({3, 5}, {1, 3}), y.view({3, 5})).wait();
+  const auto got = y.values();
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 5; ++j)
+      ASSERT_EQ(got[i * 5 + j], double(float(a[i] + b[j * 3 + i]))) << i << "," << j;
+}
+
+TEST(Oclgrind, Reductions) {
+  const Queue& q = test::queue();
+  struct Case {
+    ReduceOp op;
+    std::vector<std::int64_t> shape;
+    std::vector<int> axes;
+  };
+  // Rows, columns (the middle axis), the whole tensor (long enough to split
+  // over groups where the device allows), and argmax over rows and columns.
+  const Case cases[] = {{ReduceOp::Sum, {3, 37}, {1}},      {ReduceOp::Max, {2, 9, 5}, {1}},
+                        {ReduceOp::Mean, {3000}, {}},        {ReduceOp::ArgMax, {4, 21}, {1}},
+                        {ReduceOp::ArgMin, {2, 17, 3}, {1}}, {ReduceOp::L2, {2, 3, 8}, {0, 2}}};
+  for (const Case& c : cases) {
+    const auto x = ref::random_values(DType::F32, count(c.shape), -2, 2, false);
+    std::vector<int> axes = c.axes;
+    if (axes.empty())
+      for (std::size_t d = 0; d < c.shape.size(); ++d) axes.push_back(int(d));
+    const auto yshape = ref::reduced_shape(c.shape, axes, false);
+    const bool arg = c.op == ReduceOp::ArgMax || c.op == ReduceOp::ArgMin;
+    auto dx = ref::upload(q, DType::F32, x);
+    Output y(arg ? DType::I32 : DType::F32, std::max<std::size_t>(count(yshape), 1));
+    Operand yv = y.view(yshape);
+    reduce(q, c.op, dx.operand(c.shape), c.axes, false, yv).wait();
+    const auto got = y.values();
+    const auto want = ref::reduce(c.op, x, c.shape, axes);
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_TRUE(ref::close(got[i], want.value[i], want.scale[i], 1e-5)) << reduce_op_name(c.op) << " " << i;
+  }
+}
+
+// A row and columns split over groups, then the partial states reduced by a
+// second pass (forced: small groups aiming at many waves).
+TEST(Oclgrind, SplitReductions) {
+  const Queue& q = test::queue();
+  struct Case {
+    ReduceOp op;
+    std::size_t reduced, inner;
+    detail::Params p;
+  };
+  const Case cases[] = {
+      {ReduceOp::Sum, 3000, 1, {{"WGS", 64}, {"TPR", 8}, {"VW", 1}, {"WAVES", 8}, {"CHUNK", 4}}},
+      {ReduceOp::ArgMax, 3000, 1, {{"WGS", 64}, {"TPR", 8}, {"VW", 1}, {"WAVES", 8}, {"CHUNK", 4}}},
+      {ReduceOp::ArgMin, 600, 4, {{"WGS", 64}, {"TX", 4}, {"VW", 1}, {"WAVES", 8}, {"CHUNK", 4}}},
+      {ReduceOp::Prod, 600, 4, {{"WGS", 64}, {"TX", 4}, {"VW", 1}, {"WAVES", 8}, {"CHUNK", 4}}}};
+  for (const Case& c : cases) {
+    const auto x = ref::random_values(DType::F32, c.reduced * c.inner, c.op == ReduceOp::Prod ? 0.9 : -2,
+                                      c.op == ReduceOp::Prod ? 1.1 : 2, false);
+    const bool arg = c.op == ReduceOp::ArgMax || c.op == ReduceOp::ArgMin;
+    auto dx = ref::upload(q, DType::F32, x);
+    Output y(arg ? DType::I32 : DType::F32, c.inner);
+    detail::ReduceCall call;
+    call.op = c.op;
+    call.reduced = c.reduced;
+    call.inner = c.inner;
+    call.x = dx.operand();
+    call.y = y.view({std::int64_t(c.inner)});
+    const auto passes = detail::reduce_passes(call, q.device().caps(), [&](auto&, auto&) { return c.p; });
+    ASSERT_EQ(passes.size(), 2u) << reduce_op_name(c.op) << ": the forced parameters no longer split";
+    detail::run_reduce(q, call, {}, &c.p).wait();
+    const auto got = y.values();
+    const auto want = ref::reduce(c.op, x, {std::int64_t(c.reduced), std::int64_t(c.inner)}, {0});
+    const double tol = c.op == ReduceOp::Prod ? ref::prod_rtol(c.reduced, 0x1p-24, 0x1p-24) : 1e-5;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_TRUE(ref::close(got[i], want.value[i], want.scale[i], tol)) << reduce_op_name(c.op) << " " << i;
+  }
+}
+
+TEST(Oclgrind, SoftmaxShortAndLongRows) {
+  const Queue& q = test::queue();
+  // Short rows (registers) and a row past what the registers hold, forced
+  // into the local-memory cache and the streaming strategy; then columns.
+  const std::vector<std::pair<const char*, detail::Params>> forced{
+      {"registers", {{"WGS", 64}, {"REG_TPR", 8}, {"REG_MAX", 4}, {"LOCAL_MAX", 0}, {"VW", 1}}},
+      {"local", {{"WGS", 64}, {"REG_TPR", 1}, {"REG_MAX", 1}, {"LOCAL_MAX", 1024}, {"VW", 1}}},
+      {"streaming", {{"WGS", 64}, {"REG_TPR", 1}, {"REG_MAX", 1}, {"LOCAL_MAX", 0}, {"VW", 1}}}};
+  for (std::size_t cols : {5u, 300u})
+    for (const auto& [name, p] : forced) {
+      const std::size_t rows = 2;
+      const auto x = ref::random_values(DType::F32, rows * cols, -4, 4, false);
+      auto dx = ref::upload(q, DType::F32, x);
+      Output y(DType::F32, rows * cols);
+      detail::NormCall c;
+      c.op = detail::NormOp::Softmax;
+      c.rows = rows;
+      c.cols = cols;
+      c.x = dx.operand();
+      c.y = y.view({std::int64_t(rows * cols)});
+      detail::run_norm_rows(q, c, {}, &p).wait();
+      const auto got = y.values();
+      const auto want = ref::softmax(x, {std::int64_t(rows), std::int64_t(cols)}, 1, false);
+      for (std::size_t i = 0; i < got.size(); ++i)
+        ASSERT_TRUE(ref::close(got[i], want[i], want[i], 2e-5)) << name << " cols " << cols << " " << i;
+    }
+  const std::vector<std::int64_t> shape{2, 6, 3};
+  const auto x = ref::random_values(DType::F32, 36, -4, 4, false);
+  auto dx = ref::upload(q, DType::F32, x);
+  Output y(DType::F32, 36);
+  log_softmax(q, dx.operand(shape), 1, y.view(shape)).wait();
+  const auto got = y.values();
+  const auto want = ref::softmax(x, shape, 1, true);
+  for (std::size_t i = 0; i < 36; ++i) ASSERT_TRUE(ref::close(got[i], want[i], std::max(std::fabs(want[i]), 1.0), 2e-5)) << i;
+}
+
+TEST(Oclgrind, LayerNormAndRmsNorm) {
+  const Queue& q = test::queue();
+  const std::size_t rows = 3, cols = 40;
+  const std::vector<std::int64_t> shape{std::int64_t(rows), std::int64_t(cols)};
+  const auto x = ref::random_values(DType::F32, rows * cols, -3, 3, false);
+  const auto g = ref::random_values(DType::F32, cols, 0.5, 1.5, false), b = ref::random_values(DType::F32, cols, -1, 1, false);
+  auto dx = ref::upload(q, DType::F32, x), dg = ref::upload(q, DType::F32, g), db = ref::upload(q, DType::F32, b);
+  Output y(DType::F32, rows * cols), mean(DType::F32, rows), rstd(DType::F32, rows);
+  layer_norm(q, dx.operand(shape), dg.operand(), db.operand(), 1e-5, y.view(shape), mean.view({std::int64_t(rows)}),
+             rstd.view({std::int64_t(rows)})).wait();
+  const auto want = ref::layer_norm(x, rows, cols, &g, &b, 1e-5);
+  auto got = y.values();
+  for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(ref::close(got[i], want.y[i], std::max(std::fabs(want.y[i]), 1.0), 2e-5)) << i;
+  const auto m = mean.values(), r = rstd.values();
+  for (std::size_t i = 0; i < rows; ++i) {
+    EXPECT_TRUE(ref::close(m[i], want.mean[i], 1, 2e-5)) << i;
+    EXPECT_TRUE(ref::close(r[i], want.rstd[i], want.rstd[i], 2e-5)) << i;
+  }
+  Output z(DType::F32, rows * cols);
+  rms_norm(q, dx.operand(shape), dg.operand(), 1e-5, z.view(shape)).wait();
+  const auto want_rms = ref::rms_norm(x, rows, cols, &g, 1e-5);
+  got = z.values();
+  for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(ref::close(got[i], want_rms.y[i], std::fabs(want_rms.y[i]), 2e-5)) << i;
 }

@@ -1,7 +1,8 @@
 // optune::reduce against the double-precision reference: every operator over
-// every set of axes in each data type, row and column lengths around the
-// packs and lane counts, split reductions, a long sum that a naive float
-// loop gets wrong, NaN and infinities, empty axes and strided operands.
+// every set of axes in each data type, up to rank 8, row and column lengths
+// around the packs and lane counts, split reductions, a long sum that a
+// naive float loop gets wrong, NaN and infinities, empty axes and strided
+// operands. max and min must be exact; prod within its rounding count.
 #include <cmath>
 #include <cstdlib>
 
@@ -31,6 +32,18 @@ std::vector<DType> float_types() {
 }
 
 double rtol(DType t) { return t == DType::F64 ? 1e-12 : t == DType::F16 ? 1e-2 : 1e-5; }
+
+// Unit roundoff of the accumulation (f32 for f16 and f32, f64 for f64) and of
+// the stored output.
+double acc_unit(DType t) { return t == DType::F64 ? 0x1p-53 : 0x1p-24; }
+double out_unit(DType t) { return t == DType::F64 ? 0x1p-53 : t == DType::F16 ? 0x1p-11 : 0x1p-24; }
+
+// The bound each value operator is checked with: sums relative to the sum of
+// magnitudes (ref::reduce's scale), products relative to themselves and
+// growing with the count of factors, max and min exact (scale 0).
+double tolerance(ReduceOp op, DType t, std::size_t count) {
+  return op == ReduceOp::Prod ? ref::prod_rtol(count, acc_unit(t), out_unit(t)) : rtol(t);
+}
 
 bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMax || op == ReduceOp::ArgMin; }
 bool is_logical(ReduceOp op) { return op == ReduceOp::Any || op == ReduceOp::All; }
@@ -80,7 +93,9 @@ void check(ReduceOp op, DType t, const std::vector<std::int64_t>& shape, const s
     if (is_arg(op) || is_logical(op))
       ASSERT_EQ(got[i], want.value[i]) << label << " output " << i;
     else
-      ASSERT_TRUE(ref::close(got[i], want.value[i], want.scale[i], rtol(t))) << label << " output " << i;
+      // Stored in y's type: a product past the f16 range is inf.
+      ASSERT_TRUE(ref::close(got[i], ref::store_as(yt, want.value[i], false), want.scale[i], tolerance(op, t, want.count)))
+          << label << " output " << i;
   }
 }
 
@@ -114,11 +129,22 @@ TEST(Reduce, RowLengths) {
       check(op, DType::F32, shape, {1}, false, inputs(op, DType::F32, count(shape)));
     }
   for (std::int64_t cols : {1, 3, 129, 1025})
-    for (DType t : float_types()) {
-      const std::vector<std::int64_t> shape{5, cols};
-      check(ReduceOp::Sum, t, shape, {-1}, true, inputs(ReduceOp::Sum, t, count(shape)));
-      check(ReduceOp::ArgMin, t, shape, {-1}, true, inputs(ReduceOp::ArgMin, t, count(shape)));
-    }
+    for (DType t : float_types())
+      for (ReduceOp op : kOps) {
+        const std::vector<std::int64_t> shape{5, cols};
+        check(op, t, shape, {-1}, true, inputs(op, t, count(shape)));
+      }
+}
+
+// The largest rank, reduced over scattered, adjacent, single and all axes
+// (permuted through a strided copy where the reduced axes are not adjacent).
+TEST(Reduce, RankEight) {
+  const std::vector<std::int64_t> shape{2, 3, 1, 2, 3, 2, 1, 3};
+  const std::vector<std::vector<int>> axis_sets{{0, 2, 4, 6}, {1, 3, 5, 7}, {7}, {0}, {3, 4, 5}, {-1, -3, -8}, {}};
+  for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max, ReduceOp::ArgMin}) {
+    const auto x = inputs(op, DType::F32, count(shape));
+    for (std::size_t k = 0; k < axis_sets.size(); ++k) check(op, DType::F32, shape, axis_sets[k], k % 2 == 0, x);
+  }
 }
 
 TEST(Reduce, ColumnShapes) {
@@ -144,17 +170,22 @@ TEST(Reduce, SplitAcrossGroups) {
   check(ReduceOp::Sum, DType::F16, half_shape, {}, false, inputs(ReduceOp::Sum, DType::F16, 1 << 18));
 }
 
-// 10^7 values of 0.1f: a float running sum drifts far (each addition rounds
-// to the sum's coarse spacing); lanes with Kahan sums and a tree do not.
+// 10^7 random values in [0.05, 0.15]: a float running sum drifts (once the
+// sum passes 2^20, each addition rounds to a multiple of 1/8, and most values
+// round up), while lanes with Kahan sums and a tree stay accurate.
 TEST(Reduce, LongSumIsAccurate) {
   const Queue& q = test::queue();
   const std::size_t n = 10000000;
-  const float v = 0.1f;
+  const auto x = ref::random_values(DType::F32, n, 0.05, 0.15, false);
   float naive = 0;
-  for (std::size_t i = 0; i < n; ++i) naive += v;
-  const double exact = double(v) * double(n);
+  double exact = 0, exact_half[2] = {0, 0};
+  for (std::size_t i = 0; i < n; ++i) {
+    naive += float(x[i]);
+    exact += x[i];
+    exact_half[i % 2] += x[i];
+  }
   ASSERT_GT(std::fabs(naive - exact) / exact, 1e-3) << "the data no longer shows the drift";
-  auto dx = ref::upload(q, DType::F32, std::vector<double>(n, double(v)));
+  auto dx = ref::upload(q, DType::F32, x);
   auto dy = ref::upload(q, DType::F32, {0, 0});
   for (const auto& [shape, axes] : std::vector<std::pair<std::vector<std::int64_t>, std::vector<int>>>{
            {{std::int64_t(n)}, {}}, {{1, std::int64_t(n)}, {1}}, {{std::int64_t(n / 2), 2}, {0}}}) {
@@ -162,8 +193,10 @@ TEST(Reduce, LongSumIsAccurate) {
     ref::poison(q, dy);
     reduce(q, ReduceOp::Sum, dx.operand(shape), axes, false, dy.operand({std::int64_t(outs)})).wait();
     const auto got = ref::download(q, dy);
-    for (std::size_t o = 0; o < outs; ++o)
-      EXPECT_NEAR(got[o], exact / double(outs), 1e-6 * exact) << ::testing::PrintToString(shape);
+    for (std::size_t o = 0; o < outs; ++o) {
+      const double want = outs == 1 ? exact : exact_half[o];
+      EXPECT_NEAR(got[o], want, 1e-6 * want) << ::testing::PrintToString(shape);
+    }
   }
 }
 

@@ -170,3 +170,77 @@ TEST(ReduceErrors, RankAndOverlapAndEps) {
     reduce(Queue(), ReduceOp::Sum, x.operand({4, 8}), {1}, false, y.operand({4}));
   });
 }
+
+TEST(ReduceErrors, NormOutputTypeMismatch) {
+  const Queue& q = test::queue();
+  auto x = data(DType::F32, 24), yh = data(DType::F16, 24);
+  expect_error(Status::InvalidType, "y is f16 but x is f32", [&] {
+    layer_norm(q, x.operand({4, 6}), std::nullopt, std::nullopt, 1e-5, yh.operand({4, 6}));
+  });
+  expect_error(Status::InvalidType, "y is f16 but x is f32", [&] {
+    rms_norm(q, x.operand({4, 6}), std::nullopt, 1e-5, yh.operand({4, 6}));
+  });
+}
+
+TEST(ReduceErrors, NormOutputShapeMismatch) {
+  const Queue& q = test::queue();
+  auto x = data(DType::F32, 24), y = data(DType::F32, 24);
+  expect_error(Status::InvalidShape, "y has shape [6, 4], x [4, 6]", [&] {
+    layer_norm(q, x.operand({4, 6}), std::nullopt, std::nullopt, 1e-5, y.operand({6, 4}));
+  });
+  expect_error(Status::InvalidShape, "y has shape [24], x [4, 6]", [&] {
+    rms_norm(q, x.operand({4, 6}), std::nullopt, 1e-5, y.operand({24}));
+  });
+}
+
+TEST(ReduceErrors, GammaOrBetaOverlapsY) {
+  const Queue& q = test::queue();
+  auto x = data(DType::F32, 24), y = data(DType::F32, 30);
+  // gamma in the last 6 elements of y's allocation, y the first 24: apart.
+  EXPECT_NO_THROW(rms_norm(q, x.operand({4, 6}), y.operand({6}, {}, 24), 1e-5, y.operand({4, 6})).wait());
+  expect_error(Status::InvalidArgument, "y overlaps gamma", [&] {
+    rms_norm(q, x.operand({4, 6}), y.operand({6}, {}, 20), 1e-5, y.operand({4, 6}));
+  });
+  expect_error(Status::InvalidArgument, "y overlaps beta", [&] {
+    layer_norm(q, x.operand({4, 6}), std::nullopt, y.operand({6}, {}, 3), 1e-5, y.operand({4, 6}));
+  });
+}
+
+TEST(ReduceErrors, StatisticsOverlapX) {
+  const Queue& q = test::queue();
+  auto x = data(DType::F32, 30), y = data(DType::F32, 24), r = data(DType::F32, 4);
+  expect_error(Status::InvalidArgument, "mean_out overlaps x", [&] {
+    layer_norm(q, x.operand({4, 6}), std::nullopt, std::nullopt, 1e-5, y.operand({4, 6}), x.operand({4}, {}, 22),
+               r.operand({4}));
+  });
+  expect_error(Status::InvalidArgument, "rstd_out overlaps x", [&] {
+    layer_norm(q, x.operand({4, 6}), std::nullopt, std::nullopt, 1e-5, y.operand({4, 6}), std::nullopt,
+               x.operand({4}, {}, 0));
+  });
+}
+
+TEST(ReduceErrors, Overflow) {
+  const Queue& q = test::queue();
+  auto x = data(DType::F32, 16), y = data(DType::F32, 16);
+  auto yi = data(DType::I32, 4);
+  // Element counts past 2^63.
+  expect_error(Status::Overflow, "x: shape [4294967296, 4294967296, 4] has too many elements", [&] {
+    reduce(q, ReduceOp::Sum, x.operand({std::int64_t(1) << 32, std::int64_t(1) << 32, 4}, {0, 0, 1}), {2}, false,
+           y.operand({std::int64_t(1) << 32, std::int64_t(1) << 32}, {0, 0}));
+  });
+  expect_error(Status::Overflow, "too many elements", [&] {
+    softmax(q, x.operand({std::int64_t(1) << 40, std::int64_t(1) << 40}, {0, 1}), 1,
+            y.operand({std::int64_t(1) << 40, std::int64_t(1) << 40}, {0, 1}));
+  });
+  // A stride whose span passes 2^63.
+  expect_error(Status::Overflow, "x: strides overflow", [&] {
+    reduce(q, ReduceOp::Max, x.operand({3, 4}, {INT64_MAX / 2, 1}), {1}, false, y.operand({3}));
+  });
+  expect_error(Status::Overflow, "strides overflow", [&] {
+    layer_norm(q, x.operand({4, 4}), std::nullopt, std::nullopt, 1e-5, y.operand({4, 4}, {4, INT64_MIN / 2}));
+  });
+  // An argmax over more elements than i32 indices hold (a broadcast view).
+  expect_error(Status::Overflow, "do not fit the i32 indices", [&] {
+    reduce(q, ReduceOp::ArgMax, x.operand({2, (std::int64_t(1) << 31) + 1}, {1, 0}), {1}, false, yi.operand({2}));
+  });
+}

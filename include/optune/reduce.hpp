@@ -41,6 +41,11 @@
 //   on x shifted by an estimate of the mean, so rows far from zero keep
 //   their precision.
 // - rms_norm over the last axis: y = x / sqrt(mean(x^2) + eps) * gamma.
+// - NaN and infinities in the norms, as PyTorch: a layer_norm row holding a
+//   NaN or an infinity gives NaN for all its y and for its mean and rstd; an
+//   rms_norm row holding a NaN gives NaN, and one holding an infinity (but no
+//   NaN) has mean(x^2) = inf and rstd = 0, so its finite elements give a zero
+//   of their sign and its infinities NaN. Other rows are unaffected.
 // - softmax, log_softmax, layer_norm and rms_norm may run in place (y the same
 //   view as x); any other overlap of an output with an input is an error.
 //

@@ -69,7 +69,9 @@ Event finish(const Queue& q, ElementwiseCall& call, const WaitList& wait) {
 
 }  // namespace
 
-std::vector<double> detail::unary_params(Unary op, const OpParams& p) {
+namespace detail {
+
+std::vector<double> unary_params(Unary op, const OpParams& p) {
   switch (op) {
     case Unary::LeakyRelu: return {param_or(p.alpha, 0.01)};
     case Unary::Elu: return {param_or(p.alpha, 1.0)};
@@ -82,72 +84,43 @@ std::vector<double> detail::unary_params(Unary op, const OpParams& p) {
   }
 }
 
-Event unary(const Queue& q, Unary op, const Operand& x, const Operand& y, OpParams p, const WaitList& wait) {
-  Span traced("unary", unary_name(op));
-  trace_operand(traced, "x", x);
-  trace_operand(traced, "y", y);
-  if (traced && !std::isnan(p.alpha)) traced.number("alpha", p.alpha);
-  if (traced && !std::isnan(p.beta)) traced.number("beta", p.beta);
+ElementwiseCall unary_call(Unary op, const Operand& x, const Operand& y, const OpParams& p) {
   const std::string what = std::string(unary_name(op));
   same_type(what, "x", x.dtype, "y", y.dtype);
-  ElementwiseCall call{what, "", {&x}, {&y}, detail::unary_params(op, p), detail::compute_type_of({x.dtype})};
-  const char* e = detail::unary_expression(op, call.compute == ComputeType::Int);
+  ElementwiseCall call{what, "", {&x}, {&y}, unary_params(op, p), compute_type_of({x.dtype})};
+  const char* e = unary_expression(op, call.compute == ComputeType::Int);
   need_expression(what, e, x.dtype);
-  call.body = "o0 = " + detail::substitute(e, {"i0"}, param_names(0, call.scalars.size())) + ";";
-  return finish(q, call, wait);
+  call.body = "o0 = " + substitute(e, {"i0"}, param_names(0, call.scalars.size())) + ";";
+  check_scalars(call);
+  return call;
 }
 
-Event binary(const Queue& q, Binary op, const Operand& a, const Operand& b, const Operand& y, const WaitList& wait) {
-  Span traced("binary", binary_name(op));
-  trace_operand(traced, "a", a);
-  trace_operand(traced, "b", b);
-  trace_operand(traced, "y", y);
+ElementwiseCall binary_call(Binary op, const Operand& a, const Operand& b, const Operand& y) {
   const std::string what = std::string(binary_name(op));
   same_type(what, "a", a.dtype, "b", b.dtype);
   if (!is_comparison(op)) same_type(what, "a", a.dtype, "y", y.dtype);
-  ElementwiseCall call{what, "", {&a, &b}, {&y}, {}, detail::compute_type_of({a.dtype})};
-  const char* e = detail::binary_expression(op, call.compute == ComputeType::Int);
+  ElementwiseCall call{what, "", {&a, &b}, {&y}, {}, compute_type_of({a.dtype})};
+  const char* e = binary_expression(op, call.compute == ComputeType::Int);
   need_expression(what, e, a.dtype);
-  call.body = "o0 = " + detail::substitute(e, {"i0", "i1"}, {}) + ";";
-  return finish(q, call, wait);
+  call.body = "o0 = " + substitute(e, {"i0", "i1"}, {}) + ";";
+  return call;
 }
 
-Event binary(const Queue& q, Binary op, const Operand& a, double s, const Operand& y, const WaitList& wait) {
-  Span traced("binary", binary_name(op));
-  trace_operand(traced, "a", a);
-  if (traced) traced.number("scalar b", s);
-  trace_operand(traced, "y", y);
+ElementwiseCall binary_scalar_call(Binary op, const Operand& t, double s, bool scalar_first, const Operand& y) {
   const std::string what = std::string(binary_name(op));
-  if (!is_comparison(op)) same_type(what, "a", a.dtype, "y", y.dtype);
-  ElementwiseCall call{what, "", {&a}, {&y}, {s}, detail::compute_type_of({a.dtype})};
-  const char* e = detail::binary_expression(op, call.compute == ComputeType::Int);
-  need_expression(what, e, a.dtype);
-  call.body = "o0 = " + detail::substitute(e, {"i0", "S(0)"}, {}) + ";";
-  return finish(q, call, wait);
+  const char* name = scalar_first ? "b" : "a";
+  if (!is_comparison(op)) same_type(what, name, t.dtype, "y", y.dtype);
+  ElementwiseCall call{what, "", {&t}, {&y}, {s}, compute_type_of({t.dtype})};
+  const char* e = binary_expression(op, call.compute == ComputeType::Int);
+  need_expression(what, e, t.dtype);
+  call.body = "o0 = " + substitute(e, scalar_first ? std::vector<std::string>{"S(0)", "i0"}
+                                                   : std::vector<std::string>{"i0", "S(0)"}, {}) + ";";
+  check_scalars(call);
+  return call;
 }
 
-Event binary(const Queue& q, Binary op, double s, const Operand& b, const Operand& y, const WaitList& wait) {
-  Span traced("binary", binary_name(op));
-  if (traced) traced.number("scalar a", s);
-  trace_operand(traced, "b", b);
-  trace_operand(traced, "y", y);
-  const std::string what = std::string(binary_name(op));
-  if (!is_comparison(op)) same_type(what, "b", b.dtype, "y", y.dtype);
-  ElementwiseCall call{what, "", {&b}, {&y}, {s}, detail::compute_type_of({b.dtype})};
-  const char* e = detail::binary_expression(op, call.compute == ComputeType::Int);
-  need_expression(what, e, b.dtype);
-  call.body = "o0 = " + detail::substitute(e, {"S(0)", "i0"}, {}) + ";";
-  return finish(q, call, wait);
-}
-
-Event ternary(const Queue& q, Ternary op, const Operand& a, const Operand& b, const Operand& c, const Operand& y,
-              OpParams p, const WaitList& wait) {
-  Span traced("ternary", ternary_name(op));
-  trace_operand(traced, "a", a);
-  trace_operand(traced, "b", b);
-  trace_operand(traced, "c", c);
-  trace_operand(traced, "y", y);
-  if (traced && !std::isnan(p.alpha)) traced.number("alpha", p.alpha);
+ElementwiseCall ternary_call(Ternary op, const Operand& a, const Operand& b, const Operand& c, const Operand& y,
+                             const OpParams& p) {
   const std::string what = std::string(ternary_name(op));
   same_type(what, "b", b.dtype, "c", c.dtype);
   same_type(what, "b", b.dtype, "y", y.dtype);
@@ -160,18 +133,69 @@ Event ternary(const Queue& q, Ternary op, const Operand& a, const Operand& b, co
   }
   std::vector<double> scalars;
   if (op == Ternary::Addcmul) scalars.push_back(param_or(p.alpha, 1.0));
-  ElementwiseCall call{what, "", {&a, &b, &c}, {&y}, scalars, detail::compute_type_of({b.dtype})};
-  const char* e = detail::ternary_expression(op, call.compute == ComputeType::Int);
-  call.body = "o0 = " + detail::substitute(e, {"i0", "i1", "i2"}, param_names(0, scalars.size())) + ";";
-  return finish(q, call, wait);
+  ElementwiseCall call{what, "", {&a, &b, &c}, {&y}, scalars, compute_type_of({b.dtype})};
+  const char* e = ternary_expression(op, call.compute == ComputeType::Int);
+  call.body = "o0 = " + substitute(e, {"i0", "i1", "i2"}, param_names(0, scalars.size())) + ";";
+  check_scalars(call);
+  return call;
+}
+
+ElementwiseCall cast_call(const Operand& x, const Operand& y) {
+  return ElementwiseCall{"cast", "o0 = i0;", {&x}, {&y}, {}, compute_type_of({x.dtype, y.dtype})};
+}
+
+}  // namespace detail
+
+Event unary(const Queue& q, Unary op, const Operand& x, const Operand& y, OpParams p, const WaitList& wait) {
+  Span traced("unary", unary_name(op));
+  trace_operand(traced, "x", x);
+  trace_operand(traced, "y", y);
+  if (traced && !std::isnan(p.alpha)) traced.number("alpha", p.alpha);
+  if (traced && !std::isnan(p.beta)) traced.number("beta", p.beta);
+  return detail::run_elementwise(q, detail::unary_call(op, x, y, p), wait);
+}
+
+Event binary(const Queue& q, Binary op, const Operand& a, const Operand& b, const Operand& y, const WaitList& wait) {
+  Span traced("binary", binary_name(op));
+  trace_operand(traced, "a", a);
+  trace_operand(traced, "b", b);
+  trace_operand(traced, "y", y);
+  return detail::run_elementwise(q, detail::binary_call(op, a, b, y), wait);
+}
+
+Event binary(const Queue& q, Binary op, const Operand& a, double s, const Operand& y, const WaitList& wait) {
+  Span traced("binary", binary_name(op));
+  trace_operand(traced, "a", a);
+  if (traced) traced.number("scalar b", s);
+  trace_operand(traced, "y", y);
+  return detail::run_elementwise(q, detail::binary_scalar_call(op, a, s, false, y), wait);
+}
+
+Event binary(const Queue& q, Binary op, double s, const Operand& b, const Operand& y, const WaitList& wait) {
+  Span traced("binary", binary_name(op));
+  if (traced) traced.number("scalar a", s);
+  trace_operand(traced, "b", b);
+  trace_operand(traced, "y", y);
+  return detail::run_elementwise(q, detail::binary_scalar_call(op, b, s, true, y), wait);
+}
+
+Event ternary(const Queue& q, Ternary op, const Operand& a, const Operand& b, const Operand& c, const Operand& y,
+              OpParams p, const WaitList& wait) {
+  Span traced("ternary", ternary_name(op));
+  trace_operand(traced, "a", a);
+  trace_operand(traced, "b", b);
+  trace_operand(traced, "c", c);
+  trace_operand(traced, "y", y);
+  if (traced && !std::isnan(p.alpha)) traced.number("alpha", p.alpha);
+  if (traced && !std::isnan(p.beta)) traced.number("beta", p.beta);
+  return detail::run_elementwise(q, detail::ternary_call(op, a, b, c, y, p), wait);
 }
 
 Event cast(const Queue& q, const Operand& x, const Operand& y, const WaitList& wait) {
   Span traced("cast");
   trace_operand(traced, "x", x);
   trace_operand(traced, "y", y);
-  ElementwiseCall call{"cast", "o0 = i0;", {&x}, {&y}, {}, detail::compute_type_of({x.dtype, y.dtype})};
-  return finish(q, call, wait);
+  return detail::run_elementwise(q, detail::cast_call(x, y), wait);
 }
 
 Event fused(const Queue& q, const std::vector<Step>& chain, const std::vector<Operand>& inputs, const Operand& y,

@@ -83,7 +83,8 @@ const char* ternary_expression(Ternary op, bool integer) {
     case Ternary::Where: return "(A != (real)0 ? B : C)";
     case Ternary::Fma: return integer ? "(A * B + C)" : "fma(A, B, C)";
     case Ternary::Addcmul: return "(A + P0 * B * C)";
-    case Ternary::Clamp: return integer ? "(A < B ? B : A > C ? C : A)" : "(A != A ? A : fmin(fmax(A, B), C))";
+    // min(max(a, b), c): c wherever b > c, as for floats.
+    case Ternary::Clamp: return integer ? "(A < B ? (B < C ? B : C) : A < C ? A : C)" : "(A != A ? A : fmin(fmax(A, B), C))";
   }
   return nullptr;
 }

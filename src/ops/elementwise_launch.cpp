@@ -64,24 +64,15 @@ ComputeType compute_type_of(const std::vector<DType>& types) {
   return any_double ? ComputeType::Double : any_float ? ComputeType::Float : ComputeType::Int;
 }
 
-Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitList& wait, const Params* forced) {
-  if (call.inputs.size() > 4 || call.outputs.empty() || call.outputs.size() > 2)
-    throw Error(Status::InvalidArgument, call.what + ": 0..4 inputs and 1..2 outputs are supported");
-  const ElementwisePlan plan = plan_elementwise(call.what.c_str(), q, call.inputs, call.outputs);
-  if (plan.n == 0) return Event();
-  const Capabilities& caps = q.device().caps();
-  const ElementwiseFamily& fam = static_cast<const ElementwiseFamily&>(find_family("elementwise"));
-
+Problem elementwise_problem(const ElementwiseCall& call, const ElementwisePlan& plan) {
   std::vector<const Operand*> all(call.inputs);
   all.insert(all.end(), call.outputs.begin(), call.outputs.end());
   std::int64_t widest = 1, narrowest = 8;
   DType widest_type = call.outputs[0]->dtype;
-  bool floats_all_half = call.compute == ComputeType::Float;
   for (const Operand* o : all) {
     const std::int64_t size = std::int64_t(dtype_size(o->dtype));
     if (size > widest) widest = size, widest_type = o->dtype;
     narrowest = std::min(narrowest, size);
-    floats_all_half &= o->dtype != DType::F32;
   }
   Problem pr;
   pr.dtype = widest_type;
@@ -90,8 +81,15 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
               {"max_elem_bytes", widest},
               {"min_elem_bytes", narrowest},
               {"align", alignment(all)}};
-  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+  return pr;
+}
 
+ElementwiseSource elementwise_source(const ElementwiseCall& call, const ElementwisePlan& plan, const Params& p,
+                                     const Problem& pr) {
+  const ElementwiseFamily& fam = static_cast<const ElementwiseFamily&>(find_family("elementwise"));
+  bool floats_all_half = call.compute == ComputeType::Float;
+  for (const auto* list : {&call.inputs, &call.outputs})
+    for (const Operand* o : *list) floats_all_half &= o->dtype != DType::F32;
   Defines d = fam.defines(p, pr);
   const char* ct = call.compute == ComputeType::Double ? "double" : call.compute == ComputeType::Int ? "int" : "float";
   d.insert(d.end(), {{"CT", ct},
@@ -119,13 +117,28 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
       d.emplace_back(o + "_HI", hi);
     }
   }
-  const std::string text = "#define EW_BODY " + call.body + "\n#line 1 \"elementwise/elementwise.cl\"\n" +
-                           std::string(kernel_source("elementwise/elementwise.cl"));
-  ProgramPtr prog = get_program_from_text(*q.context().impl(), "elementwise/elementwise.cl", text, d);
+  const std::string label = "elementwise/elementwise.cl";
+  const std::string text = "#define EW_BODY " + call.body + "\n#line 1 \"" + label + "\"\n" +
+                           std::string(kernel_source(label));
+  return {label, text, d};
+}
+
+Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitList& wait, const Params* forced) {
+  if (call.inputs.size() > 4 || call.outputs.empty() || call.outputs.size() > 2)
+    throw Error(Status::InvalidArgument, call.what + ": 0..4 inputs and 1..2 outputs are supported");
+  const ElementwisePlan plan = plan_elementwise(call.what.c_str(), q, call.inputs, call.outputs);
+  if (plan.n == 0) return Event();
+  const Capabilities& caps = q.device().caps();
+  const ElementwiseFamily& fam = static_cast<const ElementwiseFamily&>(find_family("elementwise"));
+  const Problem pr = elementwise_problem(call, plan);
+  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+  const ElementwiseSource src = elementwise_source(call, plan, p, pr);
+  ProgramPtr prog = get_program_from_text(*q.context().impl(), src.label, src.text, src.defines);
   KernelPtr kernel = prog->kernel("elementwise");
 
   std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(plan.n))};
-  std::vector<std::shared_ptr<MemImpl>> keep;
+  std::vector<const Operand*> all(call.inputs);
+  all.insert(all.end(), call.outputs.begin(), call.outputs.end());
   for (const Operand* o : all) {
     args.push_back(KernelArg::buffer(*o->mem));
     args.push_back(KernelArg::scalar(std::uint64_t(o->offset)));

@@ -27,6 +27,31 @@ ComputeType compute_type_of(const std::vector<DType>& types);
 Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitList& wait,
                       const Params* forced = nullptr);
 
+// The call each public operator runs (data types checked, body built), for
+// the tuner and the tests to run with forced parameters or to compile for
+// another device. The operands are referenced, not copied.
+ElementwiseCall unary_call(Unary op, const Operand& x, const Operand& y, const OpParams& p);
+ElementwiseCall binary_call(Binary op, const Operand& a, const Operand& b, const Operand& y);
+// y = t op s, or y = s op t when scalar_first.
+ElementwiseCall binary_scalar_call(Binary op, const Operand& t, double s, bool scalar_first, const Operand& y);
+ElementwiseCall ternary_call(Ternary op, const Operand& a, const Operand& b, const Operand& c, const Operand& y,
+                             const OpParams& p);
+ElementwiseCall cast_call(const Operand& x, const Operand& y);
+
+// What run_elementwise compiles for a planned call: the problem it asks the
+// database about, and for fitted parameters the source text (EW_BODY before
+// the kernel) and the defines. Only plan.contiguous, plan.shape (its rank),
+// plan.n and plan.aliased are read.
+struct ElementwisePlan;
+Problem elementwise_problem(const ElementwiseCall& call, const ElementwisePlan& plan);
+struct ElementwiseSource {
+  std::string label;  // the kernel file, for build messages
+  std::string text;
+  Defines defines;
+};
+ElementwiseSource elementwise_source(const ElementwiseCall& call, const ElementwisePlan& plan, const Params& fitted,
+                                     const Problem& problem);
+
 // Expression templates with A, B, C for operands and P0, P1 for parameters,
 // for float/double or integer compute; nullptr when the operator has no
 // integer form.

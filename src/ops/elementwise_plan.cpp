@@ -41,10 +41,12 @@ Checked check_operand(const std::string& name, const Operand& op, const Queue& q
   }
   if (c.elements == 0) return c;
   for (std::size_t d = 0; d < op.shape.size(); ++d) {
-    const std::int64_t span = c.strides[d] * (op.shape[d] - 1);
     if (op.shape[d] > 1 && (c.strides[d] > INT64_MAX / (op.shape[d] - 1) || c.strides[d] < INT64_MIN / (op.shape[d] - 1)))
       throw Error(Status::Overflow, name + ": strides overflow");
-    (span < 0 ? c.min : c.max) += span;
+    const std::int64_t span = c.strides[d] * (op.shape[d] - 1);
+    // Each dimension's span fits; their sum may not (two spans near 2^62).
+    std::int64_t& reach = span < 0 ? c.min : c.max;
+    if (__builtin_add_overflow(reach, span, &reach)) throw Error(Status::Overflow, name + ": strides overflow");
   }
   // Forward within the view; backward (negative strides) down to the start
   // of the allocation, so a reversed view can start at its last element.

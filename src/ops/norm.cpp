@@ -17,9 +17,7 @@ using namespace detail;
 
 namespace detail {
 
-Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, const Params* forced) {
-  const Capabilities& caps = q.device().caps();
-  const auto& fam = static_cast<const NormRowsFamily&>(find_family("norm_rows"));
+Problem norm_problem(const NormCall& c) {
   Problem pr;
   pr.dtype = c.x.dtype;
   pr.sizes = {std::int64_t(c.rows), std::int64_t(c.cols)};
@@ -30,6 +28,13 @@ Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, con
               {"beta", c.beta ? 1 : 0},
               {"stats", c.mean ? 1 : 0},
               {"stat", int(c.mean ? c.mean->dtype : DType::F32)}};
+  return pr;
+}
+
+Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, const Params* forced) {
+  const Capabilities& caps = q.device().caps();
+  const auto& fam = static_cast<const NormRowsFamily&>(find_family("norm_rows"));
+  const Problem pr = norm_problem(c);
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
   KernelPtr k = fam.kernel(q, p, pr);
   const auto buffer = [&](const std::optional<Operand>& o, const Operand& fallback) {

@@ -62,8 +62,7 @@ Event launch(const Queue& q, const ReduceFamilyBase& fam, const Params& p, const
 
 }  // namespace
 
-Event run_reduce(const Queue& q, const ReduceCall& c, const WaitList& wait, const Params* forced) {
-  const Capabilities& caps = q.device().caps();
+std::vector<ReducePass> reduce_passes(const ReduceCall& c, const Capabilities& caps, const TunedParams& tuned) {
   const bool rows = c.inner == 1;
   const auto& fam = static_cast<const ReduceFamilyBase&>(find_family(rows ? "reduce_rows" : "reduce_cols"));
   const auto sizes = [&](std::size_t r) {
@@ -74,28 +73,39 @@ Event run_reduce(const Queue& q, const ReduceCall& c, const WaitList& wait, cons
   pr.dtype = c.x.dtype;
   pr.sizes = sizes(c.reduced);
   pr.extra = {{"op", int(c.op)}, {"out", int(c.y.dtype)}, {"align", offset_alignment({c.x.offset})}};
-  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+  const Params p = fam.fit(tuned(fam, pr), caps, pr);
   const ReduceFamilyBase::Split s = fam.split(p, caps, pr);
-  if (s.splits == 1)
-    return launch(q, fam, p, pr, s, {c.x.mem.get(), c.x.offset, c.x.mem.get(), c.y.mem.get(), c.y.offset, c.x.mem.get()},
-                  c.reduced, wait);
+  if (s.splits == 1) return {{&fam, p, pr, s}};
 
   // Two passes: partial states [outer][splits][inner], then their reduction.
-  const DType acc = reduction::acc_dtype(c.x.dtype);
-  const Scratch scratch = queue_scratch(q, acc, c.outer * std::size_t(s.splits) * c.inner, is_arg(c.op));
-  const Operand& values = scratch.values;
-  const Operand& indices = is_arg(c.op) ? scratch.indices : values;
-  EventSpan span;
   Problem first = pr;
   first.extra["out_partial"] = 1;
-  span.add(launch(q, fam, p, first, s, {c.x.mem.get(), c.x.offset, c.x.mem.get(), values.mem.get(), 0, indices.mem.get()},
-                  c.reduced, wait));
   Problem second = pr;
   second.sizes = sizes(std::size_t(s.splits));
   second.extra["in_partial"] = 1;
   second.extra["align"] = 16;
-  const Params p2 = fam.fit(forced ? *forced : params_for(q, fam, second), caps, second);
-  span.add(launch(q, fam, p2, second, {1, s.splits},
+  const Params p2 = fam.fit(tuned(fam, second), caps, second);
+  return {{&fam, p, first, s}, {&fam, p2, second, {1, s.splits}}};
+}
+
+Event run_reduce(const Queue& q, const ReduceCall& c, const WaitList& wait, const Params* forced) {
+  const std::vector<ReducePass> passes = reduce_passes(c, q.device().caps(), [&](const KernelFamily& f, const Problem& pr) {
+    return forced ? *forced : params_for(q, f, pr);
+  });
+  const ReducePass& one = passes[0];
+  if (passes.size() == 1)
+    return launch(q, *one.family, one.params, one.problem, one.split,
+                  {c.x.mem.get(), c.x.offset, c.x.mem.get(), c.y.mem.get(), c.y.offset, c.x.mem.get()}, c.reduced, wait);
+
+  const DType acc = reduction::acc_dtype(c.x.dtype);
+  const Scratch scratch = queue_scratch(q, acc, c.outer * std::size_t(one.split.splits) * c.inner, is_arg(c.op));
+  const Operand& values = scratch.values;
+  const Operand& indices = is_arg(c.op) ? scratch.indices : values;
+  EventSpan span;
+  span.add(launch(q, *one.family, one.params, one.problem, one.split,
+                  {c.x.mem.get(), c.x.offset, c.x.mem.get(), values.mem.get(), 0, indices.mem.get()}, c.reduced, wait));
+  const ReducePass& two = passes[1];
+  span.add(launch(q, *two.family, two.params, two.problem, two.split,
                   {values.mem.get(), 0, indices.mem.get(), c.y.mem.get(), c.y.offset, c.x.mem.get()}, c.reduced, {}));
   return span.result();
 }

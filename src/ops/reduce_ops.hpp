@@ -3,9 +3,11 @@
 // cases of the reduction families call them with forced parameters.
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "kernels/descriptor.hpp"
+#include "kernels/reduce/reduce.hpp"
 #include "optune/reduce.hpp"
 
 namespace optune::detail {
@@ -21,6 +23,21 @@ struct ReduceCall {
 };
 Event run_reduce(const Queue& q, const ReduceCall& c, const WaitList& wait, const Params* forced = nullptr);
 
+// The parameters a launcher starts from for a family and problem (the
+// database's, or forced ones) before fitting them to the device.
+using TunedParams = std::function<Params(const KernelFamily&, const Problem&)>;
+
+// What run_reduce launches for c on a device with caps: one pass, or a first
+// pass writing partial states and a second reducing them. The tests compile
+// each pass's defines for other devices (NVRTC) from this.
+struct ReducePass {
+  const ReduceFamilyBase* family;
+  Params params;  // fitted
+  Problem problem;
+  ReduceFamilyBase::Split split;
+};
+std::vector<ReducePass> reduce_passes(const ReduceCall& c, const Capabilities& caps, const TunedParams& tuned);
+
 // Row-wise softmax (op 0), log_softmax (1), layer_norm (2) or rms_norm (3)
 // over dense [rows][cols] operands (gamma, beta: cols elements; mean, rstd:
 // rows elements), through the norm_rows family.
@@ -33,6 +50,8 @@ struct NormCall {
   double eps = 0;
 };
 Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, const Params* forced = nullptr);
+// The norm_rows problem run_norm_rows asks the database about and fits to.
+Problem norm_problem(const NormCall& c);
 
 // Softmax or log_softmax along the middle axis of a dense [outer][rows][inner]
 // tensor, through the softmax_cols family.
@@ -42,6 +61,8 @@ struct SoftmaxColsCall {
   Operand x, y;
 };
 Event run_softmax_cols(const Queue& q, const SoftmaxColsCall& c, const WaitList& wait, const Params* forced = nullptr);
+// The softmax_cols problem run_softmax_cols asks the database about.
+Problem softmax_cols_problem(const SoftmaxColsCall& c);
 
 // The largest pack (power of two up to 16 elements) that all offsets allow.
 std::int64_t offset_alignment(std::initializer_list<std::size_t> offsets);

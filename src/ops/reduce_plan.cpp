@@ -42,7 +42,9 @@ TensorInfo check_tensor(const std::string& name, const Operand& op, const Queue&
     const std::int64_t n = op.shape[d] - 1;
     if (n > 0 && (t.strides[d] > INT64_MAX / n || t.strides[d] < INT64_MIN / n))
       throw Error(Status::Overflow, name + ": strides overflow");
-    (t.strides[d] < 0 ? t.min : t.max) += t.strides[d] * n;
+    // Each dimension's span fits; their sum may not (two spans near 2^62).
+    std::int64_t& reach = t.strides[d] < 0 ? t.min : t.max;
+    if (__builtin_add_overflow(reach, t.strides[d] * n, &reach)) throw Error(Status::Overflow, name + ": strides overflow");
   }
   if (std::int64_t(op.offset) + t.min < 0 || std::size_t(t.max) >= op.count)
     throw Error(Status::BufferTooSmall, name + ": shape " + shape_text(op.shape) + " with strides " +

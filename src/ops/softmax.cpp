@@ -14,13 +14,18 @@ using namespace detail;
 
 namespace detail {
 
-Event run_softmax_cols(const Queue& q, const SoftmaxColsCall& c, const WaitList& wait, const Params* forced) {
-  const Capabilities& caps = q.device().caps();
-  const auto& fam = static_cast<const SoftmaxColsFamily&>(find_family("softmax_cols"));
+Problem softmax_cols_problem(const SoftmaxColsCall& c) {
   Problem pr;
   pr.dtype = c.x.dtype;
   pr.sizes = {std::int64_t(c.outer), std::int64_t(c.rows), std::int64_t(c.inner)};
   pr.extra = {{"log", c.log ? 1 : 0}};
+  return pr;
+}
+
+Event run_softmax_cols(const Queue& q, const SoftmaxColsCall& c, const WaitList& wait, const Params* forced) {
+  const Capabilities& caps = q.device().caps();
+  const auto& fam = static_cast<const SoftmaxColsFamily&>(find_family("softmax_cols"));
+  const Problem pr = softmax_cols_problem(c);
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps);
   KernelPtr k = fam.kernel(q, p, pr);
   std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(c.outer)), KernelArg::scalar(std::uint64_t(c.rows)),

@@ -107,9 +107,10 @@ double store_as(DType t, double v, bool from_integer) {
     case DType::F32: return double(float(v));
     case DType::F64: return v;
     case DType::F16: return double(half::to_float(half::from_float(float(v))));
-    case DType::I32: return saturate(-2147483648.0, 2147483647.0);
-    case DType::I8: return saturate(-128, 127);
-    case DType::U8: return saturate(0, 255);
+    // + 0.0: integers have no -0 (a -0.3 truncates to -0 in double).
+    case DType::I32: return saturate(-2147483648.0, 2147483647.0) + 0.0;
+    case DType::I8: return saturate(-128, 127) + 0.0;
+    case DType::U8: return saturate(0, 255) + 0.0;
   }
   return v;
 }
@@ -165,14 +166,30 @@ std::vector<double> download(const Queue& q, const DeviceData& d) {
 }
 
 void poison(const Queue& q, const DeviceData& d) {
-  // 0xA5 bytes: a float of -2.9e-16, a half of -0.0222, i32 -1515870811, u8 165.
-  q.fill(d.bytes, std::uint8_t(0xA5)).wait();
+  // Finite and far outside every result the tests expect, so that an
+  // unwritten element fails whatever the tolerance: -2^127 (f32), -2^1023
+  // (f64), -38048 (f16, none of the special inputs); NaN would pass where NaN
+  // is expected. Integers: 0xA5 bytes (i32 -1515870811, i8 -91, u8 165).
+  std::uint64_t pattern = 0xA5A5A5A5A5A5A5A5ull;
+  switch (d.dtype) {
+    case DType::F32: pattern = 0xFF000000ull; break;
+    case DType::F64: pattern = 0xFFE0000000000000ull; break;
+    case DType::F16: pattern = 0xF8A5ull; break;
+    default: break;
+  }
+  const std::size_t es = dtype_size(d.dtype);
+  std::vector<std::uint8_t> host(d.bytes.size());
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = std::uint8_t(pattern >> (8 * (i % es)));
+  q.upload(d.bytes, std::span<const std::uint8_t>(host));
 }
 
 std::vector<double> random_values(DType t, std::size_t n, double lo, double hi, bool special) {
   std::vector<double> v(n);
   std::uniform_real_distribution<double> d(lo, hi);
-  const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-40, -3e-42, 3e30, -7e29, 1.0, -1.0, 65504.0};
+  // The last two are subnormal in t (1e-40 is normal in f64 and 0 in f16).
+  const double tiny[3][2] = {{1e-40, -3e-42}, {3e-6, -4.5e-7}, {1e-310, -4e-320}};
+  const auto* sub = tiny[t == DType::F16 ? 1 : t == DType::F64 ? 2 : 0];
+  const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 3e30, -7e29, 1.0, -1.0, 65504.0, sub[0], sub[1]};
   for (std::size_t i = 0; i < n; ++i) {
     double x = d(test::rng());
     if (special && !is_integer(t) && test::rng()() % 5 == 0) x = specials[test::rng()() % std::size(specials)];
@@ -182,7 +199,7 @@ std::vector<double> random_values(DType t, std::size_t n, double lo, double hi, 
   return v;
 }
 
-::testing::AssertionResult matches(DType t, double got, double ref, double rtol, double atol) {
+::testing::AssertionResult matches(DType t, double got, double ref, double rtol, double atol, bool zero_sign) {
   if (std::isnan(ref)) {
     if (std::isnan(got)) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "expected NaN, got " << got;
@@ -192,6 +209,9 @@ std::vector<double> random_values(DType t, std::size_t n, double lo, double hi, 
     if (got == stored) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "expected " << stored << " (ref " << ref << "), got " << got;
   }
+  if (zero_sign && !is_integer(t) && stored == 0 && got == 0 && std::signbit(stored) != std::signbit(got))
+    return ::testing::AssertionFailure() << "expected " << (std::signbit(stored) ? "-0" : "+0") << ", got "
+                                         << (std::signbit(got) ? "-0" : "+0");
   if (std::fabs(got - ref) <= rtol * std::fabs(ref) + atol) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "expected " << ref << ", got " << got << " (error " << std::fabs(got - ref)
                                        << ", allowed " << rtol * std::fabs(ref) + atol << ")";

@@ -33,12 +33,14 @@ std::vector<double> download(const Queue& q, const DeviceData& d);
 void poison(const Queue& q, const DeviceData& d);
 
 // Random values in [lo, hi] representable in t, with special values mixed in
-// when `special` (±0, ±inf, NaN, denormals, large magnitudes; floats only).
+// when `special` (±0, ±inf, NaN, subnormals of t, large magnitudes; floats only).
 std::vector<double> random_values(DType t, std::size_t n, double lo, double hi, bool special);
 
 // Checks got against the reference (computed in double from the stored
 // inputs): NaN must match NaN, infinities must match after storing the
 // reference in t, and finite values must agree within rtol * |ref| + atol.
-::testing::AssertionResult matches(DType t, double got, double ref, double rtol, double atol);
+// With zero_sign, a zero result must also have the reference's sign (for
+// operators that define it: neg(+0) is -0, floor(-0) is -0; not fmin/fmax ties).
+::testing::AssertionResult matches(DType t, double got, double ref, double rtol, double atol, bool zero_sign = true);
 
 }  // namespace optune::ref

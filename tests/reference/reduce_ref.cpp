@@ -69,6 +69,7 @@ Reduced reduce(ReduceOp op, const std::vector<double>& x, const std::vector<std:
     }
   }
   Reduced r;
+  r.count = count;
   r.value.resize(outputs);
   r.scale.resize(outputs);
   for (std::size_t o = 0; o < outputs; ++o) {
@@ -76,7 +77,10 @@ Reduced reduce(ReduceOp op, const std::vector<double>& x, const std::vector<std:
     if (op == ReduceOp::Mean) v /= double(count), s /= double(count);
     if (op == ReduceOp::L2) v = std::sqrt(v), s = std::sqrt(s);
     if (op == ReduceOp::ArgMax || op == ReduceOp::ArgMin) v = double(best_at[o]);
-    if (op == ReduceOp::Prod || op == ReduceOp::Max || op == ReduceOp::Min) s = std::fabs(v) * double(count);
+    // max and min return one of the stored inputs: no rounding at all. A
+    // product's rounding is relative to itself (see Reduced::scale).
+    if (op == ReduceOp::Max || op == ReduceOp::Min) s = 0;
+    if (op == ReduceOp::Prod) s = std::fabs(v);
     r.value[o] = v;
     r.scale[o] = s;
   }

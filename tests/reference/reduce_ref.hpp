@@ -11,12 +11,23 @@
 
 namespace optune::ref {
 
-// One reduced value and the scale its rounding error is relative to (the sum
-// of the magnitudes that went into it, for sum-like operators).
+// One reduced value and the scale its rounding error is relative to: the sum
+// of the magnitudes that went into it for sum-like operators, 0 for max and
+// min (they return a stored input exactly), |value| for prod, whose relative
+// error grows with the count of factors (prod_rtol).
 struct Reduced {
   std::vector<double> value;
   std::vector<double> scale;
+  std::size_t count = 0;  // elements reduced into each output
 };
+
+// The relative error bound of a product of `count` factors accumulated with
+// unit roundoff u_acc and stored with unit roundoff u_out: each multiplication
+// rounds once (|error| <= count * u_acc to first order), then the store.
+inline double prod_rtol(std::size_t count, double u_acc, double u_out) {
+  const double nu = double(count) * u_acc;
+  return nu / (1 - nu) + u_out;
+}
 
 // Reduces x of `shape` over `axes` (normalised, sorted, non-empty) with the
 // semantics of optune::reduce (NaN rules, first-index ties, flattened indices

@@ -385,7 +385,9 @@ void norm_rows(const ulong rows, const ulong cols, const uint tpr, __global cons
   const ACC rel = row_sum(cnt * mu, red, lid, tpr) / n;  // the mean minus shift
   const ACC dm = mu - rel;
   const ACC var = row_sum(m2 + (cnt > (ACC)0 ? cnt * dm * dm : (ACC)0), red, lid, tpr) / n;
-  a = rel;
+  // An infinity makes var NaN (inf - inf) but leaves rel infinite when it was
+  // its lane's last element: the mean is NaN then, as in strategies 0 and 1.
+  a = var == var ? rel : var;
   b = (ACC)1 / sqrt(var + eps);
 #else
   a = (ACC)0;
