@@ -81,18 +81,21 @@ tests() {
 }
 
 # Tunes every family on both back ends into the cache file, then exports each
-# back end's results in the shipped format. TUNE_BUDGET: seconds per family
-# and data type (default 15).
-TUNED=(copy:f32 elementwise:f32 elementwise:f16 reduce_rows:f32 reduce_cols:f32 norm_rows:f32 softmax_cols:f32)
+# back end's results in the shipped format. TUNE_BUDGET: seconds per item
+# (default 15); TUNE_LIST: the items, family:dtype[:bucket,bucket...]
+# (default: every family and type, every bucket).
+read -r -a TUNED <<<"${TUNE_LIST:-copy:f32 elementwise:f32 elementwise:f16 reduce_rows:f32 reduce_cols:f32 norm_rows:f32 softmax_cols:f32 gemm_routine:f32 gemm_tiled:f32 gemm_direct:f32}"
 tune() {
   local budget=${TUNE_BUDGET:-15} dev name
   for dev in cuda:0 "$(ocl_device)"; do
     [ -n "$dev" ] || continue
     name=$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)
     log "tune on $dev (budget ${budget}s per family and type)"
-    for ft in "${TUNED[@]}" ${EXTRA_TUNED:-}; do
-      ./build/gpu/optune tune "${ft%%:*}" --dtype "${ft##*:}" --device "$dev" --budget "$budget" --save \
-        --json "$LOGS/tune-$name-${ft%%:*}-${ft##*:}.json" >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
+    for item in "${TUNED[@]}"; do
+      IFS=: read -r fam dtype sizes <<<"$item"
+      ./build/gpu/optune tune "$fam" --dtype "$dtype" ${sizes:+--sizes "$sizes"} --device "$dev" \
+        --strategy random --budget "$budget" --save --json "$LOGS/tune-$name-$fam-$dtype.json" \
+        >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
     done
     grep -E '^optune tune|x  ' "$LOGS/tune-$name.txt" >>"$OUT/summary.txt"
     ./build/gpu/optune db export --device "$dev" "$OUT/db-$name.json" >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
