@@ -1,6 +1,7 @@
 // Lookup with fallback and trust checks; see database.hpp for the levels and
 // docs/DATABASE.md for the file format.
 #include "database/database.hpp"
+#include "runtime/trace.hpp"
 
 #include <algorithm>
 
@@ -163,7 +164,13 @@ bool Database::trusted(const Queue& queue, const KernelFamily& family, const Pro
       return verdicts_[key] = *v;
     }
   }
-  const std::string why = verify_against_default(queue, family, small, params);
+  std::string why;
+  {
+    // Its own span in OPTUNE_TRACE: the check's kernels are not the call's.
+    trace::Span traced("database trust check", family.name(), "database");
+    if (traced) traced.text("entry", describe(c)).text("params", params_to_json(params));
+    why = verify_against_default(queue, family, small, params);
+  }
   const bool passed = why.empty();
   // A set-up failure (memory) says nothing about the entry: decide for this
   // process only, and check again next time.
@@ -232,7 +239,12 @@ Params Database::lookup(const Queue& queue, const KernelFamily& family, const Pr
   // Nothing stored for this key: the run-time policy may search once.
   if (!any_trusted && !s->searched) {
     s->searched = true;
-    if (std::optional<TuneResult> r = policy_search(queue, family, problem.dtype, bucket)) {
+    std::optional<TuneResult> r;
+    {
+      trace::Span traced("run-time search", family.name(), "database");
+      r = policy_search(queue, family, problem.dtype, bucket);
+    }
+    if (r) {
       Candidate c{Level::Local, {}};
       c.entry.source = "run-time search (OPTUNE_TUNING=" + env_or("OPTUNE_TUNING", "off") + ")";
       c.entry.family = family.name();

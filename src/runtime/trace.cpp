@@ -28,7 +28,7 @@ std::atomic<int> g_state{-1};
 using json = nlohmann::json;
 
 struct CallRecord {
-  std::string name;
+  std::string name, kind;
   std::uint64_t id = 0;
   std::int64_t start_ns = 0;
   json args = json::object();
@@ -209,11 +209,12 @@ std::int64_t now_ns() {
       .count();
 }
 
-Span::Span(std::string_view category, std::string_view detail) {
+Span::Span(std::string_view category, std::string_view detail, std::string_view kind) {
   if (!on()) return;
   try {
     rec_ = std::make_unique<CallRecord>();
     rec_->name = std::string(category);
+    rec_->kind = std::string(kind);
     if (!detail.empty()) rec_->name.append(" ").append(detail);
     rec_->id = store().next_call.fetch_add(1, std::memory_order_relaxed);
     rec_->parent = t_current;
@@ -234,7 +235,7 @@ Span::~Span() {
     if (std::uncaught_exceptions() > unwinding_) rec_->args["failed"] = true;
     Store& s = store();
     std::lock_guard lock(s.mu);
-    s.host.push_back({std::move(rec_->name), "operator", rec_->start_ns, end - rec_->start_ns, thread_track(s),
+    s.host.push_back({std::move(rec_->name), std::move(rec_->kind), rec_->start_ns, end - rec_->start_ns, thread_track(s),
                       std::move(rec_->args)});
   } catch (const std::exception&) {
   }

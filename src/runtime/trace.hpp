@@ -40,11 +40,13 @@ struct CallRecord;  // trace.cpp
 
 // One operator call on the calling thread's host track, from construction to
 // destruction; `category` then `detail` make its name ("unary" "gelu").
+// `kind` is the event's Chrome-trace category: "operator" for the public
+// calls, "database" for the tuning database's own work inside one.
 // Hooks that run while it is the thread's innermost span (lookups, program
 // lookups, kernel launches) add themselves to its arguments.
 class Span {
  public:
-  explicit Span(std::string_view category, std::string_view detail = {});
+  explicit Span(std::string_view category, std::string_view detail = {}, std::string_view kind = "operator");
   ~Span();
   Span(const Span&) = delete;
   Span& operator=(const Span&) = delete;
