@@ -8,9 +8,11 @@
 
 #include "reference_blas.hpp"
 #include "dynamic_library.hpp"
+#include "gemm_check.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
+using optune::tool::to_double;
 using optune::tool::GemmCall;
 
 namespace {
@@ -37,15 +39,6 @@ double tolerance() {
   if constexpr (std::is_same_v<T, double>) return 1e-12;
   if constexpr (std::is_same_v<T, half>) return 1e-2;
   return 1e-5;
-}
-
-template <class T>
-double to_double(T v) {
-  if constexpr (std::is_same_v<T, half>) {
-    return double(float(v));
-  } else {
-    return double(v);
-  }
 }
 
 template <class T>
