@@ -84,3 +84,25 @@ TEST(Cli, BenchElementwiseReportsEveryOperator) {
   EXPECT_EQ(ops, (std::set<std::string>{"relu f32", "gelu f32", "gelu f16", "add f32", "where f32", "cast f32->f16"}));
   EXPECT_EQ(rows.size(), 6u * 2u);  // 2^10 and 2^12
 }
+
+// --fix holds parameters at a value: the baseline and every candidate carry
+// it; a name the family lacks or a value that is not an integer is refused.
+TEST(Cli, TuneFixHoldsParameters) {
+  const std::string path = test::temp_dir() + "/tune-fix.json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("tune copy --sizes 'n<=2^16' --fix WGS=64,VW=2 --strategy random --candidates 3 --runs 2 "
+                          "--json " + path, &out), 0) << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  ASSERT_EQ(j["results"].size(), 1u) << j.dump();
+  const auto& r = j["results"][0];
+  for (const char* key : {"default_params", "best_params", "fastest_params"}) {
+    EXPECT_EQ(r[key]["WGS"], 64) << key << " " << r.dump();
+    EXPECT_EQ(r[key]["VW"], 2) << key << " " << r.dump();
+  }
+  EXPECT_EQ(test::run_cli("tune copy --fix WGS=sixty", &out), 2) << out;
+  EXPECT_NE(out.find("not an integer"), std::string::npos) << out;
+  EXPECT_EQ(test::run_cli("tune copy --fix NOPE=1", &out), 2) << out;
+  EXPECT_NE(out.find("NOPE=1"), std::string::npos) << out;
+  EXPECT_EQ(test::run_cli("tune copy --fix WGS", &out), 2) << out;
+}

@@ -82,19 +82,22 @@ tests() {
 
 # Tunes every family on both back ends into the cache file, then exports each
 # back end's results in the shipped format. TUNE_BUDGET: seconds per item
-# (default 15); TUNE_LIST: the items, family:dtype[:bucket,bucket...]
-# (default: every family and type, every bucket).
+# (default 15); TUNE_LIST: the items, family:dtype[:bucket,bucket...[:seconds]]
+# (default: every family and type, every bucket; seconds overrides the
+# budget for that item); TUNE_ON: cuda, opencl or both (default).
 read -r -a TUNED <<<"${TUNE_LIST:-copy:f32 elementwise:f32 elementwise:f16 reduce_rows:f32 reduce_cols:f32 norm_rows:f32 softmax_cols:f32 gemm_routine:f32 gemm_tiled:f32 gemm_direct:f32}"
 tune() {
-  local budget=${TUNE_BUDGET:-15} dev name
+  local budget=${TUNE_BUDGET:-15} dev name secs
   for dev in cuda:0 "$(ocl_device)"; do
     [ -n "$dev" ] || continue
     name=$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)
-    log "tune on $dev (budget ${budget}s per family and type)"
+    case "${TUNE_ON:-both}" in both | "$name") ;; *) continue ;; esac
+    log "tune on $dev (budget ${budget}s per family and type unless the item says)"
     for item in "${TUNED[@]}"; do
-      IFS=: read -r fam dtype sizes <<<"$item"
+      IFS=: read -r fam dtype sizes secs <<<"$item"
+      [ "$sizes" = all ] && sizes=
       ./build/gpu/optune tune "$fam" --dtype "$dtype" ${sizes:+--sizes "$sizes"} --device "$dev" \
-        --strategy random --budget "$budget" --save --json "$LOGS/tune-$name-$fam-$dtype.json" \
+        --strategy random --budget "${secs:-$budget}" --save --json "$LOGS/tune-$name-$fam-$dtype.json" \
         >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
     done
     grep -E '^optune tune|x  ' "$LOGS/tune-$name.txt" >>"$OUT/summary.txt"
@@ -102,12 +105,15 @@ tune() {
   done
 }
 
+# BENCH_ON: cuda, opencl or both (default).
 bench() {
   local ocl
   ocl=$(ocl_device)
-  log "bench cuda:0"
-  ./build/gpu/optune bench --device cuda:0 --json "$OUT/bench-cuda.json" "$@" 2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
-  if [ -n "$ocl" ]; then
+  if [ "${BENCH_ON:-both}" != opencl ]; then
+    log "bench cuda:0"
+    ./build/gpu/optune bench --device cuda:0 --json "$OUT/bench-cuda.json" "$@" 2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
+  fi
+  if [ -n "$ocl" ] && [ "${BENCH_ON:-both}" != cuda ]; then
     log "bench $ocl (NVIDIA OpenCL)"
     ./build/gpu/optune bench --device "$ocl" --json "$OUT/bench-opencl.json" "$@" 2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
   fi

@@ -21,7 +21,7 @@ using namespace optune::detail;
 
 struct TuneCommand {
   std::string family, dtype = "f32", strategy, device, json_path;
-  std::vector<std::string> sizes;
+  std::vector<std::string> sizes, fix;
   double budget = 0, fraction = 0;
   std::size_t candidates = 0;
   std::uint64_t seed = 1;
@@ -110,6 +110,33 @@ void run_tune(const TuneCommand& o) {
   to.runs = o.runs;
   to.warmup = o.warmup;
   to.verbose = o.verbose;
+  // --fix NAME=VALUE: searched no further; the baseline is the defaults with
+  // these values (its time is the "default" column).
+  if (!o.fix.empty()) {
+    const std::vector<Parameter> params = family.parameters(caps);
+    Params fixed;
+    for (const std::string& f : o.fix) {
+      const auto eq = f.find('=');
+      const std::string name = f.substr(0, eq);
+      const auto it = std::find_if(params.begin(), params.end(), [&](const Parameter& p) { return p.name == name; });
+      if (eq == std::string::npos || it == params.end())
+        throw Error(Status::InvalidArgument, "--fix: '" + f + "' is not NAME=VALUE with a parameter of " + o.family);
+      std::size_t used = 0;
+      std::int64_t v = 0;
+      try {
+        v = std::stoll(f.substr(eq + 1), &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != f.size() - eq - 1)
+        throw Error(Status::InvalidArgument, "--fix: '" + f + "': the value is not an integer");
+      fixed[name] = v;
+    }
+    to.base = family.defaults(caps);
+    for (const auto& [k, v] : fixed) to.base[k] = v;
+    for (const Parameter& p : params)
+      if (!fixed.count(p.name)) to.vary.push_back(p.name);
+  }
 
   std::printf("optune tune %s on %s  %s (driver %s", o.family.c_str(), caps.spec.c_str(), caps.name.c_str(),
               caps.driver_version.c_str());
@@ -221,6 +248,8 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--runs", o->runs, "timed runs per candidate (the median counts)")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--warmup", o->warmup, "untimed runs before timing")->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--fix", o->fix, "NAME=VALUE,...: parameters held at a value (the baseline is the defaults with them)")
+      ->delimiter(',');
   cmd->add_flag("--save", o->save, "store the results in the cache file (used by later lookups)");
   cmd->add_option("--device", o->device, "device spec: opencl:P:D, cuda:N, gpu, cpu");
   cmd->add_option("--json", o->json_path, "write the results as JSON to this file");

@@ -40,7 +40,7 @@ OPTUNE_FUNC float native_log2(float x) { return __log2f(x); }
 OPTUNE_FUNC float native_log10(float x) { return __log10f(x); }
 OPTUNE_FUNC float native_sqrt(float x) { return sqrtf(x); }
 OPTUNE_FUNC float native_rsqrt(float x) { return rsqrtf(x); }
-OPTUNE_FUNC float native_recip(float x) { return __frcp_rn(x); }
+OPTUNE_FUNC float native_recip(float x) { return __fdividef(1.0f, x); }  // MUFU.RCP, no IEEE fix-up
 OPTUNE_FUNC float native_divide(float x, float y) { return __fdividef(x, y); }
 OPTUNE_FUNC float native_powr(float x, float y) { return __powf(x, y); }
 OPTUNE_FUNC float native_sin(float x) { return __sinf(x); }
