@@ -57,6 +57,8 @@
 #define WGSD (MDIMCD * NDIMCD)  // work-items per group
 #define MWID (WGD / MDIMCD)     // rows of C per work-item
 #define NWID (WGD / NDIMCD)     // columns of C per work-item
+#define DLPI ((WGD * WGD + WGSD - 1) / WGSD)  // tile elements per work-item and operand
+#define DLCH (DLPI < 8 ? DLPI : 8)            // of them, loaded together
 
 typedef COMP comp;
 
@@ -105,13 +107,34 @@ void gemm_direct(const ulong M, const ulong N, const ulong K, const real alpha, 
     for (int ni = 0; ni < NWID; ++ni) acc[mi][ni] = (comp)0;
 
   for (ulong k0 = 0; k0 < kk; k0 += WGD) {
-    // Tiles to local memory; the fast index runs along the stored rows.
-    for (int e = tid; e < WGD * WGD; e += WGSD) {
-      const int fast = e % WGD, slow = e / WGD;
-      const int ml = ta ? fast : slow, ka = ta ? slow : fast;
-      alm[ka][ml] = (m0 + ml < M && k0 + ka < K) ? LOAD_COMP(ap, (m0 + ml) * a_sm + (k0 + ka) * a_sk) : (comp)0;
-      const int nl = tb ? slow : fast, kb = tb ? fast : slow;
-      blm[kb][nl] = (n0 + nl < N && k0 + kb < K) ? LOAD_COMP(bp, (k0 + kb) * b_sk + (n0 + nl) * b_sn) : (comp)0;
+    // Tiles to local memory; the fast index runs along the stored rows. In
+    // chunks of DLCH elements per operand: a chunk's global loads are all
+    // issued before its local stores, so their latencies overlap (one load
+    // then one store per step waited out every load in turn).
+    for (int r0 = 0; r0 < DLPI; r0 += DLCH) {
+      comp ra[DLCH], rb[DLCH];
+#pragma unroll
+      for (int r = 0; r < DLCH; ++r) {
+        const int e = tid + (r0 + r) * WGSD;
+        ra[r] = (comp)0;
+        rb[r] = (comp)0;
+        if (r0 + r < DLPI && e < WGD * WGD) {
+          const int fast = e % WGD, slow = e / WGD;
+          const int ml = ta ? fast : slow, ka = ta ? slow : fast;
+          if (m0 + ml < M && k0 + ka < K) ra[r] = LOAD_COMP(ap, (m0 + ml) * a_sm + (k0 + ka) * a_sk);
+          const int nl = tb ? slow : fast, kb = tb ? fast : slow;
+          if (n0 + nl < N && k0 + kb < K) rb[r] = LOAD_COMP(bp, (k0 + kb) * b_sk + (n0 + nl) * b_sn);
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < DLCH; ++r) {
+        const int e = tid + (r0 + r) * WGSD;
+        if (r0 + r < DLPI && e < WGD * WGD) {
+          const int fast = e % WGD, slow = e / WGD;
+          alm[ta ? slow : fast][ta ? fast : slow] = ra[r];
+          blm[tb ? fast : slow][tb ? slow : fast] = rb[r];
+        }
+      }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
