@@ -272,6 +272,14 @@ void prelude_sample(__global float* restrict out, __global const float* restrict
   sub_group_barrier();
   sub_group_barrier(CLK_LOCAL_MEM_FENCE);
 #endif
+#if OPTUNE_HAS_CP_ASYNC
+  __local float4 staged[WGS];
+  optune_cp_async16(&staged[lid], (const __global float4*)in + gid);
+  optune_cp_async_commit();
+  optune_cp_async_wait<0>();
+  barrier(CLK_LOCAL_MEM_FENCE);
+  m += OPTUNE_VSUM(4, staged[WGS - 1 - lid]);
+#endif
   atomic_add(&lcount, 1); atomic_inc(&lcount); atomic_dec(&lcount); atomic_sub(&lcount, 1);
   atomic_max(&lcount, 3); atomic_min(&lcount, 100); atomic_xchg(&lcount, 7); atomic_cmpxchg(&lcount, 7, 8);
   barrier(CLK_LOCAL_MEM_FENCE);
