@@ -30,14 +30,18 @@ bool cuda_has_vector(const std::string& type, int vw) {
   return true;
 }
 
-// "// check-variant: -DTYPE=ushort -DVW=4" lines, as the OpenCL checks read them.
+// "// check-variant: -DTYPE=ushort -DVW=4" lines, as the OpenCL checks read
+// them, and the CUDA-only "// check-variant-cuda: -DASYNC=1" ones, which
+// scripts/check_kernels.sh leaves out.
 std::vector<Defines> check_variants(std::string_view source) {
   std::vector<Defines> out;
   std::istringstream in{std::string(source)};
   for (std::string line; std::getline(in, line);) {
-    const auto at = line.find("check-variant:");
+    std::size_t at = std::string::npos;
+    for (const std::string marker : {"check-variant:", "check-variant-cuda:"})
+      if (const auto pos = line.find(marker); pos != std::string::npos) at = pos + marker.size();
     if (at == std::string::npos) continue;
-    std::istringstream words(line.substr(at + 14));
+    std::istringstream words(line.substr(at));
     Defines d;
     for (std::string w; words >> w;)
       if (w.rfind("-D", 0) == 0 && w.find('=') != std::string::npos)
