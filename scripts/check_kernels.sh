@@ -9,6 +9,8 @@ if [ -z "$CLANG" ]; then echo "check_kernels: clang-15 not found" >&2; exit 1; f
 fail=0; count=0
 # A kernel file may name extra define sets, one per line: "// check-variant: -DTYPE=half -DVW=2",
 # and sources the host puts before it: "// check-prepend: gemm/gemm_common.cl".
+# "// check-variant-cuda: ..." lines name CUDA-only define sets (PTX inside):
+# this script skips them; the NVRTC test (tests/test_cuda_nvrtc.cpp) compiles them.
 for src in $(find src/kernels -name '*.cl' ! -path '*/common/*' | sort); do
   prepend=$(sed -n 's@^// check-prepend: *@src/kernels/@p' "$src")
   variants=("")

@@ -30,14 +30,18 @@ bool cuda_has_vector(const std::string& type, int vw) {
   return true;
 }
 
-// "// check-variant: -DTYPE=ushort -DVW=4" lines, as the OpenCL checks read them.
+// "// check-variant: -DTYPE=ushort -DVW=4" lines, as the OpenCL checks read
+// them, and the CUDA-only "// check-variant-cuda: -DASYNC=1" ones, which
+// scripts/check_kernels.sh leaves out.
 std::vector<Defines> check_variants(std::string_view source) {
   std::vector<Defines> out;
   std::istringstream in{std::string(source)};
   for (std::string line; std::getline(in, line);) {
-    const auto at = line.find("check-variant:");
+    std::size_t at = std::string::npos;
+    for (const std::string marker : {"check-variant:", "check-variant-cuda:"})
+      if (const auto pos = line.find(marker); pos != std::string::npos) at = pos + marker.size();
     if (at == std::string::npos) continue;
-    std::istringstream words(line.substr(at + 14));
+    std::istringstream words(line.substr(at));
     Defines d;
     for (std::string w; words >> w;)
       if (w.rfind("-D", 0) == 0 && w.find('=') != std::string::npos)
@@ -90,6 +94,14 @@ std::vector<Defines> gemm_variants(const std::string& name) {
         out.push_back(with(with(with(f64, nvidia), flags), {{"VWM", "2"}, {"VWN", "2"}, {"DB", "0"}}));
         out.push_back(with(with(with(f16, nvidia), flags), {{"VWM", "4"}, {"VWN", "4"}}));
         out.push_back(with(with(with(h16, nvidia), flags), {{"VWM", "2"}, {"VWN", "1"}, {"B_KCONTIG", direct}}));
+        // cp.async staging (ASYNC: f32 and f64, 16-byte vectors, operands in
+        // the kernel's layout); f64 on 64 x 64 tiles to fit three stages.
+        const char* stages = list[0] == '0' ? "2" : "3";
+        out.push_back(with(with(with(f32, nvidia), flags), {{"VWM", "4"}, {"VWN", "4"}, {"ASYNC", "1"},
+                                                            {"STAGES", stages}}));
+        out.push_back(with(with(with(f64, nvidia), flags), {{"VWM", "2"}, {"VWN", "2"}, {"MWG", "64"}, {"NWG", "64"},
+                                                            {"MDIMA", "16"}, {"NDIMB", "16"}, {"ASYNC", "1"},
+                                                            {"STAGES", stages}}));
       }
     for (const char* sa : {"0", "1"})
       for (const char* strm : {"0", "1"})
@@ -272,6 +284,14 @@ void prelude_sample(__global float* restrict out, __global const float* restrict
   sub_group_barrier();
   sub_group_barrier(CLK_LOCAL_MEM_FENCE);
 #endif
+#if OPTUNE_HAS_CP_ASYNC
+  __local float4 staged[WGS];
+  optune_cp_async16(&staged[lid], (const __global float4*)in + gid);
+  optune_cp_async_commit();
+  optune_cp_async_wait<0>();
+  barrier(CLK_LOCAL_MEM_FENCE);
+  m += OPTUNE_VSUM(4, staged[WGS - 1 - lid]);
+#endif
   atomic_add(&lcount, 1); atomic_inc(&lcount); atomic_dec(&lcount); atomic_sub(&lcount, 1);
   atomic_max(&lcount, 3); atomic_min(&lcount, 100); atomic_xchg(&lcount, 7); atomic_cmpxchg(&lcount, 7, 8);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -311,6 +331,23 @@ TEST(CudaNvrtc, GemmEpiloguesCompile) {
       tiled.emplace_back("C_DIRECT", "1");
       compile("gemm/gemm_tiled.cl", act, t, tiled);
     }
+}
+
+// gemm_tiled's cp.async staging builds where cp.async exists (sm_80 on)
+// and says why not below (the descriptor never asks for it there).
+TEST(CudaNvrtc, GemmAsyncNeedsSm80) {
+  require_nvrtc();
+  GemmCall call;
+  Defines d = gemm_type_defines(call);
+  d.insert(d.end(), {{"ASYNC", "1"}, {"STAGES", "3"}, {"VWM", "4"}, {"VWN", "4"}, {"C_DIRECT", "1"}});
+  const std::string text = gemm_program_text("gemm/gemm_tiled.cl", Unary::Copy);
+  EXPECT_NO_THROW(nvrtc_compile_check_text("gemm/gemm_tiled.cl", text, d, sm90_caps(), "sm_80"));
+  try {
+    nvrtc_compile_check_text("gemm/gemm_tiled.cl", text, d, sm90_caps(), "sm_75");
+    ADD_FAILURE() << "ASYNC = 1 compiled for sm_75";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ASYNC needs cp.async"), std::string::npos) << e.what();
+  }
 }
 
 TEST(CudaNvrtc, PreludeSampleCompiles) {

@@ -224,9 +224,11 @@ Event run_tiled(const Queue& q, const GemmCall& c, const Params& p, const MemImp
   const std::int64_t mp = (c.m + mwg - 1) / mwg * mwg, np = (c.n + nwg - 1) / nwg * nwg,
                      kp = (c.k + kwg - 1) / kwg * kwg;
   // A fits stored K x M, or M x K when the kernel can transpose it on its
-  // way to local memory; B likewise (K x N, or N x K).
-  const bool a_kc = !c.trans_a && kcontig_ok(p, p.at("SA"), mwg, vwm);
-  const bool b_kc = c.trans_b && kcontig_ok(p, p.at("SB"), nwg, vwn);
+  // way to local memory; B likewise (K x N, or N x K). cp.async (ASYNC)
+  // copies tiles unchanged, so it needs K x M and K x N.
+  const bool async = p.at("ASYNC");
+  const bool a_kc = !async && !c.trans_a && kcontig_ok(p, p.at("SA"), mwg, vwm);
+  const bool b_kc = !async && c.trans_b && kcontig_ok(p, p.at("SB"), nwg, vwn);
   const bool a_fits = (c.trans_a || a_kc) && c.m == mp && c.k == kp &&
                       offsets_aligned(c.a, c.a_offsets, c.list, vwm) && small_ld(c.a.ld, c.trans_a ? kwg : mwg);
   const bool b_fits = (!c.trans_b || b_kc) && c.n == np && c.k == kp &&
@@ -293,13 +295,17 @@ Event run_tiled(const Queue& q, const GemmCall& c, const Params& p, const MemImp
 }
 
 // The tuned parameters adjusted to this call: vector widths the backend has
-// for the type, then one stage when two exceed local memory. Empty when the
-// tiled kernel cannot run the call (the direct kernel then does).
+// for the type; then, while they cannot run, two cp.async stages instead of
+// three, no cp.async (ASYNC is for some types and devices only, and
+// OPTUNE_PARAMS applies to every type), one stage instead of two. Empty when
+// the tiled kernel cannot run the call (the direct kernel then does).
 std::optional<Params> fit_tiled(const Params& tuned, const Capabilities& caps, const Problem& pr) {
   const auto& fam = find_family("gemm_tiled");
   Params p = fam.complete(tuned, caps);
   while (p["VWM"] > 1 && !gemm::vector_ok(caps, pr, p["VWM"], true)) p["VWM"] /= 2;
   while (p["VWN"] > 1 && !gemm::vector_ok(caps, pr, p["VWN"], false)) p["VWN"] /= 2;
+  if (p["ASYNC"] && !fam.check(p, caps, pr).empty()) p["STAGES"] = 2;
+  if (p["ASYNC"] && !fam.check(p, caps, pr).empty()) p["ASYNC"] = 0;
   if (!fam.check(p, caps, pr).empty()) p["DB"] = 0;
   if (std::string why = fam.check(p, caps, pr); !why.empty()) {
     log_debug("gemm: the tiled kernel cannot run " + params_to_json(tuned) + " here (" + why + ")");

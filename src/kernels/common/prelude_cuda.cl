@@ -110,6 +110,31 @@ OPTUNE_FUNC void mem_fence(cl_mem_fence_flags flags) {
 OPTUNE_FUNC void read_mem_fence(cl_mem_fence_flags flags) { mem_fence(flags); }
 OPTUNE_FUNC void write_mem_fence(cl_mem_fence_flags flags) { mem_fence(flags); }
 
+// ---- asynchronous copies global -> local (cp.async, compute capability 8.0+) ----
+// CUDA-only, so kernels reach them under #if OPTUNE_HAS_CP_ASYNC (0 on
+// OpenCL and below sm_80; the compile target decides, not the device, since
+// NVRTC may target an older architecture than the device's).
+//   optune_cp_async16(dst, src)  starts a copy of 16 bytes, both addresses
+//                                aligned to 16; .cg: cached in L2 only, the
+//                                data bypass L1 and the registers
+//   optune_cp_async_commit()     closes this work-item's group of copies
+//   optune_cp_async_wait<N>()    waits until at most N of this work-item's
+//                                groups are pending; other work-items'
+//                                copies need a barrier after it
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define OPTUNE_HAS_CP_ASYNC 1
+OPTUNE_FUNC void optune_cp_async16(OPTUNE_LOCAL_PTR void* dst, const __global void* src) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+}
+OPTUNE_FUNC void optune_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> OPTUNE_FUNC void optune_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+#else
+#define OPTUNE_HAS_CP_ASYNC 0
+#endif
+
 // ---- vector types: N lanes of T, splats, and their arithmetic ----
 
 template <class T, int N> struct optune_vec;

@@ -30,6 +30,9 @@
 #define OPTUNE_LOCAL_PTR __local
 // Fixes the work-group size (CUDA: launch bounds).
 #define OPTUNE_WG_SIZE(x, y, z) __attribute__((reqd_work_group_size(x, y, z)))
+// Asynchronous copies to local memory (cp.async) are CUDA's (prelude_cuda.cl);
+// kernels keep their use under #if OPTUNE_HAS_CP_ASYNC.
+#define OPTUNE_HAS_CP_ASYNC 0
 
 // Vector construction: OpenCL's (float4)(a, b, c, d) has no CUDA spelling,
 // so kernels write make_float4(a, b, c, d) (CUDA's names) and

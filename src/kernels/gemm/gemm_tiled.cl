@@ -39,6 +39,12 @@
 // K, KWG / VWM work-items per row, and scatters them into the same local
 // layout, so such an A needs no transposition pass. B_KCONTIG likewise for a
 // B stored N x K (with SB, VWN-wide vectors along K).
+// ASYNC = 1 (CUDA only, compute capability 8.0+; f32 or f64 with SA, SB,
+// 16-byte vectors and neither A_KCONTIG nor B_KCONTIG): the tiles go from
+// global to local memory by cp.async, 16 bytes per copy and no registers on
+// the way, through STAGES local stages (DB does not apply): tiles t + 1 ..
+// t + STAGES - 1 are in flight while tile t is multiplied, and a K step
+// costs one barrier. Never compiled for OpenCL (ASYNC defaults to 0).
 //
 // check-prepend: gemm/gemm_common.cl
 // check-variant: -DSA=0 -DSB=0 -DDB=0 -DSTRM=0 -DSTRN=0 -DVWM=8 -DVWN=16 -DMWG=64 -DNWG=64 -DMDIMC=8 -DNDIMC=4 -DMDIMA=8 -DNDIMB=4
@@ -47,6 +53,11 @@
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVWM=2 -DVWN=2
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DVWM=4 -DVWN=4 -DC_DIRECT=1 -DDB=0
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1 -DVWM=2 -DVWN=1 -DC_DIRECT=0
+// check-variant-cuda: -DASYNC=1 -DMWG=128 -DNWG=128 -DMDIMA=32 -DNDIMB=32
+// check-variant-cuda: -DASYNC=1 -DSTAGES=3 -DMWG=128 -DNWG=128 -DMDIMA=32 -DNDIMB=32 -DC_DIRECT=0 -DKWI=1
+// check-variant-cuda: -DASYNC=1 -DSTAGES=3 -DSTRM=0 -DSTRN=0 -DKWG=32 -DMDIMA=8 -DNDIMB=16 -DVWM=4 -DVWN=4
+// check-variant-cuda: -DASYNC=1 -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVWM=2 -DVWN=2
+// check-variant-cuda: -DASYNC=1 -DSTAGES=3 -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVWM=2 -DVWN=2 -DC_DIRECT=0
 
 #ifndef MWG
 #define MWG 64           // rows of C per group
@@ -105,6 +116,12 @@
 #ifndef COMP_HALF
 #define COMP_HALF 0      // 1 when COMP is half (f16 arithmetic)
 #endif
+#ifndef ASYNC
+#define ASYNC 0          // 1: cp.async copies into STAGES local stages (CUDA only)
+#endif
+#ifndef STAGES
+#define STAGES 2         // local stages with ASYNC (2 or 3)
+#endif
 
 #define WGS (MDIMC * NDIMC)   // work-items per group
 #define MWI (MWG / MDIMC)     // rows per work-item
@@ -119,7 +136,7 @@
 #define NVB (NWGV / NDIMB)
 #define KWA (KWG / KDIMA)     // A tile rows per loading work-item
 #define KWB (KWG / KDIMB)
-#define STAGES (DB ? 2 : 1)
+#define NSTAGES (ASYNC ? STAGES : DB ? 2 : 1)  // local stages
 #if (A_KCONTIG && !SA) || (B_KCONTIG && !SB)
 #error "A_KCONTIG needs SA and B_KCONTIG needs SB"
 #endif
@@ -191,6 +208,30 @@ typedef OPTUNE_VEC(COMP, VWN) compN;
 #endif
 #define REGS_TO_LOCAL(s) { REGS_TO_LOCAL_A(s) REGS_TO_LOCAL_B(s) }
 
+#if ASYNC
+#if !OPTUNE_HAS_CP_ASYNC
+#error "ASYNC needs cp.async (CUDA, compute capability 8.0 or newer)"
+#endif
+#if !SA || !SB || A_KCONTIG || B_KCONTIG || HALF_STORAGE
+#error "ASYNC needs SA and SB, f32 or f64, A stored K x M and B K x N"
+#endif
+static_assert(sizeof(compM) == 16 && sizeof(compN) == 16, "ASYNC copies 16-byte vectors (VWM, VWN)");
+// Starts the copies of tile lt into local stage s: each work-item the
+// vectors the register path loads (ra, rb), one cp.async each.
+#define ASYNC_TILE(lt, s) { \
+  const __global compM* at_ = (const __global compM*)(ag + (ulong)(lt) * KWG * lda); \
+  const __global compN* bt_ = (const __global compN*)(bg + (ulong)(lt) * KWG * ldb); \
+  for (int j = 0; j < KWA; ++j) \
+    for (int i = 0; i < MVA; ++i) \
+      optune_cp_async16(&alm[s][(la_k + j * KDIMA) * MWGV + la_m + i * MDIMA], \
+                        at_ + (la_k + j * KDIMA) * ldav + la_m + i * MDIMA); \
+  for (int j = 0; j < KWB; ++j) \
+    for (int i = 0; i < NVB; ++i) \
+      optune_cp_async16(&blm[s][(lb_k + j * KDIMB) * NWGV + lb_n + i * NDIMB], \
+                        bt_ + (lb_k + j * KDIMB) * ldbv + lb_n + i * NDIMB); \
+}
+#endif
+
 __kernel OPTUNE_WG_SIZE(NDIMC, MDIMC, 1)
 void gemm_tiled(const ulong K, const real alpha, const real beta,
                 __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
@@ -200,10 +241,10 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
                 __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
                 const real act_p0, const real act_p1) {
 #if SA
-  __local compM alm[STAGES][KWG * MWGV];
+  __local compM alm[NSTAGES][KWG * MWGV];
 #endif
 #if SB
-  __local compN blm[STAGES][KWG * NWGV];
+  __local compN blm[NSTAGES][KWG * NWGV];
 #endif
   const int tid_n = (int)get_local_id(0), tid_m = (int)get_local_id(1);
   const int tid = tid_m * NDIMC + tid_n;
@@ -222,14 +263,18 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
   compM ra[MWAK];
 #elif SA
   const int la_m = tid % MDIMA, la_k = tid / MDIMA;
+#if !ASYNC
   compM ra[KWA * MVA];
+#endif
 #endif
 #if SB && B_KCONTIG
   const int lb_k = tid % KVB, lb_n = tid / KVB;
   compN rb[NWBK];
 #elif SB
   const int lb_n = tid % NDIMB, lb_k = tid / NDIMB;
+#if !ASYNC
   compN rb[KWB * NVB];
+#endif
 #endif
 
   compN acc[MWI][NWIV];
@@ -241,7 +286,27 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
   // K steps. Step t multiplies tile t; with DB it first issues the global
   // loads of tile t + 1 (step -1 only loads tile 0), so they are in flight
   // during the arithmetic and land in the other local stage afterwards.
-  for (int t = -DB; t < steps; ++t) {
+  // ASYNC: tiles 0 .. STAGES - 2 are in flight before step 0; one commit
+  // group per tile (empty ones past the last) keeps wait_group's count right.
+#if ASYNC
+#pragma unroll
+  for (int lt = 0; lt < STAGES - 1; ++lt) {
+    if (lt < steps) ASYNC_TILE(lt, lt)
+    optune_cp_async_commit();
+  }
+#endif
+  for (int t = ASYNC ? 0 : -DB; t < steps; ++t) {
+#if ASYNC
+    // Tile t has landed for this work-item, then (barrier) for all of them,
+    // and all are done with tile t - 1, whose stage takes tile t + STAGES - 1.
+    optune_cp_async_wait<STAGES - 2>();
+    barrier(CLK_LOCAL_MEM_FENCE);
+    {
+      const int lt = t + STAGES - 1;
+      if (lt < steps) ASYNC_TILE(lt, lt % STAGES)
+      optune_cp_async_commit();
+    }
+#else
     const int lt = t + DB;  // the tile this step loads
     if (lt < steps) {
 #if SA && A_KCONTIG
@@ -267,12 +332,13 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
         for (int i = 0; i < NVB; ++i) rb[j * NVB + i] = LOAD_N(bt, (lb_k + j * KDIMB) * ldbv + lb_n + i * NDIMB);
 #endif
     }
-#if !DB && (SA || SB)
+#endif
+#if !ASYNC && !DB && (SA || SB)
     REGS_TO_LOCAL(0)
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
     if (t >= 0) {
-      const int s = DB ? (t & 1) : 0;
+      const int s = ASYNC ? t % STAGES : DB ? (t & 1) : 0;
 #if !SA
       const __global TYPE* at = ag + (ulong)t * KWG * lda;
 #endif
@@ -309,7 +375,9 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
         }
       }
     }
-#if DB
+#if ASYNC
+    // (the next step's wait and barrier close this one)
+#elif DB
     if (lt < steps) REGS_TO_LOCAL(lt & 1)
     barrier(CLK_LOCAL_MEM_FENCE);
 #elif SA || SB

@@ -27,6 +27,24 @@ TiledDefaults defaults_for(const Capabilities& caps) {
   return {64, 64, 16, 16, 16, 16, 16, 2, 4, 4, 1, 1, 1, 1, 1};
 }
 
+// "" when ASYNC = 1 can run: cp.async exists (CUDA, compute capability 8.0
+// or newer) and each copy is one 16-byte vector of the storage type, which
+// local memory holds unconverted (f32 with VWM = VWN = 4, f64 with 2; f16 is
+// refused: half storage is staged as float, and CUDA has no 8-lane half
+// vector). A and B must be staged; the routine then stores them in the
+// kernel's layout (K x M, K x N) rather than loading them along K.
+std::string async_check(const Params& p, const Capabilities& caps, const Problem& pr, const TiledDefaults& d) {
+  if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8)
+    return "ASYNC needs CUDA on compute capability 8.0 or newer (cp.async)";
+  if (pr.dtype != DType::F32 && pr.dtype != DType::F64) return "ASYNC runs f32 and f64 only";
+  if (!p.at("SA") || !p.at("SB")) return "ASYNC needs SA = 1 and SB = 1";
+  const std::int64_t bytes = std::int64_t(gemm::comp_bytes(pr));
+  if (p.at("VWM") * bytes != 16 || p.at("VWN") * bytes != 16)
+    return "ASYNC needs 16-byte vectors (VWM = VWN = 16 / element size)";
+  if (p.at("DB") != d.db) return "DB only applies with ASYNC = 0";
+  return "";
+}
+
 }  // namespace
 
 std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) const {
@@ -48,6 +66,10 @@ std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) con
       {"SA", {0, 1}, d.sa, "1: stage A tiles in local memory"},
       {"SB", {0, 1}, d.sb, "1: stage B tiles in local memory"},
       {"DB", {0, 1}, d.db, "1: two local stages, next tile prefetched to registers, one barrier per step"},
+      // Off by default everywhere: the tuner (or OPTUNE_PARAMS) turns it on
+      // where it measures faster.
+      {"ASYNC", {0, 1}, 0, "1: cp.async copies global -> local, STAGES deep (CUDA, compute capability 8.0+)"},
+      {"STAGES", {2, 3}, 2, "local stages with ASYNC = 1"},
   };
 }
 
@@ -81,7 +103,13 @@ std::string GemmTiledFamily::check(const Params& p, const Capabilities& caps, co
     return "NDIMB only applies with SB = 1";
   }
   if (p.at("DB") && !sa && !sb) return "DB needs SA or SB";
-  const std::uint64_t stages = p.at("DB") ? 2 : 1;
+  const bool async = p.at("ASYNC");
+  if (async) {
+    if (std::string why = async_check(p, caps, pr, d); !why.empty()) return why;
+  } else if (p.at("STAGES") != 2) {
+    return "STAGES only applies with ASYNC = 1";
+  }
+  const std::uint64_t stages = async ? std::uint64_t(p.at("STAGES")) : p.at("DB") ? 2 : 1;
   const std::uint64_t local = stages * std::uint64_t(kwg) * std::uint64_t((sa ? mwg : 0) + (sb ? nwg : 0)) *
                               gemm::comp_bytes(pr);
   if (local > gemm::local_limit(caps)) return "local tiles exceed the device's local memory";
