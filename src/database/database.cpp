@@ -4,6 +4,7 @@
 #include "runtime/trace.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "runtime/embedded.hpp"
 #include "runtime/log.hpp"
@@ -12,6 +13,8 @@
 namespace optune::detail {
 
 namespace {
+
+std::atomic<std::uint64_t> n_checked{0}, n_verdicts_from_file{0};
 
 // Ranks within a level: the same driver before another driver, explicit
 // architecture entries before siblings' device entries, local before shipped.
@@ -28,6 +31,10 @@ std::string describe(const Candidate& c) {
 }
 
 }  // namespace
+
+TrustCounts trust_counts() {
+  return {n_checked.load(std::memory_order_relaxed), n_verdicts_from_file.load(std::memory_order_relaxed)};
+}
 
 struct Database::Slot {
   std::mutex mu;
@@ -159,6 +166,7 @@ bool Database::trusted(const Queue& queue, const KernelFamily& family, const Pro
   CacheFile* file = CacheFile::instance();
   if (file) {
     if (auto v = file->get_verdict(key)) {
+      n_verdicts_from_file.fetch_add(1, std::memory_order_relaxed);
       if (!*v) log_info("tuning database: " + describe(c) + " was set aside earlier on this device and driver");
       std::lock_guard lock(mu_);
       return verdicts_[key] = *v;
@@ -171,6 +179,7 @@ bool Database::trusted(const Queue& queue, const KernelFamily& family, const Pro
     if (traced) traced.text("entry", describe(c)).text("params", params_to_json(params));
     why = verify_against_default(queue, family, small, params);
   }
+  n_checked.fetch_add(1, std::memory_order_relaxed);
   const bool passed = why.empty();
   // A set-up failure (memory) says nothing about the entry: decide for this
   // process only, and check again next time.

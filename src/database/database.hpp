@@ -105,6 +105,15 @@ class Database {
 // What ops call: Database::instance().lookup(...).
 Params lookup_params(const Queue& queue, const KernelFamily& family, const Problem& problem, Lookup* info = nullptr);
 
+// Trust checks this process has settled (every device, since start): run
+// here against the defaults, or answered by a verdict in the cache file.
+// `optune bench startup` reports them for a first call.
+struct TrustCounts {
+  std::uint64_t checked = 0;
+  std::uint64_t from_cache_file = 0;
+};
+TrustCounts trust_counts();
+
 // The cache-file key of a trust verdict.
 std::string verdict_key(const Capabilities& caps, const std::string& family, const std::string& dtype,
                         const std::string& bucket, const Params& params);

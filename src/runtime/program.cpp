@@ -3,6 +3,7 @@
 #include "runtime/program.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -44,6 +45,8 @@ bool cache_enabled() {
   return !(v == "off" || v == "0");
 }
 
+std::atomic<std::uint64_t> n_compiled{0}, n_from_disk{0}, n_from_memory{0};
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -57,6 +60,7 @@ ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::
     if (auto bin = file->get_program(key)) {
       if (ProgramPtr p = ctx.load_binary(*bin, options)) {
         if (stats) stats->from_disk = true;
+        n_from_disk.fetch_add(1, std::memory_order_relaxed);
         log_debug("program cache hit (disk): " + std::string(label) + " on " + caps.name + " in " +
                   std::to_string(seconds_since(t0) * 1e3) + " ms");
         return p;
@@ -74,6 +78,7 @@ ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::
     if (e.status() != Status::BuildFailure) throw;
     throw Error(Status::BuildFailure, std::string(label) + ": " + e.what());
   }
+  n_compiled.fetch_add(1, std::memory_order_relaxed);
   log_debug("compiled " + std::string(label) + " on " + caps.name + " in " +
             std::to_string(seconds_since(t0) * 1e3) + " ms (options:" + options + ")");
   if (file) {
@@ -84,6 +89,11 @@ ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::
 }
 
 }  // namespace
+
+ProgramCounts program_counts() {
+  return {n_compiled.load(std::memory_order_relaxed), n_from_disk.load(std::memory_order_relaxed),
+          n_from_memory.load(std::memory_order_relaxed)};
+}
 
 std::string capability_macros(const Capabilities& caps) {
   std::string s;
@@ -146,6 +156,7 @@ ProgramPtr find_or_build(ContextImpl& ctx, std::string_view label, const std::st
     std::lock_guard lock(ctx.programs_mutex);
     auto it = ctx.programs.find(key);
     if (it != ctx.programs.end()) {
+      n_from_memory.fetch_add(1, std::memory_order_relaxed);
       if (stats) {
         stats->from_memory = true;
         stats->seconds = seconds_since(t0);
@@ -161,6 +172,7 @@ ProgramPtr find_or_build(ContextImpl& ctx, std::string_view label, const std::st
     std::lock_guard lock(ctx.programs_mutex);
     auto it = ctx.programs.find(key);
     if (it != ctx.programs.end()) {
+      n_from_memory.fetch_add(1, std::memory_order_relaxed);
       if (stats) {
         stats->from_memory = true;
         stats->seconds = seconds_since(t0);

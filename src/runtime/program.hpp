@@ -34,6 +34,15 @@ struct ProgramStats {
   double seconds = 0;         // time to get the program
 };
 
+// Programs this process has got, by where each came from (every context,
+// since start): `optune bench startup` reports what a first call cost.
+struct ProgramCounts {
+  std::uint64_t compiled = 0;     // built from source (driver compile)
+  std::uint64_t from_disk = 0;    // loaded from the cache file's binaries
+  std::uint64_t from_memory = 0;  // found in the context's own map
+};
+ProgramCounts program_counts();
+
 // Compiles once per context (thread-safe) and once per machine when the
 // binary cache is on (OPTUNE_CACHE=off disables the file). Throws
 // Error(BuildFailure) with the compiler log.

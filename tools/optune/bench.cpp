@@ -7,6 +7,7 @@
 #include "bench_elementwise.hpp"
 #include "bench_gemm.hpp"
 #include "bench_reduce.hpp"
+#include "bench_startup.hpp"
 #include "ceilings.hpp"
 #include "commands.hpp"
 
@@ -76,6 +77,12 @@ void run_bench(const BenchOptions& o) {
     go.only = o.only;
     ops["gemm"] = bench_gemm(q, c, go);
   }
+  if (wanted("startup")) {
+    StartupBenchOptions so;
+    so.only = o.only;
+    so.quiet = o.quiet;
+    ops["startup"] = bench_startup(dev, so);
+  }
 
   if (!o.json_path.empty()) {
     nlohmann::json j{
@@ -107,8 +114,8 @@ void add_bench_command(CLI::App& app) {
   auto* o = new BenchOptions();
   auto* cmd = app.add_subcommand("bench", "Measure the device's ceilings and the operators against them");
   cmd->add_option("suites", o->suites,
-                  "What to measure besides the ceilings: elementwise, reduce, gemm, all (default: all)")
-      ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "gemm", "all"}));
+                  "What to measure besides the ceilings: elementwise, reduce, gemm, startup, all (default: all)")
+      ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "gemm", "startup", "all"}));
   cmd->add_option("--max-log2", o->max_log2, "Largest operator size as a power of two (default: 28 on GPUs, 24 on CPUs)")
       ->check(CLI::Range(10, 30));
   cmd->add_option("--min-log2", o->min_log2, "Smallest operator size as a power of two (default: 10)")
@@ -134,6 +141,7 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::IsMember({"f32", "f16", "f64"}));
   cmd->add_flag("!--no-reference", o->gemm.reference, "gemm: skip the reference library (CLBlast, cuBLAS)");
   cmd->callback([o] { run_bench(*o); });
+  add_first_call_command(app);
 }
 
 }  // namespace optune::tool

@@ -1,0 +1,68 @@
+// optune bench startup, run as a user would: the JSON's shape and the first
+// call's program and trust counts (never its times: CPU timings are noise).
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.hpp"
+
+using namespace optune;
+
+namespace {
+
+void expect_phase(const nlohmann::json& p, const char* phase) {
+  SCOPED_TRACE(phase);
+  ASSERT_TRUE(p.is_object());
+  ASSERT_FALSE(p.contains("error")) << p.dump();
+  for (const char* key : {"case", "device_ms", "upload_ms", "first_call_ms", "second_call_ms", "process_ms"})
+    EXPECT_TRUE(p.contains(key)) << key;
+  for (const char* key : {"device_ms", "upload_ms", "first_call_ms", "second_call_ms", "process_ms"})
+    EXPECT_GE(p.value(key, -1.0), 0.0) << key;
+  for (const char* key : {"compiled", "from_cache_file", "from_memory"}) EXPECT_TRUE(p["programs"].contains(key)) << key;
+  for (const char* key : {"checked", "from_cache_file"}) EXPECT_TRUE(p["trust_checks"].contains(key)) << key;
+}
+
+}  // namespace
+
+// The smallest case (one element-wise program); the ceilings as small as the
+// options allow, since only the start-up rows are looked at.
+TEST(BenchStartup, ColdCompilesAndWarmLoadsEverythingFromTheCacheFile) {
+  const std::string path = test::temp_dir() + "/startup.json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("bench startup --only gelu --quiet --runs 1 --copy-mib 1 --json " + path, &out), 0) << out;
+  EXPECT_EQ(out.find("first cold"), std::string::npos) << "--quiet prints no start-up table\n" << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  ASSERT_TRUE(j["operators"].contains("startup")) << j.dump(2);
+  EXPECT_FALSE(j["operators"].contains("elementwise"));  // only the suite asked for
+  const auto& s = j["operators"]["startup"];
+  EXPECT_TRUE(s.contains("method"));
+  EXPECT_TRUE(s["driver_caches"].is_array());
+  ASSERT_EQ(s["rows"].size(), 1u) << s.dump(2);  // --only gelu
+  const auto& row = s["rows"][0];
+  EXPECT_EQ(row["id"], "gelu");
+  EXPECT_NE(row["case"].get<std::string>().find("gelu"), std::string::npos);
+  expect_phase(row["cold"], "cold");
+  expect_phase(row["warm"], "warm");
+  if (HasFatalFailure()) return;
+
+  const auto &cp = row["cold"]["programs"], &wp = row["warm"]["programs"];
+  const auto &ct = row["cold"]["trust_checks"], &wt = row["warm"]["trust_checks"];
+  // Cold: an empty cache folder, so every program is compiled.
+  EXPECT_GE(cp["compiled"].get<int>(), 1);
+  EXPECT_EQ(cp["from_cache_file"].get<int>(), 0);
+  EXPECT_EQ(ct["from_cache_file"].get<int>(), 0);
+  // Warm: nothing compiled, nothing checked; the programs come from the cache
+  // file (fewer than were compiled when a trust check compiled the family's
+  // defaults to compare with: its verdict is in the file now).
+  EXPECT_EQ(wp["compiled"].get<int>(), 0);
+  EXPECT_GE(wp["from_cache_file"].get<int>(), 1);
+  EXPECT_LE(wp["from_cache_file"].get<int>(), cp["compiled"].get<int>());
+  EXPECT_EQ(wt["checked"].get<int>(), 0);
+  EXPECT_EQ(wt["from_cache_file"].get<int>(), ct["checked"].get<int>());
+}
+
+TEST(BenchStartup, UnknownChildCaseIsAnError) {
+  std::string out;
+  EXPECT_EQ(test::run_cli("bench-first-call --case nonsense --device " + test::device().spec(), &out), 2) << out;
+  EXPECT_NE(out.find("nonsense"), std::string::npos) << out;
+}
