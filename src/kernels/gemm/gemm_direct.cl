@@ -25,7 +25,7 @@
 // stores and conflict-free local reads.
 //
 // check-prepend: gemm/gemm_common.cl
-// check-variant: -DWGD=16 -DMDIMCD=4 -DNDIMCD=16 -DVWMD=2 -DKWID=4 -DPADA=0
+// check-variant: -DWGD=16 -DMDIMCD=4 -DNDIMCD=16 -DVWMD=2 -DKWID=4 -DPADA=0 -DLCHUNK=1
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float
 
@@ -53,12 +53,15 @@
 #ifndef PADB
 #define PADB 1           // extra local elements per row of the B tile
 #endif
+#ifndef LCHUNK
+#define LCHUNK 8         // tile loads per operand issued before their local stores
+#endif
 
 #define WGSD (MDIMCD * NDIMCD)  // work-items per group
 #define MWID (WGD / MDIMCD)     // rows of C per work-item
 #define NWID (WGD / NDIMCD)     // columns of C per work-item
 #define DLPI ((WGD * WGD + WGSD - 1) / WGSD)  // tile elements per work-item and operand
-#define DLCH (DLPI < 8 ? DLPI : 8)            // of them, loaded together
+#define DLCH (DLPI < LCHUNK ? DLPI : LCHUNK)  // of them, loaded together
 
 typedef COMP comp;
 
@@ -108,7 +111,7 @@ void gemm_direct(const ulong M, const ulong N, const ulong K, const real alpha, 
 
   for (ulong k0 = 0; k0 < kk; k0 += WGD) {
     // Tiles to local memory; the fast index runs along the stored rows. In
-    // chunks of DLCH elements per operand: a chunk's global loads are all
+    // chunks of DLCH (LCHUNK) elements per operand: a chunk's global loads are all
     // issued before its local stores, so their latencies overlap (one load
     // then one store per step waited out every load in turn).
     for (int r0 = 0; r0 < DLPI; r0 += DLCH) {

@@ -20,6 +20,7 @@ std::vector<Parameter> GemmDirectFamily::parameters(const Capabilities& caps) co
       {"VWND", {1, 2, 4, 8}, cpu ? 4 : 1, "adjacent columns a work-item owns per column group"},
       {"PADA", {0, 1}, 1, "extra local elements per row of the A tile"},
       {"PADB", {0, 1}, cpu ? 0 : 1, "extra local elements per row of the B tile"},
+      {"LCHUNK", {1, 4, 8, 16}, 8, "tile loads per operand a work-item issues before storing them to local memory"},
   };
 }
 
