@@ -307,6 +307,15 @@ OPTUNE_FUNC void optune_vstore_half8(float8 v, size_t i, half* p) {
       make_uint4(optune_float2_to_halves(v.lo.x, v.lo.y), optune_float2_to_halves(v.lo.z, v.lo.w),
                  optune_float2_to_halves(v.hi.x, v.hi.y), optune_float2_to_halves(v.hi.z, v.hi.w));
 }
+// Global packs: the same on CUDA (OpenCL's differ, see prelude_opencl.cl).
+#define optune_gload_half1 optune_vload_half1
+#define optune_gload_half2 optune_vload_half2
+#define optune_gload_half4 optune_vload_half4
+#define optune_gload_half8 optune_vload_half8
+#define optune_gstore_half1 optune_vstore_half1
+#define optune_gstore_half2 optune_vstore_half2
+#define optune_gstore_half4 optune_vstore_half4
+#define optune_gstore_half8 optune_vstore_half8
 
 // ---- sub-groups as warps ----
 

@@ -83,6 +83,27 @@ OPTUNE_MAKE_VECTORS(double)
 #define optune_vstore_half8 vstorea_half8
 #define optune_vstore_half16 vstorea_half16
 
+// Half packs in global memory through their bits: one load or store of the
+// pack as unsigned integers, converted through a private copy. NVIDIA's
+// OpenCL compiles vloada_half8 into eight 16-bit loads; this gives one
+// 16-byte access. The pack must be aligned as for vloada_halfN.
+#define optune_gload_half1 vload_half
+#define optune_gstore_half1 vstore_half
+#define OPTUNE_GHALF(N, U)                                                                    \
+  OPTUNE_FUNC float##N optune_gload_half##N(size_t i, const __global half* p) {              \
+    const U r = ((const __global U*)p)[i];                                                    \
+    return vload_half##N(0, (const __private half*)&r);                                       \
+  }                                                                                           \
+  OPTUNE_FUNC void optune_gstore_half##N(float##N v, size_t i, __global half* p) {           \
+    U r;                                                                                      \
+    vstore_half##N(v, 0, (__private half*)&r);                                                \
+    ((__global U*)p)[i] = r;                                                                  \
+  }
+OPTUNE_GHALF(2, uint)
+OPTUNE_GHALF(4, uint2)
+OPTUNE_GHALF(8, uint4)
+OPTUNE_GHALF(16, uint8)
+
 // vloadN/vstoreN are core OpenCL; width 1 is plain indexing.
 #define optune_vload1(i, p) ((p)[i])
 #define optune_vstore1(v, i, p) ((p)[i] = (v))
