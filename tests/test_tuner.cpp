@@ -297,3 +297,13 @@ TEST(Verify, TrustCheckAgainstTheDefault) {
 
 }  // namespace
 }  // namespace optune::test
+
+// Parameter values as text (OPTUNE_PARAMS, optune tune --fix): one whole
+// integer, or nothing.
+TEST(Descriptor, ParamValueParsesWholeIntegersOnly) {
+  EXPECT_EQ(optune::detail::parse_param_value("64"), 64);
+  EXPECT_EQ(optune::detail::parse_param_value("-1"), -1);
+  EXPECT_EQ(optune::detail::parse_param_value("0"), 0);
+  for (const char* bad : {"", "64x", "x64", " 64", "6 4", "1e3", "99999999999999999999"})
+    EXPECT_FALSE(optune::detail::parse_param_value(bad).has_value()) << "'" << bad << "'";
+}

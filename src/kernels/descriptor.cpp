@@ -1,5 +1,7 @@
 #include "kernels/descriptor.hpp"
 
+#include <charconv>
+
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -100,6 +102,14 @@ std::string params_to_json(const Params& p) {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, v] : p) j[k] = v;
   return j.dump();
+}
+
+std::optional<std::int64_t> parse_param_value(const std::string& text) {
+  std::int64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return v;
 }
 
 Params params_from_json(const std::string& text) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,5 +88,8 @@ std::size_t round_up(std::size_t x, std::size_t m);
 std::size_t resident_per_unit(const Capabilities& caps);
 std::string params_to_json(const Params& p);
 Params params_from_json(const std::string& json);  // throws Error(InvalidArgument)
+// A parameter value written as text ("64", "-1"): nothing when the text is
+// not one whole integer (OPTUNE_PARAMS, optune tune --fix).
+std::optional<std::int64_t> parse_param_value(const std::string& text);
 
 }  // namespace optune::detail

@@ -31,12 +31,9 @@ const std::map<std::string, Params>& overrides() {
       std::istringstream kv(part.substr(colon + 1));
       for (std::string item; std::getline(kv, item, ',');) {
         const auto eq = item.find('=');
-        try {
-          if (eq == std::string::npos) throw std::invalid_argument(item);
-          p[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
-        } catch (const std::exception&) {
-          log_warn("OPTUNE_PARAMS: '" + item + "' is not NAME=INTEGER; ignored");
-        }
+        const auto v = eq == std::string::npos ? std::nullopt : parse_param_value(item.substr(eq + 1));
+        if (v) p[item.substr(0, eq)] = *v;
+        else log_warn("OPTUNE_PARAMS: '" + item + "' is not NAME=INTEGER; ignored");
       }
     }
     return out;

@@ -121,16 +121,9 @@ void run_tune(const TuneCommand& o) {
       const auto it = std::find_if(params.begin(), params.end(), [&](const Parameter& p) { return p.name == name; });
       if (eq == std::string::npos || it == params.end())
         throw Error(Status::InvalidArgument, "--fix: '" + f + "' is not NAME=VALUE with a parameter of " + o.family);
-      std::size_t used = 0;
-      std::int64_t v = 0;
-      try {
-        v = std::stoll(f.substr(eq + 1), &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != f.size() - eq - 1)
-        throw Error(Status::InvalidArgument, "--fix: '" + f + "': the value is not an integer");
-      fixed[name] = v;
+      const auto v = parse_param_value(f.substr(eq + 1));
+      if (!v) throw Error(Status::InvalidArgument, "--fix: '" + f + "': the value is not an integer");
+      fixed[name] = *v;
     }
     to.base = family.defaults(caps);
     for (const auto& [k, v] : fixed) to.base[k] = v;
