@@ -106,3 +106,18 @@ TEST(Cli, TuneFixHoldsParameters) {
   EXPECT_NE(out.find("NOPE=1"), std::string::npos) << out;
   EXPECT_EQ(test::run_cli("tune copy --fix WGS", &out), 2) << out;
 }
+
+// OPTUNE_BUILD_OPTIONS reaches the compiler of either back end: an option it
+// does not know fails the build with an error naming it; a harmless one builds.
+TEST(Cli, BuildOptionsReachTheCompiler) {
+  std::string out;
+  EXPECT_NE(test::run_cli("bench ceilings --quiet --runs 1 --copy-mib 1", &out,
+                          "OPTUNE_CACHE=off OPTUNE_BUILD_OPTIONS=-optune-no-such-option"),
+            0)
+      << out;
+  EXPECT_NE(out.find("optune-no-such-option"), std::string::npos) << out;
+  EXPECT_EQ(test::run_cli("bench ceilings --quiet --runs 1 --copy-mib 1", &out,
+                          "OPTUNE_CACHE=off OPTUNE_BUILD_OPTIONS=-DOPTUNE_UNUSED_MARK=1"),
+            0)
+      << out;
+}

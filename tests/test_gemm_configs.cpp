@@ -77,6 +77,16 @@ TEST(GemmConfigs, TiledKernel) {
     check_tiled(p, fits);
     fits.trans_a = Transpose::No, fits.trans_b = Transpose::Yes, fits.lda_extra = 64, fits.ldb_extra = 32;
     check_tiled(p, fits);
+    // The same operands through the transposition pass instead (KCONTIG = 0),
+    // and loaded in row segments of one and two vectors.
+    Params passes = p;
+    passes["KCONTIG"] = 0;
+    check_tiled(passes, fits);
+    for (std::int64_t seg : {1, 2}) {
+      Params segments = p;
+      segments["KSEG"] = seg;
+      check_tiled(segments, fits);
+    }
     GemmCase odd;
     odd.layout = Layout::ColMajor;
     odd.trans_b = Transpose::Yes;

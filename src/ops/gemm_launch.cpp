@@ -224,11 +224,13 @@ Event run_tiled(const Queue& q, const GemmCall& c, const Params& p, const MemImp
   const std::int64_t mp = (c.m + mwg - 1) / mwg * mwg, np = (c.n + nwg - 1) / nwg * nwg,
                      kp = (c.k + kwg - 1) / kwg * kwg;
   // A fits stored K x M, or M x K when the kernel can transpose it on its
-  // way to local memory; B likewise (K x N, or N x K). cp.async (ASYNC)
-  // copies tiles unchanged, so it needs K x M and K x N.
-  const bool async = p.at("ASYNC");
-  const bool a_kc = !async && !c.trans_a && kcontig_ok(p, p.at("SA"), mwg, vwm);
-  const bool b_kc = !async && c.trans_b && kcontig_ok(p, p.at("SB"), nwg, vwn);
+  // way to local memory (KCONTIG = 1; the in-kernel transposition costs
+  // scattered local stores, a separate pass costs a read and a write of A);
+  // B likewise (K x N, or N x K). cp.async (ASYNC) copies tiles unchanged,
+  // so it needs K x M and K x N.
+  const bool async = p.at("ASYNC"), kcontig = p.at("KCONTIG");
+  const bool a_kc = kcontig && !async && !c.trans_a && kcontig_ok(p, p.at("SA"), mwg, vwm);
+  const bool b_kc = kcontig && !async && c.trans_b && kcontig_ok(p, p.at("SB"), nwg, vwn);
   const bool a_fits = (c.trans_a || a_kc) && c.m == mp && c.k == kp &&
                       offsets_aligned(c.a, c.a_offsets, c.list, vwm) && small_ld(c.a.ld, c.trans_a ? kwg : mwg);
   const bool b_fits = (!c.trans_b || b_kc) && c.n == np && c.k == kp &&

@@ -134,6 +134,11 @@ std::string assemble_options(const DeviceImpl& device, const Defines& defines) {
       throw Error(Status::Internal, "kernel define '" + k + "=" + v + "' would break the option string");
     s += " -D" + k + "=" + v;
   }
+  // OPTUNE_BUILD_OPTIONS: compiler options appended to every build (an
+  // experiment's knob, e.g. -cl-nv-maxrregcount=128 or --maxrregcount=128);
+  // they are part of the program cache's key like the rest.
+  static const std::string extra = env_or("OPTUNE_BUILD_OPTIONS", "");
+  if (!extra.empty()) s += " " + extra;
   return s;
 }
 

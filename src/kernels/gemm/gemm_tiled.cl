@@ -38,7 +38,12 @@
 // row-major A of an NN product): each work-item loads VWM-wide vectors along
 // K, KWG / VWM work-items per row, and scatters them into the same local
 // layout, so such an A needs no transposition pass. B_KCONTIG likewise for a
-// B stored N x K (with SB, VWN-wide vectors along K).
+// B stored N x K (with SB, VWN-wide vectors along K). KSEG sets the loading
+// order: KSEG adjacent work-items read adjacent vectors of one row, the next
+// KSEG the next row, and so on. Whole rows (KSEG >= KWG / VW) read each
+// row in one piece but scatter into local memory with bank conflicts (every
+// vector of a row lands in the same bank); short segments (one 32-byte
+// sector, say) keep whole sectors per access and spread the stores.
 // ASYNC = 1 (CUDA only, compute capability 8.0+; f32 or f64 with SA, SB,
 // 16-byte vectors and neither A_KCONTIG nor B_KCONTIG): the tiles go from
 // global to local memory by cp.async, 16 bytes per copy and no registers on
@@ -50,6 +55,7 @@
 // check-variant: -DSA=0 -DSB=0 -DDB=0 -DSTRM=0 -DSTRN=0 -DVWM=8 -DVWN=16 -DMWG=64 -DNWG=64 -DMDIMC=8 -DNDIMC=4 -DMDIMA=8 -DNDIMB=4
 // check-variant: -DSA=1 -DSB=0 -DDB=1 -DKWI=4 -DC_DIRECT=0
 // check-variant: -DA_KCONTIG=1 -DB_KCONTIG=1 -DMWG=128 -DNWG=128 -DVWM=4 -DVWN=2 -DDB=1
+// check-variant: -DA_KCONTIG=1 -DB_KCONTIG=1 -DKSEG=2 -DVWM=4 -DVWN=4
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVWM=2 -DVWN=2
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DVWM=4 -DVWN=4 -DC_DIRECT=1 -DDB=0
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1 -DVWM=2 -DVWN=1 -DC_DIRECT=0
@@ -113,6 +119,9 @@
 #ifndef B_KCONTIG
 #define B_KCONTIG 0      // 1: B stored N x K (needs SB)
 #endif
+#ifndef KSEG
+#define KSEG 32          // A_KCONTIG, B_KCONTIG: vectors along K adjacent work-items load from one row
+#endif
 #ifndef COMP_HALF
 #define COMP_HALF 0      // 1 when COMP is half (f16 arithmetic)
 #endif
@@ -143,9 +152,11 @@
 #define KVA (KWG / VWM)       // A_KCONTIG: vectors per A row of a tile
 #define MDIMAK (WGS / KVA)    // A_KCONTIG: rows loaded at once
 #define MWAK (MWG / MDIMAK)   // A_KCONTIG: rows per loading work-item
+#define KSEGA (KSEG < KVA ? KSEG : KVA)  // A_KCONTIG: vectors per row segment
 #define KVB (KWG / VWN)
 #define NDIMBK (WGS / KVB)
 #define NWBK (NWG / NDIMBK)
+#define KSEGB (KSEG < KVB ? KSEG : KVB)
 
 typedef COMP comp;
 typedef OPTUNE_VEC(COMP, VWM) compM;
@@ -259,7 +270,7 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
   // alpha == 0: A and B are not read (the same for the whole group).
   const int steps = alpha_z == (real)0 ? 0 : (int)(K / KWG);
 #if SA && A_KCONTIG
-  const int la_k = tid % KVA, la_m = tid / KVA;
+  const int la_k = tid % KSEGA + tid / (KSEGA * MDIMAK) * KSEGA, la_m = tid / KSEGA % MDIMAK;
   compM ra[MWAK];
 #elif SA
   const int la_m = tid % MDIMA, la_k = tid / MDIMA;
@@ -268,7 +279,7 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
 #endif
 #endif
 #if SB && B_KCONTIG
-  const int lb_k = tid % KVB, lb_n = tid / KVB;
+  const int lb_k = tid % KSEGB + tid / (KSEGB * NDIMBK) * KSEGB, lb_n = tid / KSEGB % NDIMBK;
   compN rb[NWBK];
 #elif SB
   const int lb_n = tid % NDIMB, lb_k = tid / NDIMB;

@@ -66,6 +66,11 @@ std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) con
       {"SA", {0, 1}, d.sa, "1: stage A tiles in local memory"},
       {"SB", {0, 1}, d.sb, "1: stage B tiles in local memory"},
       {"DB", {0, 1}, d.db, "1: two local stages, next tile prefetched to registers, one barrier per step"},
+      {"KCONTIG", {0, 1}, 1,
+       "1: A stored M x K and B stored N x K are read as they lie (transposed on the way to local memory); 0: by a "
+       "transposition pass"},
+      {"KSEG", {1, 2, 4, 8, 32}, 32,
+       "with KCONTIG: vectors along K that adjacent work-items load from one row (32: the whole row of the tile)"},
       // Off by default everywhere: the tuner (or OPTUNE_PARAMS) turns it on
       // where it measures faster.
       {"ASYNC", {0, 1}, 0, "1: cp.async copies global -> local, STAGES deep (CUDA, compute capability 8.0+)"},
@@ -103,6 +108,7 @@ std::string GemmTiledFamily::check(const Params& p, const Capabilities& caps, co
     return "NDIMB only applies with SB = 1";
   }
   if (p.at("DB") && !sa && !sb) return "DB needs SA or SB";
+  if (!p.at("KCONTIG") && p.at("KSEG") != 32) return "KSEG only applies with KCONTIG = 1";
   const bool async = p.at("ASYNC");
   if (async) {
     if (std::string why = async_check(p, caps, pr, d); !why.empty()) return why;
