@@ -119,6 +119,39 @@ TEST(GemmConfigs, DirectKernel) {
   }
 }
 
+// Small products get a smaller direct tile (shrink_direct): halved while M
+// and N fit in half of it, with a group shape that still divides it; a
+// product that needs the whole tile keeps it. The shrunk tile computes right.
+TEST(GemmConfigs, DirectTileShrinksToSmallProducts) {
+  const Capabilities& caps = test::device().caps();
+  const Params big{{"WGD", 64}, {"MDIMCD", 8}, {"NDIMCD", 8}, {"KWID", 4}, {"VWMD", 8},
+                   {"VWND", 4}, {"PADA", 1}, {"PADB", 0}, {"LCHUNK", 8}};
+  detail::GemmCall call;
+  call.m = 32, call.n = 20, call.k = 32, call.batch = 256;
+  Params p = detail::shrink_direct(big, caps, detail::gemm_problem(call));
+  EXPECT_EQ(p["WGD"], 32);
+  EXPECT_EQ(p["MDIMCD"], 4);  // 4 x VWMD 8 = 32
+  EXPECT_EQ(p["NDIMCD"], 8);  // 8 x VWND 4 = 32
+  // 7 x 3 would fit in 8 x 8, but 8 rows of VWMD = 8 need MDIMCD = 1, which
+  // is not one of the family's values: the tile stops at 16.
+  call.m = 7, call.n = 3;
+  p = detail::shrink_direct(big, caps, detail::gemm_problem(call));
+  EXPECT_EQ(p["WGD"], 16);
+  EXPECT_EQ(p["MDIMCD"], 2);
+  EXPECT_EQ(p["NDIMCD"], 4);
+  EXPECT_EQ(p["KWID"], 4);
+  call.m = 33;
+  EXPECT_EQ(detail::shrink_direct(big, caps, detail::gemm_problem(call))["WGD"], 64);
+
+  // Through the public routine (the database's parameters, shrunk): a batch of
+  // small products against the reference.
+  GemmCase c;
+  c.mode = GemmCase::Mode::Strided;
+  c.m = 13, c.n = 9, c.k = 21, c.batch = 5;
+  c.beta = 0.5;
+  EXPECT_TRUE(ref::check_gemm(c));
+}
+
 // The tuner's cases for the three families: random candidates (and the
 // routine's whole space), each verified against the default; none may fail.
 TEST(GemmConfigs, TunerVerifiesCandidates) {

@@ -331,6 +331,21 @@ thread_local const GemmForce* scoped_force = nullptr;
 
 }  // namespace
 
+Params shrink_direct(Params p, const Capabilities& caps, const Problem& pr) {
+  const auto& fam = find_family("gemm_direct");
+  const std::int64_t extent = std::max<std::int64_t>({pr.sizes.at(0), pr.sizes.at(1), 1});
+  while (p["WGD"] > 8 && extent * 2 <= p["WGD"]) {
+    Params q = p;
+    q["WGD"] /= 2;
+    while (q["MDIMCD"] > 1 && q["WGD"] % (q["MDIMCD"] * q["VWMD"])) q["MDIMCD"] /= 2;
+    while (q["NDIMCD"] > 1 && q["WGD"] % (q["NDIMCD"] * q["VWND"])) q["NDIMCD"] /= 2;
+    while (q["KWID"] > 1 && q["WGD"] % q["KWID"]) q["KWID"] /= 2;
+    if (!fam.check(q, caps, pr).empty()) break;
+    p = q;
+  }
+  return p;
+}
+
 GemmForceScope::GemmForceScope(const GemmForce& f) : previous_(scoped_force) { scoped_force = &f; }
 GemmForceScope::~GemmForceScope() { scoped_force = previous_; }
 
@@ -393,7 +408,8 @@ Event run_gemm(const Queue& q, const GemmCall& c, const WaitList& wait, const Ge
     if (path == GemmPath::Tiled) throw Error(Status::Unsupported, "gemm: the forced tiled parameters cannot run here");
   }
   const auto& fam = find_family("gemm_direct");
-  const Params p = fit_direct(force && force->direct ? *force->direct : params_for(q, fam, pr), caps, pr);
+  const Params p = force && force->direct ? fit_direct(*force->direct, caps, pr)
+                                          : shrink_direct(fit_direct(params_for(q, fam, pr), caps, pr), caps, pr);
   run_direct(q, c, p, table, wait, span);
   return span.result();
 }

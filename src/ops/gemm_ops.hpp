@@ -63,6 +63,13 @@ class GemmForceScope {
   const GemmForce* previous_;
 };
 
+// The direct kernel's stored or default parameters for a product that fits
+// in half a tile: WGD halved while M and N still fit in half of it, the
+// work-items along M, N and the K unroll halved as the tile needs, so small
+// products (batched 32^3 under a 64 x 64 tile, say) do not spend most of each
+// group on padding. Forced parameters (tuner, tests) run as given.
+Params shrink_direct(Params p, const Capabilities& caps, const Problem& pr);
+
 // The Problem that the GEMM families see for a call.
 Problem gemm_problem(const GemmCall& call);
 // Enqueues the call (already validated).
