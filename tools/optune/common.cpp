@@ -7,6 +7,9 @@
 #include <set>
 
 #include "ops/params.hpp"
+#if __has_include("optune_git_commit.h")
+#include "optune_git_commit.h"  // OPTUNE_GIT_COMMIT, written at build time
+#endif
 
 namespace optune::tool {
 
