@@ -234,14 +234,17 @@ class FileLock {
 };
 
 // Moves the file and its WAL aside (the WAL belongs to it and is evidence
-// too); the shared-memory index is only a cache and is rebuilt.
+// too); the shared-memory index is only a cache and is rebuilt. The WAL and
+// the index go first: once the file has moved, a process that does not wait
+// for the lock (it has not seen the damage) may create a new file at the path
+// at once, with its own WAL holding its first commits, which must stay.
 std::string set_aside(const std::string& path) {
   const std::string aside = path + ".damaged-" + std::to_string(unix_now()) + "-" + std::to_string(::getpid());
   std::error_code ec;
-  fs::rename(path, aside, ec);
-  if (ec) throw Error(Status::IoError, "cannot move " + path + " to " + aside + ": " + ec.message());
   if (fs::exists(path + "-wal", ec)) fs::rename(path + "-wal", aside + "-wal", ec);
   fs::remove(path + "-shm", ec);
+  fs::rename(path, aside, ec);
+  if (ec) throw Error(Status::IoError, "cannot move " + path + " to " + aside + ": " + ec.message());
   return aside;
 }
 
