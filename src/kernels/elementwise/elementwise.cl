@@ -127,10 +127,8 @@ typedef CT real;
 #define EW_APPROX 0
 #endif
 #if EW_APPROX
-#define EW_RECIP(x) native_recip(x)
 #define EW_EXP(x) native_exp(x)
 #else
-#define EW_RECIP(x) (1.0f / (x))
 #define EW_EXP(x) exp(x)
 #endif
 #if EW_DOUBLE
@@ -143,7 +141,7 @@ typedef CT real;
 // one ulp of the exact gelu. Three multiply-adds instead of nine.
 OPTUNE_FUNC float ew_erfc(const float x) {
   const float z = fabs(x);
-  const float t = EW_RECIP(1.0f + 0.47f * z);
+  const float t = native_recip(1.0f + 0.47f * z);
   const float p = -1.30528438f + t * (0.828649759f + t * (0.859470963f + t * -0.382775724f));
   const float r = t * EW_EXP(p - z * z);
   return x >= 0.0f ? r : (x != x ? x : 2.0f - r);
