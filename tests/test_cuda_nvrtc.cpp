@@ -310,13 +310,12 @@ void prelude_sample(__global float* restrict out, __global const float* restrict
 TEST(CudaNvrtc, GemmEpiloguesCompile) {
   require_nvrtc();
   const auto compile = [](const std::string& source, Unary act, DType t, Defines d) {
-    GemmCall call;
-    call.dtype = t;
-    call.comp_half = false;
-    Defines all = gemm_type_defines(call);
+    GemmProblem pr;
+    pr.dtype = t;
+    Defines all = gemm_kernels::type_defines(pr);
     all.insert(all.end(), d.begin(), d.end());
     try {
-      nvrtc_compile_check_text(source, gemm_program_text(source, act), all, sm90_caps(), "sm_90");
+      nvrtc_compile_check_text(source, gemm_kernels::program_text(source, act), all, sm90_caps(), "sm_90");
     } catch (const Error& e) {
       ADD_FAILURE() << source << " " << unary_name(act) << " " << dtype_name(t) << describe(d) << ":\n" << e.what();
     }
@@ -337,10 +336,9 @@ TEST(CudaNvrtc, GemmEpiloguesCompile) {
 // and says why not below (the descriptor never asks for it there).
 TEST(CudaNvrtc, GemmAsyncNeedsSm80) {
   require_nvrtc();
-  GemmCall call;
-  Defines d = gemm_type_defines(call);
+  Defines d = gemm_kernels::type_defines(GemmProblem{});
   d.insert(d.end(), {{"ASYNC", "1"}, {"STAGES", "3"}, {"VWM", "4"}, {"VWN", "4"}, {"C_DIRECT", "1"}});
-  const std::string text = gemm_program_text("gemm/gemm_tiled.cl", Unary::Copy);
+  const std::string text = gemm_kernels::program_text("gemm/gemm_tiled.cl", Unary::Copy);
   EXPECT_NO_THROW(nvrtc_compile_check_text("gemm/gemm_tiled.cl", text, d, sm90_caps(), "sm_80"));
   try {
     nvrtc_compile_check_text("gemm/gemm_tiled.cl", text, d, sm90_caps(), "sm_75");

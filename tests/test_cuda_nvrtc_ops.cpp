@@ -18,9 +18,7 @@
 #include <map>
 #include <set>
 
-#include "kernels/elementwise/elementwise.hpp"
-#include "kernels/norm/norm.hpp"
-#include "kernels/softmax/softmax.hpp"
+#include "kernels/families.hpp"
 #include "ops/elementwise_ops.hpp"
 #include "ops/elementwise_plan.hpp"
 #include "ops/reduce_ops.hpp"
@@ -60,8 +58,11 @@ class Compiler {
       ADD_FAILURE() << what << test::describe(d) << ":\n" << e.what();
     }
   }
-  void operator()(const std::string& what, const KernelFamily& fam, const Params& p, const Problem& pr) {
-    (*this)(what, fam.source(), std::string(kernel_source(fam.source())), fam.defines(p, pr));
+  template <class Family>
+  void operator()(const std::string& what, const Family& fam, const Params& p,
+                  const typename Family::ProblemType& pr) {
+    const KernelSource src = fam.program(p, pr);
+    (*this)(what, src.label, src.text, src.defines);
   }
   int compiled() const { return compiled_; }
   const Capabilities& caps() const { return caps_; }
@@ -170,16 +171,16 @@ TEST(CudaNvrtcOps, ElementwiseBodiesAndDataMovement) {
   test::require_nvrtc();
   Compiler compile(test::sm90_caps());
   const Capabilities& caps = compile.caps();
-  const auto& fam = static_cast<const ElementwiseFamily&>(find_family("elementwise"));
+  const auto& fam = families::elementwise();
   const Calls calls = every_call();
   std::map<Defines, std::vector<std::pair<std::string, std::string>>> bodies;
   std::set<std::string> strided;
   for (const auto& [name, call] : calls.list) {
     const ElementwisePlan plan = plan_of(call, true);
-    const Problem pr = elementwise_problem(call, plan);
+    const ElementwiseProblem pr = elementwise_problem(call, plan);
     // As the operator runs it (the family's defaults fitted to the call), once
     // per define set: the body is compiled below with the others.
-    const ElementwiseSource src = elementwise_source(call, plan, fam.fit(fam.defaults(caps), caps, pr), pr);
+    const KernelSource src = fam.program(fam.fit(fam.defaults(caps), caps, pr), pr);
     compile(name, src.label, src.text, src.defines, "movement");
     const Defines context{{"CT", get(src.defines, "CT")}, {"EW_DOUBLE", get(src.defines, "EW_DOUBLE")},
                           {"EW_APPROX", get(src.defines, "EW_APPROX")}, {"N_SCALARS", "2"}};
@@ -192,8 +193,8 @@ TEST(CudaNvrtcOps, ElementwiseBodiesAndDataMovement) {
     const bool is_cast = name.rfind("cast ", 0) == 0;
     if ((!is_cast || sweep.count(name)) && strided.insert(movement_signature(src.defines)).second) {
       const ElementwisePlan s = plan_of(call, false);
-      const Problem spr = elementwise_problem(call, s);
-      const ElementwiseSource v = elementwise_source(call, s, fam.fit(fam.defaults(caps), caps, spr), spr);
+      const ElementwiseProblem spr = elementwise_problem(call, s);
+      const KernelSource v = fam.program(fam.fit(fam.defaults(caps), caps, spr), spr);
       compile(name + " strided", v.label, v.text, v.defines, "movement");
     }
     if (!sweep.count(name)) continue;
@@ -201,7 +202,7 @@ TEST(CudaNvrtcOps, ElementwiseBodiesAndDataMovement) {
       for (std::int64_t gs : {0, 1}) {
         const Params p{{"VW", vw}, {"WGS", 256}, {"GRID_STRIDE", gs}, {"WAVES", 4}};
         if (!fam.check(p, caps, pr).empty()) continue;
-        const ElementwiseSource v = elementwise_source(call, plan, p, pr);
+        const KernelSource v = fam.program(p, pr);
         compile(name, v.label, v.text, v.defines, "movement");
       }
   }
@@ -251,7 +252,7 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
           c.y.dtype = arg ? DType::I32 : logical ? DType::U8 : t;
           const auto defaults = [&](const KernelFamily& f, const Problem&) { return f.defaults(caps); };
           for (ReducePass pass : reduce_passes(c, caps, defaults)) {
-            pass.problem.extra["splits"] = pass.split.splits;  // as the launch sets it
+            pass.problem.splits = pass.split.splits;  // as the launch sets it
             compile(std::string(reduce_op_name(op)) + " " + std::string(dtype_name(t)) + mode, *pass.family,
                     pass.params, pass.problem);
           }
@@ -262,7 +263,7 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
     // force them), rows that allow no pack for the f32 norms, the optional
     // operands in turn: without, gamma (and beta), and statistics in f32 or
     // x's type (layer_norm).
-    const auto& norm = static_cast<const NormRowsFamily&>(find_family("norm_rows"));
+    const auto& norm = families::norm_rows();
     const Params strategies[] = {{{"REG_TPR", 32}, {"REG_MAX", 32}, {"LOCAL_MAX", 0}},
                                  {{"REG_TPR", 1}, {"REG_MAX", 1}, {"LOCAL_MAX", 8192}},
                                  {{"REG_TPR", 1}, {"REG_MAX", 1}, {"LOCAL_MAX", 0}}};
@@ -282,7 +283,7 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
         st.dtype = extras == 2 ? DType::F32 : t;
         c.mean = c.rstd = st;
       }
-      const Problem pr = norm_problem(c);
+      const NormProblem pr = norm_problem(c);
       compile("norm_rows op " + std::to_string(o) + " " + std::string(dtype_name(t)) + mode, norm,
               norm.fit(strategies[strategy], caps, pr), pr);
     };
@@ -300,7 +301,7 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
       }
     }
     // softmax_cols: softmax and log_softmax in each type.
-    const auto& cols = static_cast<const SoftmaxColsFamily&>(find_family("softmax_cols"));
+    const auto& cols = families::softmax_cols();
     for (bool log : {false, true})
       for (DType t : minimal ? std::vector<DType>{DType::F16} : floats) {
         SoftmaxColsCall c;
@@ -308,7 +309,7 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
         c.outer = 2, c.rows = 100, c.inner = 64;
         c.x.dtype = c.y.dtype = t;
         compile(std::string(log ? "log_softmax" : "softmax") + " columns " + std::string(dtype_name(t)) + mode, cols,
-                cols.fit(cols.defaults(caps), caps), softmax_cols_problem(c));
+                cols.fit(cols.defaults(caps), caps, softmax_cols_problem(c)), softmax_cols_problem(c));
       }
     compiled += compile.compiled();
   }

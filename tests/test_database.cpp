@@ -14,98 +14,15 @@
 
 #include "database/database.hpp"
 #include "runtime/cache_file.hpp"
-#include "support/test_support.hpp"
+#include "kernels/families.hpp"
+#include "support/synthetic_family.hpp"
 
 namespace optune::test {
 namespace {
 
 using namespace optune::detail;
 
-const char* kSource = R"CL(
-#ifdef COMPILE_ERROR
-#error "planted compile error"
-#endif
-__kernel void synthetic(__global const float* x, __global float* y, const uint n, const uint loops) {
-  const uint i = get_global_id(0);
-  if (i >= n) return;
-  float acc = x[i];
-  for (uint k = 0; k < loops; ++k) acc = acc * 0.999f + 0.001f;
-  float v = 2.0f * x[i] + (acc > 1e30f ? 1.0f : 0.0f);
-#ifdef WRONG_RESULT
-  v += 1.0f;
-#endif
-  y[i] = v;
-}
-)CL";
-
-class SyntheticFamily : public KernelFamily {
- public:
-  std::string name() const override { return "synthetic"; }
-  std::string source() const override { return "synthetic.cl"; }
-  std::string kernel_name() const override { return "synthetic"; }
-  std::vector<Parameter> parameters(const Capabilities&) const override {
-    return {{"P", {0, 1, 2, 3, 4, 5, 6}, 0, "6 does not compile"},
-            {"Q", {0, 1, 2, 3}, 0, "3 computes wrongly"},
-            {"WGS", {16, 32, 64}, 32, "work-items per group"}};
-  }
-  std::string check(const Params& p, const Capabilities& caps, const Problem& pr) const override {
-    if (std::string why = KernelFamily::check(p, caps, pr); !why.empty()) return why;
-    return p.at("P") == 5 && p.at("Q") == 0 ? "planted refusal" : "";
-  }
-  Geometry geometry(const Params& p, const Capabilities&, const Problem& pr) const override {
-    Geometry g;
-    g.local[0] = std::size_t(p.at("WGS"));
-    g.global[0] = round_up(std::size_t(pr.sizes.at(0)), g.local[0]);
-    return g;
-  }
-  std::string bucket(const Problem& pr) const override { return pr.sizes.at(0) <= 256 ? "small" : "large"; }
-  Problem example(DType dtype, const std::string& bucket, const Capabilities&) const override {
-    Problem pr;
-    pr.dtype = dtype;
-    pr.sizes = {bucket == "small" ? 256 : 1024};
-    return pr;
-  }
-  std::vector<std::string> buckets() const override { return {"small", "large"}; }
-  std::vector<DType> dtypes(const Capabilities&) const override { return {DType::F32}; }
-  std::unique_ptr<TuningCase> make_case(const Queue& q, const Problem& pr) const override;
-};
-
-class SyntheticCase : public TuningCase {
- public:
-  SyntheticCase(const KernelFamily& f, const Queue& q, const Problem& pr) : f_(f), q_(q), pr_(pr) {
-    const auto host = random_floats(std::size_t(pr.sizes.at(0)));
-    x_ = q.context().alloc<float>(host.size());
-    y_ = q.context().alloc<float>(host.size());
-    q.upload(x_, std::span<const float>(host));
-  }
-  Event run(const Params& p) override {
-    Defines d;
-    if (p.at("P") == 6) d.emplace_back("COMPILE_ERROR", "1");
-    if (p.at("Q") == 3) d.emplace_back("WRONG_RESULT", "1");
-    KernelPtr k = get_program_from_text(*q_.context().impl(), "synthetic.cl", kSource, d)->kernel("synthetic");
-    const Geometry g = f_.geometry(p, q_.device().caps(), pr_);
-    const auto loops = std::uint32_t((std::llabs(p.at("P") - 4) + std::llabs(p.at("Q") - 2)) * 200);
-    return Launch(q_, k).buf(x_).buf(y_).arg(std::uint32_t(pr_.sizes.at(0))).arg(loops).run(g);
-  }
-  void poison() override { q_.fill(y_, std::nanf("")).wait(); }
-  std::vector<double> output() override {
-    const auto y = q_.download(y_);
-    return std::vector<double>(y.begin(), y.end());
-  }
-  double tolerance() const override { return 1e-6; }
-
- private:
-  const KernelFamily& f_;
-  Queue q_;
-  Problem pr_;
-  Buffer<float> x_, y_;
-};
-
-std::unique_ptr<TuningCase> SyntheticFamily::make_case(const Queue& q, const Problem& pr) const {
-  return std::make_unique<SyntheticCase>(*this, q, pr);
-}
-
-const SyntheticFamily fam;
+const SyntheticFamily fam(200);
 const Capabilities& caps() { return queue().device().caps(); }
 Problem small() { return fam.example(DType::F32, "small", caps()); }
 
@@ -246,20 +163,22 @@ TEST_F(DatabaseTest, EntriesThatDoNotFitTheCallArePassedOver) {
   EXPECT_EQ(look(db).level, Level::Device);
   // Same bucket, but a problem whose extra makes the check fail for WGS=64.
   struct Narrow : SyntheticFamily {
-    std::string check(const Params& p, const Capabilities& c, const Problem& pr) const override {
-      if (pr.get("max_wgs") && p.at("WGS") > pr.get("max_wgs")) return "WGS too large for this call";
+    Narrow() : SyntheticFamily(200) {}
+    std::string check(const Params& p, const Capabilities& c, const SyntheticProblem& pr) const override {
+      if (pr.max_wgs && p.at("WGS") > pr.max_wgs) return "WGS too large for this call";
       return SyntheticFamily::check(p, c, pr);
     }
   } narrow;
-  Problem pr = small();
-  pr.extra["max_wgs"] = 32;
+  SyntheticProblem sp = small().as<SyntheticProblem>();
+  sp.max_wgs = 32;
+  const Problem pr(sp);
   Lookup info;
   db.lookup(queue(), narrow, pr, &info);
   EXPECT_EQ(info.level, Level::Generic);
 }
 
 TEST_F(DatabaseTest, ExportImportRoundTrip) {
-  const KernelFamily& copy = find_family("copy");
+  const KernelFamily& copy = families::copy();
   std::vector<DbEntry> entries;
   for (const char* bucket : {"n<=2^16", "n<=2^20"}) {
     DbEntry e;

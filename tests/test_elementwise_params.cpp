@@ -7,7 +7,7 @@
 #include <cmath>
 #include <functional>
 
-#include "kernels/elementwise/elementwise.hpp"
+#include "kernels/families.hpp"
 #include "ops/elementwise_ops.hpp"
 #include "ops/elementwise_plan.hpp"
 #include "reference/elementwise_ref.hpp"
@@ -129,7 +129,7 @@ void check(const Case& c, std::size_t n, const Params& p) {
 TEST(ElementwiseParams, EveryOperatorClassUnderForcedParameters) {
   const Queue& q = test::queue();
   const Capabilities& caps = q.device().caps();
-  const auto& fam = static_cast<const detail::ElementwiseFamily&>(detail::find_family("elementwise"));
+  const auto& fam = detail::families::elementwise();
   int rotation = 0;
   for (const Case& c : cases()) {
     // The problem this class poses (pack limits from its operand types and
@@ -143,9 +143,9 @@ TEST(ElementwiseParams, EveryOperatorClassUnderForcedParameters) {
     const ElementwiseCall call = c.call(ox, oy);
     std::vector<const Operand*> ins;
     for (const Operand& o : ox) ins.push_back(&o);
-    detail::Problem pr = detail::elementwise_problem(call, detail::plan_elementwise("test", q, ins, {&oy}));
+    detail::ElementwiseProblem pr = detail::elementwise_problem(call, detail::plan_elementwise("test", q, ins, {&oy}));
     int tried = 0;
-    for (const Params& p : parameter_sets(c.full, rotation++, pr.get("contiguous", 1) != 0)) {
+    for (const Params& p : parameter_sets(c.full, rotation++, pr.contiguous)) {
       if (!fam.check(p, caps, pr).empty()) continue;
       const Params fitted = fam.fit(p, caps, pr);  // VW = 0 resolved, as a launch does
       const std::int64_t vw = fitted.at("VW"), ept = fitted.at("EPT");
@@ -153,7 +153,7 @@ TEST(ElementwiseParams, EveryOperatorClassUnderForcedParameters) {
       for (std::int64_t n : {vw - 1, vw, vw + 1, 2 * vw + 3})
         if (n > 3) lengths.push_back(std::size_t(n));
       if (p.at("GRID_STRIDE")) {  // past one grid of packs: the loop comes round
-        pr.sizes = {std::int64_t(1) << 30};
+        pr.n = std::int64_t(1) << 30;
         lengths.push_back(fam.geometry(fitted, caps, pr).global[0] * std::size_t(vw * ept) + std::size_t(vw) + 3);
       }
       for (std::size_t n : lengths) {

@@ -3,30 +3,17 @@
 // every layout and transposition on both paths, the sizes around the tiles,
 // leading dimensions and offsets, the alpha/beta grid with NaN in C, k = 0,
 // the data types, and the kernels' non-default configurations forced.
-#include <cstdlib>
-
-#include "reference/gemm_check.hpp"
-#include "support/test_support.hpp"
+#include "support/gemm_fixture.hpp"
 
 using namespace optune;
 using ref::GemmCase;
 using detail::GemmForce;
-using detail::GemmPath;
 using detail::Params;
 
 namespace {
 
-// Many kernel variants: keep PoCL from compiling each twice (see test_reduce).
-const int kNoCacheFile = setenv("OPTUNE_CACHE", "off", 0);
-
 const Layout kLayouts[] = {Layout::RowMajor, Layout::ColMajor};
 const Transpose kTrans[] = {Transpose::No, Transpose::Yes};
-
-GemmForce path(GemmPath p) {
-  GemmForce f;
-  f.path = p;
-  return f;
-}
 
 // A small tiled configuration, so that small problems take several tiles
 // and K steps (the device's default tiles are as large as 128).
@@ -35,15 +22,13 @@ const Params kSmallTiles{{"MWG", 32}, {"NWG", 16}, {"KWG", 8},  {"MDIMC", 8}, {"
                          {"STRM", 1},  {"STRN", 0},  {"SA", 1},  {"SB", 1},  {"DB", 1}};
 
 GemmForce tiled(const Params* p) {
-  GemmForce f = path(GemmPath::Tiled);
-  f.tiled = p;
-  return f;
+  return test::force("tiled", p);
 }
 
 }  // namespace
 
 TEST(Gemm, EveryLayoutAndTransposition) {
-  const GemmForce forces[] = {path(GemmPath::Direct), path(GemmPath::Tiled), tiled(&kSmallTiles)};
+  const GemmForce forces[] = {test::force("direct"), test::force("tiled"), tiled(&kSmallTiles)};
   for (const GemmForce& f : forces)
     for (Layout l : kLayouts)
       for (Transpose ta : kTrans)
@@ -82,7 +67,7 @@ TEST(Gemm, Sizes) {
 // Both paths at sizes beyond their usual ranges: the direct kernel on a
 // large odd problem, the tiled one on tiny ones.
 TEST(Gemm, BothPathsAtAnySize) {
-  const GemmForce direct = path(GemmPath::Direct), tiled_default = path(GemmPath::Tiled);
+  const GemmForce direct = test::force("direct"), tiled_default = test::force("tiled");
   for (auto [m, n, k] : {std::tuple{255, 257, 129}, {1, 1, 1}, {2, 3, 1}, {31, 1, 33}}) {
     GemmCase c;
     c.m = m, c.n = n, c.k = k;
@@ -93,7 +78,7 @@ TEST(Gemm, BothPathsAtAnySize) {
 }
 
 TEST(Gemm, LeadingDimensionsAndOffsets) {
-  const GemmForce forces[] = {path(GemmPath::Direct), tiled(&kSmallTiles)};
+  const GemmForce forces[] = {test::force("direct"), tiled(&kSmallTiles)};
   for (const GemmForce& f : forces)
     for (Layout l : kLayouts)
       for (auto [lda, ldb, ldc, ao, bo, co] : {std::tuple{0, 0, 0, 1, 2, 3}, {13, 0, 5, 0, 0, 0}, {1, 17, 64, 4, 8, 4},
@@ -110,7 +95,7 @@ TEST(Gemm, LeadingDimensionsAndOffsets) {
 // alpha and beta in {0, 1, -0.5, 2}; with beta = 0, C holds NaN that must not
 // reach the result; with alpha = 0, A and B hold only NaN.
 TEST(Gemm, AlphaBetaGrid) {
-  const GemmForce forces[] = {path(GemmPath::Direct), tiled(&kSmallTiles)};
+  const GemmForce forces[] = {test::force("direct"), tiled(&kSmallTiles)};
   for (const GemmForce& f : forces)
     for (double alpha : {0.0, 1.0, -0.5, 2.0})
       for (double beta : {0.0, 1.0, -0.5, 2.0}) {
@@ -143,7 +128,7 @@ TEST(Gemm, EmptyInnerDimension) {
 TEST(Gemm, DataTypes) {
   std::vector<DType> types{DType::F16};
   if (test::device().caps().fp64) types.push_back(DType::F64);
-  const GemmForce forces[] = {path(GemmPath::Direct), tiled(&kSmallTiles)};
+  const GemmForce forces[] = {test::force("direct"), tiled(&kSmallTiles)};
   for (DType t : types)
     for (const GemmForce& f : forces)
       for (Accumulate acc : {Accumulate::Default, Accumulate::F32})
@@ -164,7 +149,7 @@ TEST(Gemm, DataTypes) {
 // own on every path, so each runs on one path here; the NVRTC test compiles
 // them all on every kernel).
 TEST(Gemm, FusedEpilogue) {
-  const GemmForce direct = path(GemmPath::Direct), small = tiled(&kSmallTiles);
+  const GemmForce direct = test::force("direct"), small = tiled(&kSmallTiles);
   const std::tuple<Unary, OpParams, const GemmForce*> acts[] = {
       {Unary::Copy, {}, &direct},       {Unary::Copy, {}, &small},          {Unary::Relu, {}, &direct},
       {Unary::Gelu, {}, &small},        {Unary::Silu, {}, &direct},         {Unary::LeakyRelu, {0.2, NAN}, &small},
@@ -187,8 +172,7 @@ TEST(Gemm, FusedEpilogue) {
 TEST(Gemm, RoutineThreshold) {
   for (std::int64_t t : {0, 1 << 20}) {
     const Params routine{{"INDIRECT_MIN", t}};
-    GemmForce f;
-    f.routine = &routine;
+    const GemmForce f = test::force_routine(routine);
     GemmCase c;
     c.m = 70, c.n = 40, c.k = 50, c.beta = 1;
     EXPECT_TRUE(ref::check_gemm(c, &f));

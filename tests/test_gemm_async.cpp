@@ -10,21 +10,14 @@
 // Runs on CUDA devices of compute capability 8.0 or newer: the gpu label's
 // entry (test_gemm_async.cuda, OPTUNE_DEVICE=cuda:0). Every case skips on
 // other devices, and where OPTUNE_DEVICE names a device that does not exist.
-#include <cstdlib>
-
-#include "kernels/gemm/gemm.hpp"
-#include "reference/gemm_check.hpp"
-#include "support/test_support.hpp"
+#include "support/gemm_fixture.hpp"
 
 using namespace optune;
 using ref::GemmCase;
 using detail::GemmForce;
-using detail::GemmPath;
 using detail::Params;
 
 namespace {
-
-const int kNoCacheFile = setenv("OPTUNE_CACHE", "off", 0);
 
 // "" when this process's device runs cp.async; else why not.
 std::string why_not_async() {
@@ -72,15 +65,11 @@ class GemmAsync : public ::testing::Test {
   // test the register path.
   static ::testing::AssertionResult check(const Params& p, const GemmCase& c) {
     const Capabilities& caps = test::device().caps();
-    const auto& fam = detail::find_family("gemm_tiled");
-    detail::GemmCall call;
-    call.dtype = c.dtype;
-    call.m = c.m, call.n = c.n, call.k = c.k, call.batch = c.batch;
-    if (std::string why = fam.check(fam.complete(p, caps), caps, detail::gemm_problem(call)); !why.empty())
+    const auto& fam = detail::families::gemm_tiled();
+    const detail::GemmProblem pr = test::dense_problem(c.dtype, c.m, c.n, c.k, c.batch);
+    if (std::string why = fam.check(fam.complete(p, caps), caps, pr); !why.empty())
       return ::testing::AssertionFailure() << detail::params_to_json(p) << " refused: " << why;
-    GemmForce f;
-    f.path = GemmPath::Tiled;
-    f.tiled = &p;
+    const GemmForce f = test::force("tiled", &p);
     ::testing::AssertionResult r = ref::check_gemm(c, &f);
     if (!r) r << " with " << detail::params_to_json(p);
     return r;
@@ -107,16 +96,11 @@ Capabilities nvidia_caps(Backend backend, int cc) {
   return c;
 }
 
-detail::Problem problem(DType t) {
-  detail::GemmCall call;
-  call.dtype = t;
-  call.m = call.n = call.k = 4096;
-  return detail::gemm_problem(call);
-}
+detail::GemmProblem problem(DType t) { return test::dense_problem(t, 4096, 4096, 4096); }
 
 // "" or the descriptor's reason, for p completed with the defaults.
 std::string why(const Params& p, const Capabilities& caps, DType t = DType::F32) {
-  const auto& fam = detail::find_family("gemm_tiled");
+  const auto& fam = detail::families::gemm_tiled();
   return fam.check(fam.complete(p, caps), caps, problem(t));
 }
 
@@ -165,13 +149,13 @@ TEST(GemmAsyncDescriptor, EntriesWithoutTheKeysMeanOff) {
                    {"MWG", 128}, {"NDIMB", 32}, {"NDIMC", 16}, {"NWG", 128}, {"SA", 1},
                    {"SB", 1},   {"STRM", 1},   {"STRN", 1}, {"VWM", 4},   {"VWN", 4}};
   const Capabilities sm90 = nvidia_caps(Backend::CUDA, 90);
-  const Params full = detail::find_family("gemm_tiled").complete(old, sm90);
+  const Params full = detail::families::gemm_tiled().complete(old, sm90);
   EXPECT_EQ(full.at("ASYNC"), 0);
   EXPECT_EQ(full.at("STAGES"), 2);
   EXPECT_EQ(why(old, sm90), "");
   EXPECT_EQ(why(old, nvidia_caps(Backend::OpenCL, 90)), "");
   for (const Capabilities& caps : {sm90, nvidia_caps(Backend::OpenCL, 90)}) {
-    const Params d = detail::find_family("gemm_tiled").defaults(caps);
+    const Params d = detail::families::gemm_tiled().defaults(caps);
     EXPECT_EQ(d.at("ASYNC"), 0);
     EXPECT_EQ(why(d, caps), "");
   }

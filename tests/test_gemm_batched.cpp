@@ -2,26 +2,15 @@
 // shared A among them) and offset lists with per-product alpha and beta, of
 // 1, 3 and 100 products, on both paths; the fused epilogue on batches; and
 // a batch longer than a CUDA grid's z dimension.
-#include <cstdlib>
-
-#include "reference/gemm_check.hpp"
-#include "support/test_support.hpp"
+#include "support/gemm_fixture.hpp"
 
 using namespace optune;
 using ref::GemmCase;
 using detail::GemmForce;
-using detail::GemmPath;
 using detail::Params;
 
 namespace {
 
-const int kNoCacheFile = setenv("OPTUNE_CACHE", "off", 0);
-
-GemmForce path(GemmPath p) {
-  GemmForce f;
-  f.path = p;
-  return f;
-}
 
 // Small tiles, so that small products take several tiles and K steps.
 const Params kSmallTiles{{"MWG", 16}, {"NWG", 16}, {"KWG", 8},  {"MDIMC", 4}, {"NDIMC", 8},
@@ -29,9 +18,7 @@ const Params kSmallTiles{{"MWG", 16}, {"NWG", 16}, {"KWG", 8},  {"MDIMC", 4}, {"
                          {"STRM", 0},  {"STRN", 1},  {"SA", 1},  {"SB", 1},  {"DB", 1}};
 
 GemmForce small_tiles() {
-  GemmForce f = path(GemmPath::Tiled);
-  f.tiled = &kSmallTiles;
-  return f;
+  return test::force("tiled", &kSmallTiles);
 }
 
 // Sizes per batch length: a product that fits the small tiles (32 x 16 x 16)
@@ -55,7 +42,7 @@ GemmCase batched(GemmCase::Mode mode, std::int64_t batch, int variant) {
 }  // namespace
 
 TEST(GemmBatched, Strided) {
-  const GemmForce forces[] = {path(GemmPath::Direct), small_tiles()};
+  const GemmForce forces[] = {test::force("direct"), small_tiles()};
   for (const GemmForce& f : forces)
     for (std::int64_t batch : {1, 3, 100})
       for (int variant = 0; variant < 4; ++variant) {
@@ -68,7 +55,7 @@ TEST(GemmBatched, Strided) {
 // Offsets in shuffled order, alpha and beta per product (alpha = 0 or
 // beta = 0 for some: their A, B or C may not be read).
 TEST(GemmBatched, OffsetList) {
-  const GemmForce forces[] = {path(GemmPath::Direct), small_tiles()};
+  const GemmForce forces[] = {test::force("direct"), small_tiles()};
   for (const GemmForce& f : forces)
     for (std::int64_t batch : {1, 3, 100})
       for (int variant = 0; variant < 4; ++variant) {
@@ -91,7 +78,7 @@ TEST(GemmBatched, RoutineChoosesAPath) {
 }
 
 TEST(GemmBatched, FusedEpilogue) {
-  const GemmForce forces[] = {path(GemmPath::Direct), small_tiles()};
+  const GemmForce forces[] = {test::force("direct"), small_tiles()};
   for (const GemmForce& f : forces)
     for (GemmCase::Mode mode : {GemmCase::Mode::Strided, GemmCase::Mode::List}) {
       GemmCase c = batched(mode, 3, mode == GemmCase::Mode::List ? 1 : 2);
@@ -106,8 +93,7 @@ TEST(GemmBatched, FusedEpilogue) {
 TEST(GemmBatched, LongerThanAGrid) {
   const Params tiny{{"WGD", 8}, {"MDIMCD", 2}, {"NDIMCD", 2}, {"KWID", 1}, {"VWMD", 1}, {"VWND", 1},
                     {"PADA", 1}, {"PADB", 1}};
-  GemmForce f = path(GemmPath::Direct);
-  f.direct = &tiny;
+  const GemmForce f = test::force("direct", &tiny);
   GemmCase c;
   c.mode = GemmCase::Mode::Strided;
   c.batch = 65536 + 7;

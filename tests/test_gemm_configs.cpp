@@ -4,22 +4,15 @@
 // buffering, strided access, vector widths, load shapes, unrolling), the
 // direct kernel's; and the tuner over the three families (every candidate
 // is verified against the default configuration).
-#include <cstdlib>
-
-#include "kernels/gemm/gemm.hpp"
-#include "reference/gemm_check.hpp"
-#include "support/test_support.hpp"
+#include "support/gemm_fixture.hpp"
 #include "tuning/tuner.hpp"
 
 using namespace optune;
 using ref::GemmCase;
 using detail::GemmForce;
-using detail::GemmPath;
 using detail::Params;
 
 namespace {
-
-const int kNoCacheFile = setenv("OPTUNE_CACHE", "off", 0);
 
 Params tiled_params(std::int64_t mwg, std::int64_t nwg, std::int64_t kwg, std::int64_t mdimc, std::int64_t ndimc,
                     std::int64_t mdima, std::int64_t ndimb, std::int64_t kwi, std::int64_t vwm, std::int64_t vwn,
@@ -32,21 +25,17 @@ Params tiled_params(std::int64_t mwg, std::int64_t nwg, std::int64_t kwg, std::i
 // Runs c with the tiled parameters p when this device accepts them (the
 // load shape of an operand that is not staged is the device's default).
 void check_tiled(Params p, const GemmCase& c) {
-  const auto& fam = detail::find_family("gemm_tiled");
+  const auto& fam = detail::families::gemm_tiled();
   const Params d = fam.defaults(test::device().caps());
   if (!p["SA"]) p["MDIMA"] = d.at("MDIMA");
   if (!p["SB"]) p["NDIMB"] = d.at("NDIMB");
-  detail::GemmCall call;
-  call.m = c.m, call.n = c.n, call.k = c.k;
   const std::string why = fam.check(fam.complete(p, test::device().caps()), test::device().caps(),
-                                    detail::gemm_problem(call));
+                                    test::dense_problem(DType::F32, c.m, c.n, c.k));
   if (!why.empty()) {
     std::printf("skipped %s: %s\n", detail::params_to_json(p).c_str(), why.c_str());
     return;
   }
-  GemmForce f;
-  f.path = GemmPath::Tiled;
-  f.tiled = &p;
+  const GemmForce f = test::force("tiled", &p);
   EXPECT_TRUE(ref::check_gemm(c, &f)) << detail::params_to_json(p);
 }
 
@@ -105,9 +94,7 @@ TEST(GemmConfigs, DirectKernel) {
   };
   int i = 0;
   for (const Params& p : configs) {
-    GemmForce f;
-    f.path = GemmPath::Direct;
-    f.direct = &p;
+    const GemmForce f = test::force("direct", &p);
     for (Transpose t : {Transpose::No, Transpose::Yes}) {
       GemmCase c;
       c.layout = i++ % 2 ? Layout::ColMajor : Layout::RowMajor;
@@ -126,22 +113,22 @@ TEST(GemmConfigs, DirectTileShrinksToSmallProducts) {
   const Capabilities& caps = test::device().caps();
   const Params big{{"WGD", 64}, {"MDIMCD", 8}, {"NDIMCD", 8}, {"KWID", 4}, {"VWMD", 8},
                    {"VWND", 4}, {"PADA", 1}, {"PADB", 0}, {"LCHUNK", 8}};
-  detail::GemmCall call;
-  call.m = 32, call.n = 20, call.k = 32, call.batch = 256;
-  Params p = detail::shrink_direct(big, caps, detail::gemm_problem(call));
+  const auto& direct = detail::families::gemm_direct();
+  detail::GemmProblem pr = test::dense_problem(DType::F32, 32, 20, 32, 256);
+  Params p = direct.shrink(big, caps, pr);
   EXPECT_EQ(p["WGD"], 32);
   EXPECT_EQ(p["MDIMCD"], 4);  // 4 x VWMD 8 = 32
   EXPECT_EQ(p["NDIMCD"], 8);  // 8 x VWND 4 = 32
   // 7 x 3 would fit in 8 x 8, but 8 rows of VWMD = 8 need MDIMCD = 1, which
   // is not one of the family's values: the tile stops at 16.
-  call.m = 7, call.n = 3;
-  p = detail::shrink_direct(big, caps, detail::gemm_problem(call));
+  pr.m = 7, pr.n = 3;
+  p = direct.shrink(big, caps, pr);
   EXPECT_EQ(p["WGD"], 16);
   EXPECT_EQ(p["MDIMCD"], 2);
   EXPECT_EQ(p["NDIMCD"], 4);
   EXPECT_EQ(p["KWID"], 4);
-  call.m = 33;
-  EXPECT_EQ(detail::shrink_direct(big, caps, detail::gemm_problem(call))["WGD"], 64);
+  pr.m = 33;
+  EXPECT_EQ(direct.shrink(big, caps, pr)["WGD"], 64);
 
   // Through the public routine (the database's parameters, shrunk): a batch of
   // small products against the reference.
@@ -156,10 +143,9 @@ TEST(GemmConfigs, DirectTileShrinksToSmallProducts) {
 // routine's whole space), each verified against the default; none may fail.
 TEST(GemmConfigs, TunerVerifiesCandidates) {
   const Queue& q = test::queue();
-  detail::Problem pr;
-  pr.dtype = DType::F32;
-  pr.sizes = {48, 40, 56, 2};
-  pr.extra = {{"trans_a", 0}, {"trans_b", 1}, {"comp_half", 0}, {"list", 0}};
+  detail::GemmProblem pr = test::dense_problem(DType::F32, 48, 40, 56, 2);
+  pr.trans_b = true;
+  pr.ldb = 56;
   for (const char* name : {"gemm_tiled", "gemm_direct", "gemm_routine"}) {
     detail::TuneOptions o;
     o.strategy = std::string(name) == "gemm_routine" ? detail::Strategy::Exhaustive : detail::Strategy::Random;
@@ -168,7 +154,7 @@ TEST(GemmConfigs, TunerVerifiesCandidates) {
     o.warmup = 1;
     o.timeout_seconds = 300;  // PoCL compiles a kernel at its first launch
     o.seed = test::seed();
-    const detail::TuneResult r = detail::tune(q, detail::find_family(name), pr, o);
+    const detail::TuneResult r = detail::tune(q, detail::families::find(name), pr, o);
     EXPECT_GE(r.evaluated, 2u) << name;
     for (const auto& c : r.invalid)
       EXPECT_EQ(c.stage, "check") << name << " " << detail::params_to_json(c.params) << ": " << c.reason;
@@ -176,20 +162,19 @@ TEST(GemmConfigs, TunerVerifiesCandidates) {
 }
 
 TEST(GemmConfigs, BucketsAndExamples) {
-  const auto& fam = detail::find_family("gemm_tiled");
+  const auto& fam = detail::families::gemm_tiled();
   const Capabilities& caps = test::device().caps();
   for (const std::string& b : fam.buckets()) {
-    const detail::Problem pr = fam.example(DType::F32, b, caps);
+    const detail::GemmProblem pr = fam.make_example(DType::F32, b, caps);
     EXPECT_EQ(fam.bucket(pr), b);
     EXPECT_EQ(fam.check(fam.defaults(caps), caps, pr), "") << b;
   }
-  detail::Problem pr;
-  pr.sizes = {64, 64, 64, 1};
-  EXPECT_EQ(detail::gemm::bucket(pr), "small");
-  pr.sizes = {4096, 16, 4096, 1};
-  EXPECT_EQ(detail::gemm::bucket(pr), "skinny");
-  pr.sizes = {64, 64, 64, 512};
-  EXPECT_EQ(detail::gemm::bucket(pr), "batched");
-  pr.sizes = {8192, 8192, 8192, 1};
-  EXPECT_EQ(detail::gemm::bucket(pr), "large");
+  detail::GemmProblem pr = test::dense_problem(DType::F32, 64, 64, 64);
+  EXPECT_EQ(detail::gemm_kernels::bucket(pr), "small");
+  pr = test::dense_problem(DType::F32, 4096, 16, 4096);
+  EXPECT_EQ(detail::gemm_kernels::bucket(pr), "skinny");
+  pr = test::dense_problem(DType::F32, 64, 64, 64, 512);
+  EXPECT_EQ(detail::gemm_kernels::bucket(pr), "batched");
+  pr = test::dense_problem(DType::F32, 8192, 8192, 8192);
+  EXPECT_EQ(detail::gemm_kernels::bucket(pr), "large");
 }

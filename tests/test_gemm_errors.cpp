@@ -12,16 +12,7 @@ namespace {
 
 const int kNoCacheFile = setenv("OPTUNE_CACHE", "off", 0);
 
-template <class Fn>
-void expect_error(Status status, const std::string& needle, Fn&& fn) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error; expected " << status_name(status) << " mentioning '" << needle << "'";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.status(), status) << e.what();
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "'" << needle << "' not in: " << e.what();
-  }
-}
+using test::expect_error;
 
 constexpr auto R = Layout::RowMajor;
 constexpr auto C = Layout::ColMajor;
@@ -200,4 +191,68 @@ TEST(GemmErrors, DoubleNeedsFp64) {
   expect_error(Status::Unsupported, "fp64", [&] {
     gemm(test::queue(), R, N, N, 2, 2, 2, 1.0, a, 2, a, 2, 0.0, a, 2);
   });
+}
+
+// A hand-made view that claims more elements, or a larger offset, than its
+// allocation holds is refused for every operand, before any kernel runs
+// (the kernel would otherwise write past the allocation).
+TEST(GemmErrors, ViewsBeyondTheirAllocation) {
+  for (const char* which : {"a", "b", "c"}) {
+    Call x;
+    Buffer<float>& m = which[0] == 'a' ? x.a : which[0] == 'b' ? x.b : x.c;
+    m = Buffer<float>(m.mem(), 0, m.size() + 1000);  // claims 1000 more than allocated
+    expect_error(Status::BufferTooSmall, std::string("gemm: ") + which, [&] { x.run(); });
+    x = Call();
+    Buffer<float>& o = which[0] == 'a' ? x.a : which[0] == 'b' ? x.b : x.c;
+    o = Buffer<float>(o.mem(), std::size_t(1) << 40, o.size());  // an offset far past the end
+    expect_error(Status::BufferTooSmall, std::string("gemm: ") + which, [&] { x.run(); });
+  }
+  GemmOptions opt;
+  opt.bias_mode = BiasMode::PerColumn;
+  Buffer<float> small = buf(3);
+  opt.bias = Operand(Buffer<float>(small.mem(), 0, 300), {300});
+  Call x;
+  x.n = 3;
+  expect_error(Status::BufferTooSmall, "gemm: bias", [&] { x.run(R, N, N, opt); });
+}
+
+// C may not share elements with A, B or the bias, and no two products may
+// write one element of C.
+TEST(GemmErrors, OverlapsAreRefused) {
+  Call x;
+  x.c = x.a;  // 20 elements: C is 4 x 3 inside A
+  expect_error(Status::InvalidArgument, "c overlaps a", [&] { x.run(); });
+  x = Call();
+  x.c = x.b.view(0, 12);
+  expect_error(Status::InvalidArgument, "c overlaps b", [&] { x.run(); });
+  // Disjoint views of one allocation are fine.
+  Buffer<float> big = buf(64);
+  x = Call();
+  x.a = big.view(0, 20), x.b = big.view(20, 15), x.c = big.view(40, 12);
+  EXPECT_NO_THROW(x.run().wait());
+  GemmOptions opt;
+  opt.bias_mode = BiasMode::PerColumn;
+  x = Call();
+  opt.bias = Operand(x.c.view(0, 3), {3});
+  expect_error(Status::InvalidArgument, "the bias overlaps c", [&] { x.run(R, N, N, opt); });
+
+  // Strided batches: stride_c below a product's extent overlaps; products
+  // that interleave their rows without sharing an element do not.
+  const Queue& q = test::queue();
+  Buffer<float> a = buf(4 * 5 * 3), b = buf(5 * 3 * 3), c = buf(200);
+  expect_error(Status::InvalidArgument, "stride_c = 6", [&] {
+    gemm_strided_batched(q, R, N, N, 4, 3, 5, 1.0, a, 5, 20, b, 3, 15, 0.0, c, 3, 6, 3);
+  });
+  // ldc = 6, stride_c = 3: product 1 fills the columns product 0 leaves.
+  EXPECT_NO_THROW(gemm_strided_batched(q, R, N, N, 4, 3, 5, 1.0, a, 5, 20, b, 3, 15, 0.0, c, 6, 3, 2).wait());
+
+  // Listed products: equal or overlapping c_offsets.
+  const std::vector<double> ones{1.0, 1.0}, zeros{0.0, 0.0};
+  const std::vector<std::int64_t> ao{0, 20}, bo{0, 15};
+  for (const std::vector<std::int64_t>& co : {std::vector<std::int64_t>{0, 0}, std::vector<std::int64_t>{12, 5}})
+    expect_error(Status::InvalidArgument, "c_offsets[0] and c_offsets[1]", [&] {
+      gemm_batched(q, R, N, N, 4, 3, 5, std::span<const double>(ones), a, 5, std::span<const std::int64_t>(ao), b, 3,
+                   std::span<const std::int64_t>(bo), std::span<const double>(zeros), c, 3,
+                   std::span<const std::int64_t>(co));
+    });
 }

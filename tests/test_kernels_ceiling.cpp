@@ -3,8 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "kernels/copy/copy.hpp"
-#include "kernels/peak/peak.hpp"
+#include "kernels/families.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
@@ -88,7 +87,7 @@ TEST(Prelude, SampleKernelUsesEveryMacro) {
 TEST(CopyFamily, EveryConfigurationEverySize) {
   const Queue& q = test::queue();
   const Capabilities& caps = q.device().caps();
-  const CopyFamily& fam = static_cast<const CopyFamily&>(find_family("copy"));
+  const CopyFamily& fam = families::copy();
   const std::size_t cap = 4099 + 8;
   const auto host = test::random_words(cap);
   Buffer<std::uint32_t> x = q.context().alloc<std::uint32_t>(cap), y = q.context().alloc<std::uint32_t>(cap);
@@ -101,15 +100,12 @@ TEST(CopyFamily, EveryConfigurationEverySize) {
           const Params p{{"VW", vw}, {"WGS", wgs}, {"GRID_STRIDE", gs}, {"WAVES", waves}};
           for (std::int64_t n : {1, 2, 3, 17, 1023, 1025, 4099})
             for (std::int64_t off : {0, 4, 1}) {
-              Problem pr;
-              pr.dtype = DType::F32;
-              pr.sizes = {n};
-              pr.extra = {{"x_offset", off}, {"y_offset", off == 1 ? 3 : off}};
+              const CopyProblem pr{DType::F32, n, off, off == 1 ? 3 : off};
               if (!fam.check(p, caps, pr).empty()) continue;
               q.fill(y, 0xDEADBEEFu).wait();
               fam.launch(q, p, pr, *x.mem(), *y.mem()).wait();
               const auto out = q.download(y);
-              const std::size_t xo = std::size_t(pr.extra["x_offset"]), yo = std::size_t(pr.extra["y_offset"]);
+              const std::size_t xo = std::size_t(pr.x_offset), yo = std::size_t(pr.y_offset);
               for (std::size_t i = 0; i < cap; ++i) {
                 const bool inside = i >= yo && i < yo + std::size_t(n);
                 ASSERT_EQ(out[i], inside ? host[i - yo + xo] : 0xDEADBEEFu)
@@ -123,16 +119,14 @@ TEST(CopyFamily, EveryConfigurationEverySize) {
 
 TEST(CopyFamily, RejectsWhatCannotRun) {
   const Capabilities& caps = test::device().caps();
-  const CopyFamily& fam = static_cast<const CopyFamily&>(find_family("copy"));
-  Problem pr;
-  pr.sizes = {100};
-  pr.extra = {{"x_offset", 2}};
+  const CopyFamily& fam = families::copy();
+  CopyProblem pr{DType::F32, 100, 2, 0};
   EXPECT_NE(fam.check({{"VW", 4}, {"WGS", 256}, {"GRID_STRIDE", 0}, {"WAVES", 4}}, caps, pr), "");
   EXPECT_EQ(fam.check({{"VW", 2}, {"WGS", 256}, {"GRID_STRIDE", 0}, {"WAVES", 4}}, caps, pr), "");
   EXPECT_NE(fam.check({{"VW", 3}, {"WGS", 256}, {"GRID_STRIDE", 0}, {"WAVES", 4}}, caps, pr), "");
   EXPECT_NE(fam.check({{"VW", 1}}, caps, pr), "");
   pr.dtype = DType::F64;
-  pr.extra = {};
+  pr.x_offset = 0;
   EXPECT_NE(fam.check({{"VW", 4}, {"WGS", 256}, {"GRID_STRIDE", 0}, {"WAVES", 4}}, caps, pr), "");
   const Queue& q = test::queue();
   Buffer<std::uint32_t> small = q.context().alloc<std::uint32_t>(10);
@@ -143,13 +137,10 @@ TEST(CopyFamily, RejectsWhatCannotRun) {
 TEST(PeakFamily, MatchesTheRecurrence) {
   const Queue& q = test::queue();
   const Capabilities& caps = q.device().caps();
-  const PeakFamily& fam = static_cast<const PeakFamily&>(find_family("peak"));
+  const PeakFamily& fam = families::peak();
   for (DType t : {DType::F32, DType::F64}) {
     if (t == DType::F64 && !caps.fp64) continue;
-    Problem pr;
-    pr.dtype = t;
-    pr.sizes = {1000};
-    pr.extra = {{"iters", 37}};
+    const PeakProblem pr{t, 1000, 37};
     Buffer<std::uint8_t> out = q.context().alloc<std::uint8_t>(1024 * 8);
     for (std::int64_t vw : {1, 2, 4, 8, 16}) {
       const Params p{{"VW", vw}, {"WGS", 64}};

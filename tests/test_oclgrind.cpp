@@ -5,9 +5,8 @@
 // as a changed neighbour even where oclgrind sees only a valid allocation.
 #include <cmath>
 
-#include "kernels/copy/copy.hpp"
-#include "kernels/peak/peak.hpp"
-#include "reference/gemm_check.hpp"
+#include "kernels/families.hpp"
+#include "support/gemm_fixture.hpp"
 #include "ops/reduce_ops.hpp"
 #include "reference/elementwise_ref.hpp"
 #include "reference/reduce_ref.hpp"
@@ -19,7 +18,7 @@ using namespace optune::detail;
 TEST(Oclgrind, CopyKernelsStayInBounds) {
   const Queue& q = test::queue();
   const Capabilities& caps = q.device().caps();
-  const CopyFamily& fam = static_cast<const CopyFamily&>(find_family("copy"));
+  const CopyFamily& fam = families::copy();
   const std::size_t cap = 80;
   const auto host = test::random_words(cap);
   for (std::int64_t vw : {1, 2, 4})
@@ -31,9 +30,7 @@ TEST(Oclgrind, CopyKernelsStayInBounds) {
         Buffer<std::uint32_t> y = q.context().alloc<std::uint32_t>(std::size_t(n + off));
         q.upload(x, std::span<const std::uint32_t>(host.data(), std::size_t(n + off)));
         q.fill(y, 0u).wait();
-        Problem pr;
-        pr.sizes = {n};
-        pr.extra = {{"x_offset", off}, {"y_offset", off}};
+        const CopyProblem pr{DType::F32, n, off, off};
         const Params p{{"VW", vw}, {"WGS", 64}, {"GRID_STRIDE", gs}, {"WAVES", gs ? 1 : 4}};
         ASSERT_EQ(fam.check(p, caps, pr), "");
         fam.launch(q, p, pr, *x.mem(), *y.mem()).wait();
@@ -44,10 +41,8 @@ TEST(Oclgrind, CopyKernelsStayInBounds) {
 
 TEST(Oclgrind, PeakKernelWritesEveryItem) {
   const Queue& q = test::queue();
-  const PeakFamily& fam = static_cast<const PeakFamily&>(find_family("peak"));
-  Problem pr;
-  pr.sizes = {64};
-  pr.extra = {{"iters", 2}};
+  const PeakFamily& fam = families::peak();
+  const PeakProblem pr{DType::F32, 64, 2};
   Buffer<float> out = q.context().alloc<float>(64);
   fam.launch(q, {{"VW", 2}, {"WGS", 64}}, pr, *out.mem()).wait();
   for (float v : q.download(out)) ASSERT_TRUE(std::isfinite(v));
@@ -62,9 +57,7 @@ TEST(Oclgrind, GemmKernels) {
   const Params tiled{{"MWG", 16}, {"NWG", 8},  {"KWG", 8},  {"MDIMC", 4}, {"NDIMC", 2}, {"MDIMA", 4},
                      {"NDIMB", 2},  {"KWI", 2}, {"VWM", 2},  {"VWN", 2},  {"STRM", 1}, {"STRN", 0},
                      {"SA", 1},     {"SB", 1},  {"DB", 1}};
-  GemmForce fd, ft;
-  fd.path = GemmPath::Direct, fd.direct = &direct;
-  ft.path = GemmPath::Tiled, ft.tiled = &tiled;
+  const GemmForce fd = test::force("direct", &direct), ft = test::force("tiled", &tiled);
   ref::GemmCase c;
   c.layout = Layout::ColMajor, c.trans_a = Transpose::Yes;
   c.m = 11, c.n = 9, c.k = 13, c.lda_extra = 1, c.c_off = 2;

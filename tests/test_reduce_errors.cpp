@@ -9,17 +9,7 @@ using namespace optune;
 
 namespace {
 
-// Runs fn, expecting Error(status) whose message contains `needle`.
-template <class Fn>
-void expect_error(Status status, const std::string& needle, Fn&& fn) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error; expected " << status_name(status) << " mentioning '" << needle << "'";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.status(), status) << e.what();
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using test::expect_error;
 
 ref::DeviceData data(DType t, std::size_t n) { return ref::upload(test::queue(), t, std::vector<double>(n, 1.0)); }
 

@@ -220,6 +220,10 @@ class Queue {
   Event write_image(const Image2D& dst, const void* src, std::size_t src_bytes, const WaitList& wait = {}) const;
   Event read_image(const Image2D& src, void* dst, std::size_t dst_bytes, const WaitList& wait = {}) const;
   void finish() const;
+  // Waits for the queue, then frees the memory its operators keep between
+  // calls for their passes (padded GEMM operands, partial states of split
+  // reductions); the next call that needs some allocates it again.
+  void release_scratch() const;
   const std::shared_ptr<detail::QueueImpl>& impl() const { return impl_; }
 
  private:

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "database/database.hpp"
+#include "kernels/families.hpp"
 #include "runtime/log.hpp"
 
 namespace optune::detail {
@@ -61,7 +62,7 @@ std::size_t import_entries(const std::vector<DbEntry>& entries, const Capabiliti
     const std::string where = e.source + ": entry " + std::to_string(i) + " (" + e.family + " " + e.dtype + " " +
                               e.bucket + ")";
     const KernelFamily* fam = nullptr;
-    for (const KernelFamily* f : families())
+    for (const KernelFamily* f : families::all())
       if (f->name() == e.family) fam = f;
     if (!fam) throw Error(Status::InvalidArgument, where + ": no kernel family '" + e.family + "'");
     const auto defs = fam->parameters(caps);

@@ -1,21 +1,16 @@
 #include "kernels/descriptor.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "kernels/copy/copy.hpp"
-#include "kernels/elementwise/elementwise.hpp"
-#include "kernels/gemm/gemm.hpp"
-#include "kernels/peak/peak.hpp"
-#include "kernels/norm/norm.hpp"
-#include "kernels/reduce/reduce.hpp"
-#include "kernels/softmax/softmax.hpp"
+#include "runtime/embedded.hpp"
 
 namespace optune::detail {
 
-std::string KernelFamily::check(const Params& p, const Capabilities& caps, const Problem&) const {
+std::string KernelFamily::check_candidates(const Params& p, const Capabilities& caps) const {
   for (const Parameter& def : parameters(caps)) {
     auto it = p.find(def.name);
     if (it == p.end()) return "parameter " + def.name + " missing";
@@ -24,12 +19,6 @@ std::string KernelFamily::check(const Params& p, const Capabilities& caps, const
     if (!known) return def.name + "=" + std::to_string(it->second) + " is not a candidate";
   }
   return "";
-}
-
-Defines KernelFamily::defines(const Params& p, const Problem& problem) const {
-  Defines d{{"TYPE", c_type_name(problem.dtype)}};
-  for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
-  return d;
 }
 
 Params KernelFamily::defaults(const Capabilities& caps) const {
@@ -47,35 +36,10 @@ Params KernelFamily::complete(const Params& in, const Capabilities& caps) const 
   return p;
 }
 
-KernelPtr KernelFamily::kernel(const Queue& queue, const Params& p, const Problem& problem) const {
-  ProgramPtr prog = get_program(*queue.context().impl(), source(), defines(p, problem));
-  return prog->kernel(kernel_name());
-}
+std::string embedded_kernel_text(const std::string& source) { return std::string(kernel_source(source)); }
 
-const std::vector<const KernelFamily*>& families() {
-  static const CopyFamily copy;
-  static const PeakFamily peak;
-  static const ElementwiseFamily elementwise;
-  static const ReduceRowsFamily reduce_rows;
-  static const ReduceColsFamily reduce_cols;
-  static const NormRowsFamily norm_rows;
-  static const SoftmaxColsFamily softmax_cols;
-  static const GemmDirectFamily gemm_direct;
-  static const GemmTiledFamily gemm_tiled;
-  static const GemmRoutineFamily gemm_routine;
-  static const std::vector<const KernelFamily*> all{&copy,         &peak,        &elementwise, &reduce_rows,
-                                                    &reduce_cols,  &norm_rows,   &softmax_cols, &gemm_direct,
-                                                    &gemm_tiled,   &gemm_routine};
-  return all;
-}
-
-const KernelFamily& find_family(const std::string& name) {
-  std::string names;
-  for (const KernelFamily* f : families()) {
-    if (f->name() == name) return *f;
-    names += (names.empty() ? "" : ", ") + f->name();
-  }
-  throw Error(Status::NotFound, "no kernel family '" + name + "' (families: " + names + ")");
+KernelPtr compile_kernel(const Queue& queue, const KernelSource& src) {
+  return get_program_from_text(*queue.context().impl(), src.label, src.text, src.defines)->kernel(src.entry);
 }
 
 std::string c_type_name(DType t) {
@@ -88,6 +52,12 @@ std::string c_type_name(DType t) {
     case DType::U8: return "uchar";
   }
   return "float";
+}
+
+std::uint64_t local_limit(const Capabilities& caps) {
+  std::uint64_t l = caps.local_mem_bytes ? caps.local_mem_bytes : 32768;
+  if (caps.backend == Backend::CUDA) l = std::min<std::uint64_t>(l, 48 * 1024);
+  return l;
 }
 
 std::size_t round_up(std::size_t x, std::size_t m) { return m ? (x + m - 1) / m * m : x; }
@@ -118,8 +88,9 @@ Params params_from_json(const std::string& text) {
     auto j = nlohmann::json::parse(text);
     if (!j.is_object()) throw Error(Status::InvalidArgument, "parameters must be a JSON object: " + text);
     for (auto it = j.begin(); it != j.end(); ++it) {
-      if (!it.value().is_number_integer())
-        throw Error(Status::InvalidArgument, "parameter " + it.key() + " must be an integer in " + text);
+      if (!it.value().is_number_integer() ||
+          (it.value().is_number_unsigned() && it.value().get<std::uint64_t>() > std::uint64_t(INT64_MAX)))
+        throw Error(Status::InvalidArgument, "parameter " + it.key() + " must be a 64-bit integer in " + text);
       p[it.key()] = it.value().get<std::int64_t>();
     }
   } catch (const nlohmann::json::exception& e) {

@@ -1,7 +1,15 @@
 // A kernel family described once: its tunable parameters and their
-// candidates, its constraints, its launch geometry and its defines. Ops launch
+// candidate values, its constraints, how it fits tuned values to a device and
+// problem, its launch geometry, its defines and its program text. Ops launch
 // with parameters from the database; the tuner enumerates, launches and
 // verifies through the same object, so the two cannot drift apart.
+//
+// Each family works on a problem type of its own (GemmProblem,
+// ElementwiseProblem, ...: plain structs in the family's header). The tuner,
+// the database and the tools see every family through KernelFamily, whose
+// Problem carries the typed problem along with the data type and sizes that
+// key the database; FamilyOf<P> unwraps it, so a family's code only ever sees
+// its own type.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "runtime/program.hpp"
@@ -24,61 +33,52 @@ struct Parameter {
   std::string meaning;                // one line, for `optune tune --help` and logs
 };
 
-// One problem instance: element type, sizes (family-specific meaning) and
-// named extras (offsets, flags).
-struct Problem {
+// Any family's problem. `dtype` and `sizes` key the database and name the
+// problem in logs and traces; the family reads its own typed problem with
+// as<P>(). A typed problem P has `DType dtype`, `sizes()` and `fields()`
+// (its other members by name, for traces).
+class Problem {
+ public:
+  Problem() = default;
+  template <class P, class = std::enable_if_t<!std::is_same_v<std::decay_t<P>, Problem>>>
+  Problem(P typed)  // NOLINT: implicit, so a typed problem passes where a Problem is taken
+      : dtype(typed.dtype), sizes(typed.sizes()), held_(std::make_shared<Held<P>>(std::move(typed))) {}
+
   DType dtype = DType::F32;
   std::vector<std::int64_t> sizes;
-  std::map<std::string, std::int64_t> extra;
-  std::int64_t get(const std::string& key, std::int64_t fallback = 0) const {
-    auto it = extra.find(key);
-    return it == extra.end() ? fallback : it->second;
+
+  // The typed problem; Error(Internal) when it is of another family.
+  template <class P>
+  const P& as() const {
+    if (const auto* h = dynamic_cast<const Held<P>*>(held_.get())) return h->value;
+    throw Error(Status::Internal, std::string("problem is not a ") + typeid(P).name());
   }
+  bool empty() const { return !held_; }
+  // The typed problem's other fields by name (trace output).
+  std::map<std::string, std::int64_t> fields() const { return held_ ? held_->fields() : decltype(fields()){}; }
+
+ private:
+  struct Base {
+    virtual ~Base() = default;
+    virtual std::map<std::string, std::int64_t> fields() const = 0;
+  };
+  template <class P>
+  struct Held : Base {
+    explicit Held(P v) : value(std::move(v)) {}
+    std::map<std::string, std::int64_t> fields() const override { return value.fields(); }
+    P value;
+  };
+  std::shared_ptr<const Base> held_;
 };
 
-// Inputs on the device for one problem, built once and run many times by the
-// tuner. output() reads back the result of the last run as doubles.
-class TuningCase {
- public:
-  virtual ~TuningCase() = default;
-  virtual Event run(const Params& params) = 0;
-  virtual void poison() = 0;  // overwrite outputs so an unwritten element shows
-  virtual std::vector<double> output() = 0;
-  virtual double tolerance() const = 0;  // relative, for verification against the default
-  virtual double work_bytes() const { return 0; }  // bytes moved per run, for GB/s
-  virtual double work_flops() const { return 0; }  // flops per run, for GFLOP/s
+// What a family compiles for a problem: the label compiler messages name,
+// the source text, the defines and the kernel's entry point.
+struct KernelSource {
+  std::string label;
+  std::string text;
+  Defines defines;
+  std::string entry;
 };
-
-class KernelFamily {
- public:
-  virtual ~KernelFamily() = default;
-  virtual std::string name() const = 0;         // "copy"
-  virtual std::string source() const = 0;       // embedded path, "copy/copy.cl"
-  virtual std::string kernel_name() const = 0;  // entry point in the source
-  virtual std::vector<Parameter> parameters(const Capabilities& caps) const = 0;
-  // "" when the parameters can run on this device and problem; else why not.
-  virtual std::string check(const Params& p, const Capabilities& caps, const Problem& problem) const;
-  virtual Geometry geometry(const Params& p, const Capabilities& caps, const Problem& problem) const = 0;
-  virtual Defines defines(const Params& p, const Problem& problem) const;
-  // Problem-size bucket for the database ("n<=2^20", "large", ...).
-  virtual std::string bucket(const Problem& problem) const = 0;
-  // A representative problem for a bucket, used by the tuner.
-  virtual Problem example(DType dtype, const std::string& bucket, const Capabilities& caps) const = 0;
-  virtual std::vector<std::string> buckets() const = 0;
-  virtual std::vector<DType> dtypes(const Capabilities& caps) const = 0;
-  virtual std::unique_ptr<TuningCase> make_case(const Queue& queue, const Problem& problem) const = 0;
-
-  Params defaults(const Capabilities& caps) const;
-  // Fills parameters missing from p with defaults and drops unknown names.
-  Params complete(const Params& p, const Capabilities& caps) const;
-  // Compiles (cached) and returns the kernel for these parameters.
-  KernelPtr kernel(const Queue& queue, const Params& p, const Problem& problem) const;
-};
-
-// Every family, in a stable order.
-const std::vector<const KernelFamily*>& families();
-// Throws Error(NotFound) listing the families.
-const KernelFamily& find_family(const std::string& name);
 
 // Helpers for descriptors.
 std::string c_type_name(DType t);  // "float", "half", "double", "int", "char", "uchar"
@@ -86,10 +86,82 @@ std::size_t round_up(std::size_t x, std::size_t m);
 // Work-items one compute unit keeps resident (CUDA: max threads per SM; else
 // an estimate from the work-group limit).
 std::size_t resident_per_unit(const Capabilities& caps);
+// Static local memory a group may use (CUDA caps static shared memory at 48 KiB).
+std::uint64_t local_limit(const Capabilities& caps);
 std::string params_to_json(const Params& p);
 Params params_from_json(const std::string& json);  // throws Error(InvalidArgument)
 // A parameter value written as text ("64", "-1"): nothing when the text is
 // not one whole integer (OPTUNE_PARAMS, optune tune --fix).
 std::optional<std::int64_t> parse_param_value(const std::string& text);
+// The embedded text of a kernel source, and compiling (cached) a program's
+// kernel on the queue's context.
+std::string embedded_kernel_text(const std::string& source);
+KernelPtr compile_kernel(const Queue& queue, const KernelSource& src);
+
+// The family as the tuner, the database and the tools see it.
+class KernelFamily {
+ public:
+  virtual ~KernelFamily() = default;
+  virtual std::string name() const = 0;         // "copy"
+  virtual std::vector<Parameter> parameters(const Capabilities& caps) const = 0;
+  virtual std::vector<std::string> buckets() const = 0;
+  virtual std::vector<DType> dtypes(const Capabilities& caps) const = 0;
+  // "" when the parameters can run on this device and problem; else why not.
+  virtual std::string check(const Params& p, const Capabilities& caps, const Problem& problem) const = 0;
+  // Problem-size bucket for the database ("n<=2^20", "large", ...).
+  virtual std::string bucket(const Problem& problem) const = 0;
+  // A representative problem for a bucket, used by the tuner.
+  virtual Problem example(DType dtype, const std::string& bucket, const Capabilities& caps) const = 0;
+
+  Params defaults(const Capabilities& caps) const;
+  // Fills parameters missing from p with defaults and drops unknown names.
+  Params complete(const Params& p, const Capabilities& caps) const;
+  // "" when every parameter is present and one of its candidate values.
+  std::string check_candidates(const Params& p, const Capabilities& caps) const;
+};
+
+// A family over problems of type P.
+template <class P>
+class FamilyOf : public KernelFamily {
+ public:
+  using ProblemType = P;
+
+  virtual std::string source() const = 0;       // embedded path, "copy/copy.cl"
+  virtual std::string kernel_name() const = 0;  // entry point in the source
+  virtual std::string check(const Params& p, const Capabilities& caps, const P& problem) const {
+    return check_candidates(p, caps);
+  }
+  virtual Geometry geometry(const Params& p, const Capabilities& caps, const P& problem) const = 0;
+  // TYPE and every parameter, by default.
+  virtual Defines defines(const Params& p, const P& problem) const {
+    Defines d{{"TYPE", c_type_name(problem.dtype)}};
+    for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
+    return d;
+  }
+  // The embedded source under the defines, by default.
+  virtual KernelSource program(const Params& p, const P& problem) const {
+    return {source(), embedded_kernel_text(source()), defines(p, problem), kernel_name()};
+  }
+  // The tuned (or forced) values adjusted to what this device and problem
+  // allow; the result passes check(). By default: completed with defaults.
+  virtual Params fit(const Params& tuned, const Capabilities& caps, const P& problem) const {
+    return complete(tuned, caps);
+  }
+  virtual std::string bucket(const P& problem) const = 0;
+  virtual P make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const = 0;
+
+  // Compiles (cached) and returns the kernel of program(p, problem).
+  KernelPtr kernel(const Queue& queue, const Params& p, const P& problem) const {
+    return compile_kernel(queue, program(p, problem));
+  }
+
+  std::string check(const Params& p, const Capabilities& caps, const Problem& pr) const final {
+    return check(p, caps, pr.as<P>());
+  }
+  std::string bucket(const Problem& pr) const final { return bucket(pr.as<P>()); }
+  Problem example(DType dtype, const std::string& b, const Capabilities& caps) const final {
+    return Problem(make_example(dtype, b, caps));
+  }
+};
 
 }  // namespace optune::detail

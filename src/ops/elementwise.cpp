@@ -4,6 +4,7 @@
 
 #include "ops/elementwise_ops.hpp"
 #include "ops/traced.hpp"
+#include "ops/validate.hpp"
 
 namespace optune {
 
@@ -34,13 +35,17 @@ namespace {
 bool is_integer(DType t) { return t == DType::I32 || t == DType::I8 || t == DType::U8; }
 bool is_comparison(Binary op) { return op >= Binary::Eq; }
 
+// Types are checked before anything uses their sizes or names.
 void same_type(const std::string& what, const char* a_name, DType a, const char* b_name, DType b) {
+  detail::validate::dtype_known((what + ": " + a_name).c_str(), a);
+  detail::validate::dtype_known((what + ": " + b_name).c_str(), b);
   if (a != b)
     throw Error(Status::InvalidType, what + ": " + a_name + " is " + std::string(dtype_name(a)) + " but " + b_name +
                                          " is " + std::string(dtype_name(b)) + " (convert with optune::cast)");
 }
 
 void need_expression(const std::string& what, const char* expr, DType t) {
+  detail::validate::dtype_known(what.c_str(), t);
   if (!expr)
     throw Error(Status::InvalidType, what + " is not defined for " + std::string(dtype_name(t)) + " tensors");
 }

@@ -2,62 +2,10 @@
 
 #include <algorithm>
 
-#include "ops/validate.hpp"
+#include "ops/tensor.hpp"
 #include "runtime/backend.hpp"
 
 namespace optune::detail {
-
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
-namespace {
-
-struct Checked {
-  std::vector<std::int64_t> strides;  // explicit, same rank as the shape
-  std::int64_t min = 0, max = 0;      // element range touched, relative to the view's start
-  std::size_t elements = 1;
-};
-
-Checked check_operand(const std::string& name, const Operand& op, const Queue& q) {
-  validate::on_queue(name.c_str(), op.mem, q);
-  validate::rank(name.c_str(), op.shape.size(), kMaxRank);
-  if (!op.strides.empty() && op.strides.size() != op.shape.size())
-    throw Error(Status::InvalidShape, name + ": " + std::to_string(op.strides.size()) + " strides for a shape of rank " +
-                                          std::to_string(op.shape.size()));
-  validate::fits(name.c_str(), mem_bytes(*op.mem) / dtype_size(op.dtype), op.offset, op.count);
-  Checked c;
-  c.strides.resize(op.shape.size());
-  std::int64_t running = 1;
-  for (std::size_t d = op.shape.size(); d-- > 0;) {
-    if (op.shape[d] < 0) throw Error(Status::InvalidShape, name + ": negative dimension in " + shape_text(op.shape));
-    c.strides[d] = op.strides.empty() ? running : op.strides[d];
-    if (op.shape[d] > 0 && running > 0 && op.shape[d] > INT64_MAX / running)
-      throw Error(Status::Overflow, name + ": shape " + shape_text(op.shape) + " has too many elements");
-    running *= std::max<std::int64_t>(op.shape[d], 1);
-    c.elements = validate::mul((name + ": element count").c_str(), c.elements, std::size_t(op.shape[d]));
-  }
-  if (c.elements == 0) return c;
-  for (std::size_t d = 0; d < op.shape.size(); ++d) {
-    if (op.shape[d] > 1 && (c.strides[d] > INT64_MAX / (op.shape[d] - 1) || c.strides[d] < INT64_MIN / (op.shape[d] - 1)))
-      throw Error(Status::Overflow, name + ": strides overflow");
-    const std::int64_t span = c.strides[d] * (op.shape[d] - 1);
-    // Each dimension's span fits; their sum may not (two spans near 2^62).
-    std::int64_t& reach = span < 0 ? c.min : c.max;
-    if (__builtin_add_overflow(reach, span, &reach)) throw Error(Status::Overflow, name + ": strides overflow");
-  }
-  // Forward within the view; backward (negative strides) down to the start
-  // of the allocation, so a reversed view can start at its last element.
-  if (std::int64_t(op.offset) + c.min < 0 || std::size_t(c.max) >= op.count)
-    throw Error(Status::BufferTooSmall, name + ": shape " + shape_text(op.shape) + " with strides " +
-                                            shape_text(c.strides) + " reaches elements " + std::to_string(c.min) +
-                                            ".." + std::to_string(c.max) + " of a view of " + std::to_string(op.count));
-  return c;
-}
-
-}  // namespace
 
 ElementwisePlan plan_elementwise(const char* what, const Queue& q, const std::vector<const Operand*>& inputs,
                                  const std::vector<const Operand*>& outputs) {
@@ -65,12 +13,11 @@ ElementwisePlan plan_elementwise(const char* what, const Queue& q, const std::ve
   if (outputs.empty()) throw Error(Status::InvalidArgument, std::string(what) + ": no output");
   std::vector<const Operand*> all(inputs);
   all.insert(all.end(), outputs.begin(), outputs.end());
-  std::vector<Checked> checked;
+  std::vector<TensorInfo> checked;
   for (std::size_t k = 0; k < all.size(); ++k) {
     const std::string name = std::string(what) + ": " + (k < inputs.size() ? "input " + std::to_string(k)
                                                                                : "output " + std::to_string(k - inputs.size()));
-    checked.push_back(check_operand(name, *all[k], q));
-    validate::dtype_supported(name.c_str(), all[k]->dtype, q.device().caps());
+    checked.push_back(check_tensor(name, *all[k], q));
   }
   const std::vector<std::int64_t>& out_shape = outputs[0]->shape;
   for (const Operand* o : outputs)

@@ -5,11 +5,9 @@
 
 #include <vector>
 
-#include "optune/elementwise.hpp"
+#include "ops/tensor.hpp"
 
 namespace optune::detail {
-
-constexpr std::size_t kMaxRank = 8;
 
 struct ElementwisePlan {
   std::size_t n = 0;                           // output elements
@@ -23,7 +21,5 @@ struct ElementwisePlan {
 // plans it. Inputs broadcast to the outputs' shape, which must all agree.
 ElementwisePlan plan_elementwise(const char* what, const Queue& q, const std::vector<const Operand*>& inputs,
                                  const std::vector<const Operand*>& outputs);
-
-std::string shape_text(const std::vector<std::int64_t>& shape);
 
 }  // namespace optune::detail

@@ -4,6 +4,7 @@
 
 #include "ops/elementwise_ops.hpp"
 #include "ops/gemm_ops.hpp"
+#include "ops/tensor.hpp"
 #include "ops/validate.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/trace.hpp"
@@ -44,10 +45,22 @@ std::pair<std::int64_t, std::int64_t> stored_shape(std::int64_t rows, std::int64
   return t == Transpose::No ? std::pair{rows, cols} : std::pair{cols, rows};
 }
 
-// Checks one operand and its batch layout; the elements its products reach
-// must lie in its view.
-void validate_matrix(const GemmArgs& g, const Queue& q, const MatrixArg& x, std::int64_t rows, std::int64_t cols) {
-  validate::on_queue((g.what + ": " + x.name).c_str(), x.mem, q);
+// Where an operand's products lie: its byte range in the allocation, and
+// its lattice (outer lines of inner elements, ld apart) for the overlap of
+// products in C.
+struct MatrixReach {
+  ByteRange range;
+  std::int64_t outer = 0, inner = 0;
+  std::size_t extent = 0;  // elements one product spans
+};
+
+// Checks one operand and its batch layout: the view lies in the allocation,
+// and the elements its products reach lie in the view.
+MatrixReach validate_matrix(const GemmArgs& g, const Queue& q, const MatrixArg& x, std::int64_t rows,
+                            std::int64_t cols) {
+  const std::string label = g.what + ": " + x.name;
+  validate::on_queue(label.c_str(), x.mem, q);
+  check_view(label, *x.mem, g.dtype, x.offset, x.count);
   const std::int64_t outer = g.layout == Layout::RowMajor ? rows : cols;
   const std::int64_t inner = g.layout == Layout::RowMajor ? cols : rows;
   if (x.ld < std::max<std::int64_t>(inner, 1))
@@ -55,7 +68,6 @@ void validate_matrix(const GemmArgs& g, const Queue& q, const MatrixArg& x, std:
                 fail(g, std::string(x.ld_name) + " = " + std::to_string(x.ld) + " is smaller than " +
                             std::to_string(std::max<std::int64_t>(inner, 1)) + " (the stored " +
                             (g.layout == Layout::RowMajor ? "row" : "column") + " length of " + x.name + ")"));
-  const std::string label = g.what + ": " + x.name;
   const std::size_t extent = validate::matrix_extent(label.c_str(), outer, inner, x.ld);
   std::size_t reach = 0;  // the farthest product's first element
   if (g.list) {
@@ -75,6 +87,35 @@ void validate_matrix(const GemmArgs& g, const Queue& q, const MatrixArg& x, std:
     reach = validate::mul(label.c_str(), std::size_t(x.stride), std::size_t(g.batch - 1));
   }
   if (extent > 0) validate::fits(label.c_str(), x.count, reach, extent);
+  const std::int64_t es = std::int64_t(dtype_size(g.dtype));
+  const std::int64_t lo = std::int64_t(x.offset) * es;
+  return {{x.mem.get(), lo, extent ? lo + std::int64_t(reach + extent) * es : lo}, outer, inner, extent};
+}
+
+// No two products write one element of C: strided products stride_c apart,
+// listed ones at their offsets.
+void validate_c_products(const GemmArgs& g, const MatrixReach& c) {
+  if (c.extent == 0) return;
+  const std::int64_t ld = g.c.ld, extent = std::int64_t(c.extent);
+  if (g.strided && g.batch > 1) {
+    for (std::int64_t k = 1; k < g.batch && k * g.c.stride < extent; ++k)
+      if (lattices_overlap(k * g.c.stride, c.outer, c.inner, ld))
+        throw Error(Status::InvalidArgument,
+                    fail(g, "stride_c = " + std::to_string(g.c.stride) + " makes products " + std::to_string(k) +
+                                " apart write the same elements of c"));
+  }
+  if (g.list) {
+    std::vector<std::pair<std::int64_t, std::size_t>> offs;
+    for (std::size_t i = 0; i < g.c.offsets->size(); ++i) offs.emplace_back((*g.c.offsets)[i], i);
+    std::sort(offs.begin(), offs.end());
+    for (std::size_t i = 0; i < offs.size(); ++i)
+      for (std::size_t j = i + 1; j < offs.size() && offs[j].first - offs[i].first < extent; ++j)
+        if (lattices_overlap(offs[j].first - offs[i].first, c.outer, c.inner, ld))
+          throw Error(Status::InvalidArgument,
+                      fail(g, "c_offsets[" + std::to_string(std::min(offs[i].second, offs[j].second)) + "] and c_offsets[" +
+                                  std::to_string(std::max(offs[i].second, offs[j].second)) +
+                                  "] make two products write the same elements of c"));
+  }
 }
 
 void validate_options(const GemmArgs& g, const Queue& q) {
@@ -93,6 +134,8 @@ void validate_options(const GemmArgs& g, const Queue& q) {
     throw Error(Status::InvalidArgument, fail(g, "unknown bias mode"));
   const std::string label = g.what + ": bias";
   validate::on_queue(label.c_str(), o.bias.mem, q);
+  validate::dtype_known(label.c_str(), o.bias.dtype);
+  check_view(label, *o.bias.mem, o.bias.dtype, o.bias.offset, o.bias.count);
   if (o.bias.dtype != g.dtype)
     throw Error(Status::InvalidType, fail(g, "bias is " + std::string(dtype_name(o.bias.dtype)) +
                                                  " but the matrices are " + std::string(dtype_name(g.dtype))));
@@ -138,10 +181,22 @@ void validate(const GemmArgs& g, const Queue& q) {
   validate::dtype_supported(g.what.c_str(), g.dtype, q.device().caps());
   const auto [ar, ac] = stored_shape(g.m, g.k, g.trans_a);
   const auto [br, bc] = stored_shape(g.k, g.n, g.trans_b);
-  validate_matrix(g, q, g.a, ar, ac);
-  validate_matrix(g, q, g.b, br, bc);
-  validate_matrix(g, q, g.c, g.m, g.n);
+  const MatrixReach a = validate_matrix(g, q, g.a, ar, ac);
+  const MatrixReach b = validate_matrix(g, q, g.b, br, bc);
+  const MatrixReach c = validate_matrix(g, q, g.c, g.m, g.n);
   validate_options(g, q);
+  // C is written while A, B and the bias are read: none may share an element
+  // with it, and no two products may write one element.
+  validate_c_products(g, c);
+  if (c.range.overlaps(a.range)) throw Error(Status::InvalidArgument, fail(g, "c overlaps a"));
+  if (c.range.overlaps(b.range)) throw Error(Status::InvalidArgument, fail(g, "c overlaps b"));
+  const GemmOptions& o = *g.options;
+  if (o.bias_mode != BiasMode::None) {
+    const std::int64_t es = std::int64_t(dtype_size(g.dtype));
+    const std::int64_t lo = std::int64_t(o.bias.offset) * es;
+    const ByteRange bias{o.bias.mem.get(), lo, lo + (o.bias_mode == BiasMode::PerRow ? g.m : g.n) * es};
+    if (c.range.overlaps(bias)) throw Error(Status::InvalidArgument, fail(g, "the bias overlaps c"));
+  }
   // Work-item counts and batch products stay in 64 bits.
   validate::mul((g.what + ": m * n").c_str(), std::size_t(g.m), std::size_t(g.n));
   validate::mul((g.what + ": m * n * batch").c_str(), std::size_t(g.m) * std::size_t(g.n), std::size_t(g.batch));

@@ -1,13 +1,15 @@
 // Host side of GEMM: the validated, row-major form of a call and the
-// routine that runs it (direct kernel, or helpers + tiled kernel), shared
-// by the public entry points and the tuning cases.
+// routine that runs it through one of the GEMM candidates
+// (ops/gemm_candidates.hpp), shared by the public entry points and the
+// tuning cases.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "kernels/descriptor.hpp"
+#include "kernels/gemm/gemm.hpp"
 #include "optune/gemm.hpp"
 
 namespace optune::detail {
@@ -41,13 +43,17 @@ struct GemmCall {
   std::vector<double> activation_params;  // P0, P1 of the unary expression
 };
 
-// The family parameters to use instead of the database's (tuner, tests).
-enum class GemmPath { Auto, Direct, Tiled };
+// What the tuner and the tests force instead of the database's choice: a
+// candidate by name ("direct", "tiled"; empty: the routine's choice) and
+// parameters by family name ("gemm_direct", "gemm_tiled", "gemm_routine").
+// Forced parameters run as given (fitted to the device, not shrunk).
 struct GemmForce {
-  GemmPath path = GemmPath::Auto;
-  const Params* direct = nullptr;
-  const Params* tiled = nullptr;
-  const Params* routine = nullptr;
+  std::string candidate;
+  std::map<std::string, Params> params;
+  const Params* find(const std::string& family) const {
+    auto it = params.find(family);
+    return it == params.end() ? nullptr : &it->second;
+  }
 };
 
 // While alive, the GEMM calls of this thread that pass no GemmForce use f
@@ -63,23 +69,9 @@ class GemmForceScope {
   const GemmForce* previous_;
 };
 
-// The direct kernel's stored or default parameters for a product that fits
-// in half a tile: WGD halved while M and N still fit in half of it, the
-// work-items along M, N and the K unroll halved as the tile needs, so small
-// products (batched 32^3 under a 64 x 64 tile, say) do not spend most of each
-// group on padding. Forced parameters (tuner, tests) run as given.
-Params shrink_direct(Params p, const Capabilities& caps, const Problem& pr);
-
-// The Problem that the GEMM families see for a call.
-Problem gemm_problem(const GemmCall& call);
+// The GemmProblem the GEMM families see for a call.
+GemmProblem gemm_problem(const GemmCall& call);
 // Enqueues the call (already validated).
 Event run_gemm(const Queue& q, const GemmCall& call, const WaitList& wait, const GemmForce* force = nullptr);
-
-// The program text of a GEMM kernel source: the activation macro, then
-// gemm_common.cl, then the source, under #line directives (also used by the
-// NVRTC test to compile the fused epilogues).
-std::string gemm_program_text(const std::string& source, Unary activation);
-// The element-type defines of a call's kernels.
-Defines gemm_type_defines(const GemmCall& call);
 
 }  // namespace optune::detail

@@ -2,7 +2,7 @@
 // the norm_rows family that softmax along the last axis shares.
 #include <cmath>
 
-#include "kernels/norm/norm.hpp"
+#include "kernels/families.hpp"
 #include "kernels/reduce/reduce_common.hpp"
 #include "ops/elementwise_plan.hpp"
 #include "ops/params.hpp"
@@ -17,24 +17,23 @@ using namespace detail;
 
 namespace detail {
 
-Problem norm_problem(const NormCall& c) {
-  Problem pr;
+NormProblem norm_problem(const NormCall& c) {
+  NormProblem pr;
   pr.dtype = c.x.dtype;
-  pr.sizes = {std::int64_t(c.rows), std::int64_t(c.cols)};
-  pr.extra = {{"op", int(c.op)},
-              {"align", offset_alignment({c.x.offset, c.y.offset, c.gamma ? c.gamma->offset : 0,
-                                          c.beta ? c.beta->offset : 0})},
-              {"gamma", c.gamma ? 1 : 0},
-              {"beta", c.beta ? 1 : 0},
-              {"stats", c.mean ? 1 : 0},
-              {"stat", int(c.mean ? c.mean->dtype : DType::F32)}};
+  pr.rows = std::int64_t(c.rows), pr.cols = std::int64_t(c.cols);
+  pr.op = c.op;
+  pr.align = offset_alignment({c.x.offset, c.y.offset, c.gamma ? c.gamma->offset : 0, c.beta ? c.beta->offset : 0});
+  pr.gamma = c.gamma.has_value();
+  pr.beta = c.beta.has_value();
+  pr.stats = c.mean.has_value();
+  pr.stat = c.mean ? c.mean->dtype : DType::F32;
   return pr;
 }
 
 Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, const Params* forced) {
   const Capabilities& caps = q.device().caps();
-  const auto& fam = static_cast<const NormRowsFamily&>(find_family("norm_rows"));
-  const Problem pr = norm_problem(c);
+  const NormRowsFamily& fam = families::norm_rows();
+  const NormProblem pr = norm_problem(c);
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
   KernelPtr k = fam.kernel(q, p, pr);
   const auto buffer = [&](const std::optional<Operand>& o, const Operand& fallback) {

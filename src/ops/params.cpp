@@ -1,8 +1,12 @@
 #include "ops/params.hpp"
 
+#include <algorithm>
 #include <map>
+#include <mutex>
+#include <set>
 #include <sstream>
 
+#include "kernels/families.hpp"
 #include "runtime/log.hpp"
 #include "runtime/trace.hpp"
 
@@ -12,10 +16,26 @@ namespace {
 constexpr std::size_t kKeep = 64;
 thread_local std::vector<LookupRecord> recent;
 
+// Each text once per process.
+void warn_once(const std::string& text) {
+  static std::mutex mu;
+  static std::set<std::string> said;
+  std::lock_guard lock(mu);
+  if (said.insert(text).second) log_warn(text);
+}
+
+std::string list_text(const std::vector<std::int64_t>& values) {
+  std::string s;
+  for (std::int64_t v : values) s += (s.empty() ? "" : ", ") + std::to_string(v);
+  return s;
+}
+
 // OPTUNE_PARAMS="family:NAME=V,NAME=V;family2:NAME=V": values that replace the
-// database's for every call of those families (experiments and bug reports;
-// check() still applies, so an impossible value falls back as a tuned one
-// would). Parsed once; a malformed part is warned about and ignored.
+// database's for every call of those families (experiments and bug reports).
+// Parsed once; a malformed part or an unknown family is warned about and
+// ignored. Each value must be one of the parameter's candidates (else it is
+// dropped with a warning when first used), and the family's fit() then
+// adjusts the whole set to the device and problem as it does a tuned one.
 const std::map<std::string, Params>& overrides() {
   static const std::map<std::string, Params> parsed = [] {
     std::map<std::string, Params> out;
@@ -36,6 +56,18 @@ const std::map<std::string, Params>& overrides() {
         else log_warn("OPTUNE_PARAMS: '" + item + "' is not NAME=INTEGER; ignored");
       }
     }
+    for (auto it = out.begin(); it != out.end();) {
+      bool known = false;
+      for (const KernelFamily* f : families::all()) known |= f->name() == it->first;
+      if (known) {
+        ++it;
+        continue;
+      }
+      std::string names;
+      for (const KernelFamily* f : families::all()) names += (names.empty() ? "" : ", ") + f->name();
+      log_warn("OPTUNE_PARAMS: no kernel family '" + it->first + "' (families: " + names + "); ignored");
+      it = out.erase(it);
+    }
     return out;
   }();
   return parsed;
@@ -47,12 +79,26 @@ Params params_for(const Queue& q, const KernelFamily& family, const Problem& pro
   LookupRecord r{family.name(), std::string(dtype_name(problem.dtype)), family.bucket(problem), {}};
   Params p = lookup_params(q, family, problem, &r.lookup);
   if (auto it = overrides().find(family.name()); it != overrides().end()) {
-    for (const auto& [name, value] : it->second) p[name] = value;
+    const std::vector<Parameter> defs = family.parameters(q.device().caps());
+    for (const auto& [name, value] : it->second) {
+      const auto def = std::find_if(defs.begin(), defs.end(), [&](const Parameter& d) { return d.name == name; });
+      if (def == defs.end()) {
+        std::string names;
+        for (const Parameter& d : defs) names += (names.empty() ? "" : ", ") + d.name;
+        warn_once("OPTUNE_PARAMS: " + family.name() + " has no parameter " + name + " (its parameters: " + names +
+                  "); ignored");
+      } else if (std::find(def->values.begin(), def->values.end(), value) == def->values.end()) {
+        warn_once("OPTUNE_PARAMS: " + family.name() + ":" + name + "=" + std::to_string(value) +
+                  " is not one of its values (" + list_text(def->values) + "); ignored");
+      } else {
+        p[name] = value;
+      }
+    }
     r.lookup.params = p;
     r.lookup.source = "OPTUNE_PARAMS";
   }
   if (trace::on())
-    trace::lookup(r.family, problem.dtype, r.bucket, problem.sizes, problem.extra, r.lookup.params,
+    trace::lookup(r.family, problem.dtype, r.bucket, problem.sizes, problem.fields(), r.lookup.params,
                   level_name(r.lookup.level), r.lookup.source);
   if (recent.size() == kKeep) recent.erase(recent.begin());
   recent.push_back(std::move(r));

@@ -1,7 +1,7 @@
 // Launch of a dense (outer, reduced, inner) reduction: the family by layout,
 // its parameters, and the split of a long reduced axis over groups with a
 // second pass over the partial states.
-#include "kernels/reduce/reduce.hpp"
+#include "kernels/families.hpp"
 #include "kernels/reduce/reduce_common.hpp"
 #include "ops/params.hpp"
 #include "ops/reduce_ops.hpp"
@@ -30,18 +30,18 @@ struct Stage {
   const MemImpl* yi;
 };
 
-Event launch(const Queue& q, const ReduceFamilyBase& fam, const Params& p, const Problem& pr,
+Event launch(const Queue& q, const ReduceFamilyBase& fam, const Params& p, const ReduceProblem& pr,
              const ReduceFamilyBase::Split& s, const Stage& st, std::size_t count, const WaitList& wait) {
   const Capabilities& caps = q.device().caps();
-  Problem with_splits = pr;
-  with_splits.extra["splits"] = s.splits;
+  ReduceProblem with_splits = pr;
+  with_splits.splits = s.splits;
   KernelPtr k = fam.kernel(q, p, with_splits);
   std::vector<KernelArg> args;
-  for (std::int64_t v : pr.sizes) args.push_back(KernelArg::scalar(std::uint64_t(v)));
+  for (std::int64_t v : pr.sizes()) args.push_back(KernelArg::scalar(std::uint64_t(v)));
   args.push_back(KernelArg::scalar(std::uint64_t(s.chunk)));
   args.push_back(KernelArg::scalar(std::uint64_t(s.splits)));
   // Lanes per row (reduce_rows) or along the reduced axis (reduce_cols).
-  const bool rows = pr.sizes.size() == 2;
+  const bool rows = pr.rows;
   args.push_back(KernelArg::scalar(std::uint32_t(rows ? p.at("TPR") : p.at("WGS") / p.at("TX"))));
   args.push_back(KernelArg::buffer(*st.x));
   args.push_back(KernelArg::scalar(std::uint64_t(st.x_off)));
@@ -49,7 +49,7 @@ Event launch(const Queue& q, const ReduceFamilyBase& fam, const Params& p, const
   args.push_back(KernelArg::buffer(*st.y));
   args.push_back(KernelArg::scalar(std::uint64_t(st.y_off)));
   args.push_back(KernelArg::buffer(*st.yi));
-  const ReduceRule rule = reduce_rule(int(pr.get("op")));
+  const ReduceRule rule = reduce_rule(pr.op);
   args.push_back(KernelArg::scalar(std::int32_t(rule.map)));
   args.push_back(KernelArg::scalar(std::int32_t(rule.fin)));
   for (double v : {rule.sign, rule.init, double(count)}) {
@@ -64,26 +64,26 @@ Event launch(const Queue& q, const ReduceFamilyBase& fam, const Params& p, const
 
 std::vector<ReducePass> reduce_passes(const ReduceCall& c, const Capabilities& caps, const TunedParams& tuned) {
   const bool rows = c.inner == 1;
-  const auto& fam = static_cast<const ReduceFamilyBase&>(find_family(rows ? "reduce_rows" : "reduce_cols"));
-  const auto sizes = [&](std::size_t r) {
-    return rows ? std::vector<std::int64_t>{std::int64_t(c.outer), std::int64_t(r)}
-                : std::vector<std::int64_t>{std::int64_t(c.outer), std::int64_t(r), std::int64_t(c.inner)};
-  };
-  Problem pr;
+  const ReduceFamilyBase& fam = rows ? static_cast<const ReduceFamilyBase&>(families::reduce_rows())
+                                     : static_cast<const ReduceFamilyBase&>(families::reduce_cols());
+  ReduceProblem pr;
   pr.dtype = c.x.dtype;
-  pr.sizes = sizes(c.reduced);
-  pr.extra = {{"op", int(c.op)}, {"out", int(c.y.dtype)}, {"align", offset_alignment({c.x.offset})}};
+  pr.rows = rows;
+  pr.outer = std::int64_t(c.outer), pr.reduced = std::int64_t(c.reduced), pr.inner = std::int64_t(c.inner);
+  pr.op = int(c.op);
+  pr.out = c.y.dtype;
+  pr.align = offset_alignment({c.x.offset});
   const Params p = fam.fit(tuned(fam, pr), caps, pr);
   const ReduceFamilyBase::Split s = fam.split(p, caps, pr);
   if (s.splits == 1) return {{&fam, p, pr, s}};
 
   // Two passes: partial states [outer][splits][inner], then their reduction.
-  Problem first = pr;
-  first.extra["out_partial"] = 1;
-  Problem second = pr;
-  second.sizes = sizes(std::size_t(s.splits));
-  second.extra["in_partial"] = 1;
-  second.extra["align"] = 16;
+  ReduceProblem first = pr;
+  first.out_partial = true;
+  ReduceProblem second = pr;
+  second.reduced = s.splits;
+  second.in_partial = true;
+  second.align = 16;
   const Params p2 = fam.fit(tuned(fam, second), caps, second);
   return {{&fam, p, first, s}, {&fam, p2, second, {1, s.splits}}};
 }

@@ -7,7 +7,9 @@
 #include <optional>
 
 #include "kernels/descriptor.hpp"
+#include "kernels/norm/norm.hpp"
 #include "kernels/reduce/reduce.hpp"
+#include "kernels/softmax/softmax.hpp"
 #include "optune/reduce.hpp"
 
 namespace optune::detail {
@@ -33,15 +35,14 @@ using TunedParams = std::function<Params(const KernelFamily&, const Problem&)>;
 struct ReducePass {
   const ReduceFamilyBase* family;
   Params params;  // fitted
-  Problem problem;
+  ReduceProblem problem;
   ReduceFamilyBase::Split split;
 };
 std::vector<ReducePass> reduce_passes(const ReduceCall& c, const Capabilities& caps, const TunedParams& tuned);
 
-// Row-wise softmax (op 0), log_softmax (1), layer_norm (2) or rms_norm (3)
-// over dense [rows][cols] operands (gamma, beta: cols elements; mean, rstd:
-// rows elements), through the norm_rows family.
-enum class NormOp { Softmax = 0, LogSoftmax = 1, LayerNorm = 2, RmsNorm = 3 };
+// Row-wise softmax, log_softmax, layer_norm or rms_norm (NormOp) over dense
+// [rows][cols] operands (gamma, beta: cols elements; mean, rstd: rows
+// elements), through the norm_rows family.
 struct NormCall {
   NormOp op = NormOp::Softmax;
   std::size_t rows = 0, cols = 0;
@@ -51,7 +52,7 @@ struct NormCall {
 };
 Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, const Params* forced = nullptr);
 // The norm_rows problem run_norm_rows asks the database about and fits to.
-Problem norm_problem(const NormCall& c);
+NormProblem norm_problem(const NormCall& c);
 
 // Softmax or log_softmax along the middle axis of a dense [outer][rows][inner]
 // tensor, through the softmax_cols family.
@@ -62,7 +63,7 @@ struct SoftmaxColsCall {
 };
 Event run_softmax_cols(const Queue& q, const SoftmaxColsCall& c, const WaitList& wait, const Params* forced = nullptr);
 // The softmax_cols problem run_softmax_cols asks the database about.
-Problem softmax_cols_problem(const SoftmaxColsCall& c);
+SoftmaxColsProblem softmax_cols_problem(const SoftmaxColsCall& c);
 
 // The largest pack (power of two up to 16 elements) that all offsets allow.
 std::int64_t offset_alignment(std::initializer_list<std::size_t> offsets);

@@ -1,6 +1,6 @@
 // softmax and log_softmax along any axis: the last axis through norm_rows,
 // any other through softmax_cols (one work-item per column).
-#include "kernels/softmax/softmax.hpp"
+#include "kernels/families.hpp"
 #include "ops/elementwise_plan.hpp"
 #include "ops/params.hpp"
 #include "ops/reduce_ops.hpp"
@@ -14,19 +14,15 @@ using namespace detail;
 
 namespace detail {
 
-Problem softmax_cols_problem(const SoftmaxColsCall& c) {
-  Problem pr;
-  pr.dtype = c.x.dtype;
-  pr.sizes = {std::int64_t(c.outer), std::int64_t(c.rows), std::int64_t(c.inner)};
-  pr.extra = {{"log", c.log ? 1 : 0}};
-  return pr;
+SoftmaxColsProblem softmax_cols_problem(const SoftmaxColsCall& c) {
+  return {c.x.dtype, std::int64_t(c.outer), std::int64_t(c.rows), std::int64_t(c.inner), c.log};
 }
 
 Event run_softmax_cols(const Queue& q, const SoftmaxColsCall& c, const WaitList& wait, const Params* forced) {
   const Capabilities& caps = q.device().caps();
-  const auto& fam = static_cast<const SoftmaxColsFamily&>(find_family("softmax_cols"));
-  const Problem pr = softmax_cols_problem(c);
-  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps);
+  const SoftmaxColsFamily& fam = families::softmax_cols();
+  const SoftmaxColsProblem pr = softmax_cols_problem(c);
+  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
   KernelPtr k = fam.kernel(q, p, pr);
   std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(c.outer)), KernelArg::scalar(std::uint64_t(c.rows)),
                               KernelArg::scalar(std::uint64_t(c.inner)), KernelArg::buffer(*c.x.mem),

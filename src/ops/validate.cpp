@@ -53,7 +53,16 @@ void on_queue(const char* arg, const std::shared_ptr<MemImpl>& mem, const Queue&
     throw Error(Status::InvalidArgument, std::string(arg) + " belongs to another context than the queue");
 }
 
+void dtype_known(const char* arg, DType type) {
+  switch (type) {
+    case DType::F32: case DType::F16: case DType::F64: case DType::I32: case DType::I8: case DType::U8: return;
+  }
+  throw Error(Status::InvalidArgument,
+              std::string(arg) + ": unknown data type " + std::to_string(static_cast<int>(type)));
+}
+
 void dtype_supported(const char* arg, DType type, const Capabilities& caps) {
+  dtype_known(arg, type);
   if (type == DType::F64 && !caps.fp64)
     throw Error(Status::Unsupported, std::string(arg) + ": device '" + caps.name + "' has no fp64 support");
 }

@@ -22,7 +22,9 @@ std::size_t matrix_extent(const char* arg, std::int64_t outer, std::int64_t inne
 void fits(const char* arg, std::size_t buffer_elements, std::size_t offset, std::size_t extent);
 // The buffer is non-empty and belongs to the queue's context.
 void on_queue(const char* arg, const std::shared_ptr<MemImpl>& mem, const Queue& queue);
-// The device can hold this element type (f16 storage is core; f64 needs fp64).
+// The value is one of DType's (a value cast from an integer may not be).
+void dtype_known(const char* arg, DType type);
+// Known, and the device can hold it (f16 storage is core; f64 needs fp64).
 void dtype_supported(const char* arg, DType type, const Capabilities& caps);
 void rank(const char* arg, std::size_t rank, std::size_t max_rank);  // 1..max_rank, else InvalidShape
 

@@ -153,7 +153,7 @@ std::string verify_against_default(const Queue& queue, const KernelFamily& famil
   if (std::string why = family.check(p, caps, problem); !why.empty()) return "rejected by the descriptor: " + why;
   if (p == d) return "";
   try {
-    std::unique_ptr<TuningCase> c = family.make_case(queue, problem);
+    std::unique_ptr<TuningCase> c = make_case(family, queue, problem);
     Measurer m(*c, 0, 1);
     std::vector<double> ref;
     try {

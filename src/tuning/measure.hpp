@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/descriptor.hpp"
+#include "tuning/cases/cases.hpp"
 
 namespace optune::detail {
 

@@ -106,7 +106,7 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
   const Params base = o.base.empty() ? family.defaults(caps) : family.complete(o.base, caps);
   SearchSpace space(family, caps, problem, o.vary, base);
   r.space_size = space.size_estimate();
-  std::unique_ptr<TuningCase> tc = family.make_case(queue, problem);
+  std::unique_ptr<TuningCase> tc = make_case(family, queue, problem);
   Measurer measurer(*tc, o.warmup, o.runs);
 
   // The default's output is what every candidate must reproduce, and the

@@ -4,7 +4,7 @@
 // failures of any kind mark a candidate invalid and never end the run.
 //
 //   TuneOptions o;  o.strategy = Strategy::Anneal;  o.candidates = 40;  o.seed = 1;
-//   TuneResult r = tune(queue, find_family("copy"), problem, o);
+//   TuneResult r = tune(queue, families::copy(), problem, o);
 //   if (r.improved()) ... r.best ...
 #pragma once
 

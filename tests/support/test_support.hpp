@@ -34,4 +34,16 @@ std::string temp_dir();
 // exit code and fills output (stdout+stderr).
 int run_cli(const std::string& args, std::string* output, const std::string& env = "");
 
+// Runs fn, expecting Error(status) whose message contains `needle`.
+template <class Fn>
+void expect_error(Status status, const std::string& needle, Fn&& fn) {
+  try {
+    fn();
+    ADD_FAILURE() << "no error; expected " << status_name(status) << " mentioning '" << needle << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), status) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "'" << needle << "' not in: " << e.what();
+  }
+}
+
 }  // namespace optune::test

@@ -4,8 +4,7 @@
 #include <cstring>
 #include <random>
 
-#include "kernels/copy/copy.hpp"
-#include "kernels/peak/peak.hpp"
+#include "kernels/families.hpp"
 
 namespace optune::tool {
 
@@ -61,10 +60,10 @@ Ceilings measure_ceilings(const Queue& q, const CeilingOptions& opt) {
   c.backend_copy_gbs = note(std::string(backend_name(caps.backend)) + " device copy", tb, nullptr);
 
   // optune's copy kernels over the descriptor's main shapes.
-  const CopyFamily& fam = static_cast<const CopyFamily&>(detail::find_family("copy"));
-  Problem pr;
+  const CopyFamily& fam = detail::families::copy();
+  detail::CopyProblem pr;
   pr.dtype = DType::F32;
-  pr.sizes = {std::int64_t(words)};
+  pr.n = std::int64_t(words);
   std::vector<Params> configs;
   for (std::int64_t vw : {1, 2, 4}) configs.push_back({{"VW", vw}, {"WGS", 256}, {"GRID_STRIDE", 0}, {"WAVES", 4}});
   for (std::int64_t wgs : {128, 512, 1024})
@@ -82,14 +81,14 @@ Ceilings measure_ceilings(const Queue& q, const CeilingOptions& opt) {
   c.copy_gbs = std::max(c.backend_copy_gbs, c.kernel_copy_gbs);
 
   // Arithmetic rate per data type.
-  const PeakFamily& peak = static_cast<const PeakFamily&>(detail::find_family("peak"));
+  const PeakFamily& peak = detail::families::peak();
   nlohmann::json fmas = nlohmann::json::array();
   const DType types[3] = {DType::F32, DType::F16, DType::F64};
   for (int ti = 0; ti < 3; ++ti) {
-    Problem pp = peak.example(types[ti], "all", caps);
+    const detail::PeakProblem pp = peak.make_example(types[ti], "all", caps);
     if (types[ti] == DType::F16 && !caps.fp16) continue;
     if (types[ti] == DType::F64 && !caps.fp64) continue;
-    Buffer<std::uint8_t> out = ctx.alloc<std::uint8_t>(detail::round_up(std::size_t(pp.sizes[0]), 1024) * 8);
+    Buffer<std::uint8_t> out = ctx.alloc<std::uint8_t>(detail::round_up(std::size_t(pp.items), 1024) * 8);
     for (std::int64_t vw : {1, 2, 4, 8, 16}) {
       Params p{{"VW", vw}, {"WGS", 256}};
       if (!peak.check(p, caps, pp).empty()) continue;

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "database/database.hpp"
+#include "kernels/families.hpp"
 #include "runtime/cache_file.hpp"
 
 namespace optune::tool {
@@ -32,7 +33,7 @@ CacheFile& require_cache_file() {
 
 std::string verdict_text(const Capabilities& caps, const Candidate& c) {
   Params p = c.entry.params;
-  for (const KernelFamily* f : families())
+  for (const KernelFamily* f : families::all())
     if (f->name() == c.entry.family) {
       p = f->complete(p, caps);
       if (p == f->defaults(caps)) return "default";  // the defaults need no check

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "database/database.hpp"
+#include "kernels/families.hpp"
 #include "runtime/cache_file.hpp"
 #include "tuning/tuner.hpp"
 
@@ -78,7 +79,7 @@ std::string first_reasons(const TuneResult& r) {
 
 void run_tune(const TuneCommand& o) {
   const auto command_start = std::chrono::steady_clock::now();
-  const KernelFamily& family = find_family(o.family);
+  const KernelFamily& family = families::find(o.family);
   Device dev = pick_device(o.device);
   const Capabilities& caps = dev.caps();
   Context ctx(dev);
@@ -224,7 +225,7 @@ void add_tune_command(CLI::App& app) {
   auto o = std::make_shared<TuneCommand>();
   CLI::App* cmd = app.add_subcommand("tune", "Search a kernel family's parameters on a device, per size bucket");
   std::string names;
-  for (const KernelFamily* f : families()) names += (names.empty() ? "" : ", ") + f->name();
+  for (const KernelFamily* f : families::all()) names += (names.empty() ? "" : ", ") + f->name();
   cmd->add_option("family", o->family, "kernel family (" + names + ")")->required();
   cmd->add_option("--dtype", o->dtype, "element type (f32, f16, f64, ...)")->capture_default_str();
   cmd->add_option("--sizes", o->sizes, "size buckets, comma-separated, or all (default)")->delimiter(',');

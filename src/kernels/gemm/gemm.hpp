@@ -1,50 +1,83 @@
 // Descriptors of the GEMM kernels (gemm/*.cl) and of the routine that
-// composes them:
+// chooses among them:
 //   gemm_direct   the direct kernel, for small and odd problems;
 //   gemm_tiled    the tiled, register-blocked kernel on operands in its
 //                 layout (helper kernels pad and transpose the others);
 //   gemm_routine  routine-level parameters: the size from which the tiled
-//                 path replaces the direct one.
+//                 kernel replaces the direct one, or a fixed choice.
 // Every family is tuned per size bucket (small, medium, large, skinny,
-// batched) by timing the whole routine with its parameters forced.
+// batched) by timing the whole routine with its parameters forced. The
+// descriptors own the kernels' whole set-up (program text with the fused
+// activation, type defines, the tiled kernel's layout plan); the candidates
+// that run them are in the ops layer (gemm_candidates.hpp there).
 #pragma once
 
 #include "kernels/descriptor.hpp"
+#include "kernels/gemm/gemm_flags.cl"
+#include "optune/elementwise.hpp"
 
 namespace optune::detail {
 
-// Problem (all three): dtype = the storage type; sizes = {m, n, k, batch} of
-// the row-major problem (a column-major call is the transposed product);
-// extra: "trans_a", "trans_b" (0/1, row-major sense), "comp_half" (1: f16
-// arithmetic), "list" (1: offset-list batch).
-namespace gemm {
+// C = act(alpha op(A) op(B) + beta C + bias) for `batch` products of the
+// row-major problem (a column-major call is the transposed product). A is
+// m x k (trans_a: stored k x m), B is k x n (trans_b: stored n x k).
+struct GemmProblem {
+  DType dtype = DType::F32;     // storage type of A, B, C and the bias
+  bool comp_half = false;       // f16 arithmetic (else f32 for f16 storage)
+  bool trans_a = false, trans_b = false;
+  std::int64_t m = 0, n = 0, k = 0, batch = 1;
+  bool list = false;            // offset-list batch (else strided)
+  Unary activation = Unary::Copy;
+  // The operands' layout, for the kernels that read them in place: the
+  // largest power of two up to 16 dividing each operand's offset, leading
+  // dimension and batch stride (and listed offsets), and the leading
+  // dimensions themselves.
+  std::int64_t align_a = 16, align_b = 16, align_c = 16;
+  std::int64_t lda = 0, ldb = 0;
+
+  std::vector<std::int64_t> sizes() const { return {m, n, k, batch}; }
+  std::map<std::string, std::int64_t> fields() const {
+    return {{"trans_a", trans_a}, {"trans_b", trans_b}, {"comp_half", comp_half}, {"list", list},
+            {"activation", int(activation)}};
+  }
+};
+
+namespace gemm_kernels {
 
 // The size bucket of a problem (shared by the three families).
-std::string bucket(const Problem& problem);
+std::string bucket(const GemmProblem& problem);
 std::vector<std::string> buckets();
 // A representative row-major NN problem of a bucket for this device.
-Problem example(DType dtype, const std::string& bucket, const Capabilities& caps);
+GemmProblem example(DType dtype, const std::string& bucket, const Capabilities& caps);
 std::vector<DType> dtypes(const Capabilities& caps);
-// Static local memory a group may use (CUDA caps it at 48 KiB).
-std::uint64_t local_limit(const Capabilities& caps);
+double volume(const GemmProblem& problem);
 // The arithmetic type's size in bytes and whether the vector type of `vw`
 // lanes exists for it on the device's backend.
-std::size_t comp_bytes(const Problem& problem);
-bool vector_ok(const Capabilities& caps, const Problem& problem, std::int64_t vw, bool storage_only);
+std::size_t comp_bytes(const GemmProblem& problem);
+bool vector_ok(const Capabilities& caps, const GemmProblem& problem, std::int64_t vw, bool storage_only);
 // "" when the work-group fits the device.
 std::string fits_group(const Capabilities& caps, std::int64_t x, std::int64_t y);
+// The element-type defines of every GEMM kernel (TYPE, COMP, EPI, ...).
+Defines type_defines(const GemmProblem& problem);
+// The program text of a GEMM source: the activation macro, then
+// gemm_common.cl, then the source, under #line directives.
+std::string program_text(const std::string& source, Unary activation);
+// A helper kernel of gemm_helpers.cl (gemm_pad, gemm_pad_transpose,
+// gemm_copy_back) with square TILE x TILE groups.
+KernelSource helper_program(const GemmProblem& problem, const std::string& entry, std::size_t tile);
 
-}  // namespace gemm
+}  // namespace gemm_kernels
 
-class GemmFamilyBase : public KernelFamily {
+class GemmFamilyBase : public FamilyOf<GemmProblem> {
  public:
-  std::string bucket(const Problem& problem) const override { return gemm::bucket(problem); }
-  std::vector<std::string> buckets() const override { return gemm::buckets(); }
-  Problem example(DType dtype, const std::string& bucket, const Capabilities& caps) const override {
-    return gemm::example(dtype, bucket, caps);
+  std::string bucket(const GemmProblem& problem) const override { return gemm_kernels::bucket(problem); }
+  std::vector<std::string> buckets() const override { return gemm_kernels::buckets(); }
+  GemmProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override {
+    return gemm_kernels::example(dtype, bucket, caps);
   }
-  std::vector<DType> dtypes(const Capabilities& caps) const override { return gemm::dtypes(caps); }
-  std::unique_ptr<TuningCase> make_case(const Queue& queue, const Problem& problem) const override;
+  std::vector<DType> dtypes(const Capabilities& caps) const override { return gemm_kernels::dtypes(caps); }
+  Defines defines(const Params& p, const GemmProblem& problem) const override;
+  KernelSource program(const Params& p, const GemmProblem& problem) const override;
 };
 
 class GemmDirectFamily : public GemmFamilyBase {
@@ -53,8 +86,30 @@ class GemmDirectFamily : public GemmFamilyBase {
   std::string source() const override { return "gemm/gemm_direct.cl"; }
   std::string kernel_name() const override { return "gemm_direct"; }
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
-  std::string check(const Params& p, const Capabilities& caps, const Problem& problem) const override;
-  Geometry geometry(const Params& p, const Capabilities& caps, const Problem& problem) const override;
+  std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // Stored or default values that fit the device: as given when they pass
+  // check(), else the defaults with the tile halved until it fits;
+  // Error(Unsupported) when nothing does.
+  Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
+  // For a product that fits in half a tile: WGD halved while M and N still
+  // fit in half of it, the work-items along M, N and the K unroll halved as
+  // the tile needs, so small products (batched 32^3 under a 64 x 64 tile, say)
+  // do not spend most of each group on padding. Forced parameters (tuner,
+  // tests) run as given.
+  Params shrink(Params p, const Capabilities& caps, const GemmProblem& problem) const;
+};
+
+// How the tiled kernel meets a problem under given parameters: the padded
+// sizes, which operands it reads (or writes) in place and which go through a
+// helper pass, and whether it loads A or B along K.
+struct TiledPlan {
+  std::int64_t mp = 0, np = 0, kp = 0;   // m, n, k rounded up to the tiles
+  bool a_fits = false, b_fits = false, c_fits = false;
+  bool a_kcontig = false, b_kcontig = false;
+  // Scratch bytes per helper operand (padded A, padded B, raw product): 0
+  // when the operand is used in place.
+  std::size_t scratch[3] = {0, 0, 0};
 };
 
 class GemmTiledFamily : public GemmFamilyBase {
@@ -63,22 +118,31 @@ class GemmTiledFamily : public GemmFamilyBase {
   std::string source() const override { return "gemm/gemm_tiled.cl"; }
   std::string kernel_name() const override { return "gemm_tiled"; }
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
-  std::string check(const Params& p, const Capabilities& caps, const Problem& problem) const override;
+  std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   // The grid over the padded problem (m, n rounded up to the tiles).
-  Geometry geometry(const Params& p, const Capabilities& caps, const Problem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // The plan's layout choices (C_DIRECT, COMP_HALF, A_KCONTIG, B_KCONTIG).
+  Defines defines(const Params& p, const GemmProblem& problem) const override;
+  // The tuned values adjusted to this call: vector widths the backend has
+  // for the type; then, while they cannot run, two cp.async stages instead
+  // of three, no cp.async (ASYNC is for some types and devices only, and
+  // OPTUNE_PARAMS applies to every type), one stage instead of two. Empty
+  // when the tiled kernel cannot run the call (fit_or_none).
+  std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
+  Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
+  TiledPlan plan(const Params& p, const GemmProblem& problem) const;
 };
 
-// Routine-level parameters; no kernel of its own (source() names the tiled
-// kernel, which the routine's larger problems run).
+// Routine-level parameters; no kernel of its own.
 class GemmRoutineFamily : public GemmFamilyBase {
  public:
   std::string name() const override { return "gemm_routine"; }
   std::string source() const override { return "gemm/gemm_tiled.cl"; }
   std::string kernel_name() const override { return "gemm_tiled"; }
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
-  Geometry geometry(const Params& p, const Capabilities& caps, const Problem& problem) const override;
-  // Whether a problem takes the tiled path under these parameters.
-  static bool use_tiled(const Params& p, const Problem& problem);
+  Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // Whether a problem's volume reaches the tiled threshold INDIRECT_MIN^3.
+  static bool use_tiled(const Params& p, const GemmProblem& problem);
 };
 
 }  // namespace optune::detail

@@ -11,12 +11,10 @@
 //
 // Per-call choices that cost nothing at run time are bits of a `flags`
 // argument rather than defines, so that one compiled program serves them
-// all (PoCL takes seconds per program; every define set is a program):
-//   GEMM_A_LIST, GEMM_B_LIST, GEMM_C_LIST: the operand's batch offsets come
-//     from the table, else base + z * stride;
-//   GEMM_AB_LIST: alpha and beta per product from the table;
-//   GEMM_BIAS_ROW, GEMM_BIAS_COL: bias[i] (per row of C) or bias[j] added;
-//   GEMM_TRANS_A, GEMM_TRANS_B: the direct kernel's operand layouts.
+// all (PoCL takes seconds per program; every define set is a program); the
+// bits are named in gemm_flags.cl, which the host puts before this text.
+//
+// check-prepend: gemm/gemm_flags.cl
 // Product z reads a listed operand at base + table[3 z + which] (which: 0 A,
 // 1 B, 2 C); the table is followed by `batch` pairs (alpha, beta) of the
 // epilogue type.
@@ -45,15 +43,6 @@
 #endif
 
 typedef EPI real;
-
-#define GEMM_A_LIST 1u
-#define GEMM_B_LIST 2u
-#define GEMM_C_LIST 4u
-#define GEMM_AB_LIST 8u
-#define GEMM_BIAS_ROW 16u
-#define GEMM_BIAS_COL 32u
-#define GEMM_TRANS_A 64u
-#define GEMM_TRANS_B 128u
 
 // One element of the storage type as EPI, and back.
 #if HALF_STORAGE

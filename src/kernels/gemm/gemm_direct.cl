@@ -24,7 +24,7 @@
 // (likewise columns): VWMD = 1 gives fully interleaved rows, coalesced
 // stores and conflict-free local reads.
 //
-// check-prepend: gemm/gemm_common.cl
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 // check-variant: -DWGD=16 -DMDIMCD=4 -DNDIMCD=16 -DVWMD=2 -DKWID=4 -DPADA=0 -DLCHUNK=1
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float

@@ -24,32 +24,56 @@ std::vector<Parameter> GemmDirectFamily::parameters(const Capabilities& caps) co
   };
 }
 
-std::string GemmDirectFamily::check(const Params& p, const Capabilities& caps, const Problem& pr) const {
-  if (std::string why = KernelFamily::check(p, caps, pr); !why.empty()) return why;
+std::string GemmDirectFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
   const std::int64_t wgd = p.at("WGD"), mc = p.at("MDIMCD"), nc = p.at("NDIMCD");
-  if (std::string why = gemm::fits_group(caps, nc, mc); !why.empty()) return why;
+  if (std::string why = gemm_kernels::fits_group(caps, nc, mc); !why.empty()) return why;
   if (wgd % (mc * p.at("VWMD"))) return "WGD is not a multiple of MDIMCD * VWMD";
   if (wgd % (nc * p.at("VWND"))) return "WGD is not a multiple of NDIMCD * VWND";
   if (wgd % p.at("KWID")) return "WGD is not a multiple of KWID";
   if ((wgd / mc) * (wgd / nc) > 256) return "more than 256 accumulators per work-item";
   const std::uint64_t local = std::uint64_t(wgd) * std::uint64_t(2 * wgd + p.at("PADA") + p.at("PADB")) *
-                              gemm::comp_bytes(pr);
-  if (local > gemm::local_limit(caps)) return "local tiles exceed the device's local memory";
+                              gemm_kernels::comp_bytes(pr);
+  if (local > local_limit(caps)) return "local tiles exceed the device's local memory";
   return "";
 }
 
-Geometry GemmDirectFamily::geometry(const Params& p, const Capabilities&, const Problem& pr) const {
+Geometry GemmDirectFamily::geometry(const Params& p, const Capabilities&, const GemmProblem& pr) const {
   const std::size_t wgd = std::size_t(p.at("WGD"));
-  const std::size_t m = std::size_t(std::max<std::int64_t>(pr.sizes.at(0), 1));
-  const std::size_t n = std::size_t(std::max<std::int64_t>(pr.sizes.at(1), 1));
+  const std::size_t m = std::size_t(std::max<std::int64_t>(pr.m, 1));
+  const std::size_t n = std::size_t(std::max<std::int64_t>(pr.n, 1));
   Geometry g;
   g.dims = 3;
   g.local[0] = std::size_t(p.at("NDIMCD"));
   g.local[1] = std::size_t(p.at("MDIMCD"));
   g.global[0] = (n + wgd - 1) / wgd * g.local[0];
   g.global[1] = (m + wgd - 1) / wgd * g.local[1];
-  g.global[2] = std::size_t(pr.sizes.size() > 3 ? pr.sizes[3] : 1);
+  g.global[2] = std::size_t(pr.batch);
   return g;
+}
+
+Params GemmDirectFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
+  Params p = complete(tuned, caps);
+  if (check(p, caps, pr).empty()) return p;
+  p = defaults(caps);
+  while (p["WGD"] > 8 && !check(p, caps, pr).empty()) p["WGD"] /= 2;
+  if (std::string why = check(p, caps, pr); !why.empty())
+    throw Error(Status::Unsupported, "gemm: no direct kernel configuration fits this device: " + why);
+  return p;
+}
+
+Params GemmDirectFamily::shrink(Params p, const Capabilities& caps, const GemmProblem& pr) const {
+  const std::int64_t extent = std::max<std::int64_t>({pr.m, pr.n, 1});
+  while (p["WGD"] > 8 && extent * 2 <= p["WGD"]) {
+    Params q = p;
+    q["WGD"] /= 2;
+    while (q["MDIMCD"] > 1 && q["WGD"] % (q["MDIMCD"] * q["VWMD"])) q["MDIMCD"] /= 2;
+    while (q["NDIMCD"] > 1 && q["WGD"] % (q["NDIMCD"] * q["VWND"])) q["NDIMCD"] /= 2;
+    while (q["KWID"] > 1 && q["WGD"] % q["KWID"]) q["KWID"] /= 2;
+    if (!check(q, caps, pr).empty()) break;
+    p = q;
+  }
+  return p;
 }
 
 }  // namespace optune::detail

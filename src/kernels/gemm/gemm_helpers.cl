@@ -22,7 +22,7 @@
 // pads read their source's offsets from column `which` of the table (0 A,
 // 1 B) when `list` is set.
 //
-// check-prepend: gemm/gemm_common.cl
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 // check-variant: -DTILE=8 -DTYPE=half -DHALF_STORAGE=1
 // check-variant: -DTYPE=double -DEPI=double -DEPI_DOUBLE=1
 

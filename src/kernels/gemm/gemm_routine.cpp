@@ -1,19 +1,20 @@
 // What the GEMM families share (size buckets, example problems, device
-// limits) and the routine-level family: the size from which the tiled path
-// (helpers + gemm_tiled) replaces the direct kernel.
+// limits, type defines and program text) and the routine-level family: the
+// size from which the tiled kernel replaces the direct one.
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/elementwise/expressions.hpp"
 #include "kernels/gemm/gemm.hpp"
+#include "runtime/embedded.hpp"
 
 namespace optune::detail {
 
-namespace gemm {
+namespace gemm_kernels {
+
+double volume(const GemmProblem& pr) { return double(pr.m) * double(pr.n) * double(pr.k); }
 
 namespace {
-double volume(const Problem& pr) {
-  return double(pr.sizes.at(0)) * double(pr.sizes.at(1)) * double(pr.sizes.at(2));
-}
 bool is_nvidia(const Capabilities& caps) {
   return caps.architecture.rfind("sm_", 0) == 0 || caps.vendor.find("NVIDIA") != std::string::npos;
 }
@@ -21,9 +22,8 @@ bool is_nvidia(const Capabilities& caps) {
 
 // Buckets by the shape of one product: many small products ("batched"),
 // one thin dimension ("skinny"), else by the product's volume m n k.
-std::string bucket(const Problem& pr) {
-  const std::int64_t m = pr.sizes.at(0), n = pr.sizes.at(1), k = pr.sizes.at(2);
-  const std::int64_t batch = pr.sizes.size() > 3 ? pr.sizes[3] : 1;
+std::string bucket(const GemmProblem& pr) {
+  const std::int64_t m = pr.m, n = pr.n, k = pr.k, batch = pr.batch;
   const double v = volume(pr);
   if (batch >= 16 && v <= 16777216.0) return "batched";
   const std::int64_t thin = std::min(m, n), wide = std::max({m, n, k});
@@ -35,17 +35,18 @@ std::string bucket(const Problem& pr) {
 
 std::vector<std::string> buckets() { return {"small", "medium", "large", "skinny", "batched"}; }
 
-Problem example(DType dtype, const std::string& b, const Capabilities& caps) {
+GemmProblem example(DType dtype, const std::string& b, const Capabilities& caps) {
   const bool cpu = caps.type == DeviceType::CPU;
   std::int64_t m = 128, n = 128, k = 128, batch = 1;
   if (b == "medium") m = n = k = cpu ? 512 : 1024;
   if (b == "large") m = n = k = cpu ? 1536 : 4096;
   if (b == "skinny") m = k = cpu ? 1024 : 4096, n = 32;
   if (b == "batched") m = n = k = 64, batch = cpu ? 256 : 4096;
-  Problem pr;
+  GemmProblem pr;
   pr.dtype = dtype;
-  pr.sizes = {m, n, k, batch};
-  pr.extra = {{"trans_a", 0}, {"trans_b", 0}, {"comp_half", dtype == DType::F16 && caps.fp16 ? 1 : 0}, {"list", 0}};
+  pr.m = m, pr.n = n, pr.k = k, pr.batch = batch;
+  pr.comp_half = dtype == DType::F16 && caps.fp16;
+  pr.lda = k, pr.ldb = n;
   return pr;
 }
 
@@ -55,28 +56,22 @@ std::vector<DType> dtypes(const Capabilities& caps) {
   return out;
 }
 
-std::uint64_t local_limit(const Capabilities& caps) {
-  std::uint64_t l = caps.local_mem_bytes ? caps.local_mem_bytes : 32768;
-  if (caps.backend == Backend::CUDA) l = std::min<std::uint64_t>(l, 48 * 1024);
-  return l;
-}
-
-std::size_t comp_bytes(const Problem& pr) {
+std::size_t comp_bytes(const GemmProblem& pr) {
   if (pr.dtype == DType::F64) return 8;
-  return pr.dtype == DType::F16 && pr.get("comp_half") ? 2 : 4;
+  return pr.dtype == DType::F16 && pr.comp_half ? 2 : 4;
 }
 
 // CUDA has 2- and 4-lane vectors of 4-byte types and 2-lane ones of double
 // and half; half storage read as float goes through vload_halfN (any width
 // of the backend). f16 arithmetic on CUDA stays scalar along N (no
 // scalar-times-half2 operator in the prelude).
-bool vector_ok(const Capabilities& caps, const Problem& pr, std::int64_t vw, bool storage_only) {
+bool vector_ok(const Capabilities& caps, const GemmProblem& pr, std::int64_t vw, bool storage_only) {
   if (vw == 1) return true;
   const std::size_t bytes = comp_bytes(pr);
   if (std::size_t(vw) * bytes > 64) return false;
   if (caps.backend != Backend::CUDA) return true;
   if (vw > 4) return false;
-  if (pr.dtype == DType::F16 && !pr.get("comp_half")) return true;
+  if (pr.dtype == DType::F16 && !pr.comp_half) return true;
   if (bytes == 8 || bytes == 2) return vw <= 2 && !(bytes == 2 && !storage_only);
   return true;
 }
@@ -88,7 +83,46 @@ std::string fits_group(const Capabilities& caps, std::int64_t x, std::int64_t y)
   return "";
 }
 
-}  // namespace gemm
+Defines type_defines(const GemmProblem& pr) {
+  switch (pr.dtype) {
+    case DType::F64:
+      return {{"TYPE", "double"}, {"COMP", "double"}, {"EPI", "double"}, {"EPI_DOUBLE", "1"}, {"HALF_STORAGE", "0"}};
+    case DType::F16:
+      return {{"TYPE", "half"}, {"COMP", pr.comp_half ? "half" : "float"}, {"EPI", "float"}, {"EPI_DOUBLE", "0"},
+              {"HALF_STORAGE", "1"}};
+    default:
+      return {{"TYPE", "float"}, {"COMP", "float"}, {"EPI", "float"}, {"EPI_DOUBLE", "0"}, {"HALF_STORAGE", "0"}};
+  }
+}
+
+std::string program_text(const std::string& source, Unary activation) {
+  std::string text;
+  if (activation != Unary::Copy)
+    text += "#define GEMM_ACT(A) " + substitute(unary_expression(activation, false), {"A"}, {"act_p0", "act_p1"}) +
+            "\n";
+  for (const char* part : {"gemm/gemm_flags.cl", "gemm/gemm_common.cl"})
+    text += "#line 1 \"" + std::string(part) + "\"\n" + std::string(kernel_source(part)) + "\n";
+  return text + "#line 1 \"" + source + "\"\n" + std::string(kernel_source(source));
+}
+
+KernelSource helper_program(const GemmProblem& pr, const std::string& entry, std::size_t tile) {
+  const std::string source = "gemm/gemm_helpers.cl";
+  Defines d = type_defines(pr);
+  d.emplace_back("TILE", std::to_string(tile));
+  return {source, program_text(source, pr.activation), d, entry};
+}
+
+}  // namespace gemm_kernels
+
+Defines GemmFamilyBase::defines(const Params& p, const GemmProblem& pr) const {
+  Defines d = gemm_kernels::type_defines(pr);
+  for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
+  return d;
+}
+
+KernelSource GemmFamilyBase::program(const Params& p, const GemmProblem& pr) const {
+  return {source(), gemm_kernels::program_text(source(), pr.activation), defines(p, pr), kernel_name()};
+}
 
 // ---- gemm_routine ----
 
@@ -96,18 +130,20 @@ std::vector<Parameter> GemmRoutineFamily::parameters(const Capabilities& caps) c
   // The tiled path pays for its helper passes and its padding; below about
   // 384^3 on GPUs (CLBlast's default threshold is of that order) the direct
   // kernel is faster. PoCL: measured on a 2-core EPYC (see GemmTiledFamily).
-  const std::int64_t dflt = caps.type == DeviceType::CPU ? 256 : gemm::is_nvidia(caps) ? 384 : 320;
+  const std::int64_t dflt = caps.type == DeviceType::CPU ? 256 : gemm_kernels::is_nvidia(caps) ? 384 : 320;
   return {{"INDIRECT_MIN",
            {0, 64, 96, 128, 160, 192, 256, 320, 384, 448, 512, 640, 768, 1024, 1536, 2048, 4096, 1 << 20},
            dflt,
-           "the tiled path runs when m n k >= INDIRECT_MIN^3 (0: always; 2^20: never)"}};
+           "the tiled kernel runs when m n k >= INDIRECT_MIN^3 (0: always; 2^20: never)"},
+          {"KERNEL", {0, 1, 2}, 0,
+           "0: by INDIRECT_MIN; else the candidate kernel to run where it applies (1 direct, 2 tiled)"}};
 }
 
-Geometry GemmRoutineFamily::geometry(const Params&, const Capabilities&, const Problem&) const { return Geometry{}; }
+Geometry GemmRoutineFamily::geometry(const Params&, const Capabilities&, const GemmProblem&) const { return Geometry{}; }
 
-bool GemmRoutineFamily::use_tiled(const Params& p, const Problem& pr) {
+bool GemmRoutineFamily::use_tiled(const Params& p, const GemmProblem& pr) {
   const double t = double(p.at("INDIRECT_MIN"));
-  return gemm::volume(pr) >= t * t * t;
+  return gemm_kernels::volume(pr) >= t * t * t;
 }
 
 }  // namespace optune::detail

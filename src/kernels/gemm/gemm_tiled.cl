@@ -51,7 +51,7 @@
 // t + STAGES - 1 are in flight while tile t is multiplied, and a K step
 // costs one barrier. Never compiled for OpenCL (ASYNC defaults to 0).
 //
-// check-prepend: gemm/gemm_common.cl
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 // check-variant: -DSA=0 -DSB=0 -DDB=0 -DSTRM=0 -DSTRN=0 -DVWM=8 -DVWN=16 -DMWG=64 -DNWG=64 -DMDIMC=8 -DNDIMC=4 -DMDIMA=8 -DNDIMB=4
 // check-variant: -DSA=1 -DSB=0 -DDB=1 -DKWI=4 -DC_DIRECT=0
 // check-variant: -DA_KCONTIG=1 -DB_KCONTIG=1 -DMWG=128 -DNWG=128 -DVWM=4 -DVWN=2 -DDB=1

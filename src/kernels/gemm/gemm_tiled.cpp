@@ -1,5 +1,6 @@
 // The tiled GEMM kernel's parameters (gemm_tiled.cl), constraints and grid.
 #include <algorithm>
+#include <optional>
 
 #include "kernels/gemm/gemm.hpp"
 
@@ -33,12 +34,12 @@ TiledDefaults defaults_for(const Capabilities& caps) {
 // refused: half storage is staged as float, and CUDA has no 8-lane half
 // vector). A and B must be staged; the routine then stores them in the
 // kernel's layout (K x M, K x N) rather than loading them along K.
-std::string async_check(const Params& p, const Capabilities& caps, const Problem& pr, const TiledDefaults& d) {
+std::string async_check(const Params& p, const Capabilities& caps, const GemmProblem& pr, const TiledDefaults& d) {
   if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8)
     return "ASYNC needs CUDA on compute capability 8.0 or newer (cp.async)";
   if (pr.dtype != DType::F32 && pr.dtype != DType::F64) return "ASYNC runs f32 and f64 only";
   if (!p.at("SA") || !p.at("SB")) return "ASYNC needs SA = 1 and SB = 1";
-  const std::int64_t bytes = std::int64_t(gemm::comp_bytes(pr));
+  const std::int64_t bytes = std::int64_t(gemm_kernels::comp_bytes(pr));
   if (p.at("VWM") * bytes != 16 || p.at("VWN") * bytes != 16)
     return "ASYNC needs 16-byte vectors (VWM = VWN = 16 / element size)";
   if (p.at("DB") != d.db) return "DB only applies with ASYNC = 0";
@@ -78,18 +79,18 @@ std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) con
   };
 }
 
-std::string GemmTiledFamily::check(const Params& p, const Capabilities& caps, const Problem& pr) const {
-  if (std::string why = KernelFamily::check(p, caps, pr); !why.empty()) return why;
+std::string GemmTiledFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
   const TiledDefaults d = defaults_for(caps);
   const std::int64_t mwg = p.at("MWG"), nwg = p.at("NWG"), kwg = p.at("KWG"), mdimc = p.at("MDIMC"),
                      ndimc = p.at("NDIMC"), vwm = p.at("VWM"), vwn = p.at("VWN"), wgs = mdimc * ndimc;
   const bool sa = p.at("SA"), sb = p.at("SB");
-  if (std::string why = gemm::fits_group(caps, ndimc, mdimc); !why.empty()) return why;
+  if (std::string why = gemm_kernels::fits_group(caps, ndimc, mdimc); !why.empty()) return why;
   if (mwg % (mdimc * vwm)) return "MWG is not a multiple of MDIMC * VWM";
   if (nwg % (ndimc * vwn)) return "NWG is not a multiple of NDIMC * VWN";
   if (kwg % p.at("KWI")) return "KWG is not a multiple of KWI";
   if ((mwg / mdimc) * (nwg / ndimc) > 256) return "more than 256 accumulators per work-item";
-  if (!gemm::vector_ok(caps, pr, vwm, true) || !gemm::vector_ok(caps, pr, vwn, false))
+  if (!gemm_kernels::vector_ok(caps, pr, vwm, true) || !gemm_kernels::vector_ok(caps, pr, vwn, false))
     return "vector width not available for this type on this backend";
   if (sa) {
     const std::int64_t mdima = p.at("MDIMA");
@@ -117,21 +118,101 @@ std::string GemmTiledFamily::check(const Params& p, const Capabilities& caps, co
   }
   const std::uint64_t stages = async ? std::uint64_t(p.at("STAGES")) : p.at("DB") ? 2 : 1;
   const std::uint64_t local = stages * std::uint64_t(kwg) * std::uint64_t((sa ? mwg : 0) + (sb ? nwg : 0)) *
-                              gemm::comp_bytes(pr);
-  if (local > gemm::local_limit(caps)) return "local tiles exceed the device's local memory";
+                              gemm_kernels::comp_bytes(pr);
+  if (local > local_limit(caps)) return "local tiles exceed the device's local memory";
   return "";
 }
 
-Geometry GemmTiledFamily::geometry(const Params& p, const Capabilities&, const Problem& pr) const {
+Geometry GemmTiledFamily::geometry(const Params& p, const Capabilities&, const GemmProblem& pr) const {
+  // Over the padded problem: whole tiles.
   const std::size_t mwg = std::size_t(p.at("MWG")), nwg = std::size_t(p.at("NWG"));
   Geometry g;
   g.dims = 3;
   g.local[0] = std::size_t(p.at("NDIMC"));
   g.local[1] = std::size_t(p.at("MDIMC"));
-  g.global[0] = round_up(std::size_t(std::max<std::int64_t>(pr.sizes.at(1), 1)), nwg) / nwg * g.local[0];
-  g.global[1] = round_up(std::size_t(std::max<std::int64_t>(pr.sizes.at(0), 1)), mwg) / mwg * g.local[1];
-  g.global[2] = std::size_t(pr.sizes.size() > 3 ? pr.sizes[3] : 1);
+  g.global[0] = round_up(std::size_t(std::max<std::int64_t>(pr.n, 1)), nwg) / nwg * g.local[0];
+  g.global[1] = round_up(std::size_t(std::max<std::int64_t>(pr.m, 1)), mwg) / mwg * g.local[1];
+  g.global[2] = std::size_t(pr.batch);
   return g;
+}
+
+std::optional<Params> GemmTiledFamily::fit_or_none(const Params& tuned, const Capabilities& caps,
+                                                   const GemmProblem& pr) const {
+  Params p = complete(tuned, caps);
+  while (p["VWM"] > 1 && !gemm_kernels::vector_ok(caps, pr, p["VWM"], true)) p["VWM"] /= 2;
+  while (p["VWN"] > 1 && !gemm_kernels::vector_ok(caps, pr, p["VWN"], false)) p["VWN"] /= 2;
+  if (p["ASYNC"] && !check(p, caps, pr).empty()) p["STAGES"] = 2;
+  if (p["ASYNC"] && !check(p, caps, pr).empty()) p["ASYNC"] = 0;
+  if (!check(p, caps, pr).empty()) p["DB"] = 0;
+  if (!check(p, caps, pr).empty()) return std::nullopt;
+  return p;
+}
+
+Params GemmTiledFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
+  if (auto p = fit_or_none(tuned, caps, pr)) return *p;
+  throw Error(Status::Unsupported, "gemm: the tiled kernel cannot run " + params_to_json(tuned) + " here (" +
+                                       check(complete(tuned, caps), caps, pr) + ")");
+}
+
+namespace {
+
+// Whether the tiled kernel can address an operand in place with 32-bit tile
+// offsets.
+bool small_ld(std::int64_t ld, std::int64_t rows) { return ld * rows < (std::int64_t(1) << 31); }
+
+// Whether the tiled kernel can load an operand stored with its rows along K
+// (A_KCONTIG, B_KCONTIG): staged in local memory, rows of whole vectors, and
+// the group's work-items cover the tile in whole rows.
+bool kcontig_ok(const Params& p, bool staged, std::int64_t tile, std::int64_t vw) {
+  const std::int64_t wgs = p.at("MDIMC") * p.at("NDIMC"), kwg = p.at("KWG");
+  if (!staged || kwg % vw) return false;
+  const std::int64_t per_row = kwg / vw;
+  return wgs % per_row == 0 && tile % (wgs / per_row) == 0;
+}
+
+std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem, std::int64_t batch,
+                          const char* what) {
+  std::size_t b = elem;
+  for (std::int64_t f : {rows, cols, batch})
+    if (__builtin_mul_overflow(b, std::size_t(f), &b))
+      throw Error(Status::Overflow, std::string("gemm: ") + what + " exceeds the address space");
+  return b;
+}
+
+}  // namespace
+
+TiledPlan GemmTiledFamily::plan(const Params& p, const GemmProblem& pr) const {
+  TiledPlan t;
+  const std::int64_t mwg = p.at("MWG"), nwg = p.at("NWG"), kwg = p.at("KWG"), vwm = p.at("VWM"), vwn = p.at("VWN");
+  t.mp = (pr.m + mwg - 1) / mwg * mwg, t.np = (pr.n + nwg - 1) / nwg * nwg, t.kp = (pr.k + kwg - 1) / kwg * kwg;
+  // A fits stored K x M, or M x K when the kernel can transpose it on its
+  // way to local memory (KCONTIG = 1; the in-kernel transposition costs
+  // scattered local stores, a separate pass costs a read and a write of A);
+  // B likewise (K x N, or N x K). cp.async (ASYNC) copies tiles unchanged,
+  // so it needs K x M and K x N.
+  const bool async = p.at("ASYNC"), kcontig = p.at("KCONTIG");
+  const bool a_kc = kcontig && !async && !pr.trans_a && kcontig_ok(p, p.at("SA"), mwg, vwm);
+  const bool b_kc = kcontig && !async && pr.trans_b && kcontig_ok(p, p.at("SB"), nwg, vwn);
+  t.a_fits = (pr.trans_a || a_kc) && pr.m == t.mp && pr.k == t.kp && pr.align_a % vwm == 0 &&
+             small_ld(pr.lda, pr.trans_a ? kwg : mwg);
+  t.b_fits = (!pr.trans_b || b_kc) && pr.n == t.np && pr.k == t.kp && pr.align_b % vwn == 0 &&
+             small_ld(pr.ldb, pr.trans_b ? nwg : kwg);
+  t.c_fits = pr.m == t.mp && pr.n == t.np && pr.align_c % vwn == 0;
+  t.a_kcontig = t.a_fits && !pr.trans_a;
+  t.b_kcontig = t.b_fits && pr.trans_b;
+  const std::size_t elem = dtype_size(pr.dtype), epi = pr.dtype == DType::F64 ? 8 : 4;
+  if (!t.a_fits) t.scratch[0] = scratch_bytes(t.kp, t.mp, elem, pr.batch, "padded A");
+  if (!t.b_fits) t.scratch[1] = scratch_bytes(t.kp, t.np, elem, pr.batch, "padded B");
+  if (!t.c_fits) t.scratch[2] = scratch_bytes(t.mp, t.np, epi, pr.batch, "padded C");
+  return t;
+}
+
+Defines GemmTiledFamily::defines(const Params& p, const GemmProblem& pr) const {
+  const TiledPlan t = plan(p, pr);
+  Defines d = GemmFamilyBase::defines(p, pr);
+  d.insert(d.end(), {{"C_DIRECT", t.c_fits ? "1" : "0"}, {"COMP_HALF", pr.comp_half ? "1" : "0"},
+                     {"A_KCONTIG", t.a_kcontig ? "1" : "0"}, {"B_KCONTIG", t.b_kcontig ? "1" : "0"}});
+  return d;
 }
 
 }  // namespace optune::detail

@@ -7,31 +7,42 @@
 
 namespace optune::detail {
 
-// Problem: dtype = x's data type; sizes = {rows, cols}; extra:
-//   "op"     NormOp as an integer (0 softmax, 1 log_softmax, 2 layer_norm, 3 rms_norm)
-//   "align"  the largest pack, in elements, that every operand's offset allows
-//   "gamma", "beta", "stats" (0/1): optional operands present
-//   "stat"   data type of mean and rstd (DType as an integer)
-// Tuning runs the problem's operator (log_softmax tunes as softmax).
-class NormRowsFamily : public KernelFamily {
+// Row-wise softmax (op 0), log_softmax (1), layer_norm (2) or rms_norm (3).
+enum class NormOp { Softmax = 0, LogSoftmax = 1, LayerNorm = 2, RmsNorm = 3 };
+
+// The operator over dense [rows][cols] operands. Tuning runs the problem's
+// operator (log_softmax tunes as softmax).
+struct NormProblem {
+  DType dtype = DType::F32;   // x's data type
+  std::int64_t rows = 0, cols = 0;
+  NormOp op = NormOp::Softmax;
+  std::int64_t align = 16;    // the largest pack, in elements, that every operand's offset allows
+  bool gamma = false, beta = false, stats = false;  // optional operands present
+  DType stat = DType::F32;    // data type of mean and rstd
+  std::vector<std::int64_t> sizes() const { return {rows, cols}; }
+  std::map<std::string, std::int64_t> fields() const {
+    return {{"op", int(op)}, {"align", align}, {"gamma", gamma}, {"beta", beta}, {"stats", stats}, {"stat", int(stat)}};
+  }
+};
+
+class NormRowsFamily : public FamilyOf<NormProblem> {
  public:
   std::string name() const override { return "norm_rows"; }
   std::string source() const override { return "norm/norm.cl"; }
   std::string kernel_name() const override { return "norm_rows"; }
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
-  std::string check(const Params& p, const Capabilities& caps, const Problem& problem) const override;
-  Geometry geometry(const Params& p, const Capabilities& caps, const Problem& problem) const override;
-  Defines defines(const Params& p, const Problem& problem) const override;
-  std::string bucket(const Problem& problem) const override;
-  Problem example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const NormProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const NormProblem& problem) const override;
+  Defines defines(const Params& p, const NormProblem& problem) const override;
+  std::string bucket(const NormProblem& problem) const override;
+  NormProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
   std::vector<std::string> buckets() const override;
   std::vector<DType> dtypes(const Capabilities& caps) const override;
-  std::unique_ptr<TuningCase> make_case(const Queue& queue, const Problem& problem) const override;
 
   // Tuned values fitted to the device and problem, with the derived
   // STRATEGY (0 registers, 1 local cache, 2 multi-pass), NPACK, CACHE and
   // the resolved TPR added.
-  Params fit(const Params& tuned, const Capabilities& caps, const Problem& problem) const;
+  Params fit(const Params& tuned, const Capabilities& caps, const NormProblem& problem) const override;
 };
 
 }  // namespace optune::detail

@@ -5,25 +5,32 @@
 
 namespace optune::detail {
 
-// Problem: sizes = {work-items}; extra "iters" (rounds per work-item).
-class PeakFamily : public KernelFamily {
+// `items` work-items, each running `iters` rounds of its FMA chains.
+struct PeakProblem {
+  DType dtype = DType::F32;
+  std::int64_t items = 0;
+  std::int64_t iters = 256;
+  std::vector<std::int64_t> sizes() const { return {items}; }
+  std::map<std::string, std::int64_t> fields() const { return {{"iters", iters}}; }
+};
+
+class PeakFamily : public FamilyOf<PeakProblem> {
  public:
   static constexpr int kChains = 8;  // CHAINS in peak.cl
   std::string name() const override { return "peak"; }
   std::string source() const override { return "peak/peak.cl"; }
   std::string kernel_name() const override { return "peak"; }
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
-  std::string check(const Params& p, const Capabilities& caps, const Problem& problem) const override;
-  Geometry geometry(const Params& p, const Capabilities& caps, const Problem& problem) const override;
-  Defines defines(const Params& p, const Problem& problem) const override;
-  std::string bucket(const Problem& problem) const override { return "all"; }
-  Problem example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const PeakProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const PeakProblem& problem) const override;
+  Defines defines(const Params& p, const PeakProblem& problem) const override;
+  std::string bucket(const PeakProblem&) const override { return "all"; }
+  PeakProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
   std::vector<std::string> buckets() const override { return {"all"}; }
   std::vector<DType> dtypes(const Capabilities& caps) const override;
-  std::unique_ptr<TuningCase> make_case(const Queue& queue, const Problem& problem) const override;
 
-  static double flops(const Params& p, const Problem& problem);
-  Event launch(const Queue& queue, const Params& p, const Problem& problem, const MemImpl& out) const;
+  static double flops(const Params& p, const PeakProblem& problem);
+  Event launch(const Queue& queue, const Params& p, const PeakProblem& problem, const MemImpl& out) const;
 };
 
 }  // namespace optune::detail

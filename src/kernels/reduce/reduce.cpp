@@ -17,11 +17,11 @@ namespace {
 // the large row-sum at 97% of the copy ceiling where 4 gave 92%.
 std::int64_t default_ppl(const Capabilities& caps) { return caps.backend == Backend::CUDA ? 4 : 8; }
 
-std::int64_t in_bytes(const Problem& pr) {
-  return std::int64_t(dtype_size(pr.get("in_partial") ? acc_dtype(pr.dtype) : pr.dtype));
+std::int64_t in_bytes(const ReduceProblem& pr) {
+  return std::int64_t(dtype_size(pr.in_partial ? acc_dtype(pr.dtype) : pr.dtype));
 }
 
-std::int64_t acc_bytes(const Problem& pr) { return std::int64_t(dtype_size(acc_dtype(pr.dtype))); }
+std::int64_t acc_bytes(const ReduceProblem& pr) { return std::int64_t(dtype_size(acc_dtype(pr.dtype))); }
 
 std::string fits_group(std::int64_t wgs, const Capabilities& caps) {
   if (std::size_t(wgs) > caps.max_work_group_size || std::size_t(wgs) > caps.max_work_item_sizes[0])
@@ -71,18 +71,18 @@ std::vector<DType> ReduceFamilyBase::dtypes(const Capabilities& caps) const {
   return out;
 }
 
-std::string ReduceFamilyBase::check_common(const Params& p, const Capabilities& caps, const Problem& problem) const {
-  if (std::string why = KernelFamily::check(p, caps, problem); !why.empty()) return why;
+std::string ReduceFamilyBase::check_common(const Params& p, const Capabilities& caps, const ReduceProblem& problem) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
   if (std::string why = fits_group(p.at("WGS"), caps); !why.empty()) return why;
   if (p.at("VW") > max_pack(caps, std::size_t(in_bytes(problem)))) return "pack wider than 16 bytes or the backend's vectors";
-  if (problem.get("align", 16) % p.at("VW")) return "x's offset is not aligned to the pack";
+  if (problem.align % p.at("VW")) return "x's offset is not aligned to the pack";
   return "";
 }
 
-Defines ReduceFamilyBase::common_defines(const Params& p, const Problem& pr) const {
-  const DType acc = acc_dtype(pr.dtype), out = DType(pr.get("out", int(pr.dtype)));
-  const bool in_partial = pr.get("in_partial"), out_partial = pr.get("out_partial");
-  return {{"KIND", std::to_string(reduce_rule(int(pr.get("op"))).kind)},
+Defines ReduceFamilyBase::common_defines(const Params& p, const ReduceProblem& pr) const {
+  const DType acc = acc_dtype(pr.dtype), out = pr.out;
+  const bool in_partial = pr.in_partial, out_partial = pr.out_partial;
+  return {{"KIND", std::to_string(reduce_rule(pr.op).kind)},
           {"ACC", c_type_name(acc)},
           {"IN_T", c_type_name(in_partial ? acc : pr.dtype)},
           {"IN_HALF", !in_partial && pr.dtype == DType::F16 ? "1" : "0"},
@@ -114,9 +114,9 @@ std::vector<Parameter> ReduceRowsFamily::parameters(const Capabilities& caps) co
   };
 }
 
-std::string ReduceRowsFamily::check(const Params& p, const Capabilities& caps, const Problem& pr) const {
+std::string ReduceRowsFamily::check(const Params& p, const Capabilities& caps, const ReduceProblem& pr) const {
   if (std::string why = check_common(p, caps, pr); !why.empty()) return why;
-  if (pr.sizes.at(1) % p.at("VW")) return "the row length is not a multiple of the pack";
+  if (pr.reduced % p.at("VW")) return "the row length is not a multiple of the pack";
   if (p.at("TPR") > p.at("WGS")) return "TPR exceeds WGS";
   if (p.at("TPR") != 0 && p.at("PPL") != default_ppl(caps)) return "PPL only applies to TPR=0";
   if (std::uint64_t(p.at("WGS")) * std::uint64_t(acc_bytes(pr) + 4) > local_limit(caps))
@@ -124,44 +124,44 @@ std::string ReduceRowsFamily::check(const Params& p, const Capabilities& caps, c
   return "";
 }
 
-Params ReduceRowsFamily::fit(const Params& tuned, const Capabilities& caps, const Problem& pr) const {
+Params ReduceRowsFamily::fit(const Params& tuned, const Capabilities& caps, const ReduceProblem& pr) const {
   Params p = complete(tuned, caps);
   while (p["WGS"] > 1 && (!fits_group(p["WGS"], caps).empty() ||
                           std::uint64_t(p["WGS"]) * std::uint64_t(acc_bytes(pr) + 4) > local_limit(caps)))
     p["WGS"] /= 2;
-  const std::int64_t cols = pr.sizes.at(1);
-  p["VW"] = common_pack(std::min(p["VW"], max_pack(caps, std::size_t(in_bytes(pr)))), {cols, pr.get("align", 16)});
+  const std::int64_t cols = pr.reduced;
+  p["VW"] = common_pack(std::min(p["VW"], max_pack(caps, std::size_t(in_bytes(pr)))), {cols, pr.align});
   if (subgroup_size(caps) == 0) p["SG"] = 0;
   if (p["TPR"] == 0) p["TPR"] = pow2_ceil(ceil_div(cols / p["VW"], std::max<std::int64_t>(p["PPL"], 1)));
   p["TPR"] = std::min(p["TPR"], p["WGS"]);
   return p;
 }
 
-ReduceFamilyBase::Split ReduceRowsFamily::split(const Params& p, const Capabilities& caps, const Problem& pr) const {
-  const std::int64_t rows = pr.sizes.at(0), cols = pr.sizes.at(1);
-  if (pr.get("in_partial")) return {1, cols};
+ReduceFamilyBase::Split ReduceRowsFamily::split(const Params& p, const Capabilities& caps, const ReduceProblem& pr) const {
+  const std::int64_t rows = pr.outer, cols = pr.reduced;
+  if (pr.in_partial) return {1, cols};
   const std::int64_t groups = ceil_div(rows, p.at("WGS") / p.at("TPR"));
   return split_axis(cols, p.at("VW"), p.at("TPR"), groups, target_groups(caps, p.at("WGS"), p.at("WAVES")),
                     p.at("CHUNK"));
 }
 
-Geometry ReduceRowsFamily::geometry(const Params& p, const Capabilities& caps, const Problem& pr) const {
+Geometry ReduceRowsFamily::geometry(const Params& p, const Capabilities& caps, const ReduceProblem& pr) const {
   const std::int64_t rpg = p.at("WGS") / std::max<std::int64_t>(p.at("TPR"), 1);
-  const std::int64_t groups = std::max<std::int64_t>(ceil_div(pr.sizes.at(0), rpg), 1) * pr.get("splits", 1);
+  const std::int64_t groups = std::max<std::int64_t>(ceil_div(pr.outer, rpg), 1) * pr.splits;
   Geometry g;
   g.local[0] = std::size_t(p.at("WGS"));
   g.global[0] = std::size_t(groups) * g.local[0];
   return g;
 }
 
-Defines ReduceRowsFamily::defines(const Params& p, const Problem& pr) const {
+Defines ReduceRowsFamily::defines(const Params& p, const ReduceProblem& pr) const {
   Defines d = common_defines(p, pr);
   d.insert(d.end(), {{"SG", std::to_string(p.at("SG"))}, {"ENTRY", "1"}});
   return d;
 }
 
-std::string ReduceRowsFamily::bucket(const Problem& pr) const {
-  const std::int64_t c = pr.sizes.at(1);
+std::string ReduceRowsFamily::bucket(const ReduceProblem& pr) const {
+  const std::int64_t c = pr.reduced;
   return c <= 16 ? "cols<=16" : c <= 256 ? "cols<=256" : c <= 4096 ? "cols<=4096" : c <= 65536 ? "cols<=65536"
                                                                                                 : "cols>65536";
 }
@@ -170,14 +170,14 @@ std::vector<std::string> ReduceRowsFamily::buckets() const {
   return {"cols<=16", "cols<=256", "cols<=4096", "cols<=65536", "cols>65536"};
 }
 
-Problem ReduceRowsFamily::example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+ReduceProblem ReduceRowsFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
   const std::int64_t total = caps.type == DeviceType::CPU ? (1 << 22) : (1 << 26);
   const std::int64_t cols = bucket == "cols<=16" ? 16 : bucket == "cols<=256" ? 256 : bucket == "cols<=4096" ? 1024
                             : bucket == "cols<=65536" ? 32768 : total / 4;
-  Problem pr;
-  pr.dtype = dtype;
-  pr.sizes = {total / cols, cols};
-  pr.extra = {{"op", int(ReduceOp::Sum)}, {"out", int(dtype)}, {"align", 16}};
+  ReduceProblem pr;
+  pr.dtype = pr.out = dtype;
+  pr.outer = total / cols, pr.reduced = cols;
+  pr.op = int(ReduceOp::Sum);
   return pr;
 }
 
@@ -197,25 +197,25 @@ std::vector<Parameter> ReduceColsFamily::parameters(const Capabilities& caps) co
 }
 
 namespace {
-std::uint64_t cols_local_bytes(const Params& p, const Problem& pr) {
+std::uint64_t cols_local_bytes(const Params& p, const ReduceProblem& pr) {
   return std::uint64_t(p.at("WGS") * p.at("VW") * (acc_bytes(pr) + 4));
 }
 }  // namespace
 
-std::string ReduceColsFamily::check(const Params& p, const Capabilities& caps, const Problem& pr) const {
+std::string ReduceColsFamily::check(const Params& p, const Capabilities& caps, const ReduceProblem& pr) const {
   if (std::string why = check_common(p, caps, pr); !why.empty()) return why;
-  if (pr.sizes.at(2) % p.at("VW")) return "the inner dimension is not a multiple of the pack";
+  if (pr.inner % p.at("VW")) return "the inner dimension is not a multiple of the pack";
   if (p.at("TX") > p.at("WGS")) return "TX exceeds WGS";
   if (p.at("TX") != 0 && p.at("TX_AUTO") != 64) return "TX_AUTO only applies to TX=0";
   if (cols_local_bytes(p, pr) > local_limit(caps)) return "local memory exceeds the device's";
   return "";
 }
 
-Params ReduceColsFamily::fit(const Params& tuned, const Capabilities& caps, const Problem& pr) const {
+Params ReduceColsFamily::fit(const Params& tuned, const Capabilities& caps, const ReduceProblem& pr) const {
   Params p = complete(tuned, caps);
   while (p["WGS"] > 1 && !fits_group(p["WGS"], caps).empty()) p["WGS"] /= 2;
-  const std::int64_t inner = pr.sizes.at(2);
-  p["VW"] = common_pack(std::min(p["VW"], max_pack(caps, std::size_t(in_bytes(pr)))), {inner, pr.get("align", 16)});
+  const std::int64_t inner = pr.inner;
+  p["VW"] = common_pack(std::min(p["VW"], max_pack(caps, std::size_t(in_bytes(pr)))), {inner, pr.align});
   while (cols_local_bytes(p, pr) > local_limit(caps) && p["VW"] > 1) p["VW"] /= 2;
   while (cols_local_bytes(p, pr) > local_limit(caps) && p["WGS"] > 1) p["WGS"] /= 2;
   const std::int64_t packs = inner / p["VW"];
@@ -224,37 +224,37 @@ Params ReduceColsFamily::fit(const Params& tuned, const Capabilities& caps, cons
   return p;
 }
 
-ReduceFamilyBase::Split ReduceColsFamily::split(const Params& p, const Capabilities& caps, const Problem& pr) const {
-  const std::int64_t outer = pr.sizes.at(0), rows = pr.sizes.at(1), inner = pr.sizes.at(2);
-  if (pr.get("in_partial")) return {1, rows};
+ReduceFamilyBase::Split ReduceColsFamily::split(const Params& p, const Capabilities& caps, const ReduceProblem& pr) const {
+  const std::int64_t outer = pr.outer, rows = pr.reduced, inner = pr.inner;
+  if (pr.in_partial) return {1, rows};
   const std::int64_t groups = outer * ceil_div(inner / p.at("VW"), p.at("TX"));
   return split_axis(rows, 1, p.at("WGS") / p.at("TX"), groups, target_groups(caps, p.at("WGS"), p.at("WAVES")),
                     p.at("CHUNK"));
 }
 
-Geometry ReduceColsFamily::geometry(const Params& p, const Capabilities& caps, const Problem& pr) const {
+Geometry ReduceColsFamily::geometry(const Params& p, const Capabilities& caps, const ReduceProblem& pr) const {
   const std::int64_t tx = std::max<std::int64_t>(p.at("TX"), 1);
-  const std::int64_t blocks = ceil_div(pr.sizes.at(2) / p.at("VW"), tx);
+  const std::int64_t blocks = ceil_div(pr.inner / p.at("VW"), tx);
   Geometry g;
   g.local[0] = std::size_t(p.at("WGS"));
-  g.global[0] = std::size_t(std::max<std::int64_t>(pr.sizes.at(0) * blocks * pr.get("splits", 1), 1)) * g.local[0];
+  g.global[0] = std::size_t(std::max<std::int64_t>(pr.outer * blocks * pr.splits, 1)) * g.local[0];
   return g;
 }
 
-Defines ReduceColsFamily::defines(const Params& p, const Problem& pr) const {
+Defines ReduceColsFamily::defines(const Params& p, const ReduceProblem& pr) const {
   Defines d = common_defines(p, pr);
   d.emplace_back("ENTRY", "2");
   return d;
 }
 
-std::string ReduceColsFamily::bucket(const Problem& pr) const {
-  const std::int64_t i = pr.sizes.at(2);
+std::string ReduceColsFamily::bucket(const ReduceProblem& pr) const {
+  const std::int64_t i = pr.inner;
   return i <= 4 ? "inner<=4" : i <= 64 ? "inner<=64" : i <= 1024 ? "inner<=1024" : "inner>1024";
 }
 
 std::vector<std::string> ReduceColsFamily::buckets() const { return {"inner<=4", "inner<=64", "inner<=1024", "inner>1024"}; }
 
-Problem ReduceColsFamily::example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+ReduceProblem ReduceColsFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
   const std::int64_t total = caps.type == DeviceType::CPU ? (1 << 22) : (1 << 26);
   const std::int64_t inner = bucket == "inner<=4" ? 4 : bucket == "inner<=64" ? 64 : bucket == "inner<=1024" ? 1024
                                                                                                             : 65536;
@@ -262,10 +262,11 @@ Problem ReduceColsFamily::example(DType dtype, const std::string& bucket, const 
   // of a tall matrix): tuned on 256 rows, the H100's entry was 12% slower
   // than the defaults on 1024 x 262144.
   const std::int64_t outer = inner > 1024 ? 1 : 4;
-  Problem pr;
-  pr.dtype = dtype;
-  pr.sizes = {outer, total / inner / outer, inner};
-  pr.extra = {{"op", int(ReduceOp::Sum)}, {"out", int(dtype)}, {"align", 16}};
+  ReduceProblem pr;
+  pr.dtype = pr.out = dtype;
+  pr.rows = false;
+  pr.outer = outer, pr.reduced = total / inner / outer, pr.inner = inner;
+  pr.op = int(ReduceOp::Sum);
   return pr;
 }
 

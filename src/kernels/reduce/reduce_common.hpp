@@ -39,13 +39,6 @@ inline std::int64_t max_pack(const Capabilities& caps, std::size_t bytes) {
 // out-of-order core), 4 on GPUs; fit() narrows it to what the data allows.
 inline std::int64_t default_pack(const Capabilities& caps) { return caps.type == DeviceType::CPU ? 16 : 4; }
 
-// Static local memory a group may use (CUDA caps static shared memory at 48 KiB).
-inline std::uint64_t local_limit(const Capabilities& caps) {
-  std::uint64_t l = caps.local_mem_bytes ? caps.local_mem_bytes : 32768;
-  if (caps.backend == Backend::CUDA) l = std::min<std::uint64_t>(l, 48 * 1024);
-  return l;
-}
-
 // The subgroup size when the device reports exactly one, else 0.
 inline std::int64_t subgroup_size(const Capabilities& caps) {
   if (!caps.subgroups) return 0;
@@ -79,13 +72,5 @@ inline std::vector<std::int64_t> powers_of_two(std::int64_t lo, std::int64_t hi)
   for (std::int64_t p = lo; p <= hi; p *= 2) v.push_back(p);
   return v;
 }
-
-// Device data for the tuning cases (reduce_tuning.cpp): a dense tensor of
-// uniform values in [lo, hi] (a constant when lo == hi) from a fixed seed,
-// its poisoning and its read-back as doubles.
-Operand random_operand(const Queue& q, DType t, const std::vector<std::int64_t>& shape, double lo, double hi,
-                       std::uint64_t seed);
-void poison_operand(const Queue& q, const Operand& o);
-std::vector<double> read_operand(const Queue& q, const Operand& o);
 
 }  // namespace optune::detail::reduction

@@ -7,25 +7,32 @@
 
 namespace optune::detail {
 
-// Problem: dtype = x's data type; sizes = {outer, rows, inner} (the axis is
-// rows); extra "log" (0/1). Tuning runs softmax over f32 data.
-class SoftmaxColsFamily : public KernelFamily {
+// Softmax (or log_softmax) of a dense [outer][rows][inner] tensor along rows.
+// Tuning runs softmax over f32 data.
+struct SoftmaxColsProblem {
+  DType dtype = DType::F32;  // x's data type
+  std::int64_t outer = 1, rows = 0, inner = 1;
+  bool log = false;
+  std::vector<std::int64_t> sizes() const { return {outer, rows, inner}; }
+  std::map<std::string, std::int64_t> fields() const { return {{"log", log}}; }
+};
+
+class SoftmaxColsFamily : public FamilyOf<SoftmaxColsProblem> {
  public:
   std::string name() const override { return "softmax_cols"; }
   std::string source() const override { return "softmax/softmax_cols.cl"; }
   std::string kernel_name() const override { return "softmax_cols"; }
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
-  std::string check(const Params& p, const Capabilities& caps, const Problem& problem) const override;
-  Geometry geometry(const Params& p, const Capabilities& caps, const Problem& problem) const override;
-  Defines defines(const Params& p, const Problem& problem) const override;
-  std::string bucket(const Problem& problem) const override;
-  Problem example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const SoftmaxColsProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const SoftmaxColsProblem& problem) const override;
+  Defines defines(const Params& p, const SoftmaxColsProblem& problem) const override;
+  std::string bucket(const SoftmaxColsProblem& problem) const override;
+  SoftmaxColsProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
   std::vector<std::string> buckets() const override;
   std::vector<DType> dtypes(const Capabilities& caps) const override;
-  std::unique_ptr<TuningCase> make_case(const Queue& queue, const Problem& problem) const override;
 
   // Tuned values bounded by the device's work-group limit.
-  Params fit(const Params& tuned, const Capabilities& caps) const;
+  Params fit(const Params& tuned, const Capabilities& caps, const SoftmaxColsProblem& problem) const override;
 };
 
 }  // namespace optune::detail

@@ -1,16 +1,11 @@
-// Tuning cases of the reduction families and the device-data helpers that the
-// reduction, softmax and norm cases share.
+// Device data for the tuning cases: random dense operands, poisoning and
+// read-back as doubles.
 #include <cstring>
 #include <random>
 
-#include "kernels/reduce/reduce.hpp"
-#include "kernels/reduce/reduce_common.hpp"
-#include "ops/reduce_ops.hpp"
-#include "runtime/backend.hpp"
+#include "tuning/cases/cases.hpp"
 
-namespace optune::detail {
-
-namespace reduction {
+namespace optune::detail::cases {
 
 namespace {
 
@@ -76,43 +71,4 @@ std::vector<double> read_operand(const Queue& q, const Operand& o) {
   return out;
 }
 
-}  // namespace reduction
-
-namespace {
-
-// A whole sum over the problem's layout (rows: [rows][cols]; cols:
-// [outer][rows][inner]), both passes when the parameters split it.
-class ReduceCase : public TuningCase {
- public:
-  ReduceCase(const Queue& q, const Problem& pr) : q_(q), pr_(pr) {
-    const auto& s = pr.sizes;
-    call_.op = ReduceOp(pr.get("op"));
-    call_.outer = std::size_t(s.at(0));
-    call_.reduced = std::size_t(s.at(1));
-    call_.inner = s.size() > 2 ? std::size_t(s.at(2)) : 1;
-    const std::int64_t in = std::int64_t(call_.outer * call_.reduced * call_.inner);
-    const std::int64_t out = std::int64_t(call_.outer * call_.inner);
-    call_.x = reduction::random_operand(q, pr.dtype, {in}, 0.5, 1.5, 21);
-    call_.y = reduction::random_operand(q, DType(pr.get("out", int(pr.dtype))), {out}, 0, 0, 22);
-  }
-  Event run(const Params& p) override { return run_reduce(q_, call_, {}, &p); }
-  void poison() override { reduction::poison_operand(q_, call_.y); }
-  std::vector<double> output() override { return reduction::read_operand(q_, call_.y); }
-  double tolerance() const override { return pr_.dtype == DType::F16 ? 1e-2 : pr_.dtype == DType::F64 ? 1e-12 : 1e-5; }
-  double work_bytes() const override {
-    return double(call_.outer * call_.reduced * call_.inner) * double(dtype_size(pr_.dtype));
-  }
-
- private:
-  Queue q_;
-  Problem pr_;
-  ReduceCall call_;
-};
-
-}  // namespace
-
-std::unique_ptr<TuningCase> ReduceFamilyBase::make_case(const Queue& queue, const Problem& problem) const {
-  return std::make_unique<ReduceCase>(queue, problem);
-}
-
-}  // namespace optune::detail
+}  // namespace optune::detail::cases

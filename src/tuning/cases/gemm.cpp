@@ -1,32 +1,31 @@
-// Tuning cases of the GEMM families: the whole routine on random row-major
+// Tuning case of the GEMM families: the whole routine on random row-major
 // operands with the family's parameters forced (gemm_direct: the direct
-// path; gemm_tiled: the tiled path with its helper passes; gemm_routine:
-// the threshold, with the other two families' stored parameters).
+// candidate; gemm_tiled: the tiled candidate with its helper passes;
+// gemm_routine: the choice, with the other families' stored parameters).
 #include <cmath>
 
-#include "kernels/gemm/gemm.hpp"
-#include "kernels/reduce/reduce_common.hpp"
-#include "ops/gemm_ops.hpp"
+#include "kernels/families.hpp"
+#include "ops/gemm_candidates.hpp"
+#include "tuning/cases/cases.hpp"
 
-namespace optune::detail {
+namespace optune::detail::cases {
 
 namespace {
 
 class GemmCase : public TuningCase {
  public:
-  GemmCase(const Queue& q, const Problem& pr, std::string family) : q_(q), pr_(pr), family_(std::move(family)) {
-    const std::int64_t m = pr.sizes.at(0), n = pr.sizes.at(1), k = pr.sizes.at(2);
-    const std::int64_t batch = pr.sizes.size() > 3 ? pr.sizes[3] : 1;
+  GemmCase(const Queue& q, const GemmProblem& pr, std::string family) : q_(q), pr_(pr), family_(std::move(family)) {
+    const std::int64_t m = pr.m, n = pr.n, k = pr.k, batch = pr.batch;
     call_.dtype = pr.dtype;
-    call_.comp_half = pr.get("comp_half");
-    call_.trans_a = pr.get("trans_a");
-    call_.trans_b = pr.get("trans_b");
+    call_.comp_half = pr.comp_half;
+    call_.trans_a = pr.trans_a;
+    call_.trans_b = pr.trans_b;
     call_.m = m, call_.n = n, call_.k = k, call_.batch = batch;
     const std::int64_t ar = call_.trans_a ? k : m, ac = call_.trans_a ? m : k;
     const std::int64_t br = call_.trans_b ? n : k, bc = call_.trans_b ? k : n;
-    a_ = reduction::random_operand(q, pr.dtype, {batch * ar * ac}, -1, 1, 31);
-    b_ = reduction::random_operand(q, pr.dtype, {batch * br * bc}, -1, 1, 32);
-    c_ = reduction::random_operand(q, pr.dtype, {batch * m * n}, 0, 0, 33);
+    a_ = random_operand(q, pr.dtype, {batch * ar * ac}, -1, 1, 31);
+    b_ = random_operand(q, pr.dtype, {batch * br * bc}, -1, 1, 32);
+    c_ = random_operand(q, pr.dtype, {batch * m * n}, 0, 0, 33);
     call_.a = GemmOperand{a_.mem, 0, ac, ar * ac};
     call_.b = GemmOperand{b_.mem, 0, bc, br * bc};
     call_.c = GemmOperand{c_.mem, 0, n, m * n};
@@ -37,13 +36,13 @@ class GemmCase : public TuningCase {
 
   Event run(const Params& p) override {
     GemmForce f;
-    if (family_ == "gemm_direct") f.path = GemmPath::Direct, f.direct = &p;
-    if (family_ == "gemm_tiled") f.path = GemmPath::Tiled, f.tiled = &p;
-    if (family_ == "gemm_routine") f.routine = &p;
+    f.params[family_] = p;
+    if (family_ == families::gemm_direct().name()) f.candidate = direct_candidate().name();
+    if (family_ == families::gemm_tiled().name()) f.candidate = tiled_candidate().name();
     return run_gemm(q_, call_, {}, &f);
   }
-  void poison() override { reduction::poison_operand(q_, c_); }
-  std::vector<double> output() override { return reduction::read_operand(q_, c_); }
+  void poison() override { poison_operand(q_, c_); }
+  std::vector<double> output() override { return read_operand(q_, c_); }
   // Relative to the largest |C|; sums of k products in another order differ
   // by about sqrt(k) roundings; f16 results by a rounding of the output
   // (f32 accumulation) or of every partial sum (f16 arithmetic).
@@ -63,7 +62,7 @@ class GemmCase : public TuningCase {
 
  private:
   Queue q_;
-  Problem pr_;
+  GemmProblem pr_;
   std::string family_;
   GemmCall call_;
   Operand a_, b_, c_;
@@ -71,8 +70,8 @@ class GemmCase : public TuningCase {
 
 }  // namespace
 
-std::unique_ptr<TuningCase> GemmFamilyBase::make_case(const Queue& queue, const Problem& problem) const {
-  return std::make_unique<GemmCase>(queue, problem, name());
+std::unique_ptr<TuningCase> gemm(const KernelFamily& family, const Queue& q, const Problem& pr) {
+  return std::make_unique<GemmCase>(q, pr.as<GemmProblem>(), family.name());
 }
 
-}  // namespace optune::detail
+}  // namespace optune::detail::cases

@@ -3,7 +3,7 @@
 // in tails (gelu through erfc, gelu_tanh as x * sigmoid(2u)).
 #include <cctype>
 
-#include "ops/elementwise_ops.hpp"
+#include "kernels/elementwise/expressions.hpp"
 
 namespace optune::detail {
 
@@ -112,5 +112,7 @@ std::string substitute(const std::string& tmpl, const std::vector<std::string>& 
   }
   return out;
 }
+
+std::string gelu_body() { return substitute(unary_expression(Unary::Gelu, false), {"i0"}, {}); }
 
 }  // namespace optune::detail

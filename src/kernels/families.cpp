@@ -1,0 +1,32 @@
+#include "kernels/families.hpp"
+
+namespace optune::detail::families {
+
+const CopyFamily& copy() { static const CopyFamily f; return f; }
+const PeakFamily& peak() { static const PeakFamily f; return f; }
+const ElementwiseFamily& elementwise() { static const ElementwiseFamily f; return f; }
+const ReduceRowsFamily& reduce_rows() { static const ReduceRowsFamily f; return f; }
+const ReduceColsFamily& reduce_cols() { static const ReduceColsFamily f; return f; }
+const NormRowsFamily& norm_rows() { static const NormRowsFamily f; return f; }
+const SoftmaxColsFamily& softmax_cols() { static const SoftmaxColsFamily f; return f; }
+const GemmDirectFamily& gemm_direct() { static const GemmDirectFamily f; return f; }
+const GemmTiledFamily& gemm_tiled() { static const GemmTiledFamily f; return f; }
+const GemmRoutineFamily& gemm_routine() { static const GemmRoutineFamily f; return f; }
+
+const std::vector<const KernelFamily*>& all() {
+  static const std::vector<const KernelFamily*> every{&copy(),      &peak(),         &elementwise(), &reduce_rows(),
+                                                      &reduce_cols(), &norm_rows(),  &softmax_cols(), &gemm_direct(),
+                                                      &gemm_tiled(),  &gemm_routine()};
+  return every;
+}
+
+const KernelFamily& find(const std::string& name) {
+  std::string names;
+  for (const KernelFamily* f : all()) {
+    if (f->name() == name) return *f;
+    names += (names.empty() ? "" : ", ") + f->name();
+  }
+  throw Error(Status::NotFound, "no kernel family '" + name + "' (families: " + names + ")");
+}
+
+}  // namespace optune::detail::families

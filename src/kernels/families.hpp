@@ -1,0 +1,36 @@
+// Every kernel family, reached by type: ops and the tuning cases call the
+// accessor of the family they run (families::gemm_tiled(), ...). The tools
+// and the database, which get a family's name as text (optune tune FAMILY,
+// a database entry), look it up with find().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/copy/copy.hpp"
+#include "kernels/elementwise/elementwise.hpp"
+#include "kernels/gemm/gemm.hpp"
+#include "kernels/norm/norm.hpp"
+#include "kernels/peak/peak.hpp"
+#include "kernels/reduce/reduce.hpp"
+#include "kernels/softmax/softmax.hpp"
+
+namespace optune::detail::families {
+
+const CopyFamily& copy();
+const PeakFamily& peak();
+const ElementwiseFamily& elementwise();
+const ReduceRowsFamily& reduce_rows();
+const ReduceColsFamily& reduce_cols();
+const NormRowsFamily& norm_rows();
+const SoftmaxColsFamily& softmax_cols();
+const GemmDirectFamily& gemm_direct();
+const GemmTiledFamily& gemm_tiled();
+const GemmRoutineFamily& gemm_routine();
+
+// Every family, in a stable order.
+const std::vector<const KernelFamily*>& all();
+// By name; Error(NotFound) listing the families.
+const KernelFamily& find(const std::string& name);
+
+}  // namespace optune::detail::families

@@ -1,0 +1,72 @@
+// The kernels that can compute a GEMM, as candidates of one routine. Each
+// says whether it applies to a problem (types, shape, back end, device
+// features), what it needs besides its kernel (helper passes, scratch), and
+// how it launches. run_gemm asks the database (gemm_routine's KERNEL and
+// INDIRECT_MIN) or the tuner's forced choice which one runs. Adding a kernel
+// adds a candidate here and a file that implements it; nothing else changes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ops/gemm_ops.hpp"
+#include "runtime/event_span.hpp"
+
+namespace optune::detail {
+
+// One call on its way to the device: what every candidate's launch needs,
+// and the argument list that every GEMM kernel shares.
+struct GemmLaunch {
+  const Queue& q;
+  const GemmCall& call;
+  const GemmProblem& problem;
+  const MemImpl& table;  // list-batch table (C's memory when unused)
+  const WaitList& wait;
+  EventSpan& span;
+
+  KernelArg real(double v) const;  // of the epilogue type
+  // The operand block every kernel takes: (a, b, c each as buffer, offset,
+  // ld, stride), bias, bias offset, table, batch, flags. `lists` says which
+  // of A, B, C read their batch offsets from the table.
+  std::vector<KernelArg> operand_args(const GemmOperand& a, const GemmOperand& b, const GemmOperand& c,
+                                      const bool (&lists)[3]) const;
+  std::vector<KernelArg> activation_args() const;  // act_p0, act_p1
+  // Launches over the batch in chunks of at most 65535 products (CUDA's
+  // grid limit in z); `args` ends where z0 goes, `tail` follows it.
+  Event batched(KernelImpl& k, std::vector<KernelArg> args, std::vector<KernelArg> tail, Geometry g,
+                const WaitList& wait) const;
+};
+
+class GemmCandidate {
+ public:
+  virtual ~GemmCandidate() = default;
+  virtual std::string name() const = 0;  // "direct", "tiled": GemmForce::candidate
+  virtual int id() const = 0;            // its value of gemm_routine's KERNEL
+  virtual const KernelFamily& family() const = 0;  // whose parameters the database holds
+  // "" when the candidate can run the problem on this device; else why not.
+  virtual std::string applies(const GemmProblem& problem, const Capabilities& caps) const = 0;
+  // Whether the routine's parameters choose it when KERNEL = 0.
+  virtual bool preferred(const GemmProblem& problem, const Params& routine) const = 0;
+  // The parameters it runs with (tuned: stored or default; forced: the
+  // tuner's), or nothing when it cannot run with them.
+  virtual std::optional<Params> fit(const Params& tuned, bool forced, const Capabilities& caps,
+                                    const GemmProblem& problem) const = 0;
+  // Scratch bytes per slot and helper passes it runs for these parameters.
+  struct Needs {
+    std::size_t scratch[3] = {0, 0, 0};
+    std::vector<std::string> passes;
+  };
+  virtual Needs needs(const Params& p, const GemmProblem& problem) const = 0;
+  virtual Event run(const GemmLaunch& l, const Params& p) const = 0;
+};
+
+// In order of preference (the first that applies and is preferred runs).
+const std::vector<const GemmCandidate*>& gemm_candidates();
+// By name; Error(NotFound) listing the candidates.
+const GemmCandidate& gemm_candidate(const std::string& name);
+
+const GemmCandidate& direct_candidate();
+const GemmCandidate& tiled_candidate();
+
+}  // namespace optune::detail

@@ -1,0 +1,122 @@
+// The tiled candidate: gemm_tiled.cl on operands in its layout. The family's
+// plan says which operands it reads in place; the others go through the
+// helper passes of gemm_helpers.cl first (pad, pad-transpose into scratch),
+// and a C that does not fit receives the raw product in scratch, which
+// gemm_copy_back then brings through the epilogue.
+#include "kernels/families.hpp"
+#include "ops/gemm_candidates.hpp"
+#include "runtime/scratch.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+KernelArg ulong_arg(std::uint64_t v) { return KernelArg::scalar(v); }
+
+// Square helper groups: 16 x 16 where the device allows, else 8 x 8.
+std::size_t helper_tile(const Capabilities& caps) { return caps.max_work_group_size >= 256 ? 16 : 8; }
+
+// dst (rows_p x cols_p per product, dense) = the operand, transposed or not,
+// zero-padded.
+void pad_operand(const GemmLaunch& l, const GemmOperand& src, int which, bool transpose, std::int64_t rows,
+                 std::int64_t cols, std::int64_t rows_p, std::int64_t cols_p, const MemImpl& dst,
+                 const WaitList& wait) {
+  const std::size_t tile = helper_tile(l.q.device().caps());
+  KernelPtr k = compile_kernel(l.q, gemm_kernels::helper_program(l.problem, transpose ? "gemm_pad_transpose" : "gemm_pad",
+                                                         tile));
+  std::vector<KernelArg> args{ulong_arg(std::uint64_t(rows)),   ulong_arg(std::uint64_t(cols)),
+                              ulong_arg(std::uint64_t(rows_p)), ulong_arg(std::uint64_t(cols_p)),
+                              KernelArg::buffer(*src.mem),      ulong_arg(src.offset),
+                              ulong_arg(std::uint64_t(src.ld)), ulong_arg(std::uint64_t(src.stride)),
+                              KernelArg::buffer(dst),           KernelArg::buffer(l.table),
+                              KernelArg::scalar(std::uint32_t(l.call.list)), KernelArg::scalar(std::uint32_t(which))};
+  Geometry g;
+  g.dims = 3;
+  g.local[0] = g.local[1] = tile;
+  // gemm_pad: x along the destination's columns; the transposing kernel: x
+  // along its rows (the source's contiguous dimension) and y along columns.
+  g.global[0] = round_up(std::size_t(transpose ? rows_p : cols_p), tile);
+  g.global[1] = round_up(std::size_t(transpose ? cols_p : rows_p), tile);
+  l.batched(*k, args, {}, g, wait);
+}
+
+// C = epilogue(raw product in scratch), for a C the kernel could not write.
+Event copy_back(const GemmLaunch& l, const GemmOperand& raw, std::int64_t mp, std::int64_t np) {
+  const GemmCall& c = l.call;
+  const std::size_t tile = helper_tile(l.q.device().caps());
+  KernelPtr k = compile_kernel(l.q, gemm_kernels::helper_program(l.problem, "gemm_copy_back", tile));
+  const bool lists[3] = {false, false, c.list};
+  std::vector<KernelArg> args{ulong_arg(std::uint64_t(c.m)), ulong_arg(std::uint64_t(c.n)), l.real(c.alpha),
+                              l.real(c.beta), KernelArg::buffer(*raw.mem), ulong_arg(std::uint64_t(np)),
+                              ulong_arg(std::uint64_t(mp * np))};
+  // C, bias, table, batch and flags as every GEMM kernel takes them.
+  const std::vector<KernelArg> operands = l.operand_args(raw, raw, c.c, lists);
+  args.insert(args.end(), operands.begin() + 8, operands.end());
+  Geometry g;
+  g.dims = 3;
+  g.local[0] = g.local[1] = tile;
+  g.global[0] = round_up(std::size_t(c.n), tile);
+  g.global[1] = round_up(std::size_t(c.m), tile);
+  return l.batched(*k, args, l.activation_args(), g, {});
+}
+
+class TiledCandidate : public GemmCandidate {
+ public:
+  std::string name() const override { return "tiled"; }
+  int id() const override { return 2; }
+  const KernelFamily& family() const override { return families::gemm_tiled(); }
+  std::string applies(const GemmProblem&, const Capabilities&) const override { return ""; }
+  bool preferred(const GemmProblem& pr, const Params& routine) const override {
+    return GemmRoutineFamily::use_tiled(routine, pr);
+  }
+  std::optional<Params> fit(const Params& tuned, bool, const Capabilities& caps,
+                            const GemmProblem& pr) const override {
+    return families::gemm_tiled().fit_or_none(tuned, caps, pr);
+  }
+  Needs needs(const Params& p, const GemmProblem& pr) const override {
+    const TiledPlan t = families::gemm_tiled().plan(p, pr);
+    Needs n;
+    for (int i = 0; i < 3; ++i) n.scratch[i] = t.scratch[i];
+    if (!t.a_fits) n.passes.push_back(pr.trans_a ? "gemm_pad (A)" : "gemm_pad_transpose (A)");
+    if (!t.b_fits) n.passes.push_back(pr.trans_b ? "gemm_pad_transpose (B)" : "gemm_pad (B)");
+    if (!t.c_fits) n.passes.push_back("gemm_copy_back (C)");
+    return n;
+  }
+
+  Event run(const GemmLaunch& l, const Params& p) const override {
+    const GemmTiledFamily& fam = families::gemm_tiled();
+    const GemmCall& c = l.call;
+    const TiledPlan t = fam.plan(p, l.problem);
+    ScratchLease s = lease_scratch(l.q, {t.scratch[0], t.scratch[1], t.scratch[2]});
+    WaitList pending = l.wait;
+    GemmOperand a = c.a, b = c.b, out = c.c;
+    if (!t.a_fits) {
+      pad_operand(l, c.a, 0, !c.trans_a, c.k, c.m, t.kp, t.mp, *s.slot[0], pending);
+      pending.clear();
+      a = GemmOperand{s.slot[0], 0, t.mp, t.kp * t.mp};
+    }
+    if (!t.b_fits) {
+      pad_operand(l, c.b, 1, c.trans_b, c.k, c.n, t.kp, t.np, *s.slot[1], pending);
+      pending.clear();
+      b = GemmOperand{s.slot[1], 0, t.np, t.kp * t.np};
+    }
+    if (!t.c_fits) out = GemmOperand{s.slot[2], 0, t.np, t.mp * t.np};
+
+    KernelPtr k = fam.kernel(l.q, p, l.problem);
+    std::vector<KernelArg> args{ulong_arg(std::uint64_t(t.kp)), l.real(c.alpha), l.real(c.beta)};
+    const bool lists[3] = {c.list && t.a_fits, c.list && t.b_fits, c.list && t.c_fits};
+    const std::vector<KernelArg> operands = l.operand_args(a, b, out, lists);
+    args.insert(args.end(), operands.begin(), operands.end());
+    Event e = l.batched(*k, args, l.activation_args(), fam.geometry(p, l.q.device().caps(), l.problem), pending);
+    return t.c_fits ? e : copy_back(l, out, t.mp, t.np);
+  }
+};
+
+}  // namespace
+
+const GemmCandidate& tiled_candidate() {
+  static const TiledCandidate c;
+  return c;
+}
+
+}  // namespace optune::detail

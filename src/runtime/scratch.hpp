@@ -1,0 +1,38 @@
+// Scratch memory that the operators' passes use (padded GEMM operands, the
+// partial states of split reductions), kept per queue in numbered slots.
+// The queue runs in order, so one call's kernels start only after an earlier
+// call's have finished with the memory, and no allocation (which
+// synchronises on CUDA) sits in the steady state. The lease's lock is held
+// while the call enqueues, so calls from several threads do not interleave.
+//
+// Memory is released: with its queue; by Queue::release_scratch(); and by
+// trimming, when a slot has served kTrimAfter leases in a row that each
+// needed under a quarter of it (a large product once, small ones since), the
+// slot is given back and the next lease allocates what it needs.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+
+#include "runtime/backend.hpp"
+
+namespace optune::detail {
+
+constexpr std::size_t kScratchSlots = 3;
+constexpr int kTrimAfter = 16;
+
+struct ScratchLease {
+  std::unique_lock<std::mutex> lock;
+  std::array<std::shared_ptr<MemImpl>, kScratchSlots> slot;  // null where 0 bytes were asked
+};
+
+// Slots of at least bytes[i] (slot i is left empty where bytes[i] is 0).
+ScratchLease lease_scratch(const Queue& q, const std::array<std::size_t, kScratchSlots>& bytes);
+// Waits for the queue, then frees its scratch (Queue::release_scratch).
+void release_queue_scratch(const Queue& q);
+// Bytes the queue's scratch holds now (tests).
+std::size_t scratch_bytes(const Queue& q);
+
+}  // namespace optune::detail

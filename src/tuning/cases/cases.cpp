@@ -1,0 +1,41 @@
+// The case of each family, by the family's identity.
+#include <map>
+#include <mutex>
+
+#include "kernels/families.hpp"
+#include "tuning/cases/cases.hpp"
+
+namespace optune::detail {
+
+namespace {
+std::mutex registered_mutex;
+std::map<const KernelFamily*, CaseMaker>& registered() {
+  static std::map<const KernelFamily*, CaseMaker> r;
+  return r;
+}
+}  // namespace
+
+void register_case(const KernelFamily& family, CaseMaker maker) {
+  std::lock_guard lock(registered_mutex);
+  registered()[&family] = std::move(maker);
+}
+
+std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& queue, const Problem& problem) {
+  {
+    std::lock_guard lock(registered_mutex);
+    if (auto it = registered().find(&family); it != registered().end()) return it->second(queue, problem);
+  }
+  if (&family == &families::copy()) return cases::copy(queue, problem);
+  if (&family == &families::peak()) return cases::peak(queue, problem);
+  if (&family == &families::elementwise()) return cases::elementwise(queue, problem);
+  if (&family == &families::reduce_rows() || &family == &families::reduce_cols())
+    return cases::reduce(family, queue, problem);
+  if (&family == &families::norm_rows()) return cases::norm_rows(queue, problem);
+  if (&family == &families::softmax_cols()) return cases::softmax_cols(queue, problem);
+  if (&family == &families::gemm_direct() || &family == &families::gemm_tiled() ||
+      &family == &families::gemm_routine())
+    return cases::gemm(family, queue, problem);
+  throw Error(Status::NotFound, "no tuning case for the family " + family.name());
+}
+
+}  // namespace optune::detail
