@@ -8,3 +8,4 @@
 #include "optune/reduce.hpp"
 #include "optune/gemm.hpp"
 #include "optune/interop.hpp"
+#include "optune/warm.hpp"

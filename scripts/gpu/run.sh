@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|tune|bench|tune-bench] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|tune|bench|tune-bench|test-bench] [extra bench args]
 # The exit status is non-zero when the build or a test failed.
 # Carry: .deb (the .deb files, see scripts/gpu/fetch_debs.sh).
 set -uo pipefail
@@ -125,6 +125,7 @@ case "$WHAT" in
   tune) build && tune ;;
   bench) build && bench "$@" ;;
   tune-bench) build && tune && bench "$@" ;;
+  test-bench) build && tests && bench "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

@@ -59,7 +59,19 @@ class GemmCandidate {
   };
   virtual Needs needs(const Params& p, const GemmProblem& problem) const = 0;
   virtual Event run(const GemmLaunch& l, const Params& p) const = 0;
+  // Compiles (into the caches) every program run() would use, launching
+  // nothing (optune warm).
+  virtual void prepare(const Queue& q, const GemmProblem& problem, const Params& p) const = 0;
 };
+
+// The candidate and parameters a problem runs with: the forced ones, else the
+// database's choice (gemm_routine's KERNEL or INDIRECT_MIN). `product` is
+// false when k = 0 or alpha = 0 everywhere (the direct kernel's epilogue).
+struct GemmChoice {
+  const GemmCandidate* candidate = nullptr;
+  Params params;
+};
+GemmChoice choose_gemm(const Queue& q, const GemmProblem& problem, bool product, const GemmForce* force);
 
 // In order of preference (the first that applies and is preferred runs).
 const std::vector<const GemmCandidate*>& gemm_candidates();

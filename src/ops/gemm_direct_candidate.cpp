@@ -22,6 +22,9 @@ class DirectCandidate : public GemmCandidate {
     return forced ? p : fam.shrink(p, caps, pr);
   }
   Needs needs(const Params&, const GemmProblem&) const override { return {}; }
+  void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
+    families::gemm_direct().kernel(q, p, pr);
+  }
 
   Event run(const GemmLaunch& l, const Params& p) const override {
     const GemmDirectFamily& fam = families::gemm_direct();

@@ -142,37 +142,21 @@ GemmProblem gemm_problem(const GemmCall& c) {
   return pr;
 }
 
-Event run_gemm(const Queue& q, const GemmCall& c, const WaitList& wait, const GemmForce* force) {
-  if (!force) force = scoped_force;
+GemmChoice choose_gemm(const Queue& q, const GemmProblem& pr, bool product, const GemmForce* force) {
   const Capabilities& caps = q.device().caps();
-  const GemmProblem pr = gemm_problem(c);
-  Buffer<std::uint8_t> table_buf;
-  if (c.list) table_buf = upload_table(q, c);
-  EventSpan span;
-  const GemmLaunch launch{q, c, pr, c.list ? *table_buf.mem() : *c.c.mem, wait, span};
-  const auto tuned = [&](const GemmCandidate& cand) {
+  const auto fitted = [&](const GemmCandidate& cand) -> std::optional<Params> {
     const Params* forced = force ? force->find(cand.family().name()) : nullptr;
-    return std::pair{forced ? *forced : params_for(q, cand.family(), pr), forced != nullptr};
+    return cand.fit(forced ? *forced : params_for(q, cand.family(), pr), forced != nullptr, caps, pr);
   };
-  const auto run = [&](const GemmCandidate& cand) -> std::optional<Event> {
-    const auto [params, forced] = tuned(cand);
-    const std::optional<Params> p = cand.fit(params, forced, caps, pr);
-    if (!p) return std::nullopt;
-    cand.run(launch, *p);
-    return span.result();
-  };
-
   // No product to compute (k == 0, or alpha == 0 everywhere): the direct
   // kernel applies the epilogue without reading A or B.
-  const bool product = c.k > 0 && (c.list ? std::any_of(c.alphas.begin(), c.alphas.end(), [](double x) { return x != 0; })
-                                          : c.alpha != 0);
-  if (!product) return *run(direct_candidate());
+  if (!product) return {&direct_candidate(), *fitted(direct_candidate())};
 
   if (force && !force->candidate.empty()) {
     const GemmCandidate& cand = gemm_candidate(force->candidate);
     if (std::string why = cand.applies(pr, caps); !why.empty())
       throw Error(Status::Unsupported, "gemm: the forced " + cand.name() + " kernel does not apply: " + why);
-    if (auto e = run(cand)) return *e;
+    if (auto p = fitted(cand)) return {&cand, *p};
     throw Error(Status::Unsupported, "gemm: the forced " + cand.name() + " parameters cannot run here");
   }
   const GemmRoutineFamily& routine = families::gemm_routine();
@@ -181,9 +165,23 @@ Event run_gemm(const Queue& q, const GemmCall& c, const WaitList& wait, const Ge
   for (const GemmCandidate* cand : gemm_candidates()) {
     const bool chosen = rp.at("KERNEL") ? rp.at("KERNEL") == cand->id() : cand->preferred(pr, rp);
     if (!chosen || !cand->applies(pr, caps).empty()) continue;
-    if (auto e = run(*cand)) return *e;
+    if (auto p = fitted(*cand)) return {cand, *p};
   }
-  return *run(direct_candidate());  // applies to every problem
+  return {&direct_candidate(), *fitted(direct_candidate())};  // applies to every problem
+}
+
+Event run_gemm(const Queue& q, const GemmCall& c, const WaitList& wait, const GemmForce* force) {
+  if (!force) force = scoped_force;
+  const GemmProblem pr = gemm_problem(c);
+  const bool product = c.k > 0 && (c.list ? std::any_of(c.alphas.begin(), c.alphas.end(), [](double x) { return x != 0; })
+                                          : c.alpha != 0);
+  const GemmChoice choice = choose_gemm(q, pr, product, force);
+  Buffer<std::uint8_t> table_buf;
+  if (c.list) table_buf = upload_table(q, c);
+  EventSpan span;
+  const GemmLaunch launch{q, c, pr, c.list ? *table_buf.mem() : *c.c.mem, wait, span};
+  choice.candidate->run(launch, choice.params);
+  return span.result();
 }
 
 }  // namespace optune::detail

@@ -83,6 +83,15 @@ class TiledCandidate : public GemmCandidate {
     return n;
   }
 
+  void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
+    const TiledPlan t = families::gemm_tiled().plan(p, pr);
+    const std::size_t tile = helper_tile(q.device().caps());
+    if (!t.a_fits) compile_kernel(q, gemm_kernels::helper_program(pr, pr.trans_a ? "gemm_pad" : "gemm_pad_transpose", tile));
+    if (!t.b_fits) compile_kernel(q, gemm_kernels::helper_program(pr, pr.trans_b ? "gemm_pad_transpose" : "gemm_pad", tile));
+    if (!t.c_fits) compile_kernel(q, gemm_kernels::helper_program(pr, "gemm_copy_back", tile));
+    families::gemm_tiled().kernel(q, p, pr);
+  }
+
   Event run(const GemmLaunch& l, const Params& p) const override {
     const GemmTiledFamily& fam = families::gemm_tiled();
     const GemmCall& c = l.call;

@@ -9,5 +9,6 @@ void add_info_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 void add_db_command(CLI::App& app);
+void add_warm_command(CLI::App& app);
 
 }  // namespace optune::tool

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   optune::tool::add_bench_command(app);
   optune::tool::add_tune_command(app);
   optune::tool::add_db_command(app);
+  optune::tool::add_warm_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
