@@ -35,21 +35,25 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/generated/optuneConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/generated/optuneConfigVersion.cmake
         DESTINATION ${OPTUNE_CMAKE_DIR})
 
-# pkg-config: relocatable (prefix from the .pc file's own place), so the same
-# file serves `cmake --install --prefix ANY` and the Debian package.
-file(RELATIVE_PATH OPTUNE_PC_TO_PREFIX
-     /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
-string(REGEX REPLACE "/$" "" OPTUNE_PC_TO_PREFIX "${OPTUNE_PC_TO_PREFIX}")
+# pkg-config: the prefix is written at install time (the --prefix of
+# `cmake --install`, /usr in the Debian package), not as ${pcfiledir}/../..:
+# pkg-config drops -I/usr/include only when spelled so, and a -I that is
+# /usr/include in disguise breaks the C++ headers' #include_next.
+set(OPTUNE_PC_LIBS_PRIVATE "-lOpenCL -lsqlite3")
 # Plain -l flags rather than Requires.private, which pkg-config insists on
 # finding even for a shared-library user (OpenCL.pc comes with the -dev package).
-set(OPTUNE_PC_LIBS_PRIVATE "-lOpenCL -lsqlite3")
 foreach(lib IN LISTS CMAKE_DL_LIBS CMAKE_THREAD_LIBS_INIT)
   string(REGEX REPLACE "^-l" "" lib "${lib}")
   string(APPEND OPTUNE_PC_LIBS_PRIVATE " -l${lib}")
 endforeach()
 string(APPEND OPTUNE_PC_LIBS_PRIVATE " -lstdc++ -lm")
-configure_file(cmake/optune.pc.in ${CMAKE_CURRENT_BINARY_DIR}/generated/optune.pc @ONLY)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/generated/optune.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+set(OPTUNE_PC_PREFIX "@OPTUNE_PC_PREFIX@")  # kept for the install step
+configure_file(cmake/optune.pc.in ${CMAKE_CURRENT_BINARY_DIR}/generated/optune.pc.in @ONLY)
+install(CODE "
+  set(OPTUNE_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/generated/optune.pc.in\"
+                 \"${CMAKE_CURRENT_BINARY_DIR}/generated/install/optune.pc\" @ONLY)")
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/generated/install/optune.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # ---- Debian package: cpack -G DEB in the build folder ----
 set(CPACK_PACKAGE_NAME optune)
@@ -60,12 +64,11 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
-# dpkg-shlibdeps adds the exact runtime libraries with their versions (libc6,
-# libstdc++6, libsqlite3-0, ocl-icd-libopencl1); an ICD to run on is only
-# recommended (PoCL for the CPU, or the GPU vendor's), and the headers that a
-# static or OpenCL-using consumer needs are suggested.
+# Depends: dpkg-shlibdeps reads them off the binaries, with versions (libc6,
+# libgcc-s1, libstdc++6, libsqlite3-0, ocl-icd-libopencl1 | libopencl1); an
+# ICD to run on is only recommended (PoCL for the CPU, or the GPU vendor's),
+# and the -dev packages a static or OpenCL-using consumer needs are suggested.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "ocl-icd-libopencl1 | libopencl1, libsqlite3-0")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ocl-icd-opencl-dev, libsqlite3-dev, pkg-config, cmake")
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
