@@ -11,6 +11,7 @@ PACKAGES=(
   googletest libgtest-dev libbenchmark-dev
   oclgrind clang-15
   libclblast-dev
+  python3-matplotlib
 )
 
 missing=()

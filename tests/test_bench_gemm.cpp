@@ -3,6 +3,7 @@
 // Nothing here judges speed (DESIGN.md section 7); only that the numbers exist
 // and the results agree.
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "gemm_check.hpp"
@@ -31,7 +32,7 @@ bool reference_expected() {
 
 TEST(BenchGemm, QuickRunHasEveryColumnAndAgreesWithTheReference) {
   std::string out;
-  const nlohmann::json g = gemm_suite("--quick", "", &out);
+  const nlohmann::json g = gemm_suite("--gemm-quick", "", &out);
   ASSERT_TRUE(g.is_object()) << out;
   EXPECT_EQ(g["quick"], true);
   EXPECT_EQ(g["scaled_down"], test::device().caps().type == DeviceType::CPU);
@@ -56,6 +57,17 @@ TEST(BenchGemm, QuickRunHasEveryColumnAndAgreesWithTheReference) {
   EXPECT_TRUE(batched);
   EXPECT_NE(out.find("reference: "), std::string::npos) << out;
   EXPECT_EQ(out.find("MISMATCH"), std::string::npos) << out;
+  // Rows and their parameter lines fit 120 columns.
+  std::istringstream lines(out);
+  int rows = 0, params = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const bool row = line.starts_with("square ") || line.starts_with("batched ");
+    rows += row;
+    params += line.starts_with("    params:");
+    if (row || line.starts_with("    ")) EXPECT_LE(line.size(), 120u) << line;
+  }
+  EXPECT_EQ(rows, int(g["rows"].size())) << out;
+  EXPECT_EQ(params, rows) << out;
 }
 
 TEST(BenchGemm, MissingReferenceLibraryIsReportedNotFatal) {

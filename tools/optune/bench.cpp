@@ -27,9 +27,45 @@ struct BenchOptions {
   GemmBenchOptions gemm;
 };
 
+bool wanted(const BenchOptions& o, const std::string& suite) {
+  return o.suites.empty() || std::find(o.suites.begin(), o.suites.end(), suite) != o.suites.end() ||
+         std::find(o.suites.begin(), o.suites.end(), "all") != o.suites.end();
+}
+
+// --only that selects nothing in the suites asked for is a mistake (a typo, a
+// case of another suite): refuse it before measuring anything, naming the
+// cases there are.
+void check_only(const BenchOptions& o, const Capabilities& caps) {
+  if (o.only.empty()) return;
+  std::vector<std::pair<std::string, std::vector<std::string>>> suites;
+  if (wanted(o, "elementwise")) suites.emplace_back("elementwise", elementwise_case_names());
+  if (wanted(o, "reduce")) suites.emplace_back("reduce", reduce_case_names());
+  if (wanted(o, "gemm")) suites.emplace_back("gemm", gemm_case_names(caps, o.gemm));
+  if (wanted(o, "startup")) suites.emplace_back("startup", startup_case_names());
+  std::vector<std::string> unmatched;
+  for (const std::string& word : o.only) {
+    bool found = false;
+    for (const auto& [suite, names] : suites)
+      for (const std::string& name : names) found = found || name.find(word) != std::string::npos;
+    if (!found) unmatched.push_back("'" + word + "'");
+  }
+  if (unmatched.empty()) return;
+  std::string msg = "--only " + unmatched.front();
+  for (std::size_t i = 1; i < unmatched.size(); ++i) msg += ", " + unmatched[i];
+  msg += " matches no case";
+  if (suites.empty()) msg += " (the ceilings have no cases)";
+  else msg += "; the cases (--only takes any part of a name):";
+  for (const auto& [suite, names] : suites) {
+    msg += "\n  " + suite + ":";
+    for (std::size_t i = 0; i < names.size(); ++i) msg += (i ? ", " : " ") + names[i];
+  }
+  throw Error(Status::InvalidArgument, msg);
+}
+
 void run_bench(const BenchOptions& o) {
   Device dev = pick_device(o.device);
   const Capabilities& caps = dev.caps();
+  check_only(o, caps);
   Context ctx(dev);
   Queue q(ctx);
   std::printf("optune bench on %s  %s (%s, driver %s)\n", caps.spec.c_str(), caps.name.c_str(), caps.platform.c_str(),
@@ -54,13 +90,12 @@ void run_bench(const BenchOptions& o) {
     else
       std::printf("%-34s %12s  (not supported by the device)\n", names[i], "-");
   }
-
-  auto wanted = [&](const std::string& s) {
-    return o.suites.empty() || std::find(o.suites.begin(), o.suites.end(), s) != o.suites.end() ||
-           std::find(o.suites.begin(), o.suites.end(), "all") != o.suites.end();
-  };
+  if (c.cache_bytes > 0)
+    std::printf("%-34s %12.1f  MiB   (%s)\n", "device cache", double(c.cache_bytes) / (1 << 20), c.cache_source.c_str());
+  if (!o.quiet && (wanted(o, "elementwise") || wanted(o, "reduce")) && !cache_note(c).empty())
+    std::printf("\n%s\n", cache_note(c).c_str());
   nlohmann::json ops = nlohmann::json::object();
-  if (wanted("elementwise")) {
+  if (wanted(o, "elementwise")) {
     ElementwiseBenchOptions eo;
     eo.runs = o.runs;
     eo.max_log2 = o.max_log2;
@@ -69,15 +104,15 @@ void run_bench(const BenchOptions& o) {
     eo.quiet = o.quiet;
     ops["elementwise"] = bench_elementwise(q, c, eo);
   }
-  if (wanted("reduce")) ops["reduce"] = bench_reduce(q, c, o.runs, o.quiet, o.only);
-  if (wanted("gemm")) {
+  if (wanted(o, "reduce")) ops["reduce"] = bench_reduce(q, c, o.runs, o.quiet, o.only);
+  if (wanted(o, "gemm")) {
     GemmBenchOptions go = o.gemm;
     go.runs = o.runs;
     go.quiet = o.quiet;
     go.only = o.only;
     ops["gemm"] = bench_gemm(q, c, go);
   }
-  if (wanted("startup")) {
+  if (wanted(o, "startup")) {
     StartupBenchOptions so;
     so.only = o.only;
     so.quiet = o.quiet;
@@ -98,6 +133,8 @@ void run_bench(const BenchOptions& o) {
           {"fma_f32_gflops", c.fma_gflops[0]},
           {"fma_f16_gflops", c.fma_gflops[1]},
           {"fma_f64_gflops", c.fma_gflops[2]},
+          {"cache_bytes", c.cache_bytes},
+          {"cache_source", c.cache_source},
           {"detail", c.detail}}},
         {"operators", ops},
     };
@@ -116,11 +153,24 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("suites", o->suites,
                   "What to measure besides the ceilings: elementwise, reduce, gemm, startup, all (default: all)")
       ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "gemm", "startup", "all"}));
-  cmd->add_option("--max-log2", o->max_log2, "Largest operator size as a power of two (default: 28 on GPUs, 24 on CPUs)")
-      ->check(CLI::Range(10, 30));
-  cmd->add_option("--min-log2", o->min_log2, "Smallest operator size as a power of two (default: 10)")
-      ->check(CLI::Range(0, 30));
-  cmd->add_option("--only", o->only, "Only the cases whose name contains one of these (e.g. gelu,row-sum)")
+  // Options that one suite reads name it; the old spellings stay accepted,
+  // hidden (group ""), for scripts.
+  for (const bool hidden : {false, true}) {
+    cmd->add_option(hidden ? "--max-log2" : "--elementwise-max-log2", o->max_log2,
+                    "elementwise: largest size as a power of two (default: 28 on GPUs, 24 on CPUs)")
+        ->check(CLI::Range(10, 30))
+        ->group(hidden ? "" : "Options");
+    cmd->add_option(hidden ? "--min-log2" : "--elementwise-min-log2", o->min_log2,
+                    "elementwise: smallest size as a power of two (default: 10)")
+        ->check(CLI::Range(0, 30))
+        ->group(hidden ? "" : "Options");
+    cmd->add_flag(hidden ? "--quick" : "--gemm-quick", o->gemm.quick,
+                  "gemm: only the targets' cases (f32 squares 1024, 4096, 8192 and 4096 x 64^3; 512 and 256 x 32^3 "
+                  "on CPUs)")
+        ->group(hidden ? "" : "Options");
+  }
+  cmd->add_option("--only", o->only, "Only the cases whose name contains one of these, in every suite (e.g. gelu,row-sum); "
+                  "one that matches no case is an error")
       ->delimiter(',');
   cmd->add_option("--device", o->device, "opencl:P:D, cuda:N, gpu or cpu (default: OPTUNE_DEVICE, else first GPU)");
   cmd->add_option("--json", o->json_path, "Write the results as JSON to this file");
@@ -128,8 +178,6 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--copy-mib", o->copy_mib, "Copy buffer size in MiB (default: 64 on CPUs, 1024 on GPUs)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_flag("--quiet", o->quiet, "Print only the summary table");
-  cmd->add_flag("--quick", o->gemm.quick,
-                "gemm: only the targets' cases (f32 squares 1024, 4096, 8192 and 4096 x 64^3; 512 and 256 x 32^3 on CPUs)");
   cmd->add_option("--gemm-sizes", o->gemm.sizes, "gemm: the square sizes to run, e.g. 4096,8192")
       ->delimiter(',')
       ->check(CLI::Range(1, 65536));

@@ -28,19 +28,8 @@ Operand view(const Buffer<std::uint8_t>& b, DType t, std::size_t offset, std::si
   return o;
 }
 
-}  // namespace
-
-nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const ElementwiseBenchOptions& o) {
-  const Capabilities& caps = q.device().caps();
-  const bool cpu = caps.type == DeviceType::CPU;
-  const int runs = o.runs > 0 ? o.runs : (cpu ? 5 : 20);
-  int max_log2 = o.max_log2 > 0 ? o.max_log2 : (cpu ? 24 : 28);
-  // Four buffers of the largest size must fit beside each other.
-  while (max_log2 > 10 && (std::uint64_t(4) << max_log2) * 4 > std::min(caps.max_alloc_bytes, caps.global_mem_bytes / 5))
-    --max_log2;
-  const std::size_t cap = std::size_t(1) << max_log2;
-
-  const std::vector<Case> cases{
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c{
       {"relu f32", DType::F32, DType::F32, 1, false,
        [](const Queue& q, const std::vector<Operand>& in, const Operand& y) { return unary(q, Unary::Relu, in[0], y); }},
       {"gelu f32", DType::F32, DType::F32, 1, false,
@@ -56,6 +45,26 @@ nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const Elemen
       {"cast f32->f16", DType::F32, DType::F16, 1, false,
        [](const Queue& q, const std::vector<Operand>& in, const Operand& y) { return cast(q, in[0], y); }},
   };
+  return c;
+}
+
+}  // namespace
+
+std::vector<std::string> elementwise_case_names() {
+  std::vector<std::string> names;
+  for (const Case& k : cases()) names.push_back(k.name);
+  return names;
+}
+
+nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const ElementwiseBenchOptions& o) {
+  const Capabilities& caps = q.device().caps();
+  const bool cpu = caps.type == DeviceType::CPU;
+  const int runs = o.runs > 0 ? o.runs : (cpu ? 5 : 20);
+  int max_log2 = o.max_log2 > 0 ? o.max_log2 : (cpu ? 24 : 28);
+  // Four buffers of the largest size must fit beside each other.
+  while (max_log2 > 10 && (std::uint64_t(4) << max_log2) * 4 > std::min(caps.max_alloc_bytes, caps.global_mem_bytes / 5))
+    --max_log2;
+  const std::size_t cap = std::size_t(1) << max_log2;
 
   // Random inputs once, at the largest size; the mask is random bytes 0/1.
   Context ctx = q.context();
@@ -78,7 +87,7 @@ nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const Elemen
 
   nlohmann::json rows = nlohmann::json::array();
   if (!o.quiet) std::printf("\n%-16s %12s %10s %10s %8s\n", "elementwise", "elements", "time us", "GB/s", "ceiling");
-  for (const Case& k : cases) {
+  for (const Case& k : cases()) {
     if (!selected(k.name, o.only)) continue;
     for (int lg = o.min_log2; lg <= max_log2; lg += 2) {
       const std::size_t n = std::size_t(1) << lg;
@@ -97,12 +106,16 @@ nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const Elemen
                                         (k.mask ? 1.0 : 0.0));
       const double gbs = bytes / t.median_s * 1e-9;
       const double frac = c.copy_gbs > 0 ? gbs / c.copy_gbs : 0;
+      // What the rotation touches: every slice's inputs and output.
+      const double working_set = bytes * double(slices);
+      const bool cached = fits_in_cache(c, working_set);
       rows.push_back({{"op", k.name}, {"elements", n}, {"bytes", bytes}, {"median_us", t.median_s * 1e6},
                       {"min_us", t.min_s * 1e6}, {"gbs", gbs}, {"fraction_of_copy_ceiling", frac},
+                      {"working_set_bytes", working_set}, {"fits_in_cache", cached},
                       {"parameters", t.parameters}});
       if (!o.quiet)
-        std::printf("%-16s %12zu %10.1f %10.1f %7.1f%%  %s\n", k.name.c_str(), n, t.median_s * 1e6, gbs, 100 * frac,
-                    t.parameters_text.c_str());
+        std::printf("%-16s %12zu %10.1f %10.1f %7.1f%%%s %s\n", k.name.c_str(), n, t.median_s * 1e6, gbs, 100 * frac,
+                    cached ? "*" : " ", t.parameters_text.c_str());
     }
   }
   return rows;

@@ -19,6 +19,9 @@ struct ElementwiseBenchOptions {
   bool quiet = false;
 };
 
+// The cases' names, for --only.
+std::vector<std::string> elementwise_case_names();
+
 nlohmann::json bench_elementwise(const Queue& q, const Ceilings& c, const ElementwiseBenchOptions& o);
 
 }  // namespace optune::tool

@@ -79,6 +79,29 @@ struct RowContext {
   bool quiet;
 };
 
+// "    params: ..." under a row, wrapped at the spaces to 120 columns.
+void print_parameters(const std::string& text, double mismatch_tolerance) {
+  std::string line = "    params:";
+  if (mismatch_tolerance > 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " (MISMATCH: beyond the tolerance %.1e)", mismatch_tolerance);
+    line += buf;
+  }
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    if (line.size() + 1 + word.size() > 120 && line.size() > 12) {
+      std::printf("%s\n", line.c_str());
+      line = "           ";
+    }
+    line += " " + word;
+    at = end + 1;
+  }
+  std::printf("%s\n", line.c_str());
+}
+
 double fma_ceiling(const Ceilings& c, DType t) {
   return c.fma_gflops[t == DType::F16 ? 1 : t == DType::F64 ? 2 : 0];
 }
@@ -163,16 +186,17 @@ nlohmann::json run_case(const RowContext& rc, const Case& cs) {
   row["flagged"] = flagged;
 
   if (!rc.quiet) {
-    std::printf("%-9s %-4s %-2s %18s %11.1f %9.1f %6.1f%%", cs.group.c_str(), std::string(dtype_name(cs.dtype)).c_str(),
+    // One row of at most 120 columns; the parameters on an indented line below.
+    std::printf("%-9s %-4s %-2s %15s %10.1f %9.1f %6.1f%%", cs.group.c_str(), std::string(dtype_name(cs.dtype)).c_str(),
                 trans_name(s).c_str(), shape_name(s).c_str(), t.median_s * 1e6, gflops,
                 ceiling > 0 ? 100 * gflops / ceiling : 0.0);
     if (ref["available"].get<bool>())
-      std::printf(" %11.1f %9.1f %7.2fx %9.1e", ref["median_us"].get<double>(), ref["gflops"].get<double>(),
+      std::printf(" %10.1f %9.1f %6.2fx %8.1e", ref["median_us"].get<double>(), ref["gflops"].get<double>(),
                   ref["speed_ratio"].get<double>(), ref["max_relative_difference"].get<double>());
     else
-      std::printf(" %11s %9s %8s %9s", "-", "-", "-", "-");
-    if (flagged) std::printf("  MISMATCH (tolerance %.1e)", tol);
-    std::printf("  %s\n", t.parameters_text.c_str());
+      std::printf(" %10s %9s %7s %8s", "-", "-", "-", "-");
+    std::printf("%s\n", flagged ? "  MISMATCH" : "");
+    print_parameters(t.parameters_text, flagged ? tol : 0.0);
     std::fflush(stdout);
   }
   return row;
@@ -187,7 +211,7 @@ nlohmann::json run_row(const RowContext& rc, const Case& cs) {
     }
   } catch (const Error& e) {  // one failing row (memory, an unsupported shape) must not end the suite
     if (!rc.quiet)
-      std::printf("%-9s %-4s %-2s %18s  error (%s): %s\n", cs.group.c_str(), std::string(dtype_name(cs.dtype)).c_str(),
+      std::printf("%-9s %-4s %-2s %15s  error (%s): %s\n", cs.group.c_str(), std::string(dtype_name(cs.dtype)).c_str(),
                   trans_name(cs.shape).c_str(), shape_name(cs.shape).c_str(), status_name(e.status()), e.what());
     return {{"group", cs.group}, {"dtype", std::string(dtype_name(cs.dtype))}, {"trans", trans_name(cs.shape)},
             {"m", cs.shape.m}, {"n", cs.shape.n}, {"k", cs.shape.k}, {"batch", cs.shape.batch},
@@ -196,6 +220,12 @@ nlohmann::json run_row(const RowContext& rc, const Case& cs) {
 }
 
 }  // namespace
+
+std::vector<std::string> gemm_case_names(const Capabilities& caps, const GemmBenchOptions& o) {
+  std::vector<std::string> names;
+  for (const Case& cs : make_cases(caps, o, caps.type == DeviceType::CPU)) names.push_back(case_name(cs));
+  return names;
+}
 
 nlohmann::json bench_gemm(const Queue& q, const Ceilings& c, const GemmBenchOptions& o) {
   const Capabilities& caps = q.device().caps();
@@ -216,12 +246,17 @@ nlohmann::json bench_gemm(const Queue& q, const Ceilings& c, const GemmBenchOpti
     std::printf("\ngemm: C = A B, row-major, alpha 1, beta 0; time = median of %d device-timed runs after 2 warm-ups\n",
                 rc.runs);
     std::printf("reference: %s\n", reference.c_str());
-    std::printf("GFLOP/s counts 2mnk per product; fma%% is of the measured FMA ceiling (2 flops per FMA, CUDA cores: "
-                "tensor cores may exceed it); vs ref > 1: optune faster; diff = max|ours - ref| / max|ref|\n");
-    if (cpu) std::printf("%s\n", scaled);
+    std::printf("GFLOP/s counts 2mnk per product; fma%% is of the measured FMA ceiling (2 flops per FMA, CUDA cores:\n"
+                "tensor cores may exceed it); vs ref > 1: optune faster; diff = max|ours - ref| / max|ref|;\n"
+                "under each row, the kernel parameters and the database level they came from\n");
+    if (cpu) {  // the JSON's note on two lines
+      const std::string note = scaled;
+      const std::size_t cut = note.find(" and its turns");
+      std::printf("%s\n%s\n", note.substr(0, cut).c_str(), note.substr(cut + 1).c_str());
+    }
     if (!caps.fp16 && contains(o.dtypes, "f16")) std::printf("f16: skipped, the device has no half arithmetic\n");
     if (!caps.fp64 && contains(o.dtypes, "f64")) std::printf("f64: skipped, the device has no fp64\n");
-    std::printf("%-9s %-4s %-2s %18s %11s %9s %7s %11s %9s %8s %9s\n", "gemm", "type", "op", "shape (m x n x k)",
+    std::printf("%-9s %-4s %-2s %15s %10s %9s %7s %10s %9s %7s %8s\n", "gemm", "type", "op", "m x n x k",
                 "time us", "GFLOP/s", "fma%", "ref us", "ref GF/s", "vs ref", "diff");
   }
   nlohmann::json rows = nlohmann::json::array();

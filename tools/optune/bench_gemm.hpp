@@ -20,7 +20,7 @@ namespace optune::tool {
 
 struct GemmBenchOptions {
   int runs = 0;                      // 0: 5 on CPUs, 20 on GPUs
-  bool quick = false;                // only the cases the acceptance targets name
+  bool quick = false;                // --gemm-quick: only the cases the acceptance targets name
   std::vector<std::int64_t> sizes;   // restrict the square cases to these sizes
   std::vector<std::string> groups;   // square, transpose, inference, batched (empty: all)
   std::vector<std::string> dtypes;   // f32, f16, f64 (empty: all the device supports)
@@ -28,6 +28,10 @@ struct GemmBenchOptions {
   bool reference = true;             // run the reference library
   bool quiet = false;
 };
+
+// The names of the cases these options select on this device ("square f32
+// NN 512x512x512"), for --only.
+std::vector<std::string> gemm_case_names(const Capabilities& caps, const GemmBenchOptions& o);
 
 nlohmann::json bench_gemm(const Queue& q, const Ceilings& c, const GemmBenchOptions& o);
 

@@ -38,16 +38,10 @@ void fill_random(const Queue& q, const Buffer<float>& b) {
   }
 }
 
-}  // namespace
-
-nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool quiet,
-                            const std::vector<std::string>& only) {
-  const Capabilities& caps = q.device().caps();
-  const bool cpu = caps.type == DeviceType::CPU;
-  const int runs = runs_in > 0 ? runs_in : (cpu ? 5 : 20);
-  const std::int64_t big = cpu ? 262144 / 64 : 262144;  // the long side of the large cases
-  const double f = 4;                                   // bytes per f32
-  const std::vector<Case> cases{
+// The large cases' long side is `big` (rows or columns).
+std::vector<Case> make_cases(std::int64_t big) {
+  const double f = 4;  // bytes per f32
+  return {
       {"row-sum", big, 1024, f * double(big) * 1025, false,
        [](const Queue& q, const Operand& x, const Operand& y, const Operand&, const Operand&) {
          return reduce(q, ReduceOp::Sum, x, {1}, false, y);
@@ -69,6 +63,23 @@ nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool
          return reduce(q, ReduceOp::Mean, x, {1}, false, y);
        }},
   };
+}
+
+}  // namespace
+
+std::vector<std::string> reduce_case_names() {
+  std::vector<std::string> names;
+  for (const Case& k : make_cases(1)) names.push_back(k.name);
+  return names;
+}
+
+nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool quiet,
+                            const std::vector<std::string>& only) {
+  const Capabilities& caps = q.device().caps();
+  const bool cpu = caps.type == DeviceType::CPU;
+  const int runs = runs_in > 0 ? runs_in : (cpu ? 5 : 20);
+  const std::int64_t big = cpu ? 262144 / 64 : 262144;  // the long side of the large cases
+  const std::vector<Case> cases = make_cases(big);
 
   const std::size_t n = std::size_t(big) * 1024;
   Context ctx = q.context();
@@ -89,15 +100,17 @@ nlohmann::json bench_reduce(const Queue& q, const Ceilings& c, int runs_in, bool
     const Timing t = time_events([&] { return k.run(q, xo, yo, go, bo); }, 3, runs);
     const double gbs = k.bytes / t.median_s * 1e-9;
     const double frac = c.copy_gbs > 0 ? gbs / c.copy_gbs : 0;
+    const bool cached = fits_in_cache(c, k.bytes);  // the same buffers every call
     const std::string shape = std::to_string(k.rows) + "x" + std::to_string(k.cols);
     nlohmann::json row{{"op", k.name},          {"shape", shape},          {"bytes", k.bytes},
                        {"median_us", t.median_s * 1e6}, {"min_us", t.min_s * 1e6}, {"gbs", gbs},
-                       {"fraction_of_copy_ceiling", frac}, {"parameters", t.parameters}};
+                       {"fraction_of_copy_ceiling", frac}, {"working_set_bytes", k.bytes},
+                       {"fits_in_cache", cached}, {"parameters", t.parameters}};
     if (k.report_us) row["target_us"] = 10.0;
     rows.push_back(row);
     if (!quiet)
-      std::printf("%-12s %18s %10.1f %10.1f %7.1f%%  %s\n", k.name.c_str(), shape.c_str(), t.median_s * 1e6, gbs,
-                  100 * frac, t.parameters_text.c_str());
+      std::printf("%-12s %18s %10.1f %10.1f %7.1f%%%s %s\n", k.name.c_str(), shape.c_str(), t.median_s * 1e6, gbs,
+                  100 * frac, cached ? "*" : " ", t.parameters_text.c_str());
   }
   return rows;
 }

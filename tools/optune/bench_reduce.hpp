@@ -6,10 +6,15 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "ceilings.hpp"
 
 namespace optune::tool {
+
+// The cases' names, for --only.
+std::vector<std::string> reduce_case_names();
 
 // runs <= 0 picks by device type (20 on GPUs, 5 on CPUs).
 // only: cases whose name contains one of these (empty: all).

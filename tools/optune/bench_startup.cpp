@@ -45,6 +45,16 @@ const std::vector<Case>& cases() {
   return c;
 }
 
+}  // namespace
+
+std::vector<std::string> startup_case_names() {
+  std::vector<std::string> names;
+  for (const Case& k : cases()) names.push_back(k.name);
+  return names;
+}
+
+namespace {
+
 // ---- the child: one first call, reported as one JSON line on stdout ----
 
 void fill(const Queue& q, const Buffer<float>& b, std::uint64_t seed) {

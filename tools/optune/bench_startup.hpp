@@ -28,6 +28,9 @@ struct StartupBenchOptions {
   bool quiet = false;
 };
 
+// The cases' names, for --only.
+std::vector<std::string> startup_case_names();
+
 // Runs the children for each case on dev; the rows for operators.startup.
 nlohmann::json bench_startup(const Device& dev, const StartupBenchOptions& o);
 

@@ -1,10 +1,13 @@
 #include "ceilings.hpp"
 
+#include <CL/cl.h>
+
 #include <cstdio>
 #include <cstring>
 #include <random>
 
 #include "kernels/families.hpp"
+#include "optune/interop.hpp"
 
 namespace optune::tool {
 
@@ -22,7 +25,47 @@ void verify_copy(const Queue& q, const Buffer<std::uint32_t>& x, const Buffer<st
     throw Error(Status::Internal, "copy ceiling: " + what + " produced a wrong copy");
 }
 
+// Capabilities probes the L2 size on CUDA only; on OpenCL ask the device
+// behind the queue (public interop API) for its global memory cache.
+void probe_cache(const Queue& q, Ceilings& c) {
+  const Capabilities& caps = q.device().caps();
+  if (caps.backend == Backend::CUDA) {
+    c.cache_bytes = caps.l2_bytes;
+    c.cache_source = "L2";
+    return;
+  }
+  cl_device_id dev = nullptr;
+  cl_ulong bytes = 0;
+  const auto queue = static_cast<cl_command_queue>(interop::native_queue(q).queue);
+  if (clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr) == CL_SUCCESS &&
+      clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof bytes, &bytes, nullptr) == CL_SUCCESS) {
+    c.cache_bytes = bytes;
+    c.cache_source = "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE";
+  }
+}
+
 }  // namespace
+
+bool fits_in_cache(const Ceilings& c, double working_set_bytes) {
+  return c.cache_bytes > 0 && working_set_bytes <= double(c.cache_bytes);
+}
+
+std::string cache_note(const Ceilings& c) {
+  if (c.cache_bytes == 0) return "";
+  const double cache_mib = double(c.cache_bytes) / (1 << 20), copy_mib = double(c.copy_bytes) / (1 << 20);
+  char buf[512];
+  if (2 * c.copy_bytes > c.cache_bytes)
+    std::snprintf(buf, sizeof buf,
+                  "* working set fits in the device's %.1f MiB cache (%s): served from cache, such a row\n"
+                  "  may exceed the copy ceiling, which streams %.0f MiB buffers through memory",
+                  cache_mib, c.cache_source.c_str(), copy_mib);
+  else
+    std::snprintf(buf, sizeof buf,
+                  "* working set fits in the device's %.1f MiB cache (%s): served from cache; the copy\n"
+                  "  ceiling's own %.0f MiB buffers fit in it too (--copy-mib), so it is a cache ceiling here",
+                  cache_mib, c.cache_source.c_str(), copy_mib);
+  return buf;
+}
 
 Ceilings measure_ceilings(const Queue& q, const CeilingOptions& opt) {
   const Capabilities& caps = q.device().caps();
@@ -103,6 +146,8 @@ Ceilings measure_ceilings(const Queue& q, const CeilingOptions& opt) {
     }
   }
   c.detail = {{"copy_bytes_per_buffer", bytes}, {"copies", copies}, {"fma", fmas}};
+  c.copy_bytes = bytes;
+  probe_cache(q, c);
   return c;
 }
 

@@ -14,6 +14,11 @@ struct Ceilings {
   double backend_copy_gbs = 0;  // clEnqueueCopyBuffer / cuMemcpyDtoDAsync
   double kernel_copy_gbs = 0;   // best optune copy kernel
   double fma_gflops[3] = {0, 0, 0};  // f32, f16, f64 (0 when unsupported)
+  std::size_t copy_bytes = 0;   // per buffer of the copy measurement
+  // The device's last-level cache as the API reports it (0: not reported):
+  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE on OpenCL, the L2 size on CUDA.
+  std::uint64_t cache_bytes = 0;
+  std::string cache_source;
   nlohmann::json detail;        // every measurement
 };
 
@@ -24,5 +29,13 @@ struct CeilingOptions {
 };
 
 Ceilings measure_ceilings(const Queue& queue, const CeilingOptions& opt);
+
+// True when a row's working set (what its timed calls touch) fits in the
+// device's cache: it may then run faster than the copy ceiling, which
+// streams buffers larger than the cache (the bench marks such rows with *).
+bool fits_in_cache(const Ceilings& c, double working_set_bytes);
+
+// The bench header's line on that mark (empty when the cache size is unknown).
+std::string cache_note(const Ceilings& c);
 
 }  // namespace optune::tool

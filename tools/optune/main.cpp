@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "optune/error.hpp"
+#include "suggest.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"optune: tuned GPU operators on OpenCL and CUDA devices"};
@@ -15,6 +16,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // An unknown word is named, with the closest valid spelling; CLI11 2.1
+    // would say "A subcommand is required" for `optune bnech`.
+    if (e.get_exit_code() != 0)
+      if (auto message = optune::tool::diagnose_unknown(app, argc, argv)) {
+        std::fprintf(stderr, "optune: error: %s\nRun with --help for more information.\n", message->c_str());
+        return e.get_exit_code();
+      }
     return app.exit(e);
   } catch (const optune::Error& e) {
     std::fprintf(stderr, "optune: error (%s): %s\n", optune::status_name(e.status()), e.what());
