@@ -243,6 +243,9 @@ class Queue {
 namespace detail {
 std::size_t mem_bytes(const MemImpl& mem);
 [[noreturn]] void throw_buffer_too_small(const char* what, std::size_t need, std::size_t have);
+// The same for a range at offset: names offset and count as given, never a
+// sum that wrapped around.
+[[noreturn]] void throw_range_too_small(const char* what, std::size_t offset, std::size_t count, std::size_t have);
 }  // namespace detail
 
 // ---- template definitions ----
@@ -262,7 +265,7 @@ std::size_t Buffer<T>::capacity() const {
 template <class T>
 Buffer<T> Buffer<T>::view(std::size_t offset, std::size_t count) const {
   if (offset > count_ || count > count_ - offset)
-    detail::throw_buffer_too_small("Buffer::view", offset + count, count_);
+    detail::throw_range_too_small("Buffer::view", offset, count, count_);
   return Buffer<T>(mem_, offset_ + offset, count);
 }
 

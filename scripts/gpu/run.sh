@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|tune|bench|tune-bench|test-bench] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench] [extra bench args]
 # The exit status is non-zero when the build or a test failed.
 # Carry: .deb (the .deb files, see scripts/gpu/fetch_debs.sh).
 set -uo pipefail
@@ -80,6 +80,51 @@ tests() {
   fi
 }
 
+# compute-sanitizer over the gpu-label test programs on cuda:0: memcheck
+# (with CUDA API errors reported) over every program, and racecheck,
+# synccheck and initcheck over the operator programs (SANITIZE_DEEP), whose
+# kernels are the ones with local memory and barriers. Counts per tool and
+# program go to summary.txt; any error, or a program that fails or runs past
+# SANITIZE_TIMEOUT seconds (default 120), fails the step. SANITIZE_FILTER is
+# the gtest filter of the deep tools (default: every case but the large and
+# tuning ones, which repeat the same kernels at sizes that make racecheck
+# slow). Meant to finish in about 8 minutes on an H100.
+SANITIZE_DEEP_DEFAULT="test_elementwise test_reduce test_softmax_norm test_gemm test_gemm_batched test_capi"
+sanitize() {
+  local cs tool prog bin errors rc filter line
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  [ -x "$cs" ] || { log "sanitize: compute-sanitizer not found"; return 1; }
+  local progs
+  progs=$(cd build/gpu && ctest -L gpu -N | sed -n 's/^ *Test *#[0-9]*: *\([A-Za-z0-9_]*\)\(\.cuda\)\{0,1\}$/\1/p' | sort -u)
+  log "sanitize ($("$cs" --version | tail -1)) on cuda:0"
+  printf '%-10s %-28s %8s %s\n' tool program errors status | tee -a "$OUT/summary.txt"
+  for tool in memcheck racecheck synccheck initcheck; do
+    for prog in $progs; do
+      bin=build/gpu/tests/$prog
+      [ -x "$bin" ] || continue
+      filter='*'
+      if [ "$tool" != memcheck ]; then
+        case " ${SANITIZE_DEEP:-$SANITIZE_DEEP_DEFAULT} " in *" $prog "*) ;; *) continue ;; esac
+        filter=${SANITIZE_FILTER:-'-*Large*:*Huge*:*Tune*:*Tuner*:*Concurrent*:*Threads*'}
+      fi
+      local extra=()
+      [ "$tool" = memcheck ] && extra=(--report-api-errors all --leak-check no)
+      OPTUNE_DEVICE=cuda:0 OPTUNE_CACHE_DIR=/tmp/optune-cache-sanitize timeout "${SANITIZE_TIMEOUT:-120}" \
+        "$cs" --tool "$tool" "${extra[@]}" --print-limit 20 "$bin" --gtest_filter="$filter" \
+        >"$LOGS/sanitize-$tool-$prog.log" 2>&1
+      rc=$?
+      line=$(grep -E 'ERROR SUMMARY: [0-9]+' "$LOGS/sanitize-$tool-$prog.log" | tail -1)
+      errors=$(echo "$line" | sed -n 's/.*ERROR SUMMARY: \([0-9]*\).*/\1/p')
+      local status=ok
+      if [ "$rc" = 124 ]; then status=timeout; elif [ -z "$errors" ]; then status="no summary (rc $rc)";
+      elif [ "$rc" != 0 ]; then status="rc $rc"; fi
+      printf '%-10s %-28s %8s %s\n' "$tool" "$prog" "${errors:--}" "$status" | tee -a "$OUT/summary.txt"
+      if [ "$status" != ok ] || [ "${errors:-1}" != 0 ]; then STATUS=1; fi
+    done
+  done
+  log "sanitize done (status $STATUS)"
+}
+
 # Tunes every family on both back ends into the cache file, then exports each
 # back end's results in the shipped format. TUNE_BUDGET: seconds per item
 # (default 15); TUNE_LIST: the items, family:dtype[:bucket,bucket...[:seconds]]
@@ -122,6 +167,7 @@ bench() {
 case "$WHAT" in
   build) build ;;
   test) build && tests ;;
+  sanitize) build && sanitize ;;
   tune) build && tune ;;
   bench) build && bench "$@" ;;
   tune-bench) build && tune && bench "$@" ;;

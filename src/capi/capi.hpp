@@ -83,6 +83,10 @@ const optune_buffer_t& need_buffer(optune_buffer b, const char* what);
 
 // A tensor as an Operand; `what` names it in messages ("optune_unary: x").
 Operand operand(const optune_tensor* t, const std::string& what);
+// The same for the element-wise entry points, where ndim 0 (a scalar, as
+// optune.h says) is the one-element shape [1]: it broadcasts as a scalar
+// does and reads the one element at the tensor's offset.
+Operand elementwise_operand(const optune_tensor* t, const std::string& what);
 std::optional<Operand> optional_operand(const optune_tensor* t, const std::string& what);
 WaitList wait_list(const optune_event* list, std::size_t count, const char* fn);
 OpParams op_params(const optune_op_params* p);

@@ -31,7 +31,7 @@ std::vector<std::string> names(const char* const* list, std::size_t count, const
 std::vector<Operand> operands(const optune_tensor* list, std::size_t count, const std::string& what) {
   if (count && !list) invalid(what + " is NULL with a count of " + std::to_string(count));
   std::vector<Operand> out;
-  for (std::size_t i = 0; i < count; ++i) out.push_back(operand(&list[i], what + "[" + std::to_string(i) + "]"));
+  for (std::size_t i = 0; i < count; ++i) out.push_back(elementwise_operand(&list[i], what + "[" + std::to_string(i) + "]"));
   return out;
 }
 
@@ -47,7 +47,7 @@ optune_status optune_unary(optune_queue queue, optune_unary_op op, const optune_
     EventOut out(event);
     const Queue& q = need_queue(queue, fn);
     const Unary u = unary_op(op, fn);
-    out.set(unary(q, u, operand(x, "optune_unary: x"), operand(y, "optune_unary: y"), op_params(params),
+    out.set(unary(q, u, elementwise_operand(x, "optune_unary: x"), elementwise_operand(y, "optune_unary: y"), op_params(params),
                   wait_list(wait, wait_count, fn)));
   });
 }
@@ -60,8 +60,8 @@ optune_status optune_binary(optune_queue queue, optune_binary_op op, const optun
     EventOut out(event);
     const Queue& q = need_queue(queue, fn);
     const Binary o = binary_op(op, fn);
-    out.set(binary(q, o, operand(a, "optune_binary: a"), operand(b, "optune_binary: b"),
-                   operand(y, "optune_binary: y"), wait_list(wait, wait_count, fn)));
+    out.set(binary(q, o, elementwise_operand(a, "optune_binary: a"), elementwise_operand(b, "optune_binary: b"),
+                   elementwise_operand(y, "optune_binary: y"), wait_list(wait, wait_count, fn)));
   });
 }
 
@@ -73,7 +73,7 @@ optune_status optune_binary_tensor_scalar(optune_queue queue, optune_binary_op o
     EventOut out(event);
     const Queue& q = need_queue(queue, fn);
     const Binary o = binary_op(op, fn);
-    out.set(binary(q, o, operand(a, "optune_binary_tensor_scalar: a"), s, operand(y, "optune_binary_tensor_scalar: y"),
+    out.set(binary(q, o, elementwise_operand(a, "optune_binary_tensor_scalar: a"), s, elementwise_operand(y, "optune_binary_tensor_scalar: y"),
                    wait_list(wait, wait_count, fn)));
   });
 }
@@ -86,7 +86,7 @@ optune_status optune_binary_scalar_tensor(optune_queue queue, optune_binary_op o
     EventOut out(event);
     const Queue& q = need_queue(queue, fn);
     const Binary o = binary_op(op, fn);
-    out.set(binary(q, o, s, operand(b, "optune_binary_scalar_tensor: b"), operand(y, "optune_binary_scalar_tensor: y"),
+    out.set(binary(q, o, s, elementwise_operand(b, "optune_binary_scalar_tensor: b"), elementwise_operand(y, "optune_binary_scalar_tensor: y"),
                    wait_list(wait, wait_count, fn)));
   });
 }
@@ -99,8 +99,8 @@ optune_status optune_ternary(optune_queue queue, optune_ternary_op op, const opt
     EventOut out(event);
     const Queue& q = need_queue(queue, fn);
     const Ternary t = need_enum<Ternary>(int(op), int(Ternary::Clamp), "optune_ternary: operator");
-    out.set(ternary(q, t, operand(a, "optune_ternary: a"), operand(b, "optune_ternary: b"),
-                    operand(c, "optune_ternary: c"), operand(y, "optune_ternary: y"), op_params(params),
+    out.set(ternary(q, t, elementwise_operand(a, "optune_ternary: a"), elementwise_operand(b, "optune_ternary: b"),
+                    elementwise_operand(c, "optune_ternary: c"), elementwise_operand(y, "optune_ternary: y"), op_params(params),
                     wait_list(wait, wait_count, fn)));
   });
 }
@@ -111,7 +111,7 @@ optune_status optune_cast(optune_queue queue, const optune_tensor* x, const optu
   return guard([&] {
     EventOut out(event);
     const Queue& q = need_queue(queue, fn);
-    out.set(cast(q, operand(x, "optune_cast: x"), operand(y, "optune_cast: y"), wait_list(wait, wait_count, fn)));
+    out.set(cast(q, elementwise_operand(x, "optune_cast: x"), elementwise_operand(y, "optune_cast: y"), wait_list(wait, wait_count, fn)));
   });
 }
 

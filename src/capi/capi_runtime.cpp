@@ -68,6 +68,15 @@ Operand operand(const optune_tensor* t, const std::string& what) {
   return o;
 }
 
+Operand elementwise_operand(const optune_tensor* t, const std::string& what) {
+  Operand o = operand(t, what);
+  if (o.shape.empty()) {
+    o.shape = {1};
+    o.strides.clear();  // none were read for rank 0
+  }
+  return o;
+}
+
 std::optional<Operand> optional_operand(const optune_tensor* t, const std::string& what) {
   if (!t) return std::nullopt;
   return operand(t, what);

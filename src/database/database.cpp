@@ -255,7 +255,7 @@ Params Database::lookup(const Queue& queue, const KernelFamily& family, const Pr
     }
     if (r) {
       Candidate c{Level::Local, {}};
-      c.entry.source = "run-time search (OPTUNE_TUNING=" + env_or("OPTUNE_TUNING", "off") + ")";
+      c.entry.source = "run-time search (OPTUNE_TUNING=" + tuning_policy() + ")";
       c.entry.family = family.name();
       s->chain.insert(s->chain.begin(), {c, r->best, Slot::Choice::Trusted});
       if (family.check(r->best, caps, problem).empty()) {

@@ -27,8 +27,9 @@
 // passed over for that call.
 // Run-time policy OPTUNE_TUNING=off|fast|full (default off): when a lookup
 // finds no entry at all for its key, fast searches the work-group-size
-// parameters (WGS*) within OPTUNE_TUNING_BUDGET_MS (default 200), full runs
-// random sampling over every parameter (default budget 5000 ms); the result
+// parameters (WGS*) within OPTUNE_TUNING_BUDGET_MS (default 200; 1 to
+// 3600000 accepted), full runs random sampling over every parameter (default
+// budget 5000 ms); the result
 // is stored in the cache file and used at the local level.
 #pragma once
 
@@ -129,6 +130,10 @@ bool save_result(const Capabilities& caps, const TuneResult& result);
 // Error(InvalidArgument) naming the first bad entry, Error(IoError) without a
 // cache file. Returns how many were written.
 std::size_t import_entries(const std::vector<DbEntry>& entries, const Capabilities& caps);
+
+// OPTUNE_TUNING as one of "off", "fast", "full" (any case; "0" is off); an
+// unknown value is warned about once and means off.
+std::string tuning_policy();
 
 // The run-time search of OPTUNE_TUNING for a key with no entry; nullopt when
 // the policy is off, the family has nothing to search, or the search failed.

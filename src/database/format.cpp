@@ -31,6 +31,32 @@ struct Problems {
   }
 };
 
+// Database files are four levels deep; 64 is generous. Checked by a scan
+// before parsing: a document nested 100,000 deep would otherwise exhaust the
+// stack in the JSON library (its DOM and destructor recurse per level).
+constexpr int kMaxDepth = 64;
+
+void check_depth(const std::string& text) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth)
+        throw Error(Status::InvalidArgument, "JSON nested deeper than " + std::to_string(kMaxDepth) +
+                                                 " levels (at byte " + std::to_string(i) + ")");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 std::string text_field(const json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return "";
@@ -140,6 +166,7 @@ std::vector<DbEntry> parse_database_json(const std::string& text, const std::str
   json root;
   DbEntry device;
   try {
+    check_depth(text);
     root = json::parse(text);
     if (!root.is_object()) throw Error(Status::InvalidArgument, "the file must hold a JSON object");
     if (root.contains("format") && root["format"] != 1)

@@ -48,7 +48,8 @@ std::string identity_of(const std::string& backend, const std::string& vendor, c
 
 // Parses a database file. Lenient (shipped files): a malformed file or entry
 // is warned about and skipped. Strict (imports): the first problem throws
-// Error(InvalidArgument) naming the source and the entry.
+// Error(InvalidArgument) naming the source and the entry. A document nested
+// deeper than 64 levels is refused before it is parsed.
 std::vector<DbEntry> parse_database_json(const std::string& text, const std::string& source, bool strict);
 
 // One file for one device in the format above (entries' own device fields are

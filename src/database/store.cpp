@@ -34,17 +34,9 @@ void store(const Capabilities& caps, const TuneResult& r) {
   file->put_verdict(verdict_key(caps, e.family, e.dtype, e.bucket, e.params), true);
 }
 
-double budget_ms(double fallback) {
-  const std::string v = env_or("OPTUNE_TUNING_BUDGET_MS", "");
-  if (v.empty()) return fallback;
-  char* end = nullptr;
-  const double ms = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || *end || !(ms > 0)) {
-    log_warn("OPTUNE_TUNING_BUDGET_MS='" + v + "' is not a positive number; using " + std::to_string(int(fallback)));
-    return fallback;
-  }
-  return ms;
-}
+// At most an hour: an unbounded budget ("inf", 1e400) would make the first
+// call of an operator never return.
+double budget_ms(double fallback) { return env_number("OPTUNE_TUNING_BUDGET_MS", fallback, 1, 3600e3); }
 
 }  // namespace
 
@@ -81,20 +73,24 @@ std::size_t import_entries(const std::vector<DbEntry>& entries, const Capabiliti
   if (!file)
     throw Error(Status::IoError, "no cache file to import into (OPTUNE_CACHE=off, or the cache folder " + cache_dir() +
                                      " is unusable)");
-  // No verdicts: each imported entry is checked on its first use here.
-  for (const DbEntry& e : entries) file->put_tuning(to_record(e));
+  // No verdicts: each imported entry is checked on its first use here. One
+  // transaction: an import killed or failing midway leaves nothing of itself.
+  std::vector<TuningRecord> records;
+  for (const DbEntry& e : entries) records.push_back(to_record(e));
+  file->put_tunings(records);
   Database::instance().forget();
   return entries.size();
 }
 
+std::string tuning_policy() {
+  const std::string mode = env_choice("OPTUNE_TUNING", {"off", "fast", "full", "0"}, "off");
+  return mode == "0" ? "off" : mode;
+}
+
 std::optional<TuneResult> policy_search(const Queue& queue, const KernelFamily& family, DType dtype,
                                         const std::string& bucket) {
-  const std::string mode = env_or("OPTUNE_TUNING", "off");
-  if (mode == "off" || mode == "0") return std::nullopt;
-  if (mode != "fast" && mode != "full") {
-    log_warn("OPTUNE_TUNING='" + mode + "' is not off, fast or full; treated as off");
-    return std::nullopt;
-  }
+  const std::string mode = tuning_policy();
+  if (mode == "off") return std::nullopt;
   const Capabilities& caps = queue.device().caps();
   TuneOptions o;
   o.progress = false;

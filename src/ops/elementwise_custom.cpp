@@ -1,10 +1,12 @@
 // Custom element-wise expressions: user statements placed into the same
 // data-movement template as the built-in operators.
 #include <cctype>
+#include <cmath>
 #include <set>
 
 #include "ops/elementwise_ops.hpp"
 #include "ops/traced.hpp"
+#include "runtime/log.hpp"
 
 namespace optune {
 
@@ -110,10 +112,12 @@ Event elementwise(const Queue& q, const Expression& expr, const std::vector<Oper
   body += " " + one_line(expr.code) + " ;";
   for (std::size_t k = 0; k < out_names.size(); ++k) body += " o" + std::to_string(k) + " = " + out_names[k] + ";";
   call.body = body + " }";
+  // The kernel's int is 32 bits: 2^32 + 5 must not become INT_MIN.
   if (call.compute == detail::ComputeType::Int)
-    for (double s : call.scalars)
-      if (s != double(std::int64_t(s)))
-        throw Error(Status::InvalidArgument, "elementwise: scalars of integer expressions must be integers");
+    for (const auto& [n, v] : scalars)
+      if (!(v == std::floor(v)) || v < -2147483648.0 || v > 2147483647.0)
+        throw Error(Status::InvalidArgument, "elementwise: scalar " + n + " = " + detail::number_text(v) +
+                                                 " is not a 32-bit integer, as integer expressions need");
   return detail::run_elementwise(q, call, wait);
 }
 

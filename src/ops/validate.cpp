@@ -69,8 +69,9 @@ void dtype_supported(const char* arg, DType type, const Capabilities& caps) {
 
 void rank(const char* arg, std::size_t r, std::size_t max_rank) {
   if (r == 0 || r > max_rank)
-    throw Error(Status::InvalidShape, std::string(arg) + ": rank " + std::to_string(r) + " is outside 1.." +
-                                          std::to_string(max_rank));
+    throw Error(Status::InvalidShape, std::string(arg) + ": rank " + std::to_string(r) +
+                                          (r == 0 ? " (a scalar)" : "") + " is outside 1.." +
+                                          std::to_string(max_rank) + (r == 0 ? " that this operator takes" : ""));
 }
 
 }  // namespace optune::detail::validate

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "optune/error.hpp"
+#include "runtime/checksum.hpp"
 #include "runtime/log.hpp"
 
 namespace optune::detail {
@@ -296,9 +297,13 @@ CacheFile::~CacheFile() {
   log_debug("cache file: " + path_ + " closed");
 }
 
+bool cache_enabled() {
+  const std::string mode = env_choice("OPTUNE_CACHE", {"on", "off", "1", "0"}, "on");
+  return mode == "on" || mode == "1";
+}
+
 CacheFile* CacheFile::instance() {
-  const std::string mode = env_or("OPTUNE_CACHE", "on");
-  if (mode == "off" || mode == "0") return nullptr;
+  if (!cache_enabled()) return nullptr;
   Singleton& s = singleton();
   std::lock_guard lock(s.mu);
   if (!s.file && !s.failed) {
@@ -321,13 +326,25 @@ void CacheFile::reset_instance() {
 
 std::optional<std::vector<std::uint8_t>> CacheFile::get_program(const std::string& key) {
   return guarded(mu_, path_, "reading a program", [&]() -> std::optional<std::vector<std::uint8_t>> {
-    Stmt s(db_, "SELECT binary FROM programs WHERE key = ?1");
-    if (!s.bind(1, key).step()) {
-      log_debug("cache file: no program " + key);
-      return std::nullopt;
+    std::vector<std::uint8_t> payload;
+    std::string why;
+    {
+      Stmt s(db_, "SELECT binary FROM programs WHERE key = ?1");
+      if (!s.bind(1, key).step()) {
+        log_debug("cache file: no program " + key);
+        return std::nullopt;
+      }
+      const std::vector<std::uint8_t> stored = s.blob(0);
+      if (unframe_binary(stored.data(), stored.size(), &payload, &why)) {
+        log_debug("cache file: program " + key + " found");
+        return payload;
+      }
     }
-    log_debug("cache file: program " + key + " found");
-    return s.blob(0);
+    // Checked here so that no driver ever sees a damaged binary (PoCL
+    // asserts on a truncated one).
+    log_warn("cache file " + path_ + ": program " + key + " is damaged (" + why + "); dropped, recompiling");
+    write_transaction(db_, [&] { Stmt(db_, "DELETE FROM programs WHERE key = ?1").bind(1, key).run(); });
+    return std::nullopt;
   });
 }
 
@@ -336,7 +353,7 @@ void CacheFile::put_program(const std::string& key, const std::string& device,
   guarded(mu_, path_, "storing a program", [&] {
     write_transaction(db_, [&] {
       Stmt s(db_, "INSERT OR REPLACE INTO programs(key, device, binary, created) VALUES(?1, ?2, ?3, ?4)");
-      s.bind(1, key).bind(2, device).bind(3, binary).bind(4, unix_now()).run();
+      s.bind(1, key).bind(2, device).bind(3, frame_binary(binary)).bind(4, unix_now()).run();
     });
     log_debug("cache file: stored program " + key + " (" + std::to_string(binary.size()) + " bytes)");
   });
@@ -360,19 +377,38 @@ void CacheFile::clear_programs() {
   guarded(mu_, path_, "clearing programs", [&] { write_transaction(db_, [&] { exec(db_, "DELETE FROM programs"); }); });
 }
 
+namespace {
+
+void insert_tuning(sqlite3* db, const TuningRecord& r) {
+  Stmt s(db,
+         "INSERT OR REPLACE INTO tuning(backend, device, architecture, vendor, family, dtype, bucket, params,"
+         " time_ns, default_time_ns, created) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  s.bind(1, r.backend).bind(2, r.device).bind(3, r.architecture).bind(4, r.vendor).bind(5, r.family);
+  s.bind(6, r.dtype).bind(7, r.bucket).bind(8, r.params_json).bind(9, r.time_ns).bind(10, r.default_time_ns);
+  s.bind(11, r.created != 0 ? r.created : unix_now()).run();
+}
+
+}  // namespace
+
 void CacheFile::put_tuning(const TuningRecord& r) {
   guarded(mu_, path_, "storing a tuning result", [&] {
-    write_transaction(db_, [&] {
-      Stmt s(db_,
-             "INSERT OR REPLACE INTO tuning(backend, device, architecture, vendor, family, dtype, bucket, params,"
-             " time_ns, default_time_ns, created) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-      s.bind(1, r.backend).bind(2, r.device).bind(3, r.architecture).bind(4, r.vendor).bind(5, r.family);
-      s.bind(6, r.dtype).bind(7, r.bucket).bind(8, r.params_json).bind(9, r.time_ns).bind(10, r.default_time_ns);
-      s.bind(11, r.created != 0 ? r.created : unix_now()).run();
-    });
+    write_transaction(db_, [&] { insert_tuning(db_, r); });
     log_debug("cache file: stored tuning " + r.backend + "/" + r.family + "/" + r.dtype + "/" + r.bucket + " " +
               r.params_json);
   });
+}
+
+void CacheFile::put_tunings(const std::vector<TuningRecord>& rs) {
+  std::lock_guard lock(mu_);
+  try {
+    write_transaction(db_, [&] {
+      for (const TuningRecord& r : rs) insert_tuning(db_, r);
+    });
+  } catch (const std::exception& e) {
+    throw Error(Status::IoError, "cache file " + path_ + ": storing " + std::to_string(rs.size()) +
+                                     " tuning results failed (" + e.what() + "); none was stored");
+  }
+  log_debug("cache file: stored " + std::to_string(rs.size()) + " tuning results in one transaction");
 }
 
 std::vector<TuningRecord> CacheFile::tuning(const std::string& backend, const std::string& device,

@@ -19,6 +19,10 @@ namespace optune::detail {
 // else /tmp/optune-cache. The folder is made when the file is opened.
 std::string cache_dir();
 
+// OPTUNE_CACHE: on (default) or off, also 1 and 0, in any case; an unknown
+// value is warned about once and means on.
+bool cache_enabled();
+
 struct TuningRecord {
   std::string backend;       // "opencl" / "cuda"
   std::string device;        // Capabilities::identity()
@@ -58,6 +62,9 @@ class CacheFile {
   // Tuning results: one row per (backend, device, family, dtype, bucket);
   // put replaces the row.
   void put_tuning(const TuningRecord& r);
+  // All of rs in one transaction, or none of them: throws Error(IoError)
+  // when the write fails (an import must not report what it did not store).
+  void put_tunings(const std::vector<TuningRecord>& rs);
   std::vector<TuningRecord> tuning(const std::string& backend = "", const std::string& device = "",
                                    const std::string& family = "");
   void clear_tuning();  // also drops the verdicts, so entries are checked again

@@ -90,7 +90,7 @@ void Queue::check_same_context(const detail::MemImpl& mem, const char* what) con
 namespace {
 void check_range(const char* what, const detail::MemImpl& mem, std::size_t offset, std::size_t bytes) {
   if (offset > mem.bytes() || bytes > mem.bytes() - offset)
-    detail::throw_buffer_too_small(what, offset + bytes, mem.bytes());
+    detail::throw_range_too_small(what, offset, bytes, mem.bytes());
 }
 }  // namespace
 
@@ -161,6 +161,13 @@ std::size_t mem_bytes(const MemImpl& mem) { return mem.bytes(); }
 void throw_buffer_too_small(const char* what, std::size_t need, std::size_t have) {
   throw Error(Status::BufferTooSmall,
               std::string(what) + ": needs " + std::to_string(need) + " but holds " + std::to_string(have));
+}
+void throw_range_too_small(const char* what, std::size_t offset, std::size_t count, std::size_t have) {
+  std::size_t need;
+  const std::string range = std::string(what) + ": offset " + std::to_string(offset) + " + count " + std::to_string(count);
+  if (__builtin_add_overflow(offset, count, &need))
+    throw Error(Status::BufferTooSmall, range + " overflows (holds " + std::to_string(have) + ")");
+  throw Error(Status::BufferTooSmall, range + " needs " + std::to_string(need) + " but holds " + std::to_string(have));
 }
 }  // namespace detail
 

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "runtime/cache_file.hpp"
+#include "runtime/checksum.hpp"
 #include "runtime/embedded.hpp"
 #include "runtime/log.hpp"
 #include "runtime/trace.hpp"
@@ -16,14 +17,6 @@
 namespace optune::detail {
 
 namespace {
-
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
 
 // 128 bits from two differently seeded passes: collisions would load a wrong
 // binary, so one 64-bit hash is not enough for a long-lived cache.
@@ -38,11 +31,6 @@ std::string digest(std::string_view a, std::string_view b, std::string_view c) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
   return buf;
-}
-
-bool cache_enabled() {
-  const std::string v = env_or("OPTUNE_CACHE", "on");
-  return !(v == "off" || v == "0");
 }
 
 std::atomic<std::uint64_t> n_compiled{0}, n_from_disk{0}, n_from_memory{0};

@@ -14,6 +14,7 @@
 #include "runtime/backend.hpp"
 #include "runtime/log.hpp"
 #include "runtime/program.hpp"
+#include "runtime/trace_file.hpp"
 
 namespace optune {
 
@@ -189,7 +190,15 @@ bool start_from_environment() {
   std::lock_guard lock(mu);
   int s = g_state.load(std::memory_order_relaxed);
   if (s >= 0) return s > 0;
-  const std::string path = env_or("OPTUNE_TRACE", "");
+  std::string path = env_or("OPTUNE_TRACE", "");
+  if (!path.empty()) {
+    // Refused up front, with one warning, so that a path that can never be
+    // written (a device node, a FIFO, a directory) costs nothing further.
+    if (const std::string why = unwritable_reason(expand_path(path)); !why.empty()) {
+      log_warn("OPTUNE_TRACE: " + expand_path(path) + " " + why + "; tracing is off");
+      path.clear();
+    }
+  }
   if (!path.empty()) {
     Store& st = store();
     st.path = expand_path(path);
@@ -370,19 +379,7 @@ bool flush() {
     for (std::size_t i : still) resolve(s.kernels[i]);
     s.pending.clear();
     const std::string text = trace_json(s).dump();
-    const std::string tmp = s.path + ".tmp" + std::to_string(getpid());
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) {
-      log_warn("OPTUNE_TRACE: cannot write " + tmp);
-      return false;
-    }
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), s.path.c_str()) != 0) {
-      std::remove(tmp.c_str());
-      log_warn("OPTUNE_TRACE: cannot write " + s.path);
-      return false;
-    }
-    return true;
+    return write_file(s.path, text);
   } catch (const std::exception& e) {
     log_warn(std::string("OPTUNE_TRACE: ") + e.what());
     return false;

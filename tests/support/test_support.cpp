@@ -66,8 +66,10 @@ std::string temp_dir() {
   return dir;
 }
 
-int run_cli(const std::string& args, std::string* output, const std::string& env) {
-  const std::string cmd = env + (env.empty() ? "" : " ") + OPTUNE_CLI_PATH + " " + args + " 2>&1";
+namespace {
+
+int run_command(const std::string& program, const std::string& args, std::string* output, const std::string& env) {
+  const std::string cmd = env + (env.empty() ? "" : " ") + program + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return -1;
   std::array<char, 4096> buf;
@@ -77,6 +79,17 @@ int run_cli(const std::string& args, std::string* output, const std::string& env
   const int status = pclose(p);
   if (output) *output = out;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+int run_cli(const std::string& args, std::string* output, const std::string& env) {
+  return run_command(OPTUNE_CLI_PATH, args, output, env);
+}
+
+int run_self(const std::string& filter, std::string* output, const std::string& env) {
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  return run_command(self, "--gtest_filter=" + filter, output, env);
 }
 
 }  // namespace optune::test

@@ -46,4 +46,9 @@ void expect_error(Status status, const std::string& needle, Fn&& fn) {
   }
 }
 
+// Runs this test binary again as a child, with only the tests that match
+// filter and the environment prefix env; returns the exit code (-1 when it
+// died of a signal) and fills output (stdout+stderr).
+int run_self(const std::string& filter, std::string* output, const std::string& env = "");
+
 }  // namespace optune::test

@@ -3,6 +3,7 @@
 // the cache file.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -92,6 +93,10 @@ void export_file(const DbCommand& o) {
 }
 
 void import_file(const DbCommand& o) {
+  // A directory opens as a stream that reads nothing: say what it is.
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.file, ec))
+    throw Error(Status::InvalidArgument, o.file + " is a directory, not a database JSON file");
   std::ifstream f(o.file);
   if (!f) throw Error(Status::IoError, "cannot read " + o.file);
   std::stringstream ss;

@@ -72,6 +72,7 @@ DriverState& driver_state() {
     if (!a.cuEventElapsedTime && resolve(lib, "cuEventElapsedTime", a.cuEventElapsedTime))
       std::erase(missing, std::string(OPTUNE_CU_STR(cuEventElapsedTime)));
     resolve(lib, "cuFuncGetParamInfo", a.cuFuncGetParamInfo);
+    resolve(lib, "cuFuncGetParamCount", a.cuFuncGetParamCount);
     if (!missing.empty()) {
       std::string list;
       for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;

@@ -34,7 +34,13 @@ namespace optune::detail::cu {
 
 struct DriverApi {
   OPTUNE_CU_DRIVER_FUNCS(OPTUNE_CU_MEMBER)
-  decltype(&::cuFuncGetParamInfo) cuFuncGetParamInfo = nullptr;  // driver 12.4+; argument checks
+  // Optional, for argument checks: the count of a kernel's parameters (newer
+  // than the cuda.h this may be built with, so declared here) and each one's
+  // size (driver 12.4+). Never probed past the count: an out-of-range index
+  // is an API error that compute-sanitizer reports in the user's program.
+  using FuncGetParamCount = CUresult (*)(CUfunction, std::size_t*);
+  FuncGetParamCount cuFuncGetParamCount = nullptr;
+  decltype(&::cuFuncGetParamInfo) cuFuncGetParamInfo = nullptr;
   int version = 0;                                                // cuDriverGetVersion, e.g. 13000
 };
 

@@ -48,32 +48,50 @@ Module::~Module() {
 
 CuKernel::CuKernel(std::string name, std::shared_ptr<Module> module, CUfunction f)
     : name_(std::move(name)), module_(std::move(module)), function_(f) {
-  // The driver (12.4+) tells each parameter's size; the index after the last
-  // one is an error, which is how the count shows.
   const DriverApi& a = api();
-  if (!a.cuFuncGetParamInfo) return;
-  for (std::size_t i = 0; i < 1024; ++i) {
+  std::size_t count = 0;
+  if (!a.cuFuncGetParamCount || !a.cuFuncGetParamInfo || a.cuFuncGetParamCount(function_, &count) != CUDA_SUCCESS)
+    return;  // checked per launch instead, as far as the arguments go
+  for (std::size_t i = 0; i < count; ++i) {
     std::size_t offset = 0, size = 0;
     if (a.cuFuncGetParamInfo(function_, i, &offset, &size) != CUDA_SUCCESS) {
-      params_known_ = true;
+      param_sizes_.clear();
       return;
     }
     param_sizes_.push_back(size);
   }
+  params_known_ = true;
 }
 
 void CuKernel::check_args(const std::vector<KernelArg>& args) const {
-  if (!params_known_) return;
-  if (args.size() != param_sizes_.size())
-    throw Error(Status::InvalidArgument, "kernel " + name_ + " takes " + std::to_string(param_sizes_.size()) +
-                                             " arguments, " + std::to_string(args.size()) + " given");
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::size_t given = args[i].kind == KernelArg::Kind::Scalar ? args[i].size : sizeof(CUdeviceptr);
-    if (given != param_sizes_[i])
-      throw Error(Status::InvalidArgument, "kernel " + name_ + ": argument " + std::to_string(i) + " is " +
-                                               std::to_string(given) + " bytes, the parameter " +
-                                               std::to_string(param_sizes_[i]));
+  auto given = [&](std::size_t i) {
+    return args[i].kind == KernelArg::Kind::Scalar ? args[i].size : sizeof(CUdeviceptr);
+  };
+  auto mismatch = [&](std::size_t i, std::size_t want) {
+    throw Error(Status::InvalidArgument, "kernel " + name_ + ": argument " + std::to_string(i) + " is " +
+                                             std::to_string(given(i)) + " bytes, the parameter " +
+                                             std::to_string(want));
+  };
+  if (params_known_) {
+    if (args.size() != param_sizes_.size())
+      throw Error(Status::InvalidArgument, "kernel " + name_ + " takes " + std::to_string(param_sizes_.size()) +
+                                               " arguments, " + std::to_string(args.size()) + " given");
+    for (std::size_t i = 0; i < args.size(); ++i)
+      if (given(i) != param_sizes_[i]) mismatch(i, param_sizes_[i]);
+    return;
   }
+  const DriverApi& a = api();
+  if (!a.cuFuncGetParamInfo) return;
+  std::lock_guard lock(prefix_mutex_);
+  while (prefix_sizes_.size() < args.size()) {
+    std::size_t offset = 0, size = 0;
+    if (a.cuFuncGetParamInfo(function_, prefix_sizes_.size(), &offset, &size) != CUDA_SUCCESS)
+      throw Error(Status::InvalidArgument, "kernel " + name_ + " takes " + std::to_string(prefix_sizes_.size()) +
+                                               " arguments, " + std::to_string(args.size()) + " given");
+    prefix_sizes_.push_back(size);
+  }
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (given(i) != prefix_sizes_[i]) mismatch(i, prefix_sizes_[i]);
 }
 
 KernelPtr CuProgram::kernel(const std::string& name) {

@@ -116,8 +116,14 @@ class CuKernel : public KernelImpl {
   std::string name_;
   std::shared_ptr<Module> module_;
   CUfunction function_;
+  // With cuFuncGetParamCount: every parameter's size, known at creation.
   bool params_known_ = false;
   std::vector<std::size_t> param_sizes_;
+  // Without it: the sizes of the parameters that launches have given so far,
+  // asked of cuFuncGetParamInfo once each (indices that exist when the
+  // launch is right; a too-long argument list is the only probe that fails).
+  mutable std::mutex prefix_mutex_;
+  mutable std::vector<std::size_t> prefix_sizes_;
 };
 
 class CuProgram : public ProgramImpl {

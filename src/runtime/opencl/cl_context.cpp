@@ -169,12 +169,21 @@ ProgramPtr ClContext::load_binary(const std::vector<std::uint8_t>& binary, const
 
 // ---- queue ----
 
+// Every enqueue of this queue passes its wait list through here first, so an
+// event of another OpenCL context is refused before anything is enqueued
+// (the driver would answer CL_INVALID_CONTEXT from deep inside the call).
 std::vector<cl_event> ClQueue::wait_list(const WaitList& wait) {
   std::vector<cl_event> out;
-  for (const Event& e : wait) {
+  for (std::size_t i = 0; i < wait.size(); ++i) {
+    const Event& e = wait[i];
     if (!e.valid()) continue;
     auto* ce = dynamic_cast<ClEvent*>(e.impl().get());
     if (ce) {
+      cl_context owner = nullptr;
+      check(clGetEventInfo(ce->get(), CL_EVENT_CONTEXT, sizeof owner, &owner, nullptr), "clGetEventInfo");
+      if (owner != ctx_.get())
+        throw Error(Status::InvalidArgument, "wait list: event " + std::to_string(i) +
+                                                 " belongs to another context than the queue");
       out.push_back(ce->get());
     } else {
       e.wait();  // an event of another backend: wait on the host
