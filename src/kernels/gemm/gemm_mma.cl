@@ -141,15 +141,21 @@ static_assert((A_CPR & (A_CPR - 1)) == 0 && (B_CPR & (B_CPR - 1)) == 0, "rows of
 static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 stages");
 static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
 
+// One element of C or the bias as `real`, and back; C_STORE2 stores v[0],
+// v[1] at i, i + 1 as one access (p + i aligned to the pair).
 #if C_HALF_STORAGE
 #define C_LOAD(p, i) vload_half((i), (p))
 #define C_STORE(v, p, i) vstore_half((float)(v), (i), (p))
+#define C_STORE2(v, p, i) (*(__global uint*)((p) + (i)) = optune_float2_to_halves((v)[0], (v)[1]))
 #elif C_BF16_STORAGE
 #define C_LOAD(p, i) gemm_bf16_to_float((p)[i])
 #define C_STORE(v, p, i) ((p)[i] = gemm_float_to_bf16((float)(v)))
+#define C_STORE2(v, p, i) \
+  (*(__global uint*)((p) + (i)) = (uint)gemm_float_to_bf16((v)[0]) | ((uint)gemm_float_to_bf16((v)[1]) << 16))
 #else
 #define C_LOAD(p, i) ((real)(p)[i])
 #define C_STORE(v, p, i) ((p)[i] = (CTYPE)(v))
+#define C_STORE2(v, p, i) (*(__global float2*)((p) + (i)) = make_float2((v)[0], (v)[1]))
 #endif
 
 // 16 bytes global -> shared, of which the first `bytes` are read and the
@@ -435,7 +441,8 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
   optune_cp_async_wait<0>();
 
   // Epilogue from the accumulators: lane (g, t) holds rows g and g + 8 of
-  // each fragment, columns 2t and 2t + 1.
+  // each fragment, columns 2t and 2t + 1, stored as one pair where both
+  // lie inside C and the pair is aligned (ldc and c_off may be odd).
   const int g = lane >> 2, t4 = lane & 3;
 #pragma unroll
   for (int i = 0; i < MMA_MI; ++i)
@@ -444,18 +451,24 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
       const ulong row = m0 + wm0 + i * 16 + h * 8 + g;
       if (row >= M) continue;
 #pragma unroll
-      for (int j = 0; j < MMA_NI; ++j)
+      for (int j = 0; j < MMA_NI; ++j) {
+        const ulong col = n0 + wn0 + j * 8 + 2 * t4;
+        if (col >= N) continue;
+        const ulong ci = row * ldc + col;
+        real v[2];
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const ulong col = n0 + wn0 + j * 8 + 2 * t4 + e;
-          if (col < N) {
-            const ulong ci = row * ldc + col;
-            const real old = beta_z == (real)0 ? (real)0 : C_LOAD(cp, ci);
-            const real v = gemm_finish((real)acc[i][j][2 * h + e], alpha_z, old, beta_z,
-                                       mma_bias(flags, biasp, row, col), act_p0, act_p1);
-            C_STORE(v, cp, ci);
-          }
+          const real old = beta_z == (real)0 || col + e >= N ? (real)0 : C_LOAD(cp, ci + e);
+          v[e] = gemm_finish((real)acc[i][j][2 * h + e], alpha_z, old, beta_z, mma_bias(flags, biasp, row, col + e),
+                             act_p0, act_p1);
         }
+        if (col + 1 < N && ((size_t)(cp + ci) & (2 * sizeof(CTYPE) - 1)) == 0) {
+          C_STORE2(v, cp, ci);
+        } else {
+          C_STORE(v[0], cp, ci);
+          if (col + 1 < N) C_STORE(v[1], cp, ci + 1);
+        }
+      }
     }
 #undef MMA_LOAD_TILE
 #undef MMA_COPIES
