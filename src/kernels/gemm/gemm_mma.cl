@@ -411,6 +411,17 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
   }
   optune_cp_async_wait<STAGES - 2>();
   __syncthreads();
+  // The copies of tile t + STAGES - 1 (one commit, empty past the end),
+  // issued at step 0: after its products for f16 and bf16 (the tensor cores
+  // start before the copies' address arithmetic: f16 8192 365 -> 376 TFLOP/s
+  // on the H100 at the default tile, 128 x 4096 x 4096 +7%), before them for
+  // tf32 (slower after: 79 -> 74, its fragments' conversions compete).
+#define MMA_NEXT_TILE { \
+    if (t + STAGES - 1 < steps) MMA_LOAD_TILE(ws) \
+    optune_cp_async_commit(); \
+    ws = ws == STAGES - 1 ? 0 : ws + 1; \
+  }
+#define MMA_COPIES_LATE (!MMA_TF32)
   uint af[2][MMA_MI][4], bf[2][MMA_NI][2];
   int rs = 0, ws = STAGES - 1;  // stage read, stage written next
   if (steps > 0) mma_fragments(af[0], bf[0], smem, smem + A_CHUNKS * 16u, 0, wm0, wn0, lane);
@@ -427,15 +438,12 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
         mma_fragments(af[(ks + 1) & 1], bf[(ks + 1) & 1], sa, sa + A_CHUNKS * 16u, (ks + 1) % MMA_KSTEPS, wm0, wn0,
                       lane);
       }
-      if (ks == 0) {
-        if (t + STAGES - 1 < steps) MMA_LOAD_TILE(ws)
-        optune_cp_async_commit();
-        ws = ws == STAGES - 1 ? 0 : ws + 1;
-      }
+      if (ks == 0 && !MMA_COPIES_LATE) MMA_NEXT_TILE
 #pragma unroll
       for (int i = 0; i < MMA_MI; ++i)
 #pragma unroll
         for (int j = 0; j < MMA_NI; ++j) mma_step(acc[i][j], af[ks & 1][i], bf[ks & 1][j]);
+      if (ks == 0 && MMA_COPIES_LATE) MMA_NEXT_TILE
     }
   }
   optune_cp_async_wait<0>();
@@ -472,6 +480,8 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
     }
 #undef MMA_LOAD_TILE
 #undef MMA_COPIES
+#undef MMA_NEXT_TILE
+#undef MMA_COPIES_LATE
 }
 
 #endif  // __CUDA_ARCH__ >= 800
