@@ -350,6 +350,30 @@ TEST(CudaNvrtc, GemmAsyncNeedsSm80) {
   }
 }
 
+// The tensor-core kernel (mma.sync, ldmatrix, cp.async) builds for sm_80,
+// the oldest architecture it serves, in every variant its file names (the
+// sm_90 builds are EveryKernelCompilesForSm90's), and says why not below.
+TEST(CudaNvrtc, GemmMmaNeedsSm80) {
+  require_nvrtc();
+  const std::string name = "gemm/gemm_mma.cl";
+  const std::string text = gemm_program_text(name, Unary::Relu);
+  const std::vector<Defines> variants = check_variants(kernel_source(name));
+  EXPECT_GE(variants.size(), 10u);
+  for (const Defines& d : variants) {
+    try {
+      nvrtc_compile_check_text(name, text, d, sm90_caps(), "sm_80");
+    } catch (const Error& e) {
+      ADD_FAILURE() << name << describe(d) << " for sm_80:\n" << e.what();
+    }
+  }
+  try {
+    nvrtc_compile_check_text(name, text, {{"TYPE", "half"}, {"HALF_STORAGE", "1"}}, sm90_caps(), "sm_75");
+    ADD_FAILURE() << "gemm_mma compiled for sm_75";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("gemm_mma needs"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CudaNvrtc, PreludeSampleCompiles) {
   require_nvrtc();
   for (bool minimal : {false, true})
