@@ -291,6 +291,19 @@ void prelude_sample(__global float* restrict out, __global const float* restrict
   optune_cp_async_wait<0>();
   barrier(CLK_LOCAL_MEM_FENCE);
   m += OPTUNE_VSUM(4, staged[WGS - 1 - lid]);
+  const uint sa = (uint)__cvta_generic_to_shared(&staged[lid]);
+  optune_cp_async16_zfill(sa, (const __global float4*)in + gid, 8u);
+  optune_cp_async_commit();
+  optune_cp_async_wait<0>();
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint fa[4], fb[2] = {optune_lds32(sa), optune_tf32(optune_lds32(sa + 4u))};
+  float fd[4] = {m, 0.0f, 0.0f, 0.0f};
+  optune_ldmatrix_x4(fa, sa);
+  optune_mma_f16_16816(fd, fa, fb);
+  optune_ldmatrix_x4_trans(fa, sa);
+  optune_mma_bf16_16816(fd, fa, fb);
+  optune_mma_tf32_1688(fd, fa, fb);
+  m += fd[0] + fd[1] + fd[2] + fd[3];
 #endif
   atomic_add(&lcount, 1); atomic_inc(&lcount); atomic_dec(&lcount); atomic_sub(&lcount, 1);
   atomic_max(&lcount, 3); atomic_min(&lcount, 100); atomic_xchg(&lcount, 7); atomic_cmpxchg(&lcount, 7, 8);

@@ -158,49 +158,14 @@ static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
 #define C_STORE2(v, p, i) (*(__global float2*)((p) + (i)) = make_float2((v)[0], (v)[1]))
 #endif
 
-// 16 bytes global -> shared, of which the first `bytes` are read and the
-// rest zero-filled (0: nothing is read, src need only be a valid address).
-OPTUNE_FUNC void mma_cp_async(const uint dst, const void* src, const uint bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
-}
-// Four 8 x 8 matrices of 16-bit elements; lane l gives row l % 8 of matrix l / 8.
-OPTUNE_FUNC void mma_ldsm4(uint* r, const uint addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
-}
-OPTUNE_FUNC void mma_ldsm4_t(uint* r, const uint addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
-}
-OPTUNE_FUNC uint mma_lds32(const uint addr) {
-  uint v;
-  asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(addr));
-  return v;
-}
-OPTUNE_FUNC uint mma_to_tf32(const uint x) {
-  uint y;
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(y) : "f"(__uint_as_float(x)));
-  return y;
-}
-// d += a b for one 16 x 8 fragment.
-OPTUNE_FUNC void mma_step(float* d, const uint* a, const uint* b) {
+// d += a b for one 16 x 8 fragment (the prelude's mma.sync wrappers).
 #if MMA_TF32
-  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-               "{%0, %1, %2, %3};\n"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#define mma_step optune_mma_tf32_1688
 #elif BF16_STORAGE
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-               "{%0, %1, %2, %3};\n"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#define mma_step optune_mma_bf16_16816
 #else
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-               "{%0, %1, %2, %3};\n"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#define mma_step optune_mma_f16_16816
 #endif
-}
 
 // Byte offset of element e of row r in a tile of cpr chunks per row.
 #define A_AT(r, e) ((uint)MMA_SWZ((r) * A_CPR + (e) / MMA_CHUNK, A_SHIFT) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
@@ -220,22 +185,22 @@ OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, cons
     const int m0 = wm0 + i * 16;
 #if !MMA_TF32 && !TRANS_A
     // Matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15).
-    mma_ldsm4(af[i], sa + A_AT(m0 + (mat & 1) * 8 + row, k0 + (mat >> 1) * 8));
+    optune_ldmatrix_x4(af[i], sa + A_AT(m0 + (mat & 1) * 8 + row, k0 + (mat >> 1) * 8));
 #elif !MMA_TF32
     // The same four, stored k-major: rows along k, transposed on the way.
-    mma_ldsm4_t(af[i], sa + A_AT(k0 + (mat >> 1) * 8 + row, m0 + (mat & 1) * 8));
+    optune_ldmatrix_x4_trans(af[i], sa + A_AT(k0 + (mat >> 1) * 8 + row, m0 + (mat & 1) * 8));
 #elif !TRANS_A
     // tf32: 8 x 4 words per matrix, (m 0-7, k 0-3), (m 8-15, k 0-3), (m 0-7, k 4-7), (m 8-15, k 4-7).
-    mma_ldsm4(af[i], sa + A_AT(m0 + (mat & 1) * 8 + row, k0 + (mat >> 1) * 4));
+    optune_ldmatrix_x4(af[i], sa + A_AT(m0 + (mat & 1) * 8 + row, k0 + (mat >> 1) * 4));
 #else
-    af[i][0] = mma_lds32(sa + A_AT(k0 + t, m0 + g));
-    af[i][1] = mma_lds32(sa + A_AT(k0 + t, m0 + g + 8));
-    af[i][2] = mma_lds32(sa + A_AT(k0 + t + 4, m0 + g));
-    af[i][3] = mma_lds32(sa + A_AT(k0 + t + 4, m0 + g + 8));
+    af[i][0] = optune_lds32(sa + A_AT(k0 + t, m0 + g));
+    af[i][1] = optune_lds32(sa + A_AT(k0 + t, m0 + g + 8));
+    af[i][2] = optune_lds32(sa + A_AT(k0 + t + 4, m0 + g));
+    af[i][3] = optune_lds32(sa + A_AT(k0 + t + 4, m0 + g + 8));
 #endif
 #if MMA_TF32
 #pragma unroll
-    for (int r = 0; r < 4; ++r) af[i][r] = mma_to_tf32(af[i][r]);
+    for (int r = 0; r < 4; ++r) af[i][r] = optune_tf32(af[i][r]);
 #endif
   }
 #pragma unroll
@@ -244,20 +209,20 @@ OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, cons
     uint r[4];
 #if !MMA_TF32 && TRANS_B
     // Matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
-    mma_ldsm4(r, sb + B_AT(n0 + (mat >> 1) * 8 + row, k0 + (mat & 1) * 8));
+    optune_ldmatrix_x4(r, sb + B_AT(n0 + (mat >> 1) * 8 + row, k0 + (mat & 1) * 8));
 #elif !MMA_TF32
-    mma_ldsm4_t(r, sb + B_AT(k0 + (mat & 1) * 8 + row, n0 + (mat >> 1) * 8));
+    optune_ldmatrix_x4_trans(r, sb + B_AT(k0 + (mat & 1) * 8 + row, n0 + (mat >> 1) * 8));
 #elif TRANS_B
-    mma_ldsm4(r, sb + B_AT(n0 + (mat >> 1) * 8 + row, k0 + (mat & 1) * 4));
+    optune_ldmatrix_x4(r, sb + B_AT(n0 + (mat >> 1) * 8 + row, k0 + (mat & 1) * 4));
 #else
-    r[0] = mma_lds32(sb + B_AT(k0 + t, n0 + g));
-    r[1] = mma_lds32(sb + B_AT(k0 + t + 4, n0 + g));
-    r[2] = mma_lds32(sb + B_AT(k0 + t, n0 + 8 + g));
-    r[3] = mma_lds32(sb + B_AT(k0 + t + 4, n0 + 8 + g));
+    r[0] = optune_lds32(sb + B_AT(k0 + t, n0 + g));
+    r[1] = optune_lds32(sb + B_AT(k0 + t + 4, n0 + g));
+    r[2] = optune_lds32(sb + B_AT(k0 + t, n0 + 8 + g));
+    r[3] = optune_lds32(sb + B_AT(k0 + t + 4, n0 + 8 + g));
 #endif
 #if MMA_TF32
 #pragma unroll
-    for (int q = 0; q < 4; ++q) r[q] = mma_to_tf32(r[q]);
+    for (int q = 0; q < 4; ++q) r[q] = optune_tf32(r[q]);
 #endif
     bf[2 * p][0] = r[0];
     bf[2 * p][1] = r[1];
@@ -360,7 +325,7 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
       const int q = tid + l * MMA_THREADS; \
       if (LOADS * MMA_THREADS == X##_CHUNKS_ || q < X##_CHUNKS_) { \
         const uint bytes = BYTES(X, l, kb); \
-        mma_cp_async(base + (TILE_OFF) + (uint)MMA_SWZ(q, X##_SHIFT_) * 16u, \
+        optune_cp_async16_zfill(base + (TILE_OFF) + (uint)MMA_SWZ(q, X##_SHIFT_) * 16u, \
                      bytes ? (const void*)(X##_next + l * X##_step) : (const void*)ap, bytes); \
       } \
     } \
