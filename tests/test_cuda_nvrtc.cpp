@@ -291,6 +291,19 @@ void prelude_sample(__global float* restrict out, __global const float* restrict
   optune_cp_async_wait<0>();
   barrier(CLK_LOCAL_MEM_FENCE);
   m += OPTUNE_VSUM(4, staged[WGS - 1 - lid]);
+  const uint sa = (uint)__cvta_generic_to_shared(&staged[lid]);
+  optune_cp_async16_zfill(sa, (const __global float4*)in + gid, 8u);
+  optune_cp_async_commit();
+  optune_cp_async_wait<0>();
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint fa[4], fb[2] = {optune_lds32(sa), optune_tf32(optune_lds32(sa + 4u))};
+  float fd[4] = {m, 0.0f, 0.0f, 0.0f};
+  optune_ldmatrix_x4(fa, sa);
+  optune_mma_f16_16816(fd, fa, fb);
+  optune_ldmatrix_x4_trans(fa, sa);
+  optune_mma_bf16_16816(fd, fa, fb);
+  optune_mma_tf32_1688(fd, fa, fb);
+  m += fd[0] + fd[1] + fd[2] + fd[3];
 #endif
   atomic_add(&lcount, 1); atomic_inc(&lcount); atomic_dec(&lcount); atomic_sub(&lcount, 1);
   atomic_max(&lcount, 3); atomic_min(&lcount, 100); atomic_xchg(&lcount, 7); atomic_cmpxchg(&lcount, 7, 8);
@@ -345,6 +358,30 @@ TEST(CudaNvrtc, GemmAsyncNeedsSm80) {
     ADD_FAILURE() << "ASYNC = 1 compiled for sm_75";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("ASYNC needs cp.async"), std::string::npos) << e.what();
+  }
+}
+
+// The tensor-core kernel (mma.sync, ldmatrix, cp.async) builds for sm_80,
+// the oldest architecture it serves, in every variant its file names (the
+// sm_90 builds are EveryKernelCompilesForSm90's), and says why not below.
+TEST(CudaNvrtc, GemmMmaNeedsSm80) {
+  require_nvrtc();
+  const std::string name = "gemm/gemm_mma.cl";
+  const std::string text = gemm_program_text(name, Unary::Relu);
+  const std::vector<Defines> variants = check_variants(kernel_source(name));
+  EXPECT_GE(variants.size(), 10u);
+  for (const Defines& d : variants) {
+    try {
+      nvrtc_compile_check_text(name, text, d, sm90_caps(), "sm_80");
+    } catch (const Error& e) {
+      ADD_FAILURE() << name << describe(d) << " for sm_80:\n" << e.what();
+    }
+  }
+  try {
+    nvrtc_compile_check_text(name, text, {{"TYPE", "half"}, {"HALF_STORAGE", "1"}}, sm90_caps(), "sm_75");
+    ADD_FAILURE() << "gemm_mma compiled for sm_75";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("gemm_mma needs"), std::string::npos) << e.what();
   }
 }
 

@@ -131,6 +131,50 @@ OPTUNE_FUNC void optune_cp_async_commit() { asm volatile("cp.async.commit_group;
 template <int N> OPTUNE_FUNC void optune_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
+// Tensor-core building blocks (shared addresses as 32-bit shared-window
+// offsets, __cvta_generic_to_shared of a __local pointer):
+//   optune_cp_async16_zfill(dst, src, n)  like optune_cp_async16, but reads
+//                                only the first n bytes and zero-fills the
+//                                rest (n = 0: nothing read; src still valid)
+//   optune_ldmatrix_x4(r, addr)  four 8 x 8 matrices of 16-bit elements; lane
+//                                l gives row l % 8 of matrix l / 8, and r[i]
+//                                gets two elements of matrix i (.trans:
+//                                transposed); optune_lds32 one 32-bit word
+//   optune_tf32(x)               f32 bits rounded to tf32 (nearest, ties away)
+//   optune_mma_{f16,bf16}_16816(d, a, b), optune_mma_tf32_1688: d += a b for
+//                                one 16 x 8 fragment in f32, PTX fragment layouts
+OPTUNE_FUNC void optune_cp_async16_zfill(const uint dst, const __global void* src, const uint bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+}
+OPTUNE_FUNC void optune_ldmatrix_x4(uint* r, const uint addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+OPTUNE_FUNC void optune_ldmatrix_x4_trans(uint* r, const uint addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+OPTUNE_FUNC uint optune_lds32(const uint addr) {
+  uint v;
+  asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(addr));
+  return v;
+}
+OPTUNE_FUNC uint optune_tf32(const uint x) {
+  uint y;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(y) : "f"(__uint_as_float(x)));
+  return y;
+}
+#define OPTUNE_MMA(NAME, SHAPE, IN) \
+  OPTUNE_FUNC void NAME(float* d, const uint* a, const uint* b) { \
+    asm("mma.sync.aligned." SHAPE ".row.col.f32." IN "." IN ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, " \
+        "{%8, %9}, {%0, %1, %2, %3};\n" \
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]) \
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1])); \
+  }
+OPTUNE_MMA(optune_mma_f16_16816, "m16n8k16", "f16")
+OPTUNE_MMA(optune_mma_bf16_16816, "m16n8k16", "bf16")
+OPTUNE_MMA(optune_mma_tf32_1688, "m16n8k8", "tf32")
+#undef OPTUNE_MMA
 #else
 #define OPTUNE_HAS_CP_ASYNC 0
 #endif

@@ -38,16 +38,32 @@
 #ifndef HALF_STORAGE
 #define HALF_STORAGE 0   // 1: TYPE is half, moved through vload_half/vstore_half
 #endif
+#ifndef BF16_STORAGE
+#define BF16_STORAGE 0   // 1: TYPE is ushort holding bf16 bits, converted by hand
+#endif
 #ifndef GEMM_ACT
 #define GEMM_ACT(A) (A)  // activation over `real`
 #endif
 
 typedef EPI real;
 
+// bf16 (the upper half of an f32) as float, and float to bf16 rounded to
+// nearest even; NaN stays NaN (quiet), infinities and overflow go to inf.
+// Written by hand: OpenCL C has no bf16 type, and the same text serves CUDA.
+OPTUNE_FUNC float gemm_bf16_to_float(const ushort b) { return as_float((uint)b << 16); }
+OPTUNE_FUNC ushort gemm_float_to_bf16(const float f) {
+  const uint u = as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (ushort)((u >> 16) | 0x40u);
+  return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
 // One element of the storage type as EPI, and back.
 #if HALF_STORAGE
 #define GEMM_LOAD(p, i) vload_half((i), (p))
 #define GEMM_STORE(v, p, i) vstore_half((float)(v), (i), (p))
+#elif BF16_STORAGE
+#define GEMM_LOAD(p, i) ((real)gemm_bf16_to_float((p)[i]))
+#define GEMM_STORE(v, p, i) ((p)[i] = gemm_float_to_bf16((float)(v)))
 #else
 #define GEMM_LOAD(p, i) ((real)(p)[i])
 #define GEMM_STORE(v, p, i) ((p)[i] = (TYPE)(v))

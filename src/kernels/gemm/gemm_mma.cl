@@ -1,0 +1,453 @@
+// gemm_mma: C = act(alpha * op(A) op(B) + beta * C + bias) on the tensor
+// cores through mma.sync (CUDA, compute capability 8.0 or newer): f16 or
+// bf16 inputs (m16n8k16), or f32 inputs rounded to tf32 (MMA_TF32,
+// m16n8k8), accumulated in f32; C and the bias in CTYPE (half, bf16 or
+// float). Arguments, grid and batching are gemm_direct's; OpenCL never sees
+// the kernel (the file is empty there).
+//
+// Row-major problem (gemm_common.cl): op(A) is M x K, stored M x K (K
+// contiguous) or, with TRANS_A, K x M (M contiguous); op(B) is K x N, stored
+// K x N or, with TRANS_B, N x K. Both layouts are read in place: the tiles
+// are copied as they lie and ldmatrix (.trans where the operand's
+// contiguous dimension is M or N) builds the fragments.
+//
+// A group computes a BM x BN tile of C with (BM / WM) x (BN / WN) warps, each
+// a WM x WN tile of m16n8 products; K advances by BK through STAGES shared
+// stages filled by cp.async (16 bytes per copy, zero-filled past the edges):
+//
+//                      BN
+//             +-----------------+
+//        BK   |  B stage s      |        tiles t+1 .. t+STAGES-1 in flight
+//             +-----------------+        while tile t is multiplied
+//   +----+    +--------+--------+
+//   | A  |    | warp 0 | warp 1 |  WM    warp (wm, wn): MI x NI fragments of
+// BM|    |    +--------+--------+        16 x 8, MI = WM/16, NI = WN/8,
+//   |    |    | warp 2 | warp 3 |        4 f32 accumulators each per lane
+//   +----+    +--------+--------+
+//     BK          WN
+//
+// Shared memory: each stage holds the tiles as rows of their contiguous
+// dimension in 16-byte chunks; chunk q sits at q ^ ((q >> SHIFT) & 7), so
+// the 8 rows one ldmatrix phase reads (and the 8 chunks of a 128-byte line
+// a cp.async phase writes) fall in distinct banks.
+//
+// Applicability (the host checks): the contiguous dimension's leading
+// dimension, the offsets and batch strides (and list offsets) of A and B
+// are multiples of 16 bytes (8 f16/bf16 or 4 f32 elements); M, N and K are
+// free (edge chunks are zero-filled, stores guarded). C, ldc and the bias
+// have no alignment condition.
+//
+// Launch: 1-D groups of MMA_THREADS work-items; grid (ceil(N/BN) groups,
+// ceil(M/BM), batch) with z0 as in gemm_direct. Shared memory: MMA_SMEM_BYTES
+// = STAGES * (BM + BN) * BK * element bytes, static up to 48 KiB; above
+// that it is dynamic: the launch passes MMA_SMEM_BYTES and the function
+// needs CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES raised to it.
+//
+// check-prepend: gemm/gemm_common.cl
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DTRANS_B=1 -DCTYPE=float -DC_HALF_STORAGE=0
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1 -DTRANS_B=1 -DCTYPE=ushort -DC_HALF_STORAGE=0 -DC_BF16_STORAGE=1
+// check-variant-cuda: -DTYPE=ushort -DBF16_STORAGE=1
+// check-variant-cuda: -DTYPE=ushort -DBF16_STORAGE=1 -DTRANS_A=1 -DTRANS_B=1 -DCTYPE=float -DC_BF16_STORAGE=0
+// check-variant-cuda: -DTYPE=ushort -DBF16_STORAGE=1 -DTRANS_B=1 -DCTYPE=half -DC_BF16_STORAGE=0 -DC_HALF_STORAGE=1
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DBM=64 -DBN=64 -DBK=64 -DWM=32 -DWN=32 -DSTAGES=4 -DSWIZZLE_GROUP=1
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DBM=128 -DBN=256 -DBK=32 -DWM=64 -DWN=64 -DSTAGES=4 -DTRANS_B=1
+// check-variant-cuda: -DTYPE=ushort -DBF16_STORAGE=1 -DBM=256 -DBN=128 -DBK=32 -DWM=64 -DWN=64 -DSTAGES=3 -DTRANS_A=1
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DBM=32 -DBN=32 -DBK=32 -DWM=16 -DWN=16 -DSTAGES=2
+// check-variant-cuda: -DMMA_TF32=1
+// check-variant-cuda: -DMMA_TF32=1 -DTRANS_A=1 -DTRANS_B=1 -DBK=16
+// check-variant-cuda: -DMMA_TF32=1 -DTRANS_B=1 -DCTYPE=half -DC_HALF_STORAGE=1 -DBM=64 -DBN=64 -DWM=32 -DWN=32
+
+#ifndef MMA_TF32
+#define MMA_TF32 (!HALF_STORAGE && !BF16_STORAGE)  // 1: f32 inputs rounded to tf32
+#endif
+#ifndef BM
+#define BM 128           // rows of C per group
+#endif
+#ifndef BN
+#define BN 128           // columns of C per group
+#endif
+#ifndef BK
+#define BK (MMA_TF32 ? 16 : 32)  // K per stage (an even number of mma steps: 32, 64 f16; 16, 32 tf32)
+#endif
+#ifndef WM
+#define WM 64            // rows of C per warp (multiple of 16)
+#endif
+#ifndef WN
+#define WN (MMA_TF32 ? 32 : 64)  // columns of C per warp (multiple of 16)
+#endif
+#ifndef STAGES
+#define STAGES 3         // shared stages of the cp.async pipeline (2 to 5)
+#endif
+#ifndef SWIZZLE_GROUP
+#define SWIZZLE_GROUP 8  // tile rows (along M) visited together, for L2 reuse; 1: row by row
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0        // 0: A stored M x K (K contiguous); 1: stored K x M
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0        // 0: B stored K x N (N contiguous); 1: stored N x K
+#endif
+#ifndef CTYPE
+#define CTYPE TYPE       // storage type of C and the bias
+#endif
+#ifndef C_HALF_STORAGE
+#define C_HALF_STORAGE HALF_STORAGE  // 1: CTYPE is half
+#endif
+#ifndef C_BF16_STORAGE
+#define C_BF16_STORAGE BF16_STORAGE  // 1: CTYPE is ushort holding bf16
+#endif
+
+#if OPTUNE_BACKEND_CUDA
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
+#error "gemm_mma needs mma.sync and cp.async (CUDA, compute capability 8.0 or newer)"
+#else
+
+#define MMA_WARPS_M (BM / WM)
+#define MMA_WARPS_N (BN / WN)
+#define MMA_THREADS (32 * MMA_WARPS_M * MMA_WARPS_N)  // work-items per group
+#define MMA_ESIZE (MMA_TF32 ? 4 : 2)                 // bytes per A or B element
+#define MMA_CHUNK (16 / MMA_ESIZE)                   // elements per 16-byte copy
+#define MMA_KSTEP (MMA_TF32 ? 8 : 16)                // K of one mma
+#define MMA_MI (WM / 16)                             // fragments per warp along M
+#define MMA_NI (WN / 8)                              // fragments per warp along N
+// Tiles as rows of their contiguous dimension: rows and 16-byte chunks per row.
+#define A_ROWS (TRANS_A ? BK : BM)
+#define A_CPR ((TRANS_A ? BM : BK) / MMA_CHUNK)
+#define B_ROWS (TRANS_B ? BN : BK)
+#define B_CPR ((TRANS_B ? BK : BN) / MMA_CHUNK)
+#define A_CHUNKS (A_ROWS * A_CPR)  // chunks of an A stage
+#define B_CHUNKS (B_ROWS * B_CPR)
+#define A_LOADS ((A_CHUNKS + MMA_THREADS - 1) / MMA_THREADS)  // copies per work-item and stage
+#define B_LOADS ((B_CHUNKS + MMA_THREADS - 1) / MMA_THREADS)
+#define A_RSTEP (MMA_THREADS / A_CPR)  // rows between one work-item's copies
+#define B_RSTEP (MMA_THREADS / B_CPR)
+#define STAGE_CHUNKS (A_CHUNKS + B_CHUNKS)
+#define MMA_KSTEPS (BK / MMA_KSTEP)  // mma steps per stage
+#define MMA_SMEM_BYTES (STAGES * STAGE_CHUNKS * 16)
+// The swizzle's line: a 128-byte line, or one row where rows are longer.
+#define MMA_SHIFT(cpr) ((cpr) >= 64 ? 6 : (cpr) >= 32 ? 5 : (cpr) >= 16 ? 4 : 3)
+#define A_SHIFT MMA_SHIFT(A_CPR)
+#define B_SHIFT MMA_SHIFT(B_CPR)
+#define MMA_SWZ(q, shift) ((q) ^ (((q) >> (shift)) & 7))
+
+static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the group tile");
+static_assert(WM % 16 == 0 && WN % 16 == 0, "warp tiles are multiples of 16");
+static_assert(BK % (2 * MMA_KSTEP) == 0, "BK: an even number of mma steps (two fragment sets)");
+static_assert(MMA_THREADS % A_CPR == 0 && MMA_THREADS % B_CPR == 0 && A_LOADS <= 32 && B_LOADS <= 32,
+              "a work-item's copies share their column");
+static_assert((A_CPR & (A_CPR - 1)) == 0 && (B_CPR & (B_CPR - 1)) == 0, "rows of a power of two chunks");
+static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 stages");
+static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
+
+// One element of C or the bias as `real`, and back; C_STORE2 stores v[0],
+// v[1] at i, i + 1 as one access (p + i aligned to the pair).
+#if C_HALF_STORAGE
+#define C_LOAD(p, i) vload_half((i), (p))
+#define C_STORE(v, p, i) vstore_half((float)(v), (i), (p))
+#define C_STORE2(v, p, i) (*(__global uint*)((p) + (i)) = optune_float2_to_halves((v)[0], (v)[1]))
+#elif C_BF16_STORAGE
+#define C_LOAD(p, i) gemm_bf16_to_float((p)[i])
+#define C_STORE(v, p, i) ((p)[i] = gemm_float_to_bf16((float)(v)))
+#define C_STORE2(v, p, i) \
+  (*(__global uint*)((p) + (i)) = (uint)gemm_float_to_bf16((v)[0]) | ((uint)gemm_float_to_bf16((v)[1]) << 16))
+#else
+#define C_LOAD(p, i) ((real)(p)[i])
+#define C_STORE(v, p, i) ((p)[i] = (CTYPE)(v))
+#define C_STORE2(v, p, i) (*(__global float2*)((p) + (i)) = make_float2((v)[0], (v)[1]))
+#endif
+
+// d += a b for one 16 x 8 fragment (the prelude's mma.sync wrappers).
+#if MMA_TF32
+#define mma_step optune_mma_tf32_1688
+#elif BF16_STORAGE
+#define mma_step optune_mma_bf16_16816
+#else
+#define mma_step optune_mma_f16_16816
+#endif
+
+// Byte offset of element e of row r in a tile of cpr chunks per row.
+#define A_AT(r, e) ((uint)MMA_SWZ((r) * A_CPR + (e) / MMA_CHUNK, A_SHIFT) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
+#define B_AT(r, e) ((uint)MMA_SWZ((r) * B_CPR + (e) / MMA_CHUNK, B_SHIFT) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
+
+// The A fragments of k step ks (MI of them) and the B fragments (NI) from
+// the stage at sa (A) and sb (B); lane = (g, t) = (lane / 4, lane % 4).
+OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, const uint sb, const int ks,
+                               const int wm0, const int wn0, const int lane) {
+  const int mat = lane >> 3, row = lane & 7;  // ldmatrix: the matrix and row this lane points at
+#if MMA_TF32 && (TRANS_A || !TRANS_B)
+  const int g = lane >> 2, t = lane & 3;  // single words: the fragment's row and column
+#endif
+  const int k0 = ks * MMA_KSTEP;
+#pragma unroll
+  for (int i = 0; i < MMA_MI; ++i) {
+    const int m0 = wm0 + i * 16;
+#if !MMA_TF32 && !TRANS_A
+    // Matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15).
+    optune_ldmatrix_x4(af[i], sa + A_AT(m0 + (mat & 1) * 8 + row, k0 + (mat >> 1) * 8));
+#elif !MMA_TF32
+    // The same four, stored k-major: rows along k, transposed on the way.
+    optune_ldmatrix_x4_trans(af[i], sa + A_AT(k0 + (mat >> 1) * 8 + row, m0 + (mat & 1) * 8));
+#elif !TRANS_A
+    // tf32: 8 x 4 words per matrix, (m 0-7, k 0-3), (m 8-15, k 0-3), (m 0-7, k 4-7), (m 8-15, k 4-7).
+    optune_ldmatrix_x4(af[i], sa + A_AT(m0 + (mat & 1) * 8 + row, k0 + (mat >> 1) * 4));
+#else
+    af[i][0] = optune_lds32(sa + A_AT(k0 + t, m0 + g));
+    af[i][1] = optune_lds32(sa + A_AT(k0 + t, m0 + g + 8));
+    af[i][2] = optune_lds32(sa + A_AT(k0 + t + 4, m0 + g));
+    af[i][3] = optune_lds32(sa + A_AT(k0 + t + 4, m0 + g + 8));
+#endif
+#if MMA_TF32
+#pragma unroll
+    for (int r = 0; r < 4; ++r) af[i][r] = optune_tf32(af[i][r]);
+#endif
+  }
+#pragma unroll
+  for (int p = 0; p < MMA_NI / 2; ++p) {
+    const int n0 = wn0 + p * 16;
+    uint r[4];
+#if !MMA_TF32 && TRANS_B
+    // Matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
+    optune_ldmatrix_x4(r, sb + B_AT(n0 + (mat >> 1) * 8 + row, k0 + (mat & 1) * 8));
+#elif !MMA_TF32
+    optune_ldmatrix_x4_trans(r, sb + B_AT(k0 + (mat & 1) * 8 + row, n0 + (mat >> 1) * 8));
+#elif TRANS_B
+    optune_ldmatrix_x4(r, sb + B_AT(n0 + (mat >> 1) * 8 + row, k0 + (mat & 1) * 4));
+#else
+    r[0] = optune_lds32(sb + B_AT(k0 + t, n0 + g));
+    r[1] = optune_lds32(sb + B_AT(k0 + t + 4, n0 + g));
+    r[2] = optune_lds32(sb + B_AT(k0 + t, n0 + 8 + g));
+    r[3] = optune_lds32(sb + B_AT(k0 + t + 4, n0 + 8 + g));
+#endif
+#if MMA_TF32
+#pragma unroll
+    for (int q = 0; q < 4; ++q) r[q] = optune_tf32(r[q]);
+#endif
+    bf[2 * p][0] = r[0];
+    bf[2 * p][1] = r[1];
+    bf[2 * p + 1][0] = r[2];
+    bf[2 * p + 1][1] = r[3];
+  }
+}
+
+// The bias of element (i, j) of C, in CTYPE.
+OPTUNE_FUNC real mma_bias(const uint flags, __global const CTYPE* bias, const ulong i, const ulong j) {
+  return (flags & GEMM_BIAS_ROW) ? C_LOAD(bias, i) : (flags & GEMM_BIAS_COL) ? C_LOAD(bias, j) : (real)0;
+}
+
+__kernel OPTUNE_WG_SIZE(MMA_THREADS, 1, 1)
+void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, const real beta,
+              __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
+              __global const TYPE* restrict b, const ulong b_off, const ulong ldb, const ulong b_stride,
+              __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
+              __global const CTYPE* restrict bias, const ulong bias_off,
+              __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
+              const real act_p0, const real act_p1) {
+#if MMA_SMEM_BYTES > 48 * 1024
+  extern __shared__ uint4 mma_smem[];
+#else
+  __shared__ uint4 mma_smem[MMA_SMEM_BYTES / 16];
+#endif
+  const int tid = (int)threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int wm0 = (warp % MMA_WARPS_M) * WM, wn0 = (warp / MMA_WARPS_M) * WN;
+  const ulong z = z0 + get_group_id(2);
+  const __global uchar* ap = (const __global uchar*)(a + GEMM_OFFSET(flags & GEMM_A_LIST, a_off, a_stride, table, z, 0));
+  const __global uchar* bp = (const __global uchar*)(b + GEMM_OFFSET(flags & GEMM_B_LIST, b_off, b_stride, table, z, 1));
+  __global CTYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
+  const __global CTYPE* biasp = bias + bias_off;
+  const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
+  const real beta_z = gemm_beta(flags, beta, table, batch, z);
+
+  // Tile order: SWIZZLE_GROUP tile rows at a time, column by column within
+  // them, so the groups running together share A rows and B columns in L2.
+  uint tm = blockIdx.y, tn = blockIdx.x;
+#if SWIZZLE_GROUP > 1
+  {
+    const uint gx = gridDim.x, gy = gridDim.y, pid = blockIdx.y * gx + blockIdx.x;
+    const uint width = SWIZZLE_GROUP * gx, first = (pid / width) * SWIZZLE_GROUP;
+    const uint rows = min(gy - first, (uint)SWIZZLE_GROUP);
+    tm = first + (pid % width) % rows;
+    tn = (pid % width) / rows;
+  }
+#endif
+  const ulong m0 = (ulong)tm * BM, n0 = (ulong)tn * BN;
+  // alpha == 0: A and B are not read.
+  const ulong kk = alpha_z == (real)0 ? 0 : K;
+  const int steps = (int)((kk + BK - 1) / BK);
+
+  // The copies: chunk q = tid + l * MMA_THREADS of a stage's tile, so a
+  // work-item's chunks of one operand share their column e and lie
+  // A_RSTEP (B_RSTEP) rows apart. Row-major tiles move along K by BK
+  // elements per tile; K-major tiles (TRANS_A, !TRANS_B) by BK rows.
+  // Edges: a copy reads only the bytes inside the matrix (src-size), the
+  // rest of its 16 bytes is zero-filled.
+  const uint smem = (uint)__cvta_generic_to_shared(mma_smem);
+  const int a_r0 = tid / A_CPR, a_e = (tid % A_CPR) * MMA_CHUNK;
+  const int b_r0 = tid / B_CPR, b_e = (tid % B_CPR) * MMA_CHUNK;
+#if TRANS_A
+  const __global uchar* a_next = ap + ((ulong)a_r0 * lda + m0 + a_e) * MMA_ESIZE;
+  const ulong a_step = lda * A_RSTEP * MMA_ESIZE, a_tile = lda * BK * MMA_ESIZE;
+  const long a_span = (long)M - (long)(m0 + a_e);  // elements of the chunk's row segment inside A
+  const uint a_bytes = a_span <= 0 ? 0u : a_span >= MMA_CHUNK ? 16u : (uint)a_span * MMA_ESIZE;
+  long a_left = (long)K - a_r0;  // k rows of this and later tiles, from the work-item's first row
+#else
+  const __global uchar* a_next = ap + ((m0 + a_r0) * lda + a_e) * MMA_ESIZE;
+  const ulong a_step = lda * A_RSTEP * MMA_ESIZE, a_tile = BK * MMA_ESIZE;
+  uint a_rows = 0;  // bit l: copy l's row lies inside A
+#pragma unroll
+  for (int l = 0; l < A_LOADS; ++l) a_rows |= (m0 + a_r0 + l * A_RSTEP < M ? 1u : 0u) << l;
+  long a_left = (long)K - a_e;  // k elements of this and later tiles, from the chunk's start
+#endif
+#if TRANS_B
+  const __global uchar* b_next = bp + ((n0 + b_r0) * ldb + b_e) * MMA_ESIZE;
+  const ulong b_step = ldb * B_RSTEP * MMA_ESIZE, b_tile = BK * MMA_ESIZE;
+  uint b_rows = 0;
+#pragma unroll
+  for (int l = 0; l < B_LOADS; ++l) b_rows |= (n0 + b_r0 + l * B_RSTEP < N ? 1u : 0u) << l;
+  long b_left = (long)K - b_e;
+#else
+  const __global uchar* b_next = bp + ((ulong)b_r0 * ldb + n0 + b_e) * MMA_ESIZE;
+  const ulong b_step = ldb * B_RSTEP * MMA_ESIZE, b_tile = ldb * BK * MMA_ESIZE;
+  const long b_span = (long)N - (long)(n0 + b_e);
+  const uint b_bytes = b_span <= 0 ? 0u : b_span >= MMA_CHUNK ? 16u : (uint)b_span * MMA_ESIZE;
+  long b_left = (long)K - b_r0;
+#endif
+
+// Bytes of copy l: row-major tiles check the row (X_rows) and share the K
+// edge (kb); K-major tiles check the k row and share the M or N edge.
+#define MMA_BYTES_ROWMAJOR(X, l, kb) (((X##_rows >> (l)) & 1u) ? (kb) : 0u)
+#define MMA_BYTES_KMAJOR(X, l, kb) ((l) * X##_RSTEP_ < X##_left ? X##_bytes : 0u)
+#define MMA_COPIES(X, LOADS, TILE_OFF, BYTES) { \
+    const uint kb = X##_left <= 0 ? 0u : X##_left >= MMA_CHUNK ? 16u : (uint)X##_left * MMA_ESIZE; \
+    (void)kb; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
+      const int q = tid + l * MMA_THREADS; \
+      if (LOADS * MMA_THREADS == X##_CHUNKS_ || q < X##_CHUNKS_) { \
+        const uint bytes = BYTES(X, l, kb); \
+        optune_cp_async16_zfill(base + (TILE_OFF) + (uint)MMA_SWZ(q, X##_SHIFT_) * 16u, \
+                     bytes ? (const void*)(X##_next + l * X##_step) : (const void*)ap, bytes); \
+      } \
+    } \
+    X##_next += X##_tile; \
+    X##_left -= BK; \
+  }
+#define a_CHUNKS_ A_CHUNKS
+#define b_CHUNKS_ B_CHUNKS
+#define a_SHIFT_ A_SHIFT
+#define b_SHIFT_ B_SHIFT
+#define a_RSTEP_ A_RSTEP
+#define b_RSTEP_ B_RSTEP
+#if TRANS_A
+#define MMA_A_BYTES MMA_BYTES_KMAJOR
+#else
+#define MMA_A_BYTES MMA_BYTES_ROWMAJOR
+#endif
+#if TRANS_B
+#define MMA_B_BYTES MMA_BYTES_ROWMAJOR
+#else
+#define MMA_B_BYTES MMA_BYTES_KMAJOR
+#endif
+// Starts the copies of the next K tile into stage s (tiles go in order).
+#define MMA_LOAD_TILE(s) { \
+    const uint base = smem + (uint)(s) * (STAGE_CHUNKS * 16u); \
+    MMA_COPIES(a, A_LOADS, 0u, MMA_A_BYTES) \
+    MMA_COPIES(b, B_LOADS, A_CHUNKS * 16u, MMA_B_BYTES) \
+  }
+
+  float acc[MMA_MI][MMA_NI][4];
+#pragma unroll
+  for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+    for (int j = 0; j < MMA_NI; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
+
+  // Tiles 0 .. STAGES - 2 in flight before the loop; one commit per tile
+  // (empty past the end) keeps wait_group's count exact. In the loop, the
+  // fragments of k step ks + 1 are read while those of ks are multiplied
+  // (two register sets); the last step of a tile first waits for the next
+  // tile and passes a barrier, after which the stage read one tile ago is
+  // free for the copies issued at step 0.
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < steps) MMA_LOAD_TILE(s)
+    optune_cp_async_commit();
+  }
+  optune_cp_async_wait<STAGES - 2>();
+  __syncthreads();
+  // The copies of tile t + STAGES - 1 (one commit, empty past the end),
+  // issued at step 0: after its products for f16 and bf16 (the tensor cores
+  // start before the copies' address arithmetic: f16 8192 365 -> 376 TFLOP/s
+  // on the H100 at the default tile, 128 x 4096 x 4096 +7%), before them for
+  // tf32 (slower after: 79 -> 74, its fragments' conversions compete).
+#define MMA_NEXT_TILE { \
+    if (t + STAGES - 1 < steps) MMA_LOAD_TILE(ws) \
+    optune_cp_async_commit(); \
+    ws = ws == STAGES - 1 ? 0 : ws + 1; \
+  }
+#define MMA_COPIES_LATE (!MMA_TF32)
+  uint af[2][MMA_MI][4], bf[2][MMA_NI][2];
+  int rs = 0, ws = STAGES - 1;  // stage read, stage written next
+  if (steps > 0) mma_fragments(af[0], bf[0], smem, smem + A_CHUNKS * 16u, 0, wm0, wn0, lane);
+  for (int t = 0; t < steps; ++t) {
+#pragma unroll
+    for (int ks = 0; ks < MMA_KSTEPS; ++ks) {
+      if (ks == MMA_KSTEPS - 1) {
+        optune_cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        rs = rs == STAGES - 1 ? 0 : rs + 1;
+      }
+      if (ks < MMA_KSTEPS - 1 || t < steps - 1) {
+        const uint sa = smem + (uint)rs * (STAGE_CHUNKS * 16u);
+        mma_fragments(af[(ks + 1) & 1], bf[(ks + 1) & 1], sa, sa + A_CHUNKS * 16u, (ks + 1) % MMA_KSTEPS, wm0, wn0,
+                      lane);
+      }
+      if (ks == 0 && !MMA_COPIES_LATE) MMA_NEXT_TILE
+#pragma unroll
+      for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_NI; ++j) mma_step(acc[i][j], af[ks & 1][i], bf[ks & 1][j]);
+      if (ks == 0 && MMA_COPIES_LATE) MMA_NEXT_TILE
+    }
+  }
+  optune_cp_async_wait<0>();
+
+  // Epilogue from the accumulators: lane (g, t) holds rows g and g + 8 of
+  // each fragment, columns 2t and 2t + 1, stored as one pair where both
+  // lie inside C and the pair is aligned (ldc and c_off may be odd).
+  const int g = lane >> 2, t4 = lane & 3;
+#pragma unroll
+  for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const ulong row = m0 + wm0 + i * 16 + h * 8 + g;
+      if (row >= M) continue;
+#pragma unroll
+      for (int j = 0; j < MMA_NI; ++j) {
+        const ulong col = n0 + wn0 + j * 8 + 2 * t4;
+        if (col >= N) continue;
+        const ulong ci = row * ldc + col;
+        real v[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const real old = beta_z == (real)0 || col + e >= N ? (real)0 : C_LOAD(cp, ci + e);
+          v[e] = gemm_finish((real)acc[i][j][2 * h + e], alpha_z, old, beta_z, mma_bias(flags, biasp, row, col + e),
+                             act_p0, act_p1);
+        }
+        if (col + 1 < N && ((size_t)(cp + ci) & (2 * sizeof(CTYPE) - 1)) == 0) {
+          C_STORE2(v, cp, ci);
+        } else {
+          C_STORE(v[0], cp, ci);
+          if (col + 1 < N) C_STORE(v[1], cp, ci + 1);
+        }
+      }
+    }
+#undef MMA_LOAD_TILE
+#undef MMA_COPIES
+#undef MMA_NEXT_TILE
+#undef MMA_COPIES_LATE
+}
+
+#endif  // __CUDA_ARCH__ >= 800
+#endif  // OPTUNE_BACKEND_CUDA
