@@ -367,7 +367,7 @@ TEST(CudaNvrtc, GemmAsyncNeedsSm80) {
 TEST(CudaNvrtc, GemmMmaNeedsSm80) {
   require_nvrtc();
   const std::string name = "gemm/gemm_mma.cl";
-  const std::string text = gemm_program_text(name, Unary::Relu);
+  const std::string text = gemm_kernels::program_text(name, Unary::Relu);
   const std::vector<Defines> variants = check_variants(kernel_source(name));
   EXPECT_GE(variants.size(), 10u);
   for (const Defines& d : variants) {

@@ -63,7 +63,7 @@ struct MmaConfig {
 void run_mma(const MmaConfig& cfg, Unary act, const std::vector<detail::KernelArg>& args, std::uint64_t m,
              std::uint64_t n, std::uint64_t batch) {
   const Queue& q = test::queue();
-  const std::string text = detail::gemm_program_text("gemm/gemm_mma.cl", act);
+  const std::string text = detail::gemm_kernels::program_text("gemm/gemm_mma.cl", act);
   detail::KernelPtr k =
       detail::get_program_from_text(*q.context().impl(), "gemm/gemm_mma.cl", text, cfg.defines())->kernel("gemm_mma");
   detail::Geometry g;
