@@ -12,7 +12,7 @@ fail=0; count=0
 # "// check-variant-cuda: ..." lines name CUDA-only define sets (PTX inside):
 # this script skips them; the NVRTC test (tests/test_cuda_nvrtc.cpp) compiles them.
 for src in $(find src/kernels -name '*.cl' ! -path '*/common/*' | sort); do
-  prepend=$(sed -n 's@^// check-prepend: *@src/kernels/@p' "$src")
+  prepend=$(sed -n 's@^// check-prepend: *@@p' "$src" | tr ' ' '\n' | sed '/^$/d; s@^@src/kernels/@')
   variants=("")
   while IFS= read -r line; do variants+=("$line"); done < <(sed -n 's@^// check-variant: *@@p' "$src")
   for defs in "${variants[@]}"; do

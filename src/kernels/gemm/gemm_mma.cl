@@ -43,7 +43,7 @@
 // that it is dynamic: the launch passes MMA_SMEM_BYTES and the function
 // needs CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES raised to it.
 //
-// check-prepend: gemm/gemm_common.cl
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DTRANS_B=1 -DCTYPE=float -DC_HALF_STORAGE=0
