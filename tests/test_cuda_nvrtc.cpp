@@ -12,6 +12,7 @@
 #include "ops/gemm_ops.hpp"
 #include "runtime/embedded.hpp"
 #include "runtime/program.hpp"
+#include "runtime/cuda/cubin_params.hpp"
 #include "support/nvrtc_support.hpp"
 
 using namespace optune;
@@ -428,6 +429,30 @@ TEST(CudaNvrtc, BuildErrorCarriesLogAndFile) {
     EXPECT_NE(what.find("no_such_name"), std::string::npos) << what;
     EXPECT_NE(what.find("broken.cl(2)"), std::string::npos) << what;
   }
+}
+
+// Kernels' parameter counts read from their cubins (runtime/cuda/
+// cubin_params.hpp): the runtime's check of a launch's argument count where
+// the driver has no cuFuncGetParamCount.
+TEST(CudaNvrtc, ParameterCountsFromCubins) {
+  require_nvrtc();
+  const auto count = [](const std::string& source, const std::string& kernel, const Defines& d) {
+    const std::vector<std::uint8_t> bin = nvrtc_binary_text(source, kernel_source(source), d, sm90_caps(), "sm_90");
+    return cubin_param_count(bin, kernel);
+  };
+  EXPECT_EQ(count("copy/copy.cl", "copy", {{"TYPE", "uint"}}), std::optional<std::size_t>(5));
+  EXPECT_EQ(count("peak/peak.cl", "peak", {{"TYPE", "float"}}), std::optional<std::size_t>(3));
+  // gemm_direct: m, n, k, alpha, beta, 3 x (buffer, offset, ld, stride),
+  // bias, bias offset, table, batch, flags, z0, act_p0, act_p1.
+  const std::string direct = "gemm/gemm_direct.cl";
+  const std::vector<std::uint8_t> bin =
+      nvrtc_binary_text(direct, gemm_kernels::program_text(direct, Unary::Copy),
+                        gemm_kernels::type_defines(GemmProblem{}), sm90_caps(), "sm_90");
+  EXPECT_EQ(cubin_param_count(bin, "gemm_direct"), std::optional<std::size_t>(25));
+  EXPECT_EQ(cubin_param_count(bin, "no_such_kernel"), std::nullopt);
+  EXPECT_EQ(cubin_param_count({1, 2, 3}, "copy"), std::nullopt);
+  std::vector<std::uint8_t> cut(bin.begin(), bin.begin() + std::ptrdiff_t(bin.size() / 3));
+  EXPECT_NE(cubin_param_count(cut, "gemm_direct"), std::optional<std::size_t>(99));  // no crash on a cut file
 }
 
 #else  // !OPTUNE_WITH_CUDA

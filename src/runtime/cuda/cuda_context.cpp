@@ -1,5 +1,6 @@
 // CUDA contexts, memory and programs.
 #include "runtime/cuda/cuda_objects.hpp"
+#include "runtime/cuda/cubin_params.hpp"
 #include "runtime/log.hpp"
 #include "runtime/program.hpp"
 
@@ -46,12 +47,18 @@ Module::~Module() {
   api().cuModuleUnload(module);
 }
 
-CuKernel::CuKernel(std::string name, std::shared_ptr<Module> module, CUfunction f)
+CuKernel::CuKernel(std::string name, std::shared_ptr<Module> module, CUfunction f,
+                   std::optional<std::size_t> param_count)
     : name_(std::move(name)), module_(std::move(module)), function_(f) {
   const DriverApi& a = api();
   std::size_t count = 0;
-  if (!a.cuFuncGetParamCount || !a.cuFuncGetParamInfo || a.cuFuncGetParamCount(function_, &count) != CUDA_SUCCESS)
+  if (!a.cuFuncGetParamInfo) return;
+  if (a.cuFuncGetParamCount && a.cuFuncGetParamCount(function_, &count) == CUDA_SUCCESS) {
+  } else if (param_count) {
+    count = *param_count;
+  } else {
     return;  // checked per launch instead, as far as the arguments go
+  }
   for (std::size_t i = 0; i < count; ++i) {
     std::size_t offset = 0, size = 0;
     if (a.cuFuncGetParamInfo(function_, i, &offset, &size) != CUDA_SUCCESS) {
@@ -103,7 +110,7 @@ KernelPtr CuProgram::kernel(const std::string& name) {
   const CUresult r = api().cuModuleGetFunction(&f, module_->module, name.c_str());
   if (r == CUDA_ERROR_NOT_FOUND) throw Error(Status::NotFound, "program has no kernel '" + name + "'");
   check(r, "cuModuleGetFunction(" + name + ")");
-  auto k = std::make_shared<CuKernel>(name, module_, f);
+  auto k = std::make_shared<CuKernel>(name, module_, f, cubin_param_count(binary_, name));
   kernels_[name] = k;
   return k;
 }

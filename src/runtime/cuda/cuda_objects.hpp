@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 
 #include "runtime/backend.hpp"
 #include "runtime/cuda/cuda_api.hpp"
@@ -105,7 +106,9 @@ struct Module {
 
 class CuKernel : public KernelImpl {
  public:
-  CuKernel(std::string name, std::shared_ptr<Module> module, CUfunction f);
+  // param_count: from the cubin when the driver cannot say (cubin_params.hpp).
+  CuKernel(std::string name, std::shared_ptr<Module> module, CUfunction f,
+           std::optional<std::size_t> param_count = std::nullopt);
   const std::string& name() const override { return name_; }
   CUfunction get() const { return function_; }
   // Throws Error(InvalidArgument) when the arguments do not match the
@@ -116,7 +119,8 @@ class CuKernel : public KernelImpl {
   std::string name_;
   std::shared_ptr<Module> module_;
   CUfunction function_;
-  // With cuFuncGetParamCount: every parameter's size, known at creation.
+  // With cuFuncGetParamCount, or the count from the cubin: every
+  // parameter's size, known at creation.
   bool params_known_ = false;
   std::vector<std::size_t> param_sizes_;
   // Without it: the sizes of the parameters that launches have given so far,

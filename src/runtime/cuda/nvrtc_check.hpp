@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/program.hpp"
 
@@ -29,5 +30,9 @@ std::string nvrtc_compile_check(std::string_view source_name, const Defines& def
 // Same for source text that is not embedded; label names it in messages.
 std::string nvrtc_compile_check_text(std::string_view label, std::string_view body, const Defines& defines,
                                      const Capabilities& caps_for_macros, const std::string& arch);
+
+// The same build's binary (a cubin for sm_XY, PTX for compute_XY).
+std::vector<std::uint8_t> nvrtc_binary_text(std::string_view label, std::string_view body, const Defines& defines,
+                                            const Capabilities& caps_for_macros, const std::string& arch);
 
 }  // namespace optune::detail

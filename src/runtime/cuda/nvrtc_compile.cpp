@@ -181,8 +181,10 @@ std::string cuda_base_options(const std::string& arch) {
 
 bool nvrtc_available(std::string* reason) { return cu::load_nvrtc(reason) != nullptr; }
 
-std::string nvrtc_compile_check_text(std::string_view label, std::string_view body, const Defines& defines,
-                                     const Capabilities& caps_for_macros, const std::string& arch) {
+namespace {
+
+cu::NvrtcOutput build_checked(std::string_view label, std::string_view body, const Defines& defines,
+                              const Capabilities& caps_for_macros, const std::string& arch) {
   Capabilities caps = caps_for_macros;
   caps.backend = Backend::CUDA;
   const std::string text = assemble_text(caps, cuda_backend_prelude(), label, body);
@@ -196,7 +198,19 @@ std::string nvrtc_compile_check_text(std::string_view label, std::string_view bo
     throw Error(Status::BuildFailure, "NVRTC build of " + std::string(label) + " failed (" +
                                           (out.arch.empty() ? arch : out.arch) + ", options: " + options + "):\n" +
                                           out.log);
-  return out.log;
+  return out;
+}
+
+}  // namespace
+
+std::string nvrtc_compile_check_text(std::string_view label, std::string_view body, const Defines& defines,
+                                     const Capabilities& caps_for_macros, const std::string& arch) {
+  return build_checked(label, body, defines, caps_for_macros, arch).log;
+}
+
+std::vector<std::uint8_t> nvrtc_binary_text(std::string_view label, std::string_view body, const Defines& defines,
+                                            const Capabilities& caps_for_macros, const std::string& arch) {
+  return build_checked(label, body, defines, caps_for_macros, arch).binary;
 }
 
 std::string nvrtc_compile_check(std::string_view source_name, const Defines& defines,
