@@ -90,38 +90,45 @@ tests() {
 # tuning ones, which repeat the same kernels at sizes that make racecheck
 # slow). Meant to finish in about 8 minutes on an H100.
 SANITIZE_DEEP_DEFAULT="test_elementwise test_reduce test_softmax_norm test_gemm test_gemm_batched test_capi"
+# One compute-sanitizer run: tool, program, gtest filter; writes its log and
+# a line "tool program errors status" to $LOGS/sanitize-lines.
+sanitize_one() {
+  local cs=$1 tool=$2 prog=$3 filter=$4 extra=() rc line errors status=ok
+  [ "$tool" = memcheck ] && extra=(--report-api-errors all --leak-check no)
+  OPTUNE_DEVICE=cuda:0 OPTUNE_CACHE_DIR=/tmp/optune-cache-sanitize-$tool-$prog timeout "${SANITIZE_TIMEOUT:-240}" \
+    "$cs" --tool "$tool" "${extra[@]}" --print-limit 20 "build/gpu/tests/$prog" --gtest_filter="$filter" \
+    >"$LOGS/sanitize-$tool-$prog.log" 2>&1
+  rc=$?
+  line=$(grep -E 'ERROR SUMMARY: [0-9]+' "$LOGS/sanitize-$tool-$prog.log" | tail -1)
+  errors=$(echo "$line" | sed -n 's/.*ERROR SUMMARY: \([0-9]*\).*/\1/p')
+  if [ "$rc" = 124 ]; then status=timeout; elif [ -z "$errors" ]; then status="no summary (rc $rc)";
+  elif [ "$rc" != 0 ]; then status="rc $rc"; fi
+  printf '%-10s %-28s %8s %s\n' "$tool" "$prog" "${errors:--}" "$status" >>"$LOGS/sanitize-lines"
+}
+export -f sanitize_one
+
+# compute-sanitizer over the gpu label: memcheck (API errors included) over
+# every program, racecheck, synccheck and initcheck over the operator
+# programs (SANITIZE_DEEP); SANITIZE_FILTER leaves out the long cases. Runs
+# SANITIZE_JOBS (default 8) programs at a time on the one GPU.
 sanitize() {
-  local cs tool prog bin errors rc filter line
+  local cs progs
   cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   [ -x "$cs" ] || { log "sanitize: compute-sanitizer not found"; return 1; }
-  local progs
   progs=$(cd build/gpu && ctest -L gpu -N | sed -n 's/^ *Test *#[0-9]*: *\([A-Za-z0-9_]*\)\(\.cuda\)\{0,1\}$/\1/p' | sort -u)
   log "sanitize ($("$cs" --version | tail -1)) on cuda:0"
-  printf '%-10s %-28s %8s %s\n' tool program errors status | tee -a "$OUT/summary.txt"
-  for tool in memcheck racecheck synccheck initcheck; do
-    for prog in $progs; do
-      bin=build/gpu/tests/$prog
-      [ -x "$bin" ] || continue
-      filter='*'
-      if [ "$tool" != memcheck ]; then
-        case " ${SANITIZE_DEEP:-$SANITIZE_DEEP_DEFAULT} " in *" $prog "*) ;; *) continue ;; esac
-        filter=${SANITIZE_FILTER:-'-*Large*:*Huge*:*Tune*:*Tuner*:*Concurrent*:*Threads*'}
-      fi
-      local extra=()
-      [ "$tool" = memcheck ] && extra=(--report-api-errors all --leak-check no)
-      OPTUNE_DEVICE=cuda:0 OPTUNE_CACHE_DIR=/tmp/optune-cache-sanitize timeout "${SANITIZE_TIMEOUT:-120}" \
-        "$cs" --tool "$tool" "${extra[@]}" --print-limit 20 "$bin" --gtest_filter="$filter" \
-        >"$LOGS/sanitize-$tool-$prog.log" 2>&1
-      rc=$?
-      line=$(grep -E 'ERROR SUMMARY: [0-9]+' "$LOGS/sanitize-$tool-$prog.log" | tail -1)
-      errors=$(echo "$line" | sed -n 's/.*ERROR SUMMARY: \([0-9]*\).*/\1/p')
-      local status=ok
-      if [ "$rc" = 124 ]; then status=timeout; elif [ -z "$errors" ]; then status="no summary (rc $rc)";
-      elif [ "$rc" != 0 ]; then status="rc $rc"; fi
-      printf '%-10s %-28s %8s %s\n' "$tool" "$prog" "${errors:--}" "$status" | tee -a "$OUT/summary.txt"
-      if [ "$status" != ok ] || [ "${errors:-1}" != 0 ]; then STATUS=1; fi
+  local filter=${SANITIZE_FILTER:-'-*Large*:*Huge*:*Tune*:*Tuner*:*Concurrent*:*Threads*'}
+  : >"$LOGS/sanitize-lines"
+  {
+    for prog in $progs; do [ -x "build/gpu/tests/$prog" ] && echo "memcheck $prog"; done
+    for tool in racecheck synccheck initcheck; do
+      for prog in ${SANITIZE_DEEP:-$SANITIZE_DEEP_DEFAULT}; do echo "$tool $prog"; done
     done
-  done
+  } | SANITIZE_GTEST_FILTER=$filter xargs -P "${SANITIZE_JOBS:-8}" -L 1 \
+      bash -c 'sanitize_one "$0" "$1" "$2" "$SANITIZE_GTEST_FILTER"' "$cs" 2>/dev/null
+  printf '%-10s %-28s %8s %s\n' tool program errors status | tee -a "$OUT/summary.txt"
+  sort "$LOGS/sanitize-lines" | tee -a "$OUT/summary.txt"
+  if grep -vqE '^\S+ +\S+ +0 ok$' "$LOGS/sanitize-lines"; then STATUS=1; fi
   log "sanitize done (status $STATUS)"
 }
 
