@@ -124,7 +124,7 @@ sanitize() {
     for tool in racecheck synccheck initcheck; do
       for prog in ${SANITIZE_DEEP:-$SANITIZE_DEEP_DEFAULT}; do echo "$tool $prog"; done
     done
-  } | SANITIZE_GTEST_FILTER=$filter xargs -P "${SANITIZE_JOBS:-8}" -L 1 \
+  } | LOGS=$LOGS SANITIZE_GTEST_FILTER=$filter xargs -P "${SANITIZE_JOBS:-8}" -L 1 \
       bash -c 'sanitize_one "$0" "$1" "$2" "$SANITIZE_GTEST_FILTER"' "$cs" 2>/dev/null
   printf '%-10s %-28s %8s %s\n' tool program errors status | tee -a "$OUT/summary.txt"
   sort "$LOGS/sanitize-lines" | tee -a "$OUT/summary.txt"

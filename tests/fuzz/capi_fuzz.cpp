@@ -58,7 +58,8 @@ class Reader {
   }
   std::size_t offset(std::size_t scale) {
     const std::uint8_t k = byte();
-    if (k < 240) return k % (scale + 2);
+    // scale may be near SIZE_MAX itself (a view count read as extreme).
+    if (k < 240) return scale < SIZE_MAX - 2 ? k % (scale + 2) : k;
     return k < 250 ? std::size_t(u64() >> 1) : SIZE_MAX - (k % 4);
   }
 
