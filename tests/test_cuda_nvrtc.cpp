@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "optune/optune.hpp"
+#include "kernels/families.hpp"
 #include "ops/gemm_ops.hpp"
 #include "runtime/embedded.hpp"
 #include "runtime/program.hpp"
@@ -383,6 +384,29 @@ TEST(CudaNvrtc, GemmMmaNeedsSm80) {
     ADD_FAILURE() << "gemm_mma compiled for sm_75";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("gemm_mma needs"), std::string::npos) << e.what();
+  }
+}
+
+// The program the mma candidate builds (GemmMmaFamily's defines and text,
+// not the file's check lines) at its defaults and its smallest tiles, for
+// sm_90: host defines and kernel cannot drift apart.
+TEST(CudaNvrtc, GemmMmaDescriptorProgramCompiles) {
+  require_nvrtc();
+  const GemmMmaFamily& fam = families::gemm_mma();
+  GemmProblem pr;
+  pr.dtype = DType::F16;
+  pr.comp_half = true, pr.trans_b = true;
+  pr.activation = Unary::Gelu;
+  pr.m = pr.n = pr.k = 1024, pr.lda = pr.ldb = 1024;
+  const Params small{{"BM", 64}, {"BN", 64}, {"WM", 32}, {"WN", 32}, {"STAGES", 4}, {"SWIZZLE_GROUP", 1}};
+  for (const Params& p : {fam.defaults(sm90_caps()), fam.complete(small, sm90_caps())}) {
+    ASSERT_EQ(fam.check(p, sm90_caps(), pr), "") << params_to_json(p);
+    const KernelSource src = fam.program(p, pr);
+    try {
+      nvrtc_compile_check_text(src.label, src.text, src.defines, sm90_caps(), "sm_90");
+    } catch (const Error& e) {
+      ADD_FAILURE() << src.label << describe(src.defines) << ":\n" << e.what();
+    }
   }
 }
 

@@ -19,20 +19,6 @@ using detail::Params;
 
 namespace {
 
-// "" when this process's device runs cp.async; else why not.
-std::string why_not_async() {
-  try {
-    const Capabilities& caps = test::device().caps();
-    if (caps.backend != Backend::CUDA)
-      return "the device under test (" + caps.spec + ") is not a CUDA device; the gpu label runs this test with "
-             "OPTUNE_DEVICE=cuda:0";
-    if (caps.compute_capability_major < 8) return "cp.async needs compute capability 8.0 or newer";
-  } catch (const Error& e) {
-    return std::string("no device to test: ") + e.what();
-  }
-  return "";
-}
-
 // The NVIDIA defaults (128 x 128 x 16 tiles, 256 work-items, float4) with
 // cp.async; `small` shrinks the tiles so that small problems take several
 // tiles and K steps.
@@ -57,7 +43,7 @@ Params async_f64(std::int64_t stages) {
 class GemmAsync : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (std::string why = why_not_async(); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = test::why_not_cuda_sm80("cp.async"); !why.empty()) GTEST_SKIP() << why;
   }
 
   // Runs c with p forced on the tiled path. The descriptor must accept p
@@ -80,22 +66,6 @@ class GemmAsync : public ::testing::Test {
   }
 };
 
-// An NVIDIA GPU as the CUDA back end (compute capability cc / 10) or
-// NVIDIA's OpenCL reports it: the fields the descriptor reads.
-Capabilities nvidia_caps(Backend backend, int cc) {
-  Capabilities c;
-  c.backend = backend;
-  c.type = DeviceType::GPU;
-  c.vendor = "NVIDIA Corporation";
-  c.architecture = "sm_" + std::to_string(cc);
-  if (backend == Backend::CUDA) c.compute_capability_major = cc / 10, c.compute_capability_minor = cc % 10;
-  c.max_work_group_size = 1024;
-  c.max_work_item_sizes = {1024, 1024, 64};
-  c.local_mem_bytes = 48 * 1024;
-  c.fp16 = c.fp64 = true;
-  return c;
-}
-
 detail::GemmProblem problem(DType t) { return test::dense_problem(t, 4096, 4096, 4096); }
 
 // "" or the descriptor's reason, for p completed with the defaults.
@@ -109,7 +79,7 @@ std::string why(const Params& p, const Capabilities& caps, DType t = DType::F32)
 // ---- the descriptor's rules (no device needed) ----
 
 TEST(GemmAsyncDescriptor, OnlyWhereCpAsyncRuns) {
-  const Capabilities sm90 = nvidia_caps(Backend::CUDA, 90), sm80 = nvidia_caps(Backend::CUDA, 80);
+  const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90), sm80 = test::nvidia_caps(Backend::CUDA, 80);
   EXPECT_EQ(why(async_f32(2, false), sm90), "");
   EXPECT_EQ(why(async_f32(3, false), sm80), "");  // 48 KiB: the static limit exactly
   EXPECT_EQ(why(async_f32(3, true), sm90), "");
@@ -117,8 +87,8 @@ TEST(GemmAsyncDescriptor, OnlyWhereCpAsyncRuns) {
   const auto refused = [](const std::string& reason, const char* what) {
     EXPECT_NE(reason.find("ASYNC"), std::string::npos) << what << ": '" << reason << "'";
   };
-  refused(why(async_f32(2, false), nvidia_caps(Backend::CUDA, 75)), "compute capability 7.5");
-  refused(why(async_f32(2, false), nvidia_caps(Backend::OpenCL, 90)), "OpenCL");
+  refused(why(async_f32(2, false), test::nvidia_caps(Backend::CUDA, 75)), "compute capability 7.5");
+  refused(why(async_f32(2, false), test::nvidia_caps(Backend::OpenCL, 90)), "OpenCL");
   refused(why(async_f32(2, false), sm90, DType::F16), "f16");
   Params p = async_f64(2);
   p["VWN"] = 1;
@@ -148,13 +118,13 @@ TEST(GemmAsyncDescriptor, EntriesWithoutTheKeysMeanOff) {
   const Params old{{"DB", 1},   {"KWG", 16},   {"KWI", 2},  {"MDIMA", 32}, {"MDIMC", 16},
                    {"MWG", 128}, {"NDIMB", 32}, {"NDIMC", 16}, {"NWG", 128}, {"SA", 1},
                    {"SB", 1},   {"STRM", 1},   {"STRN", 1}, {"VWM", 4},   {"VWN", 4}};
-  const Capabilities sm90 = nvidia_caps(Backend::CUDA, 90);
+  const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
   const Params full = detail::families::gemm_tiled().complete(old, sm90);
   EXPECT_EQ(full.at("ASYNC"), 0);
   EXPECT_EQ(full.at("STAGES"), 2);
   EXPECT_EQ(why(old, sm90), "");
-  EXPECT_EQ(why(old, nvidia_caps(Backend::OpenCL, 90)), "");
-  for (const Capabilities& caps : {sm90, nvidia_caps(Backend::OpenCL, 90)}) {
+  EXPECT_EQ(why(old, test::nvidia_caps(Backend::OpenCL, 90)), "");
+  for (const Capabilities& caps : {sm90, test::nvidia_caps(Backend::OpenCL, 90)}) {
     const Params d = detail::families::gemm_tiled().defaults(caps);
     EXPECT_EQ(d.at("ASYNC"), 0);
     EXPECT_EQ(why(d, caps), "");

@@ -18,7 +18,7 @@
 
 #include "ops/gemm_ops.hpp"
 #include "runtime/program.hpp"
-#include "support/test_support.hpp"
+#include "support/gemm_fixture.hpp"
 
 using namespace optune;
 
@@ -73,20 +73,6 @@ void run_mma(const MmaConfig& cfg, Unary act, const std::vector<detail::KernelAr
   g.global[1] = std::size_t((m + cfg.bm - 1) / cfg.bm);
   g.global[2] = std::size_t(batch);
   detail::launch_kernel(q, *k, args, g, {}).wait();
-}
-
-// "" when this process's device runs mma.sync with bf16 and cp.async; else why not.
-std::string why_not_mma() {
-  try {
-    const Capabilities& caps = test::device().caps();
-    if (caps.backend != Backend::CUDA)
-      return "the device under test (" + caps.spec + ") is not a CUDA device; the gpu label runs this test with "
-             "OPTUNE_DEVICE=cuda:0";
-    if (caps.compute_capability_major < 8) return "gemm_mma needs compute capability 8.0 or newer";
-  } catch (const Error& e) {
-    return std::string("no device to test: ") + e.what();
-  }
-  return "";
 }
 
 // ---- host storage of the element types ----
@@ -287,7 +273,7 @@ double activate(Unary act, double v, double p0, double p1) {
 class GemmMma : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (std::string why = why_not_mma(); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = test::why_not_cuda_sm80("gemm_mma"); !why.empty()) GTEST_SKIP() << why;
   }
 };
 

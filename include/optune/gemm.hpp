@@ -17,7 +17,10 @@
 // Data types: float (f32), double (f64, devices with fp64) and half (f16
 // storage). For half, Accumulate::Default computes in f16 where the device has
 // f16 arithmetic (cl_khr_fp16, CUDA) and in f32 elsewhere; Accumulate::F32
-// forces f32 accumulation everywhere.
+// forces f32 accumulation everywhere. On CUDA devices of compute capability
+// 8.0 or newer, half products that the tensor cores run (large enough, A and B
+// with leading dimensions, offsets and strides multiples of 8) accumulate in
+// f32 under either setting.
 //
 // Epilogue (GemmOptions): an optional bias vector of C's type added to every
 // row (BiasMode::PerColumn: n elements, bias[j] added to C(i, j)) or every

@@ -26,6 +26,7 @@ const NormRowsFamily& norm_rows();
 const SoftmaxColsFamily& softmax_cols();
 const GemmDirectFamily& gemm_direct();
 const GemmTiledFamily& gemm_tiled();
+const GemmMmaFamily& gemm_mma();
 const GemmRoutineFamily& gemm_routine();
 
 // Every family, in a stable order.

@@ -36,12 +36,17 @@ struct GemmLaunch {
   // grid limit in z); `args` ends where z0 goes, `tail` follows it.
   Event batched(KernelImpl& k, std::vector<KernelArg> args, std::vector<KernelArg> tail, Geometry g,
                 const WaitList& wait) const;
+  // Launches a kernel that reads the call's operands where they lie
+  // (gemm_direct, gemm_mma): M, N, K, alpha, beta, the operand block (every
+  // operand listed in list mode), z0, the activation's parameters; after
+  // `wait`, in batch chunks.
+  Event in_place(KernelImpl& k, const Geometry& g) const;
 };
 
 class GemmCandidate {
  public:
   virtual ~GemmCandidate() = default;
-  virtual std::string name() const = 0;  // "direct", "tiled": GemmForce::candidate
+  virtual std::string name() const = 0;  // "direct", "tiled", "mma": GemmForce::candidate
   virtual int id() const = 0;            // its value of gemm_routine's KERNEL
   virtual const KernelFamily& family() const = 0;  // whose parameters the database holds
   // "" when the candidate can run the problem on this device; else why not.
@@ -80,5 +85,6 @@ const GemmCandidate& gemm_candidate(const std::string& name);
 
 const GemmCandidate& direct_candidate();
 const GemmCandidate& tiled_candidate();
+const GemmCandidate& mma_candidate();
 
 }  // namespace optune::detail

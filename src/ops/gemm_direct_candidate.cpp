@@ -28,14 +28,8 @@ class DirectCandidate : public GemmCandidate {
 
   Event run(const GemmLaunch& l, const Params& p) const override {
     const GemmDirectFamily& fam = families::gemm_direct();
-    const GemmCall& c = l.call;
     KernelPtr k = fam.kernel(l.q, p, l.problem);
-    std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(c.m)), KernelArg::scalar(std::uint64_t(c.n)),
-                                KernelArg::scalar(std::uint64_t(c.k)), l.real(c.alpha), l.real(c.beta)};
-    const bool lists[3] = {c.list, c.list, c.list};
-    const std::vector<KernelArg> operands = l.operand_args(c.a, c.b, c.c, lists);
-    args.insert(args.end(), operands.begin(), operands.end());
-    return l.batched(*k, args, l.activation_args(), fam.geometry(p, l.q.device().caps(), l.problem), l.wait);
+    return l.in_place(*k, fam.geometry(p, l.q.device().caps(), l.problem));
   }
 };
 

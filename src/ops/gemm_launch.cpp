@@ -110,8 +110,17 @@ Event GemmLaunch::batched(KernelImpl& k, std::vector<KernelArg> args, std::vecto
   return last;
 }
 
+Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g) const {
+  std::vector<KernelArg> args{ulong_arg(std::uint64_t(call.m)), ulong_arg(std::uint64_t(call.n)),
+                              ulong_arg(std::uint64_t(call.k)), real(call.alpha), real(call.beta)};
+  const bool lists[3] = {call.list, call.list, call.list};
+  const std::vector<KernelArg> operands = operand_args(call.a, call.b, call.c, lists);
+  args.insert(args.end(), operands.begin(), operands.end());
+  return batched(k, args, activation_args(), g, wait);
+}
+
 const std::vector<const GemmCandidate*>& gemm_candidates() {
-  static const std::vector<const GemmCandidate*> order{&tiled_candidate(), &direct_candidate()};
+  static const std::vector<const GemmCandidate*> order{&mma_candidate(), &tiled_candidate(), &direct_candidate()};
   return order;
 }
 

@@ -44,8 +44,9 @@ struct GemmCall {
 };
 
 // What the tuner and the tests force instead of the database's choice: a
-// candidate by name ("direct", "tiled"; empty: the routine's choice) and
-// parameters by family name ("gemm_direct", "gemm_tiled", "gemm_routine").
+// candidate by name ("direct", "tiled", "mma"; empty: the routine's choice)
+// and parameters by family name ("gemm_direct", "gemm_tiled", "gemm_mma",
+// "gemm_routine").
 // Forced parameters run as given (fitted to the device, not shrunk).
 struct GemmForce {
   std::string candidate;

@@ -38,7 +38,8 @@ Stored stored(Layout layout, std::int64_t rows, std::int64_t cols, Transpose t, 
 
 // Where each product of an operand starts (relative to the view).
 std::vector<std::size_t> product_offsets(const GemmCase& c, const Stored& s, bool shared, std::int64_t* stride) {
-  const std::size_t span = s.extent + 3;  // a gap of poison between products
+  const std::size_t align = std::max<std::size_t>(c.product_align, 1);
+  const std::size_t span = (s.extent + 3 + align - 1) / align * align;  // a gap of poison between products
   std::vector<std::size_t> out(std::size_t(c.batch));
   *stride = shared ? 0 : std::int64_t(span);
   std::vector<std::size_t> order(out.size());

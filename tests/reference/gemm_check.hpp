@@ -42,6 +42,7 @@ struct GemmCase {
   std::int64_t batch = 1;
   bool shared_a = false;             // strided: stride_a = 0
   std::vector<double> alphas, betas;  // list: per product (empty: alpha, beta for all)
+  std::size_t product_align = 1;     // batches: products start at multiples of this (from the view)
 };
 
 std::string describe(const GemmCase& c);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kernels/families.hpp"
+#include "ops/gemm_candidates.hpp"
 #include "ops/gemm_ops.hpp"
 #include "reference/gemm_check.hpp"
 #include "support/test_support.hpp"
@@ -16,12 +17,12 @@ namespace optune::test {
 
 inline const int kGemmNoCacheFile = setenv("OPTUNE_CACHE", "off", 0);
 
-// The candidate ("direct", "tiled"; "" for the routine's choice), with its
-// family's parameters when given.
+// The candidate ("direct", "tiled", "mma"; "" for the routine's choice),
+// with its family's parameters (gemm_<candidate>) when given.
 inline detail::GemmForce force(const std::string& candidate, const detail::Params* params = nullptr) {
   detail::GemmForce f;
   f.candidate = candidate;
-  if (params) f.params[candidate == "direct" ? "gemm_direct" : "gemm_tiled"] = *params;
+  if (params) f.params[detail::gemm_candidate(candidate).family().name()] = *params;
   return f;
 }
 
@@ -30,6 +31,38 @@ inline detail::GemmForce force_routine(const detail::Params& routine) {
   detail::GemmForce f;
   f.params["gemm_routine"] = routine;
   return f;
+}
+
+// An NVIDIA GPU as the CUDA back end (compute capability cc / 10) or
+// NVIDIA's OpenCL reports it: the fields the GEMM descriptors read.
+inline Capabilities nvidia_caps(Backend backend, int cc) {
+  Capabilities c;
+  c.backend = backend;
+  c.type = DeviceType::GPU;
+  c.vendor = "NVIDIA Corporation";
+  c.architecture = "sm_" + std::to_string(cc);
+  if (backend == Backend::CUDA) c.compute_capability_major = cc / 10, c.compute_capability_minor = cc % 10;
+  c.max_work_group_size = 1024;
+  c.max_work_item_sizes = {1024, 1024, 64};
+  c.local_mem_bytes = 48 * 1024;
+  c.fp16 = c.fp64 = true;
+  return c;
+}
+
+// "" when this process's device is a CUDA device of compute capability 8.0
+// or newer (cp.async, mma.sync); else why not, for GTEST_SKIP (`what`: the
+// feature that needs it).
+inline std::string why_not_cuda_sm80(const std::string& what) {
+  try {
+    const Capabilities& caps = device().caps();
+    if (caps.backend != Backend::CUDA)
+      return "the device under test (" + caps.spec + ") is not a CUDA device; the gpu label runs this test with "
+             "OPTUNE_DEVICE=cuda:0";
+    if (caps.compute_capability_major < 8) return what + " needs compute capability 8.0 or newer";
+  } catch (const Error& e) {
+    return std::string("no device to test: ") + e.what();
+  }
+  return "";
 }
 
 // The GemmProblem of a dense row-major call (no memory attached).

@@ -3,6 +3,8 @@
 //   gemm_direct   the direct kernel, for small and odd problems;
 //   gemm_tiled    the tiled, register-blocked kernel on operands in its
 //                 layout (helper kernels pad and transpose the others);
+//   gemm_mma      the tensor-core kernel (CUDA sm_80+, mma.sync) on f16
+//                 operands as they lie, 16-byte aligned;
 //   gemm_routine  routine-level parameters: the size from which the tiled
 //                 kernel replaces the direct one, or a fixed choice.
 // Every family is tuned per size bucket (small, medium, large, skinny,
@@ -131,6 +133,34 @@ class GemmTiledFamily : public GemmFamilyBase {
   std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
   Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
   TiledPlan plan(const Params& p, const GemmProblem& problem) const;
+};
+
+// The tensor-core kernel (gemm_mma.cl): f16 A and B (16-byte aligned rows,
+// offsets and strides: the candidate checks GemmProblem's align_a, align_b),
+// f32 accumulation whatever comp_half says, f16 C and bias. Only tiles whose
+// stages fit static shared memory (48 KiB): the runtime does not launch
+// dynamic shared memory yet.
+class GemmMmaFamily : public GemmFamilyBase {
+ public:
+  std::string name() const override { return "gemm_mma"; }
+  std::string source() const override { return "gemm/gemm_mma.cl"; }
+  std::string kernel_name() const override { return "gemm_mma"; }
+  // {F16} on CUDA devices of compute capability 8.0 or newer; else none.
+  std::vector<DType> dtypes(const Capabilities& caps) const override;
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // 1-D groups of 32 (BM / WM) (BN / WN) work-items; grid (N tiles, M
+  // tiles, batch).
+  Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // The type defines with f32 accumulation (COMP = float), C in half, the
+  // transposes, the parameters.
+  Defines defines(const Params& p, const GemmProblem& problem) const override;
+  // The tuned values when they pass check(), else the defaults; empty when
+  // neither does (fit_or_none), Error(Unsupported) from fit.
+  std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
+  Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
+  // Shared memory of the stages, in bytes.
+  static std::uint64_t smem_bytes(const Params& p);
 };
 
 // Routine-level parameters; no kernel of its own.

@@ -1,6 +1,7 @@
 // What the GEMM families share (size buckets, example problems, device
 // limits, type defines and program text) and the routine-level family: the
-// size from which the tiled kernel replaces the direct one.
+// size from which the tiled kernel (or, where it applies, the tensor-core
+// one) replaces the direct one.
 #include <algorithm>
 #include <cmath>
 
@@ -135,8 +136,8 @@ std::vector<Parameter> GemmRoutineFamily::parameters(const Capabilities& caps) c
            {0, 64, 96, 128, 160, 192, 256, 320, 384, 448, 512, 640, 768, 1024, 1536, 2048, 4096, 1 << 20},
            dflt,
            "the tiled kernel runs when m n k >= INDIRECT_MIN^3 (0: always; 2^20: never)"},
-          {"KERNEL", {0, 1, 2}, 0,
-           "0: by INDIRECT_MIN; else the candidate kernel to run where it applies (1 direct, 2 tiled)"}};
+          {"KERNEL", {0, 1, 2, 3}, 0,
+           "0: by INDIRECT_MIN; else the candidate kernel to run where it applies (1 direct, 2 tiled, 3 mma)"}};
 }
 
 Geometry GemmRoutineFamily::geometry(const Params&, const Capabilities&, const GemmProblem&) const { return Geometry{}; }

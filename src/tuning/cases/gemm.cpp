@@ -1,7 +1,8 @@
 // Tuning case of the GEMM families: the whole routine on random row-major
 // operands with the family's parameters forced (gemm_direct: the direct
 // candidate; gemm_tiled: the tiled candidate with its helper passes;
-// gemm_routine: the choice, with the other families' stored parameters).
+// gemm_mma: the tensor-core candidate, f16 on CUDA sm_80+; gemm_routine:
+// the choice, with the other families' stored parameters).
 #include <cmath>
 
 #include "kernels/families.hpp"
@@ -39,6 +40,7 @@ class GemmCase : public TuningCase {
     f.params[family_] = p;
     if (family_ == families::gemm_direct().name()) f.candidate = direct_candidate().name();
     if (family_ == families::gemm_tiled().name()) f.candidate = tiled_candidate().name();
+    if (family_ == families::gemm_mma().name()) f.candidate = mma_candidate().name();
     return run_gemm(q_, call_, {}, &f);
   }
   void poison() override { poison_operand(q_, c_); }

@@ -1,0 +1,122 @@
+// The tensor-core GEMM kernel's parameters (gemm_mma.cl), constraints and
+// grid. The rules mirror the kernel's static_asserts and its header comment,
+// so a configuration this file accepts compiles and launches.
+#include <algorithm>
+#include <optional>
+
+#include "kernels/gemm/gemm.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+// Static shared memory a kernel may declare; beyond it the kernel declares
+// its stages `extern` and needs a dynamic launch, which the runtime lacks.
+constexpr std::uint64_t kStaticSmem = 48 * 1024;
+// CUDA's grid limit in y (the M tiles).
+constexpr std::int64_t kMaxGridY = 65535;
+
+bool mma_device(const Capabilities& caps) {
+  return caps.backend == Backend::CUDA && caps.compute_capability_major >= 8;
+}
+
+bool power_of_two(std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+std::int64_t threads_of(const Params& p) {
+  return 32 * (p.at("BM") / p.at("WM")) * (p.at("BN") / p.at("WN"));
+}
+
+}  // namespace
+
+std::vector<DType> GemmMmaFamily::dtypes(const Capabilities& caps) const {
+  if (!mma_device(caps)) return {};
+  return {DType::F16};
+}
+
+// The kernel's own defaults for f16 (BK 32, WN 64): 128 x 128 tiles of four
+// 64 x 64 warps, three stages of 32 along K (48 KiB, the static limit).
+std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities&) const {
+  return {
+      {"BM", {64, 128, 256}, 128, "rows of C per group"},
+      {"BN", {64, 128, 256}, 128, "columns of C per group"},
+      {"BK", {32, 64}, 32, "K per shared stage (an even number of 16-deep mma steps)"},
+      {"WM", {32, 64}, 64, "rows of C per warp"},
+      {"WN", {32, 64}, 64, "columns of C per warp"},
+      {"STAGES", {2, 3, 4, 5}, 3, "shared stages of the cp.async pipeline"},
+      {"SWIZZLE_GROUP", {1, 4, 8, 16}, 8, "tile rows (along M) visited together, for L2 reuse; 1: row by row"},
+  };
+}
+
+std::uint64_t GemmMmaFamily::smem_bytes(const Params& p) {
+  return std::uint64_t(p.at("STAGES")) * std::uint64_t(p.at("BM") + p.at("BN")) * std::uint64_t(p.at("BK")) * 2;
+}
+
+std::string GemmMmaFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  if (!mma_device(caps)) return "needs CUDA sm_80+ (mma.sync)";
+  if (pr.dtype != DType::F16) return "runs f16 only (bf16 has no public type yet; f32 would be tf32, not opted in)";
+  const std::int64_t bm = p.at("BM"), bn = p.at("BN"), bk = p.at("BK"), wm = p.at("WM"), wn = p.at("WN");
+  if (bm % wm) return "BM is not a multiple of WM";
+  if (bn % wn) return "BN is not a multiple of WN";
+  if (wm % 16 || wn % 16) return "WM and WN must be multiples of 16";
+  if (bk % 32) return "BK must be a multiple of 32 (two 16-deep mma steps per stage)";
+  const std::int64_t threads = threads_of(p);
+  if (std::string why = gemm_kernels::fits_group(caps, threads, 1); !why.empty()) return why;
+  if (threads > 1024) return "more than 1024 work-items per group";
+  // The copies: rows of 16-byte chunks (8 halves) of each operand's
+  // contiguous dimension; a work-item's copies share their column.
+  const std::int64_t a_cpr = (pr.trans_a ? bm : bk) / 8, b_cpr = (pr.trans_b ? bk : bn) / 8;
+  if (!power_of_two(a_cpr) || !power_of_two(b_cpr)) return "tile rows are not a power of two of 16-byte chunks";
+  if (threads % a_cpr || threads % b_cpr) return "the work-items do not cover whole rows of the staged tiles";
+  if ((bm * bk / 8 + threads - 1) / threads > 32 || (bn * bk / 8 + threads - 1) / threads > 32)
+    return "more than 32 copies per work-item and stage";
+  const std::uint64_t smem = smem_bytes(p);
+  if (smem > kStaticSmem)
+    return "shared memory STAGES (BM + BN) BK 2 = " + std::to_string(smem) +
+           " bytes exceeds 48 KiB (the runtime cannot launch dynamic shared memory yet)";
+  if (smem > local_limit(caps)) return "shared memory exceeds the device's local memory";
+  if ((std::max<std::int64_t>(pr.m, 1) + bm - 1) / bm > kMaxGridY) return "more than 65535 tiles along M";
+  return "";
+}
+
+Geometry GemmMmaFamily::geometry(const Params& p, const Capabilities&, const GemmProblem& pr) const {
+  const std::size_t bm = std::size_t(p.at("BM")), bn = std::size_t(p.at("BN"));
+  const std::size_t m = std::size_t(std::max<std::int64_t>(pr.m, 1));
+  const std::size_t n = std::size_t(std::max<std::int64_t>(pr.n, 1));
+  Geometry g;
+  g.dims = 3;
+  g.local[0] = std::size_t(threads_of(p));
+  g.global[0] = (n + bn - 1) / bn * g.local[0];
+  g.global[1] = (m + bm - 1) / bm;
+  g.global[2] = std::size_t(pr.batch);
+  return g;
+}
+
+Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
+  Defines d = gemm_kernels::type_defines(pr);
+  // f32 accumulation either way: the kernel never reads COMP, and one
+  // program serves comp_half and f32-accumulating calls alike.
+  for (auto& [k, v] : d)
+    if (k == "COMP") v = "float";
+  d.insert(d.end(), {{"MMA_TF32", "0"}, {"CTYPE", "half"}, {"C_HALF_STORAGE", "1"}, {"C_BF16_STORAGE", "0"},
+                     {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
+  for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
+  return d;
+}
+
+std::optional<Params> GemmMmaFamily::fit_or_none(const Params& tuned, const Capabilities& caps,
+                                                 const GemmProblem& pr) const {
+  Params p = complete(tuned, caps);
+  if (check(p, caps, pr).empty()) return p;
+  p = defaults(caps);
+  if (check(p, caps, pr).empty()) return p;
+  return std::nullopt;
+}
+
+Params GemmMmaFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
+  if (auto p = fit_or_none(tuned, caps, pr)) return *p;
+  throw Error(Status::Unsupported, "gemm: the tensor-core kernel cannot run here (" +
+                                       check(defaults(caps), caps, pr) + ")");
+}
+
+}  // namespace optune::detail

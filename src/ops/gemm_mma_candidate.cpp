@@ -1,0 +1,54 @@
+// The tensor-core candidate: gemm_mma.cl (mma.sync, CUDA sm_80+) on f16
+// operands as they lie, one launch, gemm_direct's arguments. It applies
+// where A and B are 16-byte aligned (leading dimensions, offsets, batch
+// strides and listed offsets multiples of 8 halves); C has no condition.
+// It accumulates in f32 whether or not the call asked for f16 arithmetic
+// (comp_half), so f16 products on such devices accumulate in f32 when it
+// runs. The routine prefers it where it would prefer the tiled kernel
+// (INDIRECT_MIN), which it replaces.
+#include "kernels/families.hpp"
+#include "ops/gemm_candidates.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+class MmaCandidate : public GemmCandidate {
+ public:
+  std::string name() const override { return "mma"; }
+  int id() const override { return 3; }
+  const KernelFamily& family() const override { return families::gemm_mma(); }
+  std::string applies(const GemmProblem& pr, const Capabilities& caps) const override {
+    if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8) return "needs CUDA sm_80+ (mma.sync)";
+    if (pr.dtype != DType::F16) return "runs f16 only";
+    if (pr.align_a % 8 || pr.align_b % 8)
+      return "A and B need leading dimensions, offsets and batch strides that are multiples of 8 elements";
+    return "";
+  }
+  bool preferred(const GemmProblem& pr, const Params& routine) const override {
+    return GemmRoutineFamily::use_tiled(routine, pr);
+  }
+  std::optional<Params> fit(const Params& tuned, bool, const Capabilities& caps,
+                            const GemmProblem& pr) const override {
+    return families::gemm_mma().fit_or_none(tuned, caps, pr);
+  }
+  Needs needs(const Params&, const GemmProblem&) const override { return {}; }
+  void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
+    families::gemm_mma().kernel(q, p, pr);
+  }
+
+  Event run(const GemmLaunch& l, const Params& p) const override {
+    const GemmMmaFamily& fam = families::gemm_mma();
+    KernelPtr k = fam.kernel(l.q, p, l.problem);
+    return l.in_place(*k, fam.geometry(p, l.q.device().caps(), l.problem));
+  }
+};
+
+}  // namespace
+
+const GemmCandidate& mma_candidate() {
+  static const MmaCandidate c;
+  return c;
+}
+
+}  // namespace optune::detail

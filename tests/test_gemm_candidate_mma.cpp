@@ -1,0 +1,311 @@
+// The tensor-core candidate "mma" (gemm_mma.cl through GemmMmaFamily and
+// ops/gemm_mma_candidate.cpp), through the public optune::gemm with the
+// candidate forced, against the double-precision reference
+// (reference/gemm_check.hpp: NaN around A and B and in C where beta = 0, a
+// sentinel around C): f16, both layouts, every transposition, odd sizes,
+// padded leading dimensions and offsets (multiples of 8: the candidate's
+// condition), the alpha/beta grid, bias and activations, strided and list
+// batches, and the routine's choice of it. Most cases ask for f32
+// accumulation, so the reference's bound is the f32 one (unit roundoff
+// 2^-24 over k terms, plus the f16 rounding of the result): the tensor
+// cores multiply f16 exactly and accumulate in f32.
+//
+// The descriptor's rules run everywhere (no device needed); the rest on
+// CUDA devices of compute capability 8.0 or newer (the gpu label's entry,
+// OPTUNE_DEVICE=cuda:0), skipping elsewhere.
+#include "support/gemm_fixture.hpp"
+
+using namespace optune;
+using ref::GemmCase;
+using detail::GemmForce;
+using detail::Params;
+
+namespace {
+
+const detail::GemmMmaFamily& fam() { return detail::families::gemm_mma(); }
+
+// "" or the descriptor's reason, for p completed with the defaults.
+std::string why(const Params& p, const Capabilities& caps, const detail::GemmProblem& pr) {
+  return fam().check(fam().complete(p, caps), caps, pr);
+}
+
+detail::GemmProblem f16(std::int64_t m, std::int64_t n, std::int64_t k) {
+  return test::dense_problem(DType::F16, m, n, k);
+}
+
+// Small tiles, so that small problems span several tiles along M, N and K.
+const Params kSmallTiles{{"BM", 64}, {"BN", 64}, {"BK", 32}, {"WM", 32}, {"WN", 32}, {"STAGES", 4},
+                         {"SWIZZLE_GROUP", 1}};
+
+}  // namespace
+
+// ---- the descriptor and the candidate's rules (no device needed) ----
+
+TEST(GemmMmaDescriptor, DefaultsRunOnSm80AndNewer) {
+  for (int cc : {80, 86, 90}) {
+    const Capabilities caps = test::nvidia_caps(Backend::CUDA, cc);
+    EXPECT_EQ(why({}, caps, f16(4096, 4096, 4096)), "") << "sm_" << cc;
+    EXPECT_EQ(fam().dtypes(caps), std::vector<DType>{DType::F16});
+  }
+  const Params d = fam().defaults(test::nvidia_caps(Backend::CUDA, 90));
+  EXPECT_EQ(d, (Params{{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"STAGES", 3},
+                       {"SWIZZLE_GROUP", 8}}));
+  EXPECT_EQ(detail::GemmMmaFamily::smem_bytes(d), 48u * 1024u);
+  EXPECT_EQ(why(kSmallTiles, test::nvidia_caps(Backend::CUDA, 80), f16(1, 1, 1)), "");
+}
+
+TEST(GemmMmaDescriptor, Refusals) {
+  const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
+  const auto refused = [](const std::string& reason, const std::string& part, const char* what) {
+    EXPECT_NE(reason.find(part), std::string::npos) << what << ": '" << reason << "'";
+  };
+  refused(why({}, test::nvidia_caps(Backend::OpenCL, 90), f16(256, 256, 256)), "sm_80", "OpenCL");
+  refused(why({}, test::nvidia_caps(Backend::CUDA, 75), f16(256, 256, 256)), "sm_80", "sm_75");
+  refused(why({}, sm90, test::dense_problem(DType::F32, 256, 256, 256)), "f16", "f32");
+  refused(why({}, sm90, test::dense_problem(DType::F64, 256, 256, 256)), "f16", "f64");
+  // Stages beyond 48 KiB need dynamic shared memory.
+  for (const Params& big : {Params{{"BM", 256}}, Params{{"STAGES", 4}}, Params{{"BK", 64}},
+                            Params{{"BM", 256}, {"BN", 256}, {"STAGES", 2}}})
+    refused(why(big, sm90, f16(4096, 4096, 4096)), "48 KiB", detail::params_to_json(big).c_str());
+  refused(why({{"WM", 32}, {"WN", 32}, {"BM", 256}, {"BN", 256}}, sm90, f16(64, 64, 64)), "work-group",
+          "2048 work-items");
+  refused(why({{"BM", 64}, {"WM", 64}, {"BN", 64}, {"WN", 64}, {"STAGES", 4}, {"BK", 64}}, sm90, f16(64, 64, 64)),
+          "48 KiB", "64 KiB of 64 x 64 x 64 tiles");
+  // Grid y: at most 65535 tiles along M.
+  refused(why({}, sm90, f16(65536 * 128, 8, 8)), "65535", "tall M");
+  EXPECT_EQ(why({{"BM", 256}, {"BN", 64}, {"STAGES", 2}}, sm90, f16(65536 * 128, 8, 8)), "");
+  Params bad = fam().defaults(sm90);
+  bad["BN"] = 96;  // not a candidate value
+  EXPECT_NE(fam().check(bad, sm90, f16(64, 64, 64)), "");
+  EXPECT_TRUE(fam().dtypes(test::nvidia_caps(Backend::CUDA, 75)).empty());
+  EXPECT_TRUE(fam().dtypes(test::nvidia_caps(Backend::OpenCL, 90)).empty());
+}
+
+TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
+  const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
+  detail::GemmProblem pr = f16(300, 520, 64);
+  // Stored values that cannot run fall back to the defaults; nothing runs f32.
+  EXPECT_EQ(fam().fit({{"BM", 256}, {"BN", 256}}, sm90, pr), fam().defaults(sm90));
+  EXPECT_EQ(fam().fit(kSmallTiles, sm90, pr), kSmallTiles);
+  EXPECT_FALSE(fam().fit_or_none({}, sm90, test::dense_problem(DType::F32, 64, 64, 64)));
+  EXPECT_THROW(fam().fit({}, test::nvidia_caps(Backend::CUDA, 75), pr), Error);
+
+  pr.batch = 7;
+  const detail::Geometry g = fam().geometry(fam().defaults(sm90), sm90, pr);
+  EXPECT_EQ(g.dims, 3u);
+  EXPECT_EQ(g.local[0], 128u);  // 2 x 2 warps of 64 x 64
+  EXPECT_EQ(g.global[0], 5u * 128u);
+  EXPECT_EQ(g.global[1], 3u);
+  EXPECT_EQ(g.global[2], 7u);
+  EXPECT_EQ(fam().geometry(kSmallTiles, sm90, pr).local[0], 128u);  // 2 x 2 warps of 32 x 32
+
+  pr.comp_half = true, pr.trans_b = true;
+  std::map<std::string, std::string> d;
+  for (const auto& [k, v] : fam().defines(fam().defaults(sm90), pr)) {
+    EXPECT_FALSE(d.count(k)) << k << " defined twice";
+    d[k] = v;
+  }
+  EXPECT_EQ(d["TYPE"], "half");
+  EXPECT_EQ(d["HALF_STORAGE"], "1");
+  EXPECT_EQ(d["COMP"], "float");  // f32 accumulation whatever comp_half says
+  EXPECT_EQ(d["CTYPE"], "half");
+  EXPECT_EQ(d["C_HALF_STORAGE"], "1");
+  EXPECT_EQ(d["C_BF16_STORAGE"], "0");
+  EXPECT_EQ(d["TRANS_A"], "0");
+  EXPECT_EQ(d["TRANS_B"], "1");
+  EXPECT_EQ(d["BM"], "128");
+  EXPECT_EQ(d["SWIZZLE_GROUP"], "8");
+}
+
+TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
+  const detail::GemmCandidate& mma = detail::gemm_candidate("mma");
+  EXPECT_EQ(mma.id(), 3);
+  EXPECT_EQ(&mma.family(), &fam());
+  EXPECT_EQ(detail::gemm_candidates().front(), &mma);
+  const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
+  detail::GemmProblem pr = f16(1024, 1024, 1024);
+  EXPECT_EQ(mma.applies(pr, sm90), "");
+  EXPECT_NE(mma.applies(pr, test::nvidia_caps(Backend::CUDA, 75)), "");
+  EXPECT_NE(mma.applies(pr, test::nvidia_caps(Backend::OpenCL, 90)), "");
+  EXPECT_NE(mma.applies(test::dense_problem(DType::F32, 1024, 1024, 1024), sm90), "");
+  pr.comp_half = true;
+  EXPECT_EQ(mma.applies(pr, sm90), "");
+  for (std::int64_t align : {1, 2, 4}) {
+    detail::GemmProblem a = pr, b = pr, c = pr;
+    a.align_a = align, b.align_b = align, c.align_c = align;
+    EXPECT_NE(mma.applies(a, sm90), "") << "A aligned to " << align;
+    EXPECT_NE(mma.applies(b, sm90), "") << "B aligned to " << align;
+    EXPECT_EQ(mma.applies(c, sm90), "") << "C has no condition";
+  }
+  // Preferred where the routine's threshold prefers the tiled kernel.
+  EXPECT_TRUE(mma.preferred(pr, {{"INDIRECT_MIN", 384}, {"KERNEL", 0}}));
+  EXPECT_FALSE(mma.preferred(f16(64, 64, 64), {{"INDIRECT_MIN", 384}, {"KERNEL", 0}}));
+  EXPECT_TRUE(mma.needs({}, pr).passes.empty());
+  const auto kernel = detail::families::gemm_routine().parameters(sm90)[1];
+  EXPECT_EQ(kernel.name, "KERNEL");
+  EXPECT_EQ(kernel.values.back(), 3);
+}
+
+// ---- on a CUDA device of compute capability 8.0 or newer ----
+
+namespace {
+
+// Leading dimensions of A and B: the smallest multiple of 8 (plus `pad`,
+// a multiple of 8) for their stored shapes; offsets likewise; batches start
+// at multiples of 8. C's stay as given (no condition).
+void align_operands(GemmCase& c, std::int64_t pad = 0) {
+  const auto extra = [&](std::int64_t rows, std::int64_t cols, Transpose t) {
+    const std::int64_t srows = t == Transpose::No ? rows : cols, scols = t == Transpose::No ? cols : rows;
+    const std::int64_t inner = std::max<std::int64_t>(c.layout == Layout::RowMajor ? scols : srows, 1);
+    return (inner + 7) / 8 * 8 - inner + pad;
+  };
+  c.lda_extra = extra(c.m, c.k, c.trans_a);
+  c.ldb_extra = extra(c.k, c.n, c.trans_b);
+  c.product_align = 8;
+}
+
+class GemmCandidateMma : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string why = test::why_not_cuda_sm80("the mma candidate"); !why.empty()) GTEST_SKIP() << why;
+  }
+
+  // Runs c with the mma candidate forced (p: its parameters, else the
+  // stored or default ones); f32 accumulation unless c says otherwise.
+  static ::testing::AssertionResult check(GemmCase c, const Params* p = nullptr) {
+    const GemmForce f = test::force("mma", p);
+    ::testing::AssertionResult r = ref::check_gemm(c, &f);
+    if (!r && p) r << " with " << detail::params_to_json(*p);
+    return r;
+  }
+  static GemmCase f16_case(std::int64_t m, std::int64_t n, std::int64_t k) {
+    GemmCase c;
+    c.dtype = DType::F16, c.accumulate = Accumulate::F32;
+    c.m = m, c.n = n, c.k = k;
+    return c;
+  }
+};
+
+const std::tuple<int, int, int> kOddSizes[] = {{1, 1, 1}, {17, 17, 17}, {127, 127, 127}, {130, 200, 64},
+                                               {257, 129, 300}};
+
+}  // namespace
+
+TEST_F(GemmCandidateMma, LayoutsTranspositionsAndSizes) {
+  for (const Params* p : {static_cast<const Params*>(nullptr), &kSmallTiles})
+    for (Layout l : {Layout::RowMajor, Layout::ColMajor})
+      for (Transpose ta : {Transpose::No, Transpose::Yes})
+        for (Transpose tb : {Transpose::No, Transpose::Yes})
+          for (auto [m, n, k] : kOddSizes) {
+            GemmCase c = f16_case(m, n, k);
+            c.layout = l, c.trans_a = ta, c.trans_b = tb;
+            c.ldc_extra = 3, c.c_off = 5;
+            c.alpha = -0.5, c.beta = 2;
+            align_operands(c);
+            EXPECT_TRUE(check(c, p));
+          }
+}
+
+// Padded leading dimensions and offsets of A and B (multiples of 8), any of C.
+TEST_F(GemmCandidateMma, LeadingDimensionsAndOffsets) {
+  for (Layout l : {Layout::RowMajor, Layout::ColMajor})
+    for (auto [pad, ao, bo, ldc, co] : {std::tuple{8, 8, 16, 0, 0}, {16, 24, 8, 5, 3}, {64, 0, 40, 1, 17}}) {
+      GemmCase c = f16_case(130, 77, 91);
+      c.layout = l, c.trans_a = Transpose::Yes;
+      align_operands(c, pad);
+      c.a_off = std::size_t(ao), c.b_off = std::size_t(bo), c.ldc_extra = ldc, c.c_off = std::size_t(co);
+      c.beta = -0.5;
+      EXPECT_TRUE(check(c));
+      EXPECT_TRUE(check(c, &kSmallTiles));
+    }
+}
+
+// alpha and beta in {0, 1, -0.5, 2}: C holds NaN where beta = 0; alpha = 0
+// runs the direct kernel's epilogue (no product), whatever is forced.
+TEST_F(GemmCandidateMma, AlphaBetaGrid) {
+  for (double alpha : {0.0, 1.0, -0.5, 2.0})
+    for (double beta : {0.0, 1.0, -0.5, 2.0}) {
+      GemmCase c = f16_case(133, 70, 200);
+      c.layout = beta == 1 ? Layout::ColMajor : Layout::RowMajor;
+      c.alpha = alpha, c.beta = beta;
+      align_operands(c);
+      EXPECT_TRUE(check(c, &kSmallTiles));
+    }
+}
+
+TEST_F(GemmCandidateMma, BiasAndActivations) {
+  int i = 0;
+  for (Unary act : {Unary::Copy, Unary::Relu, Unary::Gelu})
+    for (BiasMode bias : {BiasMode::PerRow, BiasMode::PerColumn}) {
+      GemmCase c = f16_case(150, 97, 120);
+      c.layout = i % 2 ? Layout::ColMajor : Layout::RowMajor;
+      c.trans_b = Transpose::Yes;
+      c.beta = i % 3 ? 0.0 : 0.5;
+      c.bias_mode = bias, c.activation = act;
+      align_operands(c);
+      ++i;
+      EXPECT_TRUE(check(c));
+    }
+}
+
+// Strided (one with a shared A) and list batches, alpha and beta per listed
+// product (alpha = 0 for one: its groups run no K step).
+TEST_F(GemmCandidateMma, Batches) {
+  for (GemmCase::Mode mode : {GemmCase::Mode::Strided, GemmCase::Mode::List})
+    for (auto [m, n, k] : {std::tuple{64, 64, 64}, {45, 70, 50}})
+      for (bool shared : {false, true}) {
+        if (shared && mode == GemmCase::Mode::List) continue;  // shared A is a strided batch's
+        GemmCase c = f16_case(m, n, k);
+        c.mode = mode, c.batch = 3, c.shared_a = shared;
+        c.trans_a = Transpose::Yes;
+        c.beta = 0.5, c.bias_mode = BiasMode::PerColumn;
+        if (mode == GemmCase::Mode::List) c.alphas = {1.0, 0.0, -2.0}, c.betas = {0.0, 2.0, 0.5};
+        align_operands(c);
+        EXPECT_TRUE(check(c));
+        EXPECT_TRUE(check(c, &kSmallTiles));
+      }
+}
+
+// Accumulate::Default (f16 arithmetic elsewhere) runs the same kernel.
+TEST_F(GemmCandidateMma, DefaultAccumulation) {
+  for (Layout l : {Layout::RowMajor, Layout::ColMajor}) {
+    GemmCase c = f16_case(257, 129, 300);
+    c.accumulate = Accumulate::Default, c.layout = l, c.beta = 0.25;
+    align_operands(c);
+    EXPECT_TRUE(check(c));
+  }
+}
+
+// Misaligned A or B: the forced candidate refuses; the routine takes another.
+TEST_F(GemmCandidateMma, MisalignedOperandsAreRefused) {
+  GemmCase c = f16_case(64, 64, 64);
+  align_operands(c);
+  c.a_off = 4;
+  const GemmForce f = test::force("mma");
+  EXPECT_FALSE(ref::check_gemm(c, &f));
+  EXPECT_TRUE(ref::check_gemm(c));
+}
+
+// The routine's own choice (database or defaults): mma for a large aligned
+// f16 product, not where A or B is misaligned, not for f32.
+TEST_F(GemmCandidateMma, RoutineChoosesMmaForLargeAlignedF16) {
+  const Queue& q = test::queue();
+  detail::GemmProblem pr = f16(2048, 2048, 2048);
+  EXPECT_EQ(detail::choose_gemm(q, pr, true, nullptr).candidate->name(), "mma");
+  pr.comp_half = true;
+  EXPECT_EQ(detail::choose_gemm(q, pr, true, nullptr).candidate->name(), "mma");
+  pr.trans_a = true, pr.trans_b = true;
+  EXPECT_EQ(detail::choose_gemm(q, pr, true, nullptr).candidate->name(), "mma");
+  detail::GemmCall odd;
+  odd.dtype = DType::F16, odd.m = odd.n = odd.k = 2048;
+  odd.a.ld = 2049, odd.b.ld = 2048, odd.c.ld = 2048;
+  EXPECT_NE(detail::choose_gemm(q, detail::gemm_problem(odd), true, nullptr).candidate->name(), "mma");
+  odd.a.ld = 2048, odd.b.offset = 2;
+  EXPECT_NE(detail::choose_gemm(q, detail::gemm_problem(odd), true, nullptr).candidate->name(), "mma");
+  EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 2048, 2048, 2048), true, nullptr).candidate->name(),
+            "mma");
+  // The whole call, through the public API, on the routine's choice.
+  GemmCase c = f16_case(1024, 512, 512);
+  c.beta = 0.5;
+  EXPECT_TRUE(ref::check_gemm(c));
+}
