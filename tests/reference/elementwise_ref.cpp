@@ -82,7 +82,9 @@ double binary(Binary op, double a, double b) {
 double ternary(Ternary op, double a, double b, double c, double alpha) {
   switch (op) {
     case Ternary::Where: return a != 0 ? b : c;
-    case Ternary::Fma: return a * b + c;
+    // Fused, as the kernels' fma(): a product that underflows to -0 keeps its
+    // sign through + 0 (a * b + c would give +0).
+    case Ternary::Fma: return std::fma(a, b, c);
     case Ternary::Addcmul: return a + alpha * b * c;
     case Ternary::Clamp: return std::isnan(a) ? a : std::min(std::max(a, b), c);
   }
