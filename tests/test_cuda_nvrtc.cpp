@@ -474,6 +474,16 @@ TEST(CudaNvrtc, ParameterCountsFromCubins) {
                         gemm_kernels::type_defines(GemmProblem{}), sm90_caps(), "sm_90");
   EXPECT_EQ(cubin_param_count(bin, "gemm_direct"), std::optional<std::size_t>(25));
   EXPECT_EQ(cubin_param_count(bin, "no_such_kernel"), std::nullopt);
+  EXPECT_EQ(module_has_kernel(bin, "gemm_direct"), std::optional<bool>(true));
+  EXPECT_EQ(module_has_kernel(bin, "gemm_dire"), std::optional<bool>(false));
+  EXPECT_TRUE(looks_like_module(bin));
+  EXPECT_FALSE(looks_like_module({1, 2, 3, 4}));
+  const std::string ptx = ".version 8.0\n.target sm_90\n.visible .entry copy(\n";
+  std::vector<std::uint8_t> ptx_bytes(ptx.begin(), ptx.end());
+  ptx_bytes.push_back(0);
+  EXPECT_TRUE(looks_like_module(ptx_bytes));
+  EXPECT_EQ(module_has_kernel(ptx_bytes, "copy"), std::optional<bool>(true));
+  EXPECT_EQ(module_has_kernel(ptx_bytes, "cop"), std::optional<bool>(false));
   EXPECT_EQ(cubin_param_count({1, 2, 3}, "copy"), std::nullopt);
   std::vector<std::uint8_t> cut(bin.begin(), bin.begin() + std::ptrdiff_t(bin.size() / 3));
   EXPECT_NE(cubin_param_count(cut, "gemm_direct"), std::optional<std::size_t>(99));  // no crash on a cut file

@@ -16,4 +16,13 @@ namespace optune::detail {
 
 std::optional<std::size_t> cubin_param_count(const std::vector<std::uint8_t>& cubin, const std::string& kernel);
 
+// Whether a module binary holds the kernel: a cubin's ".text.<kernel>"
+// section, or PTX's ".entry <kernel>"; nothing when the binary is neither
+// (the driver then decides). Lets a missing kernel be refused without an
+// API call that fails.
+std::optional<bool> module_has_kernel(const std::vector<std::uint8_t>& binary, const std::string& kernel);
+// Whether the bytes can be a module at all: an ELF file or NUL-terminated PTX
+// text. A binary that cannot is refused before the driver sees it.
+bool looks_like_module(const std::vector<std::uint8_t>& binary);
+
 }  // namespace optune::detail

@@ -105,6 +105,7 @@ KernelPtr CuProgram::kernel(const std::string& name) {
   std::lock_guard lock(mutex_);
   auto it = kernels_.find(name);
   if (it != kernels_.end()) return it->second;
+  if (module_has_kernel(binary_, name) == false) throw Error(Status::NotFound, "program has no kernel '" + name + "'");
   Scope scope(*module_->pc);
   CUfunction f = nullptr;
   const CUresult r = api().cuModuleGetFunction(&f, module_->module, name.c_str());
@@ -149,8 +150,18 @@ CuContext::CuContext(std::shared_ptr<CuDevice> device)
 
 std::shared_ptr<MemImpl> CuContext::alloc(std::size_t bytes) {
   Scope scope(*pc_);
+  // More than the device has is refused here, not by a failing driver call.
+  if (bytes >= cu_device_->caps().global_mem_bytes)
+    throw Error(Status::OutOfResources, "cuMemAlloc(" + std::to_string(bytes) + " bytes) on " +
+                                            cu_device_->caps().name + ": more than the device's " +
+                                            std::to_string(cu_device_->caps().global_mem_bytes) + " bytes");
+  // Requests are rounded up to 256 bytes: kernels read aligned 16-byte
+  // chunks (cp.async with zero fill, vector loads) whose valid part may end
+  // before the chunk does, and the rounding keeps the whole chunk inside
+  // what compute-sanitizer knows as the allocation. Sizes seen by optune
+  // stay the ones asked for.
   CUdeviceptr ptr = 0;
-  const CUresult r = api().cuMemAlloc(&ptr, bytes);
+  const CUresult r = api().cuMemAlloc(&ptr, (bytes + 255) / 256 * 256);
   if (r != CUDA_SUCCESS)
     throw Error(r == CUDA_ERROR_OUT_OF_MEMORY ? Status::OutOfResources : Status::DeviceError,
                 "cuMemAlloc(" + std::to_string(bytes) + " bytes) on " + cu_device_->caps().name + ": " +
@@ -180,6 +191,9 @@ ProgramPtr CuContext::build(const std::string& source, const std::string& option
 }
 
 ProgramPtr CuContext::load_binary(const std::vector<std::uint8_t>& binary, const std::string&) {
+  // Bytes that cannot be a module never reach the driver (its refusal would
+  // be an API error that compute-sanitizer reports).
+  if (!looks_like_module(binary)) return nullptr;
   std::shared_ptr<Module> module;
   if (load_module(pc_, binary, &module) != CUDA_SUCCESS) return nullptr;
   return std::make_shared<CuProgram>(std::move(module), binary);
