@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "kernels/descriptor.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
@@ -89,4 +90,12 @@ TEST(ParamsEnv, UnknownDataTypeIsRefused) {
   test::expect_error(Status::InvalidArgument, "unknown data type 9", [&] { binary(q, Binary::Add, x, y, y); });
   test::expect_error(Status::InvalidArgument, "unknown data type 9",
                      [&] { reduce(q, ReduceOp::Sum, x, {}, false, y); });
+}
+
+// A parameter of 2^63 in JSON (a database file, an import) is refused, not
+// wrapped to -2^63 (which messages once printed as WGS=-9223372036854775808).
+TEST(ParamsEnv, ParameterBeyondInt64IsRefused) {
+  test::expect_error(Status::InvalidArgument, "must be a 64-bit integer",
+                     [] { detail::params_from_json(R"({"WGS": 9223372036854775808})"); });
+  EXPECT_EQ(detail::params_from_json(R"({"WGS": 9223372036854775807})").at("WGS"), INT64_MAX);
 }
