@@ -130,3 +130,30 @@ TEST(BenchGemm, ChecksCatchOneWrongElement) {
   EXPECT_NE(tool::random_matrix<float>(8, 1), tool::random_matrix<float>(8, 2));
   for (float x : a) EXPECT_TRUE(x >= -1.0f && x < 1.0f);
 }
+
+// --gemm-product M,N,K runs that one product (every type asked for); the thin
+// group reports each row against the copy ceiling for reading the operands once.
+TEST(BenchGemm, OneProductAndTheThinGroup) {
+  std::string out;
+  nlohmann::json g = gemm_suite("--gemm-product 3,70,41 --gemm-types f32 --no-reference", "", &out);
+  ASSERT_TRUE(g.is_object()) << out;
+  ASSERT_EQ(g["rows"].size(), 1u) << out;
+  const nlohmann::json& r = g["rows"][0];
+  EXPECT_EQ(r["group"], "product");
+  EXPECT_EQ(r["m"], 3);
+  EXPECT_EQ(r["n"], 70);
+  EXPECT_EQ(r["k"], 41);
+  EXPECT_FALSE(r["flagged"].get<bool>()) << out;
+  EXPECT_DOUBLE_EQ(r["operand_bytes"].get<double>(), 4.0 * (3 * 41 + 41 * 70 + 3 * 70));
+  EXPECT_NE(test::run_cli("bench gemm --gemm-product 3,70", &out), 0) << out;
+
+  g = gemm_suite("--gemm-cases thin --gemm-types f32 --no-reference", "", &out);
+  ASSERT_TRUE(g.is_object()) << out;
+  ASSERT_EQ(g["rows"].size(), 5u) << out;
+  for (const nlohmann::json& row : g["rows"]) {
+    EXPECT_EQ(row["group"], "thin");
+    EXPECT_GT(row["fraction_of_copy_ceiling"].get<double>(), 0.0);
+    EXPECT_FALSE(row["flagged"].get<bool>()) << row.dump();
+  }
+  EXPECT_NE(out.find("thin rows: the % column is of the copy ceiling"), std::string::npos) << out;
+}

@@ -183,7 +183,11 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::Range(1, 65536));
   cmd->add_option("--gemm-cases", o->gemm.groups, "gemm: which groups, e.g. square,batched (default: all)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"square", "transpose", "inference", "batched"}));
+      ->check(CLI::IsMember({"square", "transpose", "inference", "thin", "batched"}));
+  cmd->add_option("--gemm-product", o->gemm.product, "gemm: one product M,N,K (row-major NN) instead of the groups")
+      ->delimiter(',')
+      ->expected(3)
+      ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 20));
   cmd->add_option("--gemm-types", o->gemm.dtypes, "gemm: which types, e.g. f32 (default: all the device supports)")
       ->delimiter(',')
       ->check(CLI::IsMember({"f32", "f16", "f64"}));

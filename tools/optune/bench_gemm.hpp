@@ -22,7 +22,8 @@ struct GemmBenchOptions {
   int runs = 0;                      // 0: 5 on CPUs, 20 on GPUs
   bool quick = false;                // --gemm-quick: only the cases the acceptance targets name
   std::vector<std::int64_t> sizes;   // restrict the square cases to these sizes
-  std::vector<std::string> groups;   // square, transpose, inference, batched (empty: all)
+  std::vector<std::string> groups;   // square, transpose, inference, thin, batched (empty: all)
+  std::vector<std::int64_t> product; // --gemm-product M,N,K: one product (group "product") instead of the groups
   std::vector<std::string> dtypes;   // f32, f16, f64 (empty: all the device supports)
   std::vector<std::string> only;     // --only: rows whose name ("square f32 NN 512x512x512") contains one
   bool reference = true;             // run the reference library
