@@ -108,16 +108,11 @@ Event elementwise(const Queue& q, const Expression& expr, const std::vector<Oper
   for (const auto& [n, v] : scalars) {
     body += " const real " + n + " = S(" + std::to_string(call.scalars.size()) + ");";
     call.scalars.push_back(v);
+    call.scalar_names.push_back(n);
   }
   body += " " + one_line(expr.code) + " ;";
   for (std::size_t k = 0; k < out_names.size(); ++k) body += " o" + std::to_string(k) + " = " + out_names[k] + ";";
   call.body = body + " }";
-  // The kernel's int is 32 bits: 2^32 + 5 must not become INT_MIN.
-  if (call.compute == detail::ComputeType::Int)
-    for (const auto& [n, v] : scalars)
-      if (!(v == std::floor(v)) || v < -2147483648.0 || v > 2147483647.0)
-        throw Error(Status::InvalidArgument, "elementwise: scalar " + n + " = " + detail::number_text(v) +
-                                                 " is not a 32-bit integer, as integer expressions need");
   return detail::run_elementwise(q, call, wait);
 }
 

@@ -1,5 +1,6 @@
 // Launch of an element-wise call through the elementwise family: the
 // family's problem for the call, its parameters, and the by-value arguments.
+#include <cmath>
 #include <cstring>
 
 #include "kernels/families.hpp"
@@ -7,6 +8,7 @@
 #include "ops/elementwise_plan.hpp"
 #include "ops/params.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/log.hpp"
 
 namespace optune::detail {
 
@@ -14,12 +16,9 @@ namespace {
 
 // Largest pack (in elements, up to 16) that every operand's offset allows.
 std::int64_t alignment(const std::vector<const Operand*>& ops) {
-  for (std::int64_t a = 16; a > 1; a /= 2) {
-    bool ok = true;
-    for (const Operand* o : ops) ok = ok && o->offset % std::size_t(a) == 0;
-    if (ok) return a;
-  }
-  return 1;
+  std::vector<std::int64_t> offsets;
+  for (const Operand* o : ops) offsets.push_back(std::int64_t(o->offset));
+  return offset_alignment(offsets);
 }
 
 }  // namespace
@@ -54,6 +53,18 @@ ElementwiseProblem elementwise_problem(const ElementwiseCall& call, const Elemen
 Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitList& wait, const Params* forced) {
   if (call.inputs.size() > 4 || call.outputs.empty() || call.outputs.size() > 2)
     throw Error(Status::InvalidArgument, call.what + ": 0..4 inputs and 1..2 outputs are supported");
+  // The scalars are packed below as the kernel's 32-bit int: 2^32 + 5 must
+  // not become INT_MIN.
+  if (call.compute == ComputeType::Int)
+    for (std::size_t k = 0; k < call.scalars.size(); ++k) {
+      const double s = call.scalars[k];
+      if (!(s == std::floor(s)) || s < -2147483648.0 || s > 2147483647.0)
+        throw Error(Status::InvalidArgument,
+                    call.what + ": scalar " +
+                        (k < call.scalar_names.size() ? call.scalar_names[k] + " = " + number_text(s)
+                                                      : std::to_string(s)) +
+                        " is not a 32-bit integer, as integer tensors need");
+    }
   const ElementwisePlan plan = plan_elementwise(call.what.c_str(), q, call.inputs, call.outputs);
   if (plan.n == 0) return Event();
   const Capabilities& caps = q.device().caps();

@@ -19,9 +19,11 @@ struct ElementwiseCall {
   std::vector<const Operand*> outputs;  // 1 or 2
   std::vector<double> scalars;          // S(0), S(1), ...
   ComputeType compute = ComputeType::Float;
+  std::vector<std::string> scalar_names;  // the user's names of the scalars, for messages (may be empty)
 };
 
-// Validates, plans and enqueues. `forced` overrides the database (tuner).
+// Validates (an integer call's scalars must fit the kernel's 32-bit int),
+// plans and enqueues. `forced` overrides the database (tuner).
 Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitList& wait,
                       const Params* forced = nullptr);
 
