@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <mutex>
-#include <set>
 #include <sstream>
 
 #include "kernels/families.hpp"
+#include "runtime/env.hpp"
 #include "runtime/log.hpp"
 #include "runtime/trace.hpp"
 
@@ -15,14 +14,6 @@ namespace optune::detail {
 namespace {
 constexpr std::size_t kKeep = 64;
 thread_local std::vector<LookupRecord> recent;
-
-// Each text once per process.
-void warn_once(const std::string& text) {
-  static std::mutex mu;
-  static std::set<std::string> said;
-  std::lock_guard lock(mu);
-  if (said.insert(text).second) log_warn(text);
-}
 
 std::string list_text(const std::vector<std::int64_t>& values) {
   std::string s;
@@ -85,11 +76,13 @@ Params params_for(const Queue& q, const KernelFamily& family, const Problem& pro
       if (def == defs.end()) {
         std::string names;
         for (const Parameter& d : defs) names += (names.empty() ? "" : ", ") + d.name;
-        warn_once("OPTUNE_PARAMS: " + family.name() + " has no parameter " + name + " (its parameters: " + names +
-                  "); ignored");
+        const std::string text = "OPTUNE_PARAMS: " + family.name() + " has no parameter " + name +
+                                 " (its parameters: " + names + "); ignored";
+        warn_once(text, text);
       } else if (std::find(def->values.begin(), def->values.end(), value) == def->values.end()) {
-        warn_once("OPTUNE_PARAMS: " + family.name() + ":" + name + "=" + std::to_string(value) +
-                  " is not one of its values (" + list_text(def->values) + "); ignored");
+        const std::string text = "OPTUNE_PARAMS: " + family.name() + ":" + name + "=" + std::to_string(value) +
+                                 " is not one of its values (" + list_text(def->values) + "); ignored";
+        warn_once(text, text);
       } else {
         p[name] = value;
       }
