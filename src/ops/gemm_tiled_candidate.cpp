@@ -16,14 +16,20 @@ KernelArg ulong_arg(std::uint64_t v) { return KernelArg::scalar(v); }
 // Square helper groups: 16 x 16 where the device allows, else 8 x 8.
 std::size_t helper_tile(const Capabilities& caps) { return caps.max_work_group_size >= 256 ? 16 : 8; }
 
-// dst (rows_p x cols_p per product, dense) = the operand, transposed or not,
-// zero-padded.
-void pad_operand(const GemmLaunch& l, const GemmOperand& src, int which, bool transpose, std::int64_t rows,
-                 std::int64_t cols, std::int64_t rows_p, std::int64_t cols_p, const MemImpl& dst,
-                 const WaitList& wait) {
+// Operand `which` (0 A, 1 B) goes into the kernel's layout (K x M, K x N):
+// transposed on the way when it is stored the other way round.
+bool pad_transposes(int which, const GemmProblem& pr) { return which == 0 ? !pr.trans_a : pr.trans_b; }
+const char* pad_entry(int which, const GemmProblem& pr) {
+  return pad_transposes(which, pr) ? "gemm_pad_transpose" : "gemm_pad";
+}
+
+// dst (rows_p x cols_p per product, dense) = operand `which`, in the
+// kernel's layout, zero-padded.
+void pad_operand(const GemmLaunch& l, const GemmOperand& src, int which, std::int64_t rows, std::int64_t cols,
+                 std::int64_t rows_p, std::int64_t cols_p, const MemImpl& dst, const WaitList& wait) {
   const std::size_t tile = helper_tile(l.q.device().caps());
-  KernelPtr k = compile_kernel(l.q, gemm_kernels::helper_program(l.problem, transpose ? "gemm_pad_transpose" : "gemm_pad",
-                                                         tile));
+  const bool transpose = pad_transposes(which, l.problem);
+  KernelPtr k = compile_kernel(l.q, gemm_kernels::helper_program(l.problem, pad_entry(which, l.problem), tile));
   std::vector<KernelArg> args{ulong_arg(std::uint64_t(rows)),   ulong_arg(std::uint64_t(cols)),
                               ulong_arg(std::uint64_t(rows_p)), ulong_arg(std::uint64_t(cols_p)),
                               KernelArg::buffer(*src.mem),      ulong_arg(src.offset),
@@ -77,8 +83,8 @@ class TiledCandidate : public GemmCandidate {
     const TiledPlan t = families::gemm_tiled().plan(p, pr);
     Needs n;
     for (int i = 0; i < 3; ++i) n.scratch[i] = t.scratch[i];
-    if (!t.a_fits) n.passes.push_back(pr.trans_a ? "gemm_pad (A)" : "gemm_pad_transpose (A)");
-    if (!t.b_fits) n.passes.push_back(pr.trans_b ? "gemm_pad_transpose (B)" : "gemm_pad (B)");
+    if (!t.a_fits) n.passes.push_back(std::string(pad_entry(0, pr)) + " (A)");
+    if (!t.b_fits) n.passes.push_back(std::string(pad_entry(1, pr)) + " (B)");
     if (!t.c_fits) n.passes.push_back("gemm_copy_back (C)");
     return n;
   }
@@ -86,8 +92,8 @@ class TiledCandidate : public GemmCandidate {
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
     const TiledPlan t = families::gemm_tiled().plan(p, pr);
     const std::size_t tile = helper_tile(q.device().caps());
-    if (!t.a_fits) compile_kernel(q, gemm_kernels::helper_program(pr, pr.trans_a ? "gemm_pad" : "gemm_pad_transpose", tile));
-    if (!t.b_fits) compile_kernel(q, gemm_kernels::helper_program(pr, pr.trans_b ? "gemm_pad_transpose" : "gemm_pad", tile));
+    if (!t.a_fits) compile_kernel(q, gemm_kernels::helper_program(pr, pad_entry(0, pr), tile));
+    if (!t.b_fits) compile_kernel(q, gemm_kernels::helper_program(pr, pad_entry(1, pr), tile));
     if (!t.c_fits) compile_kernel(q, gemm_kernels::helper_program(pr, "gemm_copy_back", tile));
     families::gemm_tiled().kernel(q, p, pr);
   }
@@ -100,12 +106,12 @@ class TiledCandidate : public GemmCandidate {
     WaitList pending = l.wait;
     GemmOperand a = c.a, b = c.b, out = c.c;
     if (!t.a_fits) {
-      pad_operand(l, c.a, 0, !c.trans_a, c.k, c.m, t.kp, t.mp, *s.slot[0], pending);
+      pad_operand(l, c.a, 0, c.k, c.m, t.kp, t.mp, *s.slot[0], pending);
       pending.clear();
       a = GemmOperand{s.slot[0], 0, t.mp, t.kp * t.mp};
     }
     if (!t.b_fits) {
-      pad_operand(l, c.b, 1, c.trans_b, c.k, c.n, t.kp, t.np, *s.slot[1], pending);
+      pad_operand(l, c.b, 1, c.k, c.n, t.kp, t.np, *s.slot[1], pending);
       pending.clear();
       b = GemmOperand{s.slot[1], 0, t.np, t.kp * t.np};
     }
