@@ -7,6 +7,7 @@
 #include "kernels/families.hpp"
 #include "ops/gemm_candidates.hpp"
 #include "ops/params.hpp"
+#include "ops/tensor.hpp"
 
 namespace optune::detail {
 
@@ -57,16 +58,9 @@ Buffer<std::uint8_t> upload_table(const Queue& q, const GemmCall& c) {
 // The largest power of two up to 16 dividing the operand's offset, leading
 // dimension, batch stride and listed offsets.
 std::int64_t alignment(const GemmOperand& o, const std::vector<std::int64_t>& list, bool use_list) {
-  std::int64_t a = 16;
-  const auto narrow = [&](std::int64_t v) {
-    while (a > 1 && v % a) a /= 2;
-  };
-  narrow(std::int64_t(o.offset));
-  narrow(o.ld);
-  narrow(o.stride);
-  if (use_list)
-    for (std::int64_t v : list) narrow(v);
-  return a;
+  std::vector<std::int64_t> values{std::int64_t(o.offset), o.ld, o.stride};
+  if (use_list) values.insert(values.end(), list.begin(), list.end());
+  return offset_alignment(values);
 }
 
 thread_local const GemmForce* scoped_force = nullptr;

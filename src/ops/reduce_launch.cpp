@@ -10,13 +10,6 @@
 
 namespace optune::detail {
 
-std::int64_t offset_alignment(std::initializer_list<std::size_t> offsets) {
-  std::int64_t a = 16;
-  for (std::size_t o : offsets)
-    while (a > 1 && o % std::size_t(a)) a /= 2;
-  return a;
-}
-
 namespace {
 
 bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMax || op == ReduceOp::ArgMin; }

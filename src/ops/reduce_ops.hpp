@@ -65,7 +65,5 @@ Event run_softmax_cols(const Queue& q, const SoftmaxColsCall& c, const WaitList&
 // The softmax_cols problem run_softmax_cols asks the database about.
 SoftmaxColsProblem softmax_cols_problem(const SoftmaxColsCall& c);
 
-// The largest pack (power of two up to 16 elements) that all offsets allow.
-std::int64_t offset_alignment(std::initializer_list<std::size_t> offsets);
 
 }  // namespace optune::detail

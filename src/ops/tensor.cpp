@@ -85,6 +85,17 @@ void check_view(const std::string& name, const MemImpl& mem, DType type, std::si
   validate::fits(name.c_str(), mem_bytes(mem) / dtype_size(type), offset, count);
 }
 
+std::int64_t offset_alignment(const std::vector<std::int64_t>& values) {
+  std::int64_t a = 16;
+  for (std::int64_t v : values)
+    while (a > 1 && v % a) a /= 2;
+  return a;
+}
+
+std::int64_t offset_alignment(std::initializer_list<std::size_t> offsets) {
+  return offset_alignment(std::vector<std::int64_t>(offsets.begin(), offsets.end()));
+}
+
 bool lattices_overlap(std::int64_t distance, std::int64_t outer, std::int64_t inner, std::int64_t ld) {
   if (outer <= 0 || inner <= 0) return false;
   const std::int64_t d = distance < 0 ? -distance : distance;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,11 @@ struct ByteRange {
 // contiguous elements, `ld` apart), the second starting `distance` elements
 // after the first, share an element.
 bool lattices_overlap(std::int64_t distance, std::int64_t outer, std::int64_t inner, std::int64_t ld);
+
+// The largest pack (a power of two up to 16 elements) that every value
+// (offsets, leading dimensions, batch strides) is a multiple of.
+std::int64_t offset_alignment(const std::vector<std::int64_t>& values);
+std::int64_t offset_alignment(std::initializer_list<std::size_t> offsets);
 
 std::string shape_text(const std::vector<std::int64_t>& shape);
 std::size_t product(const std::vector<std::int64_t>& shape, std::size_t from = 0, std::size_t to = SIZE_MAX);
