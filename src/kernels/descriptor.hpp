@@ -53,7 +53,6 @@ class Problem {
     if (const auto* h = dynamic_cast<const Held<P>*>(held_.get())) return h->value;
     throw Error(Status::Internal, std::string("problem is not a ") + typeid(P).name());
   }
-  bool empty() const { return !held_; }
   // The typed problem's other fields by name (trace output).
   std::map<std::string, std::int64_t> fields() const { return held_ ? held_->fields() : decltype(fields()){}; }
 

@@ -53,12 +53,9 @@ CuKernel::CuKernel(std::string name, std::shared_ptr<Module> module, CUfunction 
   const DriverApi& a = api();
   std::size_t count = 0;
   if (!a.cuFuncGetParamInfo) return;
-  if (a.cuFuncGetParamCount && a.cuFuncGetParamCount(function_, &count) == CUDA_SUCCESS) {
-  } else if (param_count) {
-    count = *param_count;
-  } else {
-    return;  // checked per launch instead, as far as the arguments go
-  }
+  const bool from_driver = a.cuFuncGetParamCount && a.cuFuncGetParamCount(function_, &count) == CUDA_SUCCESS;
+  if (!from_driver && !param_count) return;  // checked per launch instead, as far as the arguments go
+  if (!from_driver) count = *param_count;
   for (std::size_t i = 0; i < count; ++i) {
     std::size_t offset = 0, size = 0;
     if (a.cuFuncGetParamInfo(function_, i, &offset, &size) != CUDA_SUCCESS) {
