@@ -455,6 +455,40 @@ TEST(CudaNvrtc, BuildErrorCarriesLogAndFile) {
   }
 }
 
+// The program the wgmma candidate builds (GemmWgmmaFamily's defines and
+// text) for every transposition at its defaults and a small tile: it
+// compiles for sm_90a (the defines ask for it) into a module that has the
+// kernel with its 27 parameters (gemm_mma's 25 and two tensor maps); the
+// same text for plain sm_90 or sm_80 has no kernel (the file is empty there).
+TEST(CudaNvrtc, GemmWgmmaDescriptorProgramCompiles) {
+  require_nvrtc();
+  const GemmWgmmaFamily& fam = families::gemm_wgmma();
+  GemmProblem pr;
+  pr.dtype = DType::F16;
+  pr.activation = Unary::Gelu;
+  pr.m = pr.n = pr.k = 1024, pr.lda = pr.ldb = 1024;
+  for (int t = 0; t < 4; ++t) {
+    pr.trans_a = t & 1, pr.trans_b = t & 2;
+    for (const Params& p : {fam.defaults(sm90_caps()), fam.complete({{"BN", 128}, {"STAGES", 6}}, sm90_caps())}) {
+      ASSERT_EQ(fam.check(p, sm90_caps(), pr), "") << params_to_json(p);
+      const KernelSource src = fam.program(p, pr);
+      try {
+        const std::vector<std::uint8_t> bin = nvrtc_binary_text(src.label, src.text, src.defines, sm90_caps(), "sm_90");
+        EXPECT_EQ(cubin_param_count(bin, "gemm_wgmma"), std::optional<std::size_t>(27)) << describe(src.defines);
+      } catch (const Error& e) {
+        ADD_FAILURE() << src.label << describe(src.defines) << ":\n" << e.what();
+      }
+    }
+  }
+  Defines plain = fam.program(fam.defaults(sm90_caps()), pr).defines;
+  std::erase_if(plain, [](const auto& d) { return d.first == "OPTUNE_NEED_SM90A"; });
+  const KernelSource src = fam.program(fam.defaults(sm90_caps()), pr);
+  for (const char* arch : {"sm_90", "sm_80"}) {
+    const std::vector<std::uint8_t> bin = nvrtc_binary_text(src.label, src.text, plain, sm90_caps(), arch);
+    EXPECT_EQ(module_has_kernel(bin, "gemm_wgmma"), std::optional<bool>(false)) << arch;
+  }
+}
+
 // Kernels' parameter counts read from their cubins (runtime/cuda/
 // cubin_params.hpp): the runtime's check of a launch's argument count where
 // the driver has no cuFuncGetParamCount.

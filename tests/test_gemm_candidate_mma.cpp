@@ -1,5 +1,6 @@
-// The tensor-core candidate "mma" (gemm_mma.cl through GemmMmaFamily and
-// ops/gemm_mma_candidate.cpp), through the public optune::gemm with the
+// The tensor-core candidates "mma" (gemm_mma.cl through GemmMmaFamily and
+// ops/gemm_mma_candidate.cpp) and "wgmma" (gemm_wgmma.cl, GemmWgmmaFamily,
+// ops/gemm_wgmma_candidate.cpp), through the public optune::gemm with the
 // candidate forced, against the double-precision reference
 // (reference/gemm_check.hpp: NaN around A and B and in C where beta = 0, a
 // sentinel around C): f16, both layouts, every transposition, odd sizes,
@@ -10,9 +11,9 @@
 // 2^-24 over k terms, plus the f16 rounding of the result): the tensor
 // cores multiply f16 exactly and accumulate in f32.
 //
-// The descriptor's rules run everywhere (no device needed); the rest on
-// CUDA devices of compute capability 8.0 or newer (the gpu label's entry,
-// OPTUNE_DEVICE=cuda:0), skipping elsewhere.
+// The descriptors' rules run everywhere (no device needed); the rest on
+// CUDA devices of compute capability 8.0 or newer for mma, 9.0 for wgmma
+// (the gpu label's entry, OPTUNE_DEVICE=cuda:0), skipping elsewhere.
 #include "support/gemm_fixture.hpp"
 
 using namespace optune;
@@ -121,7 +122,7 @@ TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   const detail::GemmCandidate& mma = detail::gemm_candidate("mma");
   EXPECT_EQ(mma.id(), 3);
   EXPECT_EQ(&mma.family(), &fam());
-  EXPECT_EQ(detail::gemm_candidates().front(), &mma);
+  EXPECT_EQ(detail::gemm_candidates()[1], &mma);  // after wgmma
   const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
   detail::GemmProblem pr = f16(1024, 1024, 1024);
   EXPECT_EQ(mma.applies(pr, sm90), "");
@@ -143,7 +144,76 @@ TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   EXPECT_TRUE(mma.needs({}, pr).passes.empty());
   const auto kernel = detail::families::gemm_routine().parameters(sm90)[1];
   EXPECT_EQ(kernel.name, "KERNEL");
-  EXPECT_EQ(kernel.values.back(), 3);
+  EXPECT_NE(std::find(kernel.values.begin(), kernel.values.end(), 3), kernel.values.end());
+}
+
+// ---- gemm_wgmma's descriptor and candidate (no device needed) ----
+
+namespace {
+
+const detail::GemmWgmmaFamily& wfam() { return detail::families::gemm_wgmma(); }
+std::string wwhy(const Params& p, const Capabilities& caps, const detail::GemmProblem& pr) {
+  return wfam().check(wfam().complete(p, caps), caps, pr);
+}
+
+}  // namespace
+
+TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
+  const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
+  EXPECT_EQ(wwhy({}, sm90, f16(4096, 4096, 4096)), "");
+  EXPECT_EQ(wfam().dtypes(sm90), std::vector<DType>{DType::F16});
+  // sm_90a code runs on 9.0 only.
+  for (const Capabilities& other : {test::nvidia_caps(Backend::CUDA, 80), test::nvidia_caps(Backend::CUDA, 100),
+                                    test::nvidia_caps(Backend::OpenCL, 90)}) {
+    EXPECT_NE(wwhy({}, other, f16(256, 256, 256)).find("9.0"), std::string::npos);
+    EXPECT_TRUE(wfam().dtypes(other).empty());
+  }
+  EXPECT_NE(wwhy({}, sm90, test::dense_problem(DType::F32, 256, 256, 256)).find("f16"), std::string::npos);
+  // 128 x 256 x 64 x 2 bytes per stage: four fit in 227 KiB, five do not.
+  const Params d = wfam().defaults(sm90);
+  EXPECT_EQ(d, (Params{{"BN", 256}, {"STAGES", 4}, {"SWIZZLE_GROUP", 8}}));
+  EXPECT_EQ(detail::GemmWgmmaFamily::smem_bytes(d), 4u * 384u * 128u + 1024u);
+  EXPECT_NE(wwhy({{"STAGES", 5}}, sm90, f16(4096, 4096, 4096)).find("shared memory"), std::string::npos);
+  EXPECT_EQ(wwhy({{"BN", 128}, {"STAGES", 6}}, sm90, f16(4096, 4096, 4096)), "");
+  EXPECT_NE(wwhy({}, sm90, f16(65536 * 128, 8, 8)).find("65535"), std::string::npos);
+  EXPECT_NE(wwhy({}, sm90, f16(8, 8, std::int64_t(1) << 31)).find("32-bit"), std::string::npos);
+  EXPECT_EQ(wfam().fit({{"STAGES", 5}}, sm90, f16(300, 520, 64)), d);  // what cannot run: the defaults
+
+  detail::GemmProblem pr = f16(300, 520, 64);
+  pr.batch = 7, pr.trans_a = true;
+  const detail::Geometry g = wfam().geometry(d, sm90, pr);
+  EXPECT_EQ(g.local[0], 384u);
+  EXPECT_EQ(g.global[0], 3u * 384u);
+  EXPECT_EQ(g.global[1], 3u);
+  EXPECT_EQ(g.global[2], 7u);
+  EXPECT_EQ(g.shared_bytes, detail::GemmWgmmaFamily::smem_bytes(d));
+  std::map<std::string, std::string> defs;
+  for (const auto& [k, v] : wfam().defines(d, pr)) defs[k] = v;
+  EXPECT_EQ(defs["OPTUNE_NEED_SM90A"], "1");
+  EXPECT_EQ(defs["COMP"], "float");
+  EXPECT_EQ(defs["TRANS_A"], "1");
+  EXPECT_EQ(defs["TRANS_B"], "0");
+  EXPECT_EQ(defs["BN"], "256");
+
+  const detail::GemmCandidate& w = detail::gemm_candidate("wgmma");
+  EXPECT_EQ(w.id(), 5);
+  EXPECT_EQ(&w.family(), &wfam());
+  EXPECT_EQ(detail::gemm_candidates().front(), &w);
+  EXPECT_NE(w.applies(f16(1024, 1024, 1024), test::nvidia_caps(Backend::CUDA, 80)), "");
+  detail::GemmProblem list = f16(1024, 1024, 1024), shared = list, misaligned = list;
+  list.list = true;
+  shared.batch = 4, shared.shared_b = true;
+  misaligned.align_b = 4;
+  for (const detail::GemmProblem* p : {&list, &shared, &misaligned}) EXPECT_NE(w.applies(*p, sm90), "");
+
+  // Fewer 128 x 256 tiles than multiprocessors: 128 x 128 ones, unless forced.
+  Capabilities h100 = sm90;
+  h100.compute_units = 132;
+  EXPECT_EQ(w.fit({}, false, h100, f16(128, 4096, 4096))->at("BN"), 128);
+  EXPECT_EQ(w.fit({}, false, h100, f16(4096, 128, 4096))->at("BN"), 128);
+  EXPECT_EQ(w.fit({}, true, h100, f16(128, 4096, 4096))->at("BN"), 256);
+  EXPECT_EQ(w.fit({}, false, h100, f16(4096, 4096, 4096))->at("BN"), 256);
+  EXPECT_EQ(w.fit({{"BN", 128}}, false, h100, f16(4096, 4096, 4096))->at("BN"), 128);
 }
 
 // ---- on a CUDA device of compute capability 8.0 or newer ----
@@ -164,16 +234,25 @@ void align_operands(GemmCase& c, std::int64_t pad = 0) {
   c.product_align = 8;
 }
 
-class GemmCandidateMma : public ::testing::Test {
+// Small tiles of each candidate, so that small problems span several tiles
+// along M, N and K (wgmma's rows are always 128).
+const Params kWgmmaSmallTiles{{"BN", 128}, {"STAGES", 2}, {"SWIZZLE_GROUP", 1}};
+
+// Parameterised by the candidate: "mma" (sm_80+) or "wgmma" (sm_90a).
+class GemmCandidateMma : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (std::string why = test::why_not_cuda_sm80("the mma candidate"); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = test::why_not_cuda_sm80("the " + GetParam() + " candidate", GetParam() == "wgmma");
+        !why.empty())
+      GTEST_SKIP() << why;
   }
+  static bool wgmma() { return GetParam() == "wgmma"; }
+  static const Params* small() { return wgmma() ? &kWgmmaSmallTiles : &kSmallTiles; }
 
-  // Runs c with the mma candidate forced (p: its parameters, else the
-  // stored or default ones); f32 accumulation unless c says otherwise.
+  // Runs c with the candidate forced (p: its parameters, else the stored
+  // or default ones); f32 accumulation unless c says otherwise.
   static ::testing::AssertionResult check(GemmCase c, const Params* p = nullptr) {
-    const GemmForce f = test::force("mma", p);
+    const GemmForce f = test::force(GetParam(), p);
     ::testing::AssertionResult r = ref::check_gemm(c, &f);
     if (!r && p) r << " with " << detail::params_to_json(*p);
     return r;
@@ -191,8 +270,8 @@ const std::tuple<int, int, int> kOddSizes[] = {{1, 1, 1}, {17, 17, 17}, {127, 12
 
 }  // namespace
 
-TEST_F(GemmCandidateMma, LayoutsTranspositionsAndSizes) {
-  for (const Params* p : {static_cast<const Params*>(nullptr), &kSmallTiles})
+TEST_P(GemmCandidateMma, LayoutsTranspositionsAndSizes) {
+  for (const Params* p : {static_cast<const Params*>(nullptr), small()})
     for (Layout l : {Layout::RowMajor, Layout::ColMajor})
       for (Transpose ta : {Transpose::No, Transpose::Yes})
         for (Transpose tb : {Transpose::No, Transpose::Yes})
@@ -207,7 +286,7 @@ TEST_F(GemmCandidateMma, LayoutsTranspositionsAndSizes) {
 }
 
 // Padded leading dimensions and offsets of A and B (multiples of 8), any of C.
-TEST_F(GemmCandidateMma, LeadingDimensionsAndOffsets) {
+TEST_P(GemmCandidateMma, LeadingDimensionsAndOffsets) {
   for (Layout l : {Layout::RowMajor, Layout::ColMajor})
     for (auto [pad, ao, bo, ldc, co] : {std::tuple{8, 8, 16, 0, 0}, {16, 24, 8, 5, 3}, {64, 0, 40, 1, 17}}) {
       GemmCase c = f16_case(130, 77, 91);
@@ -216,24 +295,24 @@ TEST_F(GemmCandidateMma, LeadingDimensionsAndOffsets) {
       c.a_off = std::size_t(ao), c.b_off = std::size_t(bo), c.ldc_extra = ldc, c.c_off = std::size_t(co);
       c.beta = -0.5;
       EXPECT_TRUE(check(c));
-      EXPECT_TRUE(check(c, &kSmallTiles));
+      EXPECT_TRUE(check(c, small()));
     }
 }
 
 // alpha and beta in {0, 1, -0.5, 2}: C holds NaN where beta = 0; alpha = 0
 // runs the direct kernel's epilogue (no product), whatever is forced.
-TEST_F(GemmCandidateMma, AlphaBetaGrid) {
+TEST_P(GemmCandidateMma, AlphaBetaGrid) {
   for (double alpha : {0.0, 1.0, -0.5, 2.0})
     for (double beta : {0.0, 1.0, -0.5, 2.0}) {
       GemmCase c = f16_case(133, 70, 200);
       c.layout = beta == 1 ? Layout::ColMajor : Layout::RowMajor;
       c.alpha = alpha, c.beta = beta;
       align_operands(c);
-      EXPECT_TRUE(check(c, &kSmallTiles));
+      EXPECT_TRUE(check(c, small()));
     }
 }
 
-TEST_F(GemmCandidateMma, BiasAndActivations) {
+TEST_P(GemmCandidateMma, BiasAndActivations) {
   int i = 0;
   for (Unary act : {Unary::Copy, Unary::Relu, Unary::Gelu})
     for (BiasMode bias : {BiasMode::PerRow, BiasMode::PerColumn}) {
@@ -250,11 +329,13 @@ TEST_F(GemmCandidateMma, BiasAndActivations) {
 
 // Strided (one with a shared A) and list batches, alpha and beta per listed
 // product (alpha = 0 for one: its groups run no K step).
-TEST_F(GemmCandidateMma, Batches) {
+TEST_P(GemmCandidateMma, Batches) {
   for (GemmCase::Mode mode : {GemmCase::Mode::Strided, GemmCase::Mode::List})
     for (auto [m, n, k] : {std::tuple{64, 64, 64}, {45, 70, 50}})
       for (bool shared : {false, true}) {
         if (shared && mode == GemmCase::Mode::List) continue;  // shared A is a strided batch's
+        // The copy engine reads strided batches with a nonzero stride only.
+        if (wgmma() && (shared || mode == GemmCase::Mode::List)) continue;
         GemmCase c = f16_case(m, n, k);
         c.mode = mode, c.batch = 3, c.shared_a = shared;
         c.trans_a = Transpose::Yes;
@@ -262,12 +343,12 @@ TEST_F(GemmCandidateMma, Batches) {
         if (mode == GemmCase::Mode::List) c.alphas = {1.0, 0.0, -2.0}, c.betas = {0.0, 2.0, 0.5};
         align_operands(c);
         EXPECT_TRUE(check(c));
-        EXPECT_TRUE(check(c, &kSmallTiles));
+        EXPECT_TRUE(check(c, small()));
       }
 }
 
 // Accumulate::Default (f16 arithmetic elsewhere) runs the same kernel.
-TEST_F(GemmCandidateMma, DefaultAccumulation) {
+TEST_P(GemmCandidateMma, DefaultAccumulation) {
   for (Layout l : {Layout::RowMajor, Layout::ColMajor}) {
     GemmCase c = f16_case(257, 129, 300);
     c.accumulate = Accumulate::Default, c.layout = l, c.beta = 0.25;
@@ -277,35 +358,58 @@ TEST_F(GemmCandidateMma, DefaultAccumulation) {
 }
 
 // Misaligned A or B: the forced candidate refuses; the routine takes another.
-TEST_F(GemmCandidateMma, MisalignedOperandsAreRefused) {
+TEST_P(GemmCandidateMma, MisalignedOperandsAreRefused) {
   GemmCase c = f16_case(64, 64, 64);
   align_operands(c);
   c.a_off = 4;
-  const GemmForce f = test::force("mma");
+  const GemmForce f = test::force(GetParam());
   EXPECT_FALSE(ref::check_gemm(c, &f));
   EXPECT_TRUE(ref::check_gemm(c));
 }
 
-// The routine's own choice (database or defaults): mma for a large aligned
-// f16 product, not where A or B is misaligned, not for f32.
-TEST_F(GemmCandidateMma, RoutineChoosesMmaForLargeAlignedF16) {
+// The routine's own choice (database or defaults): the tensor-core candidate
+// for a large aligned f16 product (wgmma on 9.0, else mma), not where A or B
+// is misaligned, not for f32.
+TEST_P(GemmCandidateMma, RoutineChoosesMmaForLargeAlignedF16) {
   const Queue& q = test::queue();
+  const Capabilities& caps = q.device().caps();
+  const bool sm90 = caps.compute_capability_major == 9 && caps.compute_capability_minor == 0;
+  if (GetParam() != (sm90 ? "wgmma" : "mma")) GTEST_SKIP() << "the routine chooses the other candidate here";
   detail::GemmProblem pr = f16(2048, 2048, 2048);
-  EXPECT_EQ(detail::choose_gemm(q, pr, true, nullptr).candidate->name(), "mma");
+  EXPECT_EQ(detail::choose_gemm(q, pr, true, nullptr).candidate->name(), GetParam());
   pr.comp_half = true;
-  EXPECT_EQ(detail::choose_gemm(q, pr, true, nullptr).candidate->name(), "mma");
+  EXPECT_EQ(detail::choose_gemm(q, pr, true, nullptr).candidate->name(), GetParam());
   pr.trans_a = true, pr.trans_b = true;
-  EXPECT_EQ(detail::choose_gemm(q, pr, true, nullptr).candidate->name(), "mma");
+  EXPECT_EQ(detail::choose_gemm(q, pr, true, nullptr).candidate->name(), GetParam());
   detail::GemmCall odd;
   odd.dtype = DType::F16, odd.m = odd.n = odd.k = 2048;
   odd.a.ld = 2049, odd.b.ld = 2048, odd.c.ld = 2048;
-  EXPECT_NE(detail::choose_gemm(q, detail::gemm_problem(odd), true, nullptr).candidate->name(), "mma");
+  EXPECT_NE(detail::choose_gemm(q, detail::gemm_problem(odd), true, nullptr).candidate->name(), GetParam());
   odd.a.ld = 2048, odd.b.offset = 2;
-  EXPECT_NE(detail::choose_gemm(q, detail::gemm_problem(odd), true, nullptr).candidate->name(), "mma");
+  EXPECT_NE(detail::choose_gemm(q, detail::gemm_problem(odd), true, nullptr).candidate->name(), GetParam());
   EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 2048, 2048, 2048), true, nullptr).candidate->name(),
             "mma");
   // The whole call, through the public API, on the routine's choice.
   GemmCase c = f16_case(1024, 512, 512);
   c.beta = 0.5;
   EXPECT_TRUE(ref::check_gemm(c));
+}
+
+INSTANTIATE_TEST_SUITE_P(Candidates, GemmCandidateMma, ::testing::Values("mma", "wgmma"),
+                         [](const auto& info) { return info.param; });
+
+// wgmma refuses what the copy engine cannot read; the routine runs them on
+// another candidate.
+TEST(GemmCandidateWgmma, ListsAndSharedOperandsGoElsewhere) {
+  if (std::string why = test::why_not_cuda_sm80("the wgmma candidate", true); !why.empty()) GTEST_SKIP() << why;
+  for (GemmCase::Mode mode : {GemmCase::Mode::Strided, GemmCase::Mode::List}) {
+    GemmCase c;
+    c.dtype = DType::F16, c.accumulate = Accumulate::F32;
+    c.m = 200, c.n = 136, c.k = 72, c.mode = mode, c.batch = 3;
+    c.shared_a = mode == GemmCase::Mode::Strided;
+    c.product_align = 8;
+    const GemmForce f = test::force("wgmma");
+    EXPECT_FALSE(ref::check_gemm(c, &f));
+    EXPECT_TRUE(ref::check_gemm(c));
+  }
 }

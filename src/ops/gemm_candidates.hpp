@@ -38,15 +38,15 @@ struct GemmLaunch {
                 const WaitList& wait) const;
   // Launches a kernel that reads the call's operands where they lie
   // (gemm_direct, gemm_mma): M, N, K, alpha, beta, the operand block (every
-  // operand listed in list mode), z0, the activation's parameters; after
-  // `wait`, in batch chunks.
-  Event in_place(KernelImpl& k, const Geometry& g) const;
+  // operand listed in list mode), z0, the activation's parameters, then
+  // `after` (gemm_wgmma's tensor maps); after `wait`, in batch chunks.
+  Event in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after = {}) const;
 };
 
 class GemmCandidate {
  public:
   virtual ~GemmCandidate() = default;
-  virtual std::string name() const = 0;  // "direct", "tiled", "mma": GemmForce::candidate
+  virtual std::string name() const = 0;  // "direct", "tiled", "mma", "wgmma": GemmForce::candidate
   virtual int id() const = 0;            // its value of gemm_routine's KERNEL
   virtual const KernelFamily& family() const = 0;  // whose parameters the database holds
   // "" when the candidate can run the problem on this device; else why not.
@@ -86,5 +86,6 @@ const GemmCandidate& gemm_candidate(const std::string& name);
 const GemmCandidate& direct_candidate();
 const GemmCandidate& tiled_candidate();
 const GemmCandidate& mma_candidate();
+const GemmCandidate& wgmma_candidate();
 
 }  // namespace optune::detail

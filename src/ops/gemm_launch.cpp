@@ -104,17 +104,20 @@ Event GemmLaunch::batched(KernelImpl& k, std::vector<KernelArg> args, std::vecto
   return last;
 }
 
-Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g) const {
+Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after) const {
   std::vector<KernelArg> args{ulong_arg(std::uint64_t(call.m)), ulong_arg(std::uint64_t(call.n)),
                               ulong_arg(std::uint64_t(call.k)), real(call.alpha), real(call.beta)};
   const bool lists[3] = {call.list, call.list, call.list};
   const std::vector<KernelArg> operands = operand_args(call.a, call.b, call.c, lists);
   args.insert(args.end(), operands.begin(), operands.end());
-  return batched(k, args, activation_args(), g, wait);
+  std::vector<KernelArg> tail = activation_args();
+  tail.insert(tail.end(), after.begin(), after.end());
+  return batched(k, args, tail, g, wait);
 }
 
 const std::vector<const GemmCandidate*>& gemm_candidates() {
-  static const std::vector<const GemmCandidate*> order{&mma_candidate(), &tiled_candidate(), &direct_candidate()};
+  static const std::vector<const GemmCandidate*> order{&wgmma_candidate(), &mma_candidate(), &tiled_candidate(),
+                                                       &direct_candidate()};
   return order;
 }
 
@@ -142,6 +145,8 @@ GemmProblem gemm_problem(const GemmCall& c) {
   pr.align_b = alignment(c.b, c.b_offsets, c.list);
   pr.align_c = alignment(c.c, c.c_offsets, c.list);
   pr.lda = c.a.ld, pr.ldb = c.b.ld;
+  pr.shared_a = !c.list && c.batch > 1 && c.a.stride == 0;
+  pr.shared_b = !c.list && c.batch > 1 && c.b.stride == 0;
   return pr;
 }
 

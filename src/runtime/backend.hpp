@@ -98,6 +98,10 @@ struct Geometry {
   unsigned dims = 1;
   std::size_t global[3] = {1, 1, 1};
   std::size_t local[3] = {1, 1, 1};
+  // Dynamic shared memory per group (CUDA only: a kernel declaring `extern
+  // __shared__` storage); above the device's default 48 KiB the CUDA launch
+  // raises the function's limit, up to shared_mem_per_block_optin_bytes.
+  std::size_t shared_bytes = 0;
   std::size_t work_items() const { return global[0] * global[1] * global[2]; }
   std::size_t group_size() const { return local[0] * local[1] * local[2]; }
 };

@@ -226,6 +226,15 @@ void check_geometry(const Capabilities& caps, const Geometry& g) {
   if (caps.max_work_group_size && g.group_size() > caps.max_work_group_size)
     throw Error(Status::OutOfResources, "launch: work-group of " + std::to_string(g.group_size()) +
                                             " exceeds the device limit " + std::to_string(caps.max_work_group_size));
+  if (g.shared_bytes) {
+    if (caps.backend != Backend::CUDA)
+      throw Error(Status::Unsupported, "launch: dynamic shared memory is a CUDA launch option");
+    const std::uint64_t limit = std::max(caps.shared_mem_per_block_optin_bytes, caps.local_mem_bytes);
+    if (g.shared_bytes > limit)
+      throw Error(Status::OutOfResources, "launch: " + std::to_string(g.shared_bytes) +
+                                              " bytes of dynamic shared memory exceed the device limit " +
+                                              std::to_string(limit));
+  }
 }
 
 KernelArg KernelArg::bytes(const void* data, std::size_t size) {

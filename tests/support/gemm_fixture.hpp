@@ -45,6 +45,9 @@ inline Capabilities nvidia_caps(Backend backend, int cc) {
   c.max_work_group_size = 1024;
   c.max_work_item_sizes = {1024, 1024, 64};
   c.local_mem_bytes = 48 * 1024;
+  // What a block may opt into: 227 KiB on sm_90, 163 KiB on sm_80.
+  if (backend == Backend::CUDA)
+    c.shared_mem_per_block_optin_bytes = cc >= 90 ? 227 * 1024 : cc >= 80 ? 163 * 1024 : 64 * 1024;
   c.fp16 = c.fp64 = true;
   return c;
 }
@@ -52,13 +55,16 @@ inline Capabilities nvidia_caps(Backend backend, int cc) {
 // "" when this process's device is a CUDA device of compute capability 8.0
 // or newer (cp.async, mma.sync); else why not, for GTEST_SKIP (`what`: the
 // feature that needs it).
-inline std::string why_not_cuda_sm80(const std::string& what) {
+// `exact90`: compute capability 9.0 exactly (sm_90a code: wgmma).
+inline std::string why_not_cuda_sm80(const std::string& what, bool exact90 = false) {
   try {
     const Capabilities& caps = device().caps();
     if (caps.backend != Backend::CUDA)
       return "the device under test (" + caps.spec + ") is not a CUDA device; the gpu label runs this test with "
              "OPTUNE_DEVICE=cuda:0";
     if (caps.compute_capability_major < 8) return what + " needs compute capability 8.0 or newer";
+    if (exact90 && (caps.compute_capability_major != 9 || caps.compute_capability_minor != 0))
+      return what + " needs compute capability 9.0";
   } catch (const Error& e) {
     return std::string("no device to test: ") + e.what();
   }

@@ -5,6 +5,8 @@
 //                 layout (helper kernels pad and transpose the others);
 //   gemm_mma      the tensor-core kernel (CUDA sm_80+, mma.sync) on f16
 //                 operands as they lie, 16-byte aligned;
+//   gemm_wgmma    Hopper's (sm_90a: wgmma, copies by the tensor-memory
+//                 accelerator, producer and consumer warpgroups);
 //   gemm_routine  routine-level parameters: the size from which the tiled
 //                 kernel replaces the direct one, or a fixed choice.
 // Every family is tuned per size bucket (small, medium, large, skinny,
@@ -36,6 +38,8 @@ struct GemmProblem {
   // dimensions themselves.
   std::int64_t align_a = 16, align_b = 16, align_c = 16;
   std::int64_t lda = 0, ldb = 0;
+  // batch > 1 with a batch stride of 0: one A (or B) for every product.
+  bool shared_a = false, shared_b = false;
 
   std::vector<std::int64_t> sizes() const { return {m, n, k, batch}; }
   std::map<std::string, std::int64_t> fields() const {
@@ -61,8 +65,10 @@ bool vector_ok(const Capabilities& caps, const GemmProblem& problem, std::int64_
 std::string fits_group(const Capabilities& caps, std::int64_t x, std::int64_t y);
 // The element-type defines of every GEMM kernel (TYPE, COMP, EPI, ...).
 Defines type_defines(const GemmProblem& problem);
-// The program text of a GEMM source: the activation macro, then
-// gemm_common.cl, then the source, under #line directives.
+// The program text of a GEMM source: the activation macro, then the parts
+// its "check-prepend:" line names (gemm_flags.cl, gemm_common.cl, and for the
+// tensor-core kernels gemm_tc_common.cl), then the source, under #line
+// directives.
 std::string program_text(const std::string& source, Unary activation);
 // A helper kernel of gemm_helpers.cl (gemm_pad, gemm_pad_transpose,
 // gemm_copy_back) with square TILE x TILE groups.
@@ -135,12 +141,21 @@ class GemmTiledFamily : public GemmFamilyBase {
   TiledPlan plan(const Params& p, const GemmProblem& problem) const;
 };
 
+// The tensor-core kernels' common fit: the tuned values when they pass
+// check(), else the defaults; empty when neither does (fit_or_none),
+// Error(Unsupported) naming the kernel from fit.
+class GemmTensorCoreFamily : public GemmFamilyBase {
+ public:
+  std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
+  Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
+};
+
 // The tensor-core kernel (gemm_mma.cl): f16 A and B (16-byte aligned rows,
 // offsets and strides: the candidate checks GemmProblem's align_a, align_b),
 // f32 accumulation whatever comp_half says, f16 C and bias. Only tiles whose
-// stages fit static shared memory (48 KiB): the runtime does not launch
-// dynamic shared memory yet.
-class GemmMmaFamily : public GemmFamilyBase {
+// stages fit static shared memory (48 KiB): this family does not ask for
+// dynamic shared memory (gemm_wgmma does).
+class GemmMmaFamily : public GemmTensorCoreFamily {
  public:
   std::string name() const override { return "gemm_mma"; }
   std::string source() const override { return "gemm/gemm_mma.cl"; }
@@ -155,11 +170,31 @@ class GemmMmaFamily : public GemmFamilyBase {
   // The type defines with f32 accumulation (COMP = float), C in half, the
   // transposes, the parameters.
   Defines defines(const Params& p, const GemmProblem& problem) const override;
-  // The tuned values when they pass check(), else the defaults; empty when
-  // neither does (fit_or_none), Error(Unsupported) from fit.
-  std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
-  Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
   // Shared memory of the stages, in bytes.
+  static std::uint64_t smem_bytes(const Params& p);
+};
+
+// The Hopper tensor-core kernel (gemm_wgmma.cl, compute capability 9.0,
+// compiled for sm_90a): f16 A and B read by the copy engine through tensor
+// maps (16-byte aligned bases, leading dimensions and batch strides), f32
+// accumulation, f16 C and bias; dynamic shared memory (up to 227 KiB).
+class GemmWgmmaFamily : public GemmTensorCoreFamily {
+ public:
+  std::string name() const override { return "gemm_wgmma"; }
+  std::string source() const override { return "gemm/gemm_wgmma.cl"; }
+  std::string kernel_name() const override { return "gemm_wgmma"; }
+  static bool device_ok(const Capabilities& caps);
+  // {F16} on CUDA devices of compute capability 9.0; else none.
+  std::vector<DType> dtypes(const Capabilities& caps) const override;
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // Groups of 384 work-items (3 warpgroups); grid (N tiles, M tiles,
+  // batch); the stages as dynamic shared memory.
+  Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // The type defines with f32 accumulation, C in half, the transposes,
+  // OPTUNE_NEED_SM90A, the parameters.
+  Defines defines(const Params& p, const GemmProblem& problem) const override;
+  // Shared memory of the stages plus the 1024-byte alignment, in bytes.
   static std::uint64_t smem_bytes(const Params& p);
 };
 

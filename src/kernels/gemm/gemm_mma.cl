@@ -43,7 +43,7 @@
 // that it is dynamic: the launch passes MMA_SMEM_BYTES and the function
 // needs CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES raised to it.
 //
-// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl gemm/gemm_tc_common.cl
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DTRANS_B=1 -DCTYPE=float -DC_HALF_STORAGE=0
@@ -89,16 +89,6 @@
 #ifndef TRANS_B
 #define TRANS_B 0        // 0: B stored K x N (N contiguous); 1: stored N x K
 #endif
-#ifndef CTYPE
-#define CTYPE TYPE       // storage type of C and the bias
-#endif
-#ifndef C_HALF_STORAGE
-#define C_HALF_STORAGE HALF_STORAGE  // 1: CTYPE is half
-#endif
-#ifndef C_BF16_STORAGE
-#define C_BF16_STORAGE BF16_STORAGE  // 1: CTYPE is ushort holding bf16
-#endif
-
 #if OPTUNE_BACKEND_CUDA
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
 #error "gemm_mma needs mma.sync and cp.async (CUDA, compute capability 8.0 or newer)"
@@ -140,23 +130,6 @@ static_assert(MMA_THREADS % A_CPR == 0 && MMA_THREADS % B_CPR == 0 && A_LOADS <=
 static_assert((A_CPR & (A_CPR - 1)) == 0 && (B_CPR & (B_CPR - 1)) == 0, "rows of a power of two chunks");
 static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 stages");
 static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
-
-// One element of C or the bias as `real`, and back; C_STORE2 stores v[0],
-// v[1] at i, i + 1 as one access (p + i aligned to the pair).
-#if C_HALF_STORAGE
-#define C_LOAD(p, i) vload_half((i), (p))
-#define C_STORE(v, p, i) vstore_half((float)(v), (i), (p))
-#define C_STORE2(v, p, i) (*(__global uint*)((p) + (i)) = optune_float2_to_halves((v)[0], (v)[1]))
-#elif C_BF16_STORAGE
-#define C_LOAD(p, i) gemm_bf16_to_float((p)[i])
-#define C_STORE(v, p, i) ((p)[i] = gemm_float_to_bf16((float)(v)))
-#define C_STORE2(v, p, i) \
-  (*(__global uint*)((p) + (i)) = (uint)gemm_float_to_bf16((v)[0]) | ((uint)gemm_float_to_bf16((v)[1]) << 16))
-#else
-#define C_LOAD(p, i) ((real)(p)[i])
-#define C_STORE(v, p, i) ((p)[i] = (CTYPE)(v))
-#define C_STORE2(v, p, i) (*(__global float2*)((p) + (i)) = make_float2((v)[0], (v)[1]))
-#endif
 
 // d += a b for one 16 x 8 fragment (the prelude's mma.sync wrappers).
 #if MMA_TF32
@@ -229,11 +202,6 @@ OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, cons
     bf[2 * p + 1][0] = r[2];
     bf[2 * p + 1][1] = r[3];
   }
-}
-
-// The bias of element (i, j) of C, in CTYPE.
-OPTUNE_FUNC real mma_bias(const uint flags, __global const CTYPE* bias, const ulong i, const ulong j) {
-  return (flags & GEMM_BIAS_ROW) ? C_LOAD(bias, i) : (flags & GEMM_BIAS_COL) ? C_LOAD(bias, j) : (real)0;
 }
 
 __kernel OPTUNE_WG_SIZE(MMA_THREADS, 1, 1)
@@ -432,7 +400,7 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const real old = beta_z == (real)0 || col + e >= N ? (real)0 : C_LOAD(cp, ci + e);
-          v[e] = gemm_finish((real)acc[i][j][2 * h + e], alpha_z, old, beta_z, mma_bias(flags, biasp, row, col + e),
+          v[e] = gemm_finish((real)acc[i][j][2 * h + e], alpha_z, old, beta_z, gemm_tc_bias(flags, biasp, row, col + e),
                              act_p0, act_p1);
         }
         if (col + 1 < N && ((size_t)(cp + ci) & (2 * sizeof(CTYPE) - 1)) == 0) {

@@ -11,7 +11,7 @@ namespace optune::detail {
 namespace {
 
 // Static shared memory a kernel may declare; beyond it the kernel declares
-// its stages `extern` and needs a dynamic launch, which the runtime lacks.
+// its stages `extern` and needs a dynamic launch, which this family does not ask for.
 constexpr std::uint64_t kStaticSmem = 48 * 1024;
 // CUDA's grid limit in y (the M tiles).
 constexpr std::int64_t kMaxGridY = 65535;
@@ -73,7 +73,7 @@ std::string GemmMmaFamily::check(const Params& p, const Capabilities& caps, cons
   const std::uint64_t smem = smem_bytes(p);
   if (smem > kStaticSmem)
     return "shared memory STAGES (BM + BN) BK 2 = " + std::to_string(smem) +
-           " bytes exceeds 48 KiB (the runtime cannot launch dynamic shared memory yet)";
+           " bytes exceeds 48 KiB (this family declares static shared memory only)";
   if (smem > local_limit(caps)) return "shared memory exceeds the device's local memory";
   if ((std::max<std::int64_t>(pr.m, 1) + bm - 1) / bm > kMaxGridY) return "more than 65535 tiles along M";
   return "";
@@ -102,21 +102,6 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
                      {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
   return d;
-}
-
-std::optional<Params> GemmMmaFamily::fit_or_none(const Params& tuned, const Capabilities& caps,
-                                                 const GemmProblem& pr) const {
-  Params p = complete(tuned, caps);
-  if (check(p, caps, pr).empty()) return p;
-  p = defaults(caps);
-  if (check(p, caps, pr).empty()) return p;
-  return std::nullopt;
-}
-
-Params GemmMmaFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
-  if (auto p = fit_or_none(tuned, caps, pr)) return *p;
-  throw Error(Status::Unsupported, "gemm: the tensor-core kernel cannot run here (" +
-                                       check(defaults(caps), caps, pr) + ")");
 }
 
 }  // namespace optune::detail

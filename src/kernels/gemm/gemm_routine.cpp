@@ -4,8 +4,10 @@
 // one) replaces the direct one.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "kernels/elementwise/expressions.hpp"
+
 #include "kernels/gemm/gemm.hpp"
 #include "runtime/embedded.hpp"
 
@@ -101,9 +103,16 @@ std::string program_text(const std::string& source, Unary activation) {
   if (activation != Unary::Copy)
     text += "#define GEMM_ACT(A) " + substitute(unary_expression(activation, false), {"A"}, {"act_p0", "act_p1"}) +
             "\n";
-  for (const char* part : {"gemm/gemm_flags.cl", "gemm/gemm_common.cl"})
-    text += "#line 1 \"" + std::string(part) + "\"\n" + std::string(kernel_source(part)) + "\n";
-  return text + "#line 1 \"" + source + "\"\n" + std::string(kernel_source(source));
+  // The parts a kernel file names in its "check-prepend:" line, which the
+  // kernel checks (scripts/check_kernels.sh, test_cuda_nvrtc) read too.
+  const std::string_view body = kernel_source(source);
+  const std::size_t at = body.find("check-prepend:");
+  if (at == std::string_view::npos) throw Error(Status::Internal, source + " names no check-prepend parts");
+  const std::size_t eol = body.find('\n', at);
+  std::istringstream parts{std::string(body.substr(at + 14, eol == std::string_view::npos ? eol : eol - at - 14))};
+  for (std::string part; parts >> part;)
+    text += "#line 1 \"" + part + "\"\n" + std::string(kernel_source(part)) + "\n";
+  return text + "#line 1 \"" + source + "\"\n" + std::string(body);
 }
 
 KernelSource helper_program(const GemmProblem& pr, const std::string& entry, std::size_t tile) {
@@ -125,6 +134,23 @@ KernelSource GemmFamilyBase::program(const Params& p, const GemmProblem& pr) con
   return {source(), gemm_kernels::program_text(source(), pr.activation), defines(p, pr), kernel_name()};
 }
 
+// ---- the tensor-core kernels ----
+
+std::optional<Params> GemmTensorCoreFamily::fit_or_none(const Params& tuned, const Capabilities& caps,
+                                                        const GemmProblem& pr) const {
+  Params p = complete(tuned, caps);
+  if (check(p, caps, pr).empty()) return p;
+  p = defaults(caps);
+  if (check(p, caps, pr).empty()) return p;
+  return std::nullopt;
+}
+
+Params GemmTensorCoreFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
+  if (auto p = fit_or_none(tuned, caps, pr)) return *p;
+  throw Error(Status::Unsupported, "gemm: the tensor-core kernel " + kernel_name() + " cannot run here (" +
+                                       check(defaults(caps), caps, pr) + ")");
+}
+
 // ---- gemm_routine ----
 
 std::vector<Parameter> GemmRoutineFamily::parameters(const Capabilities& caps) const {
@@ -136,8 +162,9 @@ std::vector<Parameter> GemmRoutineFamily::parameters(const Capabilities& caps) c
            {0, 64, 96, 128, 160, 192, 256, 320, 384, 448, 512, 640, 768, 1024, 1536, 2048, 4096, 1 << 20},
            dflt,
            "the tiled kernel runs when m n k >= INDIRECT_MIN^3 (0: always; 2^20: never)"},
-          {"KERNEL", {0, 1, 2, 3}, 0,
-           "0: by INDIRECT_MIN; else the candidate kernel to run where it applies (1 direct, 2 tiled, 3 mma)"}};
+          {"KERNEL", {0, 1, 2, 3, 5}, 0,
+           "0: by INDIRECT_MIN; else the candidate kernel to run where it applies (1 direct, 2 tiled, 3 mma, "
+           "5 wgmma)"}};
 }
 
 Geometry GemmRoutineFamily::geometry(const Params&, const Capabilities&, const GemmProblem&) const { return Geometry{}; }

@@ -73,6 +73,7 @@ DriverState& driver_state() {
       std::erase(missing, std::string(OPTUNE_CU_STR(cuEventElapsedTime)));
     resolve(lib, "cuFuncGetParamInfo", a.cuFuncGetParamInfo);
     resolve(lib, "cuFuncGetParamCount", a.cuFuncGetParamCount);
+    resolve(lib, "cuTensorMapEncodeTiled", a.cuTensorMapEncodeTiled);
     if (!missing.empty()) {
       std::string list;
       for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;

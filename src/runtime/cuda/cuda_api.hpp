@@ -23,7 +23,7 @@ namespace optune::detail::cu {
   X(cuMemsetD16Async) X(cuMemsetD32Async) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)         \
   X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)              \
   X(cuEventQuery) X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)          \
-  X(cuLaunchKernel)
+  X(cuLaunchKernel) X(cuFuncSetAttribute)
 
 #define OPTUNE_NVRTC_FUNCS(X)                                                                                  \
   X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) \
@@ -41,6 +41,8 @@ struct DriverApi {
   using FuncGetParamCount = CUresult (*)(CUfunction, std::size_t*);
   FuncGetParamCount cuFuncGetParamCount = nullptr;
   decltype(&::cuFuncGetParamInfo) cuFuncGetParamInfo = nullptr;
+  // Optional (driver 12.0+): tensor maps for the Hopper copy engine (TMA).
+  decltype(&::cuTensorMapEncodeTiled) cuTensorMapEncodeTiled = nullptr;
   int version = 0;                                                // cuDriverGetVersion, e.g. 13000
 };
 

@@ -67,6 +67,15 @@ CuKernel::CuKernel(std::string name, std::shared_ptr<Module> module, CUfunction 
   params_known_ = true;
 }
 
+void CuKernel::allow_shared(std::size_t bytes) {
+  std::size_t allowed = shared_allowed_.load(std::memory_order_relaxed);
+  if (bytes <= allowed) return;
+  check(api().cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes)),
+        "cuFuncSetAttribute(" + name_ + ", max dynamic shared memory " + std::to_string(bytes) + ")");
+  while (bytes > allowed && !shared_allowed_.compare_exchange_weak(allowed, bytes)) {
+  }
+}
+
 void CuKernel::check_args(const std::vector<KernelArg>& args) const {
   auto given = [&](std::size_t i) {
     return args[i].kind == KernelArg::Kind::Scalar ? args[i].size : sizeof(CUdeviceptr);

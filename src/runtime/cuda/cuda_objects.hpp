@@ -1,6 +1,7 @@
 // CUDA implementations of the backend interface.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
@@ -91,6 +92,7 @@ class CuMem : public MemImpl {
       : MemImpl(ctx, bytes), pc_(std::move(pc)), ptr_(ptr) {}
   ~CuMem() override;
   CUdeviceptr ptr() const { return ptr_; }
+  const PrimaryContext& primary() const { return *pc_; }
   interop::NativeBuffer native(std::size_t offset_bytes) const override;
 
  private:
@@ -114,8 +116,12 @@ class CuKernel : public KernelImpl {
   // Throws Error(InvalidArgument) when the arguments do not match the
   // kernel's parameters (count and sizes; checked where the driver says).
   void check_args(const std::vector<KernelArg>& args) const;
+  // Raises the function's dynamic shared memory limit to `bytes` where the
+  // default (48 KiB) is lower; once per size reached (the current context).
+  void allow_shared(std::size_t bytes);
 
  private:
+  std::atomic<std::size_t> shared_allowed_{48 * 1024};
   std::string name_;
   std::shared_ptr<Module> module_;
   CUfunction function_;

@@ -238,8 +238,10 @@ EventPtr CuQueue::launch(KernelImpl& kernel, const std::vector<KernelArg>& args,
     block[d] = unsigned(g.local[d]);
   }
   return enqueue(wait, [&](const DriverApi& a) {
-    const CUresult r = a.cuLaunchKernel(k.get(), grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
-                                        stream_, params.empty() ? nullptr : params.data(), nullptr);
+    k.allow_shared(g.shared_bytes);
+    const CUresult r = a.cuLaunchKernel(k.get(), grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                        unsigned(g.shared_bytes), stream_, params.empty() ? nullptr : params.data(),
+                                        nullptr);
     if (r != CUDA_SUCCESS) throw_error(r, "cuLaunchKernel(" + k.name() + ")");
   });
 }

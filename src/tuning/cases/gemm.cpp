@@ -38,9 +38,9 @@ class GemmCase : public TuningCase {
   Event run(const Params& p) override {
     GemmForce f;
     f.params[family_] = p;
-    if (family_ == families::gemm_direct().name()) f.candidate = direct_candidate().name();
-    if (family_ == families::gemm_tiled().name()) f.candidate = tiled_candidate().name();
-    if (family_ == families::gemm_mma().name()) f.candidate = mma_candidate().name();
+    // The candidate that runs the family's kernel (none for gemm_routine).
+    for (const GemmCandidate* c : gemm_candidates())
+      if (c->family().name() == family_) f.candidate = c->name();
     return run_gemm(q_, call_, {}, &f);
   }
   void poison() override { poison_operand(q_, c_); }

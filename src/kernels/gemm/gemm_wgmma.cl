@@ -1,0 +1,289 @@
+// gemm_wgmma: C = act(alpha * op(A) op(B) + beta * C + bias) on Hopper's
+// warpgroup tensor cores (CUDA sm_90a only: wgmma, setmaxnreg and the
+// tensor-memory accelerator): f16 inputs, f32 accumulation, C and the bias
+// in CTYPE (half, bf16 or float). Arguments, grid and batching are
+// gemm_mma's, plus two tensor maps (runtime/tensor_map.hpp) that describe A
+// and B to the copy engine. OpenCL and other CUDA targets see an empty file:
+// the descriptor compiles it with OPTUNE_NEED_SM90A, so for sm_90a.
+//
+// Row-major problem (gemm_common.cl): op(A) is M x K, stored M x K (K
+// contiguous) or, with TRANS_A, K x M; op(B) is K x N, stored K x N or, with
+// TRANS_B, N x K. Both are read where they lie: the copy engine moves boxes
+// of 64 elements (128 bytes) of the contiguous dimension with the 128-byte
+// swizzle, and wgmma reads K-major (contiguous along K) or MN-major tiles
+// through its shared-memory descriptors (transpose bits).
+//
+// A group of 3 warpgroups computes a 128 x BN tile of C: warpgroup 0 is the
+// producer (one work-item issues the copies of each K tile of 64 into a ring
+// of STAGES stages), warpgroups 1 and 2 are the consumers (rows 0-63 and
+// 64-127, all BN columns, m64nBNk16 steps, accumulators in registers).
+// Stage s has two mbarriers: `full` (the copies' bytes arrived) and
+// `empty` (both consumers finished reading it). Registers move from the
+// producer to the consumers with setmaxnreg.
+//
+//   producer:  wait empty[s] -> expect bytes on full[s] -> copy A, B tiles
+//   consumers: wait full[s] -> 4 wgmma (K 64) -> commit -> wait for the
+//              previous tile's wgmma -> arrive empty[previous stage]
+//
+// Shared memory (dynamic, WG_SMEM_BYTES): STAGES x (A tile 128 x 64, B tile
+// BN x 64) halves, 1024-byte aligned (the swizzle's period). K-major tiles
+// are rows of 128 bytes (8-row groups 1024 bytes apart: the descriptor's
+// stride); MN-major tiles are boxes of 64 K rows x 128 bytes, one per 64
+// columns (8192 bytes apart: the descriptor's leading offset).
+//
+// Edges: the copy engine zero-fills outside the matrices, so M, N and K are
+// free; the stores are guarded. The host checks what the copy engine needs:
+// 16-byte aligned bases, leading dimensions and batch strides.
+//
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl gemm/gemm_tc_common.cl
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1 -DTRANS_B=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DTRANS_B=1 -DBN=128 -DSTAGES=6
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1 -DCTYPE=float -DC_HALF_STORAGE=0
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=ushort -DBF16_STORAGE=1 -DBN=128
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=ushort -DBF16_STORAGE=1 -DCTYPE=float -DC_BF16_STORAGE=0
+
+#ifndef BN
+#define BN 256           // columns of C per group (128 or 256)
+#endif
+#ifndef STAGES
+#define STAGES 4         // shared stages of the copy ring (2 to 6; BN 256: at most 4)
+#endif
+#ifndef SWIZZLE_GROUP
+#define SWIZZLE_GROUP 8  // tile rows (along M) visited together, for L2 reuse; 1: row by row
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0        // 0: A stored M x K (K contiguous); 1: stored K x M
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0        // 0: B stored K x N (N contiguous); 1: stored N x K
+#endif
+#if OPTUNE_BACKEND_CUDA && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+#define WG_BM 128                                   // rows of C per group (two consumers of 64)
+#define WG_BK 64                                    // K per stage: 128 bytes of halves
+#define WG_THREADS 384                              // producer + two consumer warpgroups
+#define WG_A_BYTES (WG_BM * WG_BK * 2)
+#define WG_B_BYTES (BN * WG_BK * 2)
+#define WG_STAGE_BYTES (WG_A_BYTES + WG_B_BYTES)
+#define WG_SMEM_BYTES (STAGES * WG_STAGE_BYTES + 1024)  // + the 1024-byte alignment
+#define WG_ACC (BN / 2)                             // f32 accumulators per work-item
+#if BF16_STORAGE
+#define WG_AB "bf16"
+#else
+#define WG_AB "f16"
+#endif
+
+static_assert(BN == 128 || BN == 256, "BN: 128 or 256");
+static_assert(STAGES >= 2 && STAGES * WG_STAGE_BYTES + 1024 <= 227 * 1024, "the stages exceed 227 KiB");
+
+// Helpers are inlined by force: the accumulators must stay in registers
+// (a call would pass them through local memory, which setmaxnreg's
+// register moves leave out of range).
+#define WG_FUNC __device__ __forceinline__
+
+// The copy engine's descriptor of a tensor (CUtensorMap), passed by value.
+struct __align__(64) optune_tensor_map {
+  unsigned long long words[16];
+};
+
+WG_FUNC void wg_bar_init(const uint bar, const uint count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
+}
+WG_FUNC void wg_bar_expect(const uint bar, const uint bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+WG_FUNC void wg_bar_arrive(const uint bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+WG_FUNC void wg_bar_wait(const uint bar, const uint parity) {
+  uint done = 0;
+  while (!done)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+}
+// A box at (c0, c1, c2) of the tensor into shared memory at dst; the bytes
+// count on the mbarrier bar.
+WG_FUNC void wg_copy(const uint dst, const optune_tensor_map* map, const int c0, const int c1, const int c2,
+                         const uint bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
+      "[%5];" ::"r"(dst),
+      "l"((unsigned long long)map), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
+      : "memory");
+}
+// wgmma's shared-memory matrix descriptor with the 128-byte swizzle.
+WG_FUNC unsigned long long wg_desc(const uint addr, const uint lead, const uint stride) {
+  return (unsigned long long)((addr & 0x3FFFF) >> 4) | ((unsigned long long)(lead >> 4) << 16) |
+         ((unsigned long long)(stride >> 4) << 32) | (1ull << 62);
+}
+
+#define WG_R8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+                 "+f"(d[i + 6]), "+f"(d[i + 7])
+// d (64 x BN, f32) += a (64 x 16) b (16 x BN) from the descriptors. The
+// transpose bits say which operand is MN-major: A stored K x M (TRANS_A),
+// B stored K x N (not TRANS_B: wgmma's B is N x K when K-major).
+WG_FUNC void wg_mma(float* d, const unsigned long long da, const unsigned long long db) {
+#if BN == 256
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n256k16.f32." WG_AB "." WG_AB " {"
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+               "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+               "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+               "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+               "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+               "}, %128, %129, 1, 1, 1, %130, %131;}"
+               : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56), WG_R8(64), WG_R8(72), WG_R8(80), WG_R8(88), WG_R8(96), WG_R8(104), WG_R8(112), WG_R8(120)
+               : "l"(da), "l"(db), "n"(TRANS_A), "n"(1 - TRANS_B));
+#else
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_AB "." WG_AB " {"
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+               "}, %64, %65, 1, 1, 1, %66, %67;}"
+               : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
+               : "l"(da), "l"(db), "n"(TRANS_A), "n"(1 - TRANS_B));
+#endif
+}
+
+__kernel __launch_bounds__(WG_THREADS, 1)
+void gemm_wgmma(const ulong M, const ulong N, const ulong K, const real alpha, const real beta,
+                __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
+                __global const TYPE* restrict b, const ulong b_off, const ulong ldb, const ulong b_stride,
+                __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
+                __global const CTYPE* restrict bias, const ulong bias_off,
+                __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
+                const real act_p0, const real act_p1, const __grid_constant__ optune_tensor_map map_a,
+                const __grid_constant__ optune_tensor_map map_b) {
+  extern __shared__ __align__(1024) uchar wg_smem_raw[];
+  __shared__ __align__(8) ulong wg_full[STAGES], wg_empty[STAGES];
+  const uint smem = ((uint)__cvta_generic_to_shared(wg_smem_raw) + 1023u) & ~1023u;
+  const int tid = (int)threadIdx.x, wg = tid / 128;
+  const ulong z = z0 + get_group_id(2);
+  __global CTYPE* cp = c + c_off + z * c_stride;
+  const __global CTYPE* biasp = bias + bias_off;
+  const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
+  const real beta_z = gemm_beta(flags, beta, table, batch, z);
+
+  uint tm = blockIdx.y, tn = blockIdx.x;
+#if SWIZZLE_GROUP > 1
+  {
+    const uint gx = gridDim.x, gy = gridDim.y, pid = blockIdx.y * gx + blockIdx.x;
+    const uint width = SWIZZLE_GROUP * gx, first = (pid / width) * SWIZZLE_GROUP;
+    const uint rows = min(gy - first, (uint)SWIZZLE_GROUP);
+    tm = first + (pid % width) % rows;
+    tn = (pid % width) / rows;
+  }
+#endif
+  const int m0 = (int)(tm * WG_BM), n0 = (int)(tn * BN);
+  // alpha == 0: A and B are not read.
+  const int steps = alpha_z == (real)0 ? 0 : (int)((K + WG_BK - 1) / WG_BK);
+
+  if (tid == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      wg_bar_init((uint)__cvta_generic_to_shared(&wg_full[s]), 1);
+      wg_bar_init((uint)__cvta_generic_to_shared(&wg_empty[s]), 2);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+
+  if (wg == 0) {
+    // The producer: registers go to the consumers; one work-item copies.
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    if (tid == 0) {
+      for (int t = 0; t < steps; ++t) {
+        const int s = t % STAGES;
+        if (t >= STAGES) wg_bar_wait((uint)__cvta_generic_to_shared(&wg_empty[s]), (uint)((t / STAGES - 1) & 1));
+        const uint full = (uint)__cvta_generic_to_shared(&wg_full[s]);
+        wg_bar_expect(full, WG_STAGE_BYTES);
+        const uint sa = smem + (uint)s * WG_STAGE_BYTES, sb = sa + WG_A_BYTES;
+        const int k0 = t * WG_BK;
+#if TRANS_A
+        // K x M: boxes of 64 K rows x 64 columns, one per 64 rows of C.
+        wg_copy(sa, &map_a, m0, k0, (int)z, full);
+        wg_copy(sa + WG_BK * 128, &map_a, m0 + 64, k0, (int)z, full);
+#else
+        wg_copy(sa, &map_a, k0, m0, (int)z, full);  // 128 rows of 64 K
+#endif
+#if TRANS_B
+        wg_copy(sb, &map_b, k0, n0, (int)z, full);  // BN rows of 64 K
+#else
+#pragma unroll
+        for (int j = 0; j < BN / 64; ++j) wg_copy(sb + j * (WG_BK * 128), &map_b, n0 + 64 * j, k0, (int)z, full);
+#endif
+      }
+    }
+  } else {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    const int cw = wg - 1;  // the consumer: rows 64 cw .. 64 cw + 63 of the tile
+    float d[WG_ACC];
+#pragma unroll
+    for (int i = 0; i < WG_ACC; ++i) d[i] = 0.0f;
+    for (int t = 0; t < steps; ++t) {
+      const int s = t % STAGES;
+      wg_bar_wait((uint)__cvta_generic_to_shared(&wg_full[s]), (uint)((t / STAGES) & 1));
+      const uint sa = smem + (uint)s * WG_STAGE_BYTES, sb = sa + WG_A_BYTES;
+      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+      for (int kk = 0; kk < WG_BK / 16; ++kk) {
+        // K-major: 16 K = 32 bytes along the row; MN-major: 16 K rows.
+#if TRANS_A
+        const unsigned long long da = wg_desc(sa + cw * (WG_BK * 128) + kk * 2048, 8192, 1024);
+#else
+        const unsigned long long da = wg_desc(sa + cw * (64 * 128) + kk * 32, 16, 1024);
+#endif
+#if TRANS_B
+        const unsigned long long db = wg_desc(sb + kk * 32, 16, 1024);
+#else
+        const unsigned long long db = wg_desc(sb + kk * 2048, WG_BK * 128, 1024);
+#endif
+        wg_mma(d, da, db);
+      }
+      asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+      // The previous tile's products are done: its stage is free.
+      asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+      if (t > 0 && tid % 128 == 0) wg_bar_arrive((uint)__cvta_generic_to_shared(&wg_empty[(t - 1) % STAGES]));
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+
+    // Epilogue from the accumulators: warp w of the consumer holds rows
+    // 16 w + g and 16 w + g + 8 (g = lane / 4), columns 8 j + 2 (lane % 4)
+    // and the next, as d[4 j + 2 h], d[4 j + 2 h + 1]; stored as one pair
+    // where both lie inside C and the pair is aligned.
+    const int lane = tid & 31, w = (tid & 127) >> 5, g = lane >> 2, t4 = lane & 3;
+    // No `continue` in these loops: they must unroll, or the accumulators'
+    // run-time indices would move them to local memory.
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const ulong row = (ulong)m0 + cw * 64 + w * 16 + h * 8 + g;
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j) {
+        const ulong col = (ulong)n0 + j * 8 + 2 * t4;
+        if (row < M && col < N) {
+          const ulong ci = row * ldc + col;
+          real v[2];
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const real old = beta_z == (real)0 || col + e >= N ? (real)0 : C_LOAD(cp, ci + e);
+            v[e] = gemm_finish((real)d[4 * j + 2 * h + e], alpha_z, old, beta_z,
+                               gemm_tc_bias(flags, biasp, row, col + e), act_p0, act_p1);
+          }
+          if (col + 1 < N && ((size_t)(cp + ci) & (2 * sizeof(CTYPE) - 1)) == 0) {
+            C_STORE2(v, cp, ci);
+          } else {
+            C_STORE(v[0], cp, ci);
+            if (col + 1 < N) C_STORE(v[1], cp, ci + 1);
+          }
+        }
+      }
+    }
+  }
+}
+
+#endif  // OPTUNE_BACKEND_CUDA && __CUDA_ARCH_FEAT_SM90_ALL

@@ -1,0 +1,86 @@
+// The Hopper tensor-core GEMM kernel's parameters (gemm_wgmma.cl),
+// constraints and grid. The rules mirror the kernel's static_asserts and its
+// header comment, so a configuration this file accepts compiles and launches.
+#include <algorithm>
+#include <optional>
+
+#include "kernels/gemm/gemm.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+constexpr std::int64_t kRows = 128;        // rows of C per group (two consumer warpgroups)
+constexpr std::int64_t kDepth = 64;        // K per stage
+constexpr std::int64_t kThreads = 384;     // producer + two consumers
+constexpr std::int64_t kMaxGridY = 65535;  // CUDA's grid limit in y (the M tiles)
+constexpr std::int64_t kMaxCoordinate = (std::int64_t(1) << 31) - 1;  // the copy engine's int32 coordinates
+
+}  // namespace
+
+bool GemmWgmmaFamily::device_ok(const Capabilities& caps) {
+  // sm_90a code runs on compute capability 9.0 and nothing else.
+  return caps.backend == Backend::CUDA && caps.compute_capability_major == 9 && caps.compute_capability_minor == 0;
+}
+
+std::vector<DType> GemmWgmmaFamily::dtypes(const Capabilities& caps) const {
+  if (!device_ok(caps)) return {};
+  return {DType::F16};
+}
+
+// 128 x 256 tiles, four stages of 64 along K (192 KiB): 0.95x cuBLAS at
+// 8192 f16 on the H100 (scripts/gpu/wgmma_bench.cu, the prototype).
+std::vector<Parameter> GemmWgmmaFamily::parameters(const Capabilities&) const {
+  return {
+      {"BN", {128, 256}, 256, "columns of C per group (rows: 128, two consumer warpgroups of 64)"},
+      {"STAGES", {2, 3, 4, 5, 6}, 4, "shared stages of the copy ring (64 K each)"},
+      {"SWIZZLE_GROUP", {1, 4, 8, 16}, 8, "tile rows (along M) visited together, for L2 reuse; 1: row by row"},
+  };
+}
+
+std::uint64_t GemmWgmmaFamily::smem_bytes(const Params& p) {
+  return std::uint64_t(p.at("STAGES")) * std::uint64_t(kRows + p.at("BN")) * std::uint64_t(kDepth) * 2 + 1024;
+}
+
+std::string GemmWgmmaFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  if (!device_ok(caps)) return "needs CUDA compute capability 9.0 (wgmma, sm_90a)";
+  if (pr.dtype != DType::F16) return "runs f16 only";
+  if (std::string why = gemm_kernels::fits_group(caps, kThreads, 1); !why.empty()) return why;
+  const std::uint64_t smem = smem_bytes(p);
+  const std::uint64_t limit = std::max(caps.shared_mem_per_block_optin_bytes, caps.local_mem_bytes);
+  if (smem > limit)
+    return "shared memory STAGES (128 + BN) 64 2 + 1024 = " + std::to_string(smem) + " bytes exceeds the device's " +
+           std::to_string(limit);
+  if ((std::max<std::int64_t>(pr.m, 1) + kRows - 1) / kRows > kMaxGridY) return "more than 65535 tiles along M";
+  if (pr.m > kMaxCoordinate || pr.n > kMaxCoordinate || pr.k > kMaxCoordinate || pr.batch > kMaxCoordinate)
+    return "a size beyond the copy engine's 32-bit coordinates";
+  return "";
+}
+
+Geometry GemmWgmmaFamily::geometry(const Params& p, const Capabilities&, const GemmProblem& pr) const {
+  const std::size_t bn = std::size_t(p.at("BN"));
+  const std::size_t m = std::size_t(std::max<std::int64_t>(pr.m, 1));
+  const std::size_t n = std::size_t(std::max<std::int64_t>(pr.n, 1));
+  Geometry g;
+  g.dims = 3;
+  g.local[0] = std::size_t(kThreads);
+  g.global[0] = (n + bn - 1) / bn * g.local[0];
+  g.global[1] = (m + std::size_t(kRows) - 1) / std::size_t(kRows);
+  g.global[2] = std::size_t(pr.batch);
+  g.shared_bytes = std::size_t(smem_bytes(p));
+  return g;
+}
+
+Defines GemmWgmmaFamily::defines(const Params& p, const GemmProblem& pr) const {
+  Defines d = gemm_kernels::type_defines(pr);
+  for (auto& [k, v] : d)
+    if (k == "COMP") v = "float";  // f32 accumulation whatever the call asked
+  d.insert(d.end(), {{"OPTUNE_NEED_SM90A", "1"}, {"CTYPE", "half"}, {"C_HALF_STORAGE", "1"},
+                     {"C_BF16_STORAGE", "0"}, {"TRANS_A", pr.trans_a ? "1" : "0"},
+                     {"TRANS_B", pr.trans_b ? "1" : "0"}});
+  for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
+  return d;
+}
+
+}  // namespace optune::detail

@@ -1,0 +1,108 @@
+// The Hopper tensor-core candidate: gemm_wgmma.cl (wgmma fed by the
+// tensor-memory accelerator, CUDA compute capability 9.0) on f16 operands as
+// they lie, one launch, gemm_mma's arguments plus a tensor map per operand.
+// It applies where the copy engine can read A and B: 16-byte aligned bases,
+// leading dimensions and batch strides (multiples of 8 halves), strided
+// batches with a nonzero stride (no lists, no operand shared by every
+// product), and a driver that encodes tensor maps. C has no condition. It
+// accumulates in f32, like the mma candidate, which it precedes: the routine
+// prefers it where it would prefer the tiled kernel (INDIRECT_MIN).
+#include <algorithm>
+
+#include "kernels/families.hpp"
+#include "ops/gemm_candidates.hpp"
+#include "runtime/tensor_map.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+// A's or B's tensor map: the stored matrix (rows of `ld` elements, `inner`
+// of them inside it, `outer` rows) for every product, boxes of 64 elements
+// of the contiguous dimension by `box_rows` rows.
+KernelArg operand_map(const GemmCall& call, const GemmOperand& o, std::int64_t inner, std::int64_t outer,
+                      std::uint32_t box_rows) {
+  const std::uint64_t esize = 2;
+  TensorMapSpec s;
+  s.dtype = call.dtype;
+  s.mem = o.mem.get();
+  s.offset_bytes = std::uint64_t(o.offset) * esize;
+  s.rank = 3;
+  s.dims[0] = std::uint64_t(inner);
+  s.dims[1] = std::uint64_t(outer);
+  s.dims[2] = std::uint64_t(call.batch);
+  s.strides[0] = std::uint64_t(o.ld) * esize;
+  // One product: the stride is never used; any multiple of 16 will do.
+  const std::uint64_t whole = (std::uint64_t(o.ld) * std::uint64_t(outer) * esize + 15) / 16 * 16;
+  s.strides[1] = call.batch > 1 ? std::uint64_t(o.stride) * esize : whole;
+  s.box[0] = 64;
+  s.box[1] = box_rows;
+  s.box[2] = 1;
+  TensorMap map;
+  if (std::string why = encode_tensor_map(s, &map); !why.empty())
+    throw Error(Status::Unsupported, "gemm (wgmma candidate): " + why);
+  return KernelArg::bytes(map.bytes, sizeof map.bytes);
+}
+
+class WgmmaCandidate : public GemmCandidate {
+ public:
+  std::string name() const override { return "wgmma"; }
+  int id() const override { return 5; }
+  const KernelFamily& family() const override { return families::gemm_wgmma(); }
+  std::string applies(const GemmProblem& pr, const Capabilities& caps) const override {
+    if (!GemmWgmmaFamily::device_ok(caps)) return "needs CUDA compute capability 9.0 (wgmma)";
+    if (pr.dtype != DType::F16) return "runs f16 only";
+    if (pr.list) return "the copy engine reads strided batches, not offset lists";
+    if (pr.shared_a || pr.shared_b) return "a batch stride of 0 (one operand for every product)";
+    if (pr.align_a % 8 || pr.align_b % 8)
+      return "A and B need leading dimensions, offsets and batch strides that are multiples of 8 elements";
+    if (!tensor_maps_available()) return "the CUDA driver cannot encode tensor maps";
+    return "";
+  }
+  bool preferred(const GemmProblem& pr, const Params& routine) const override {
+    return GemmRoutineFamily::use_tiled(routine, pr);
+  }
+  // Stored or default values; where 128 x 256 tiles would leave most
+  // multiprocessors idle (fewer tiles than multiprocessors: 128 x 4096 x
+  // 4096 has 16), 128 x 128 ones, twice as many. Forced values run as given.
+  std::optional<Params> fit(const Params& tuned, bool forced, const Capabilities& caps,
+                            const GemmProblem& pr) const override {
+    std::optional<Params> p = families::gemm_wgmma().fit_or_none(tuned, caps, pr);
+    if (!p || forced || p->at("BN") != 256) return p;
+    const auto tiles = [&](std::int64_t bn) {
+      return ((std::max<std::int64_t>(pr.m, 1) + 127) / 128) * ((std::max<std::int64_t>(pr.n, 1) + bn - 1) / bn) *
+             pr.batch;
+    };
+    if (tiles(256) >= std::int64_t(caps.compute_units)) return p;
+    Params narrow = *p;
+    narrow["BN"] = 128;
+    if (families::gemm_wgmma().check(narrow, caps, pr).empty()) return narrow;
+    return p;
+  }
+  Needs needs(const Params&, const GemmProblem&) const override { return {}; }
+  void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
+    families::gemm_wgmma().kernel(q, p, pr);
+  }
+
+  Event run(const GemmLaunch& l, const Params& p) const override {
+    const GemmWgmmaFamily& fam = families::gemm_wgmma();
+    KernelPtr k = fam.kernel(l.q, p, l.problem);
+    const GemmCall& c = l.call;
+    const std::uint32_t bn = std::uint32_t(p.at("BN"));
+    // Boxes as the kernel reads them: K-major tiles of 64 K by all their
+    // rows (A: 128, B: BN); MN-major ones of 64 columns by 64 K rows.
+    const std::vector<KernelArg> maps = {
+        c.trans_a ? operand_map(c, c.a, c.m, c.k, 64) : operand_map(c, c.a, c.k, c.m, 128),
+        c.trans_b ? operand_map(c, c.b, c.k, c.n, bn) : operand_map(c, c.b, c.n, c.k, 64)};
+    return l.in_place(*k, fam.geometry(p, l.q.device().caps(), l.problem), maps);
+  }
+};
+
+}  // namespace
+
+const GemmCandidate& wgmma_candidate() {
+  static const WgmmaCandidate c;
+  return c;
+}
+
+}  // namespace optune::detail
