@@ -220,7 +220,17 @@ py::capsule to_dlpack(const TensorPtr& t, const py::object& stream) {
 
 // ---- DLPack import ----
 
+TensorPtr shared_dlpack(const py::object& x, const py::object& device, const py::object& copy);
+
+// copy=True: a tensor of optune's own, copied on the device from the shared one.
 TensorPtr from_dlpack(const py::object& x, const py::object& device, const py::object& copy) {
+  const bool force_copy = !copy.is_none() && copy.cast<bool>();
+  TensorPtr t = shared_dlpack(x, device, copy);
+  if (!force_copy) return t;
+  return py::module_::import("optune").attr("unary")("copy", t).cast<TensorPtr>();
+}
+
+TensorPtr shared_dlpack(const py::object& x, const py::object& device, const py::object& copy) {
   if (py::isinstance<Tensor>(x)) return x.cast<TensorPtr>();
   if (!py::hasattr(x, "__dlpack__"))
     throw Error(Status::InvalidType, "from_dlpack: the object has no __dlpack__ method");
@@ -414,7 +424,7 @@ void bind_interchange(py::module_& m) {
   m.def("from_dlpack", &from_dlpack, arg("x"), py::kw_only(), arg("device") = py::none(), arg("copy") = py::none(),
         "A tensor sharing the memory of any object with __dlpack__: CUDA memory on the CUDA back end, "
         "host memory in place on devices that share it (PoCL; copied elsewhere unless copy=False), "
-        "OpenCL buffers of optune's context.");
+        "OpenCL buffers of optune's context. copy=True copies the data into a tensor of optune's own.");
   m.def("from_cuda_array_interface", &from_cuda_array_interface, arg("x"), py::kw_only(), arg("device") = py::none(),
         "A tensor sharing the CUDA memory of an object with __cuda_array_interface__ (CuPy, Numba, torch).");
   m.def("from_cl_buffer", &from_cl_buffer, arg("cl_mem"), arg("shape"), arg("dtype") = py::none(), py::kw_only(),

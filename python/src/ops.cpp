@@ -474,16 +474,19 @@ void bind_ops(py::module_& m) {
         "(a 2-d operand is shared by every product).");
   m.def("_cpp_unary_loop", [](const std::string& name, const TensorPtr& x, const TensorPtr& y, int iterations) {
     // The same call as optune.unary(name, x, out=y), `iterations` times from
-    // C++: what bench/python_overhead.py subtracts to get the binding's cost.
+    // C++: the host time of the enqueues (the queue is drained before and
+    // after, outside the time), which bench/python_overhead.py subtracts
+    // from the same loop in Python to get the binding's cost per call.
     const Unary op = lookup(unary_ops(), name, "unary");
     const Operand xo = x->operand(), yo = y->operand();
     py::gil_scoped_release release;
     x->dev->queue.finish();
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < iterations; ++i) optune::unary(x->dev->queue, op, xo, yo);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     x->dev->queue.finish();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }, arg("op"), arg("x"), arg("y"), arg("iterations"), "Bench hook: seconds for `iterations` calls from C++.");
+    return seconds;
+  }, arg("op"), arg("x"), arg("y"), arg("iterations"), "Bench hook: host seconds of `iterations` enqueues from C++.");
   m.attr("UNARY_OPS") = keys_of(unary_ops());
   m.attr("BINARY_OPS") = keys_of(binary_ops());
   m.attr("TERNARY_OPS") = keys_of(ternary_ops());

@@ -66,6 +66,10 @@ def test_from_numpy_in_place(dev, rng):
     expect = np.zeros((6, 10), np.float32)
     expect[1:5, ::2] = 2
     np.testing.assert_array_equal(y, expect)
+    # copy=True: optune's own memory; the array is left alone.
+    c = optune.from_dlpack(y, copy=True)
+    optune.mul(c, 0.0, out=c)
+    np.testing.assert_array_equal(y, expect)
 
 
 def test_round_trip_and_refcount(dev, rng):

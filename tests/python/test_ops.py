@@ -321,3 +321,47 @@ def test_errors(rng):
     with pytest.raises(optune.Error) as e:
         optune.elementwise("y = x +* 1", [a])
     assert e.value.status == "build failure"
+
+
+def test_binding_errors():
+    a = optune.zeros((3, 4))
+    with pytest.raises(TypeError, match="at least one operand must be a tensor"):
+        optune.binary("add", 1.0, 2.0)
+    with pytest.raises(ValueError, match="give dtype or out"):
+        optune.cast(a)
+    with pytest.raises(ValueError, match="at least one input"):
+        optune.elementwise("y = 1", [])
+    with pytest.raises(ValueError, match="outputs must be at least 1"):
+        optune.elementwise("y = x", [a], outputs=0)
+    with pytest.raises(ValueError, match="a step is a name"):
+        optune.fused([("add",)], [a, a])
+    with pytest.raises(ValueError, match="unknown operator 'median'"):
+        optune.reduce("median", a)
+    with pytest.raises(ValueError, match="2-d or 3-d"):
+        optune.gemm(optune.zeros(4), a)
+    x = optune.zeros((2, 3, 4)).transpose(0, 2)
+    with pytest.raises(ValueError, match="unit stride"):
+        optune.gemm(x, optune.zeros((2, 5)))
+    with pytest.raises(ValueError, match="do not broadcast"):
+        optune.gemm(optune.zeros((2, 3, 4)), optune.zeros((3, 4, 5)))
+    with pytest.raises(ValueError, match="out must have shape \\(3, 3\\)"):
+        optune.gemm(a, a.T, out=optune.zeros((3, 4)))
+    with pytest.raises(ValueError, match="out must be row-major"):
+        optune.gemm(a, a.T, out=optune.zeros((3, 3)).T.reshape((3, 3)).T)
+    with pytest.raises(ValueError, match="accumulate"):
+        optune.gemm(a, a.T, accumulate="f64")
+    with pytest.raises(ValueError, match="bias_mode"):
+        optune.gemm(a, a.T, bias=optune.zeros(3), bias_mode="diagonal")
+    with pytest.raises(ValueError, match="only one extent may be -1"):
+        a.reshape((-1, -1))
+    with pytest.raises(ValueError, match="not 2-d"):
+        optune.zeros(3).T
+    with pytest.raises(TypeError, match="0-d"):
+        len(optune.zeros(()))
+    with pytest.raises(TypeError, match="quad"):
+        optune.zeros(3, dtype="quad")
+    if a.device.backend == "opencl":  # checked before the handle is looked at
+        with pytest.raises(ValueError, match="strides and shape"):
+            optune.from_cl_buffer(1, (2, 2), strides=(1,))
+        with pytest.raises(ValueError, match="offset must be >= 0"):
+            optune.from_cl_buffer(1, (2, 2), offset=-1)
