@@ -75,9 +75,9 @@ std::shared_ptr<void> keeper(const DevicePtr& dev, std::function<void()> release
     try {
       if (PyGILState_Check()) {
         py::gil_scoped_release unlocked;
-        dev->queue.finish();
+        dev->queue().finish();
       } else {
-        dev->queue.finish();
+        dev->queue().finish();
       }
     } catch (...) {
       // A failed device cannot run the kernels either; release regardless.
@@ -133,7 +133,7 @@ DevicePtr device_for(const py::object& device, Backend want, int index, const ch
 }
 
 std::uintptr_t stream_of(const DeviceState& d) {
-  return reinterpret_cast<std::uintptr_t>(interop::native_queue(d.queue).queue);
+  return reinterpret_cast<std::uintptr_t>(interop::native_queue(d.queue()).queue);
 }
 
 // DLPack and __cuda_array_interface__ streams: None and 1 are CUDA's legacy
@@ -192,24 +192,24 @@ py::capsule to_dlpack(const TensorPtr& t, const py::object& stream) {
       throw Error(Status::InvalidArgument, "__dlpack__: stream must be None for host (kDLCPU) tensors");
     Buffer<std::uint8_t> bytes(t->mem, t->offset * es, t->count() * es);
     py::gil_scoped_release unlocked;
-    ex->mapping = interop::map_host(t->dev->queue, bytes);  // waits for the queue
+    ex->mapping = interop::map_host(t->dev->queue(), bytes);  // waits for the queue
     d.data = ex->mapping.get();
   } else if (type == kDLCUDA) {
     d.data = reinterpret_cast<void*>(
         std::uintptr_t(interop::native_buffer(Buffer<std::uint8_t>(t->mem, t->offset * es, t->count() * es))
                            .device_pointer));
     if (s == 0) throw Error(Status::InvalidArgument, "__dlpack__: stream 0 is ambiguous on CUDA (use 1 or 2)");
-    if (s != -1) interop::join(t->dev->queue, cuda_stream_handle(s), interop::Join::NativeWaits);
+    if (s != -1) interop::join(t->dev->queue(), cuda_stream_handle(s), interop::Join::NativeWaits);
   } else {
     const auto nb = interop::native_buffer(Buffer<std::uint8_t>(t->mem, 0, detail::mem_bytes(*t->mem)));
     d.data = nb.cl_mem;
     d.byte_offset = t->offset * es;
     // An OpenCL consumer passes its cl_command_queue; otherwise drain ours.
     if (!stream.is_none() && s != -1) {
-      interop::join(t->dev->queue, reinterpret_cast<void*>(s), interop::Join::NativeWaits);
+      interop::join(t->dev->queue(), reinterpret_cast<void*>(s), interop::Join::NativeWaits);
     } else if (stream.is_none()) {
       py::gil_scoped_release unlocked;
-      t->dev->queue.finish();
+      t->dev->queue().finish();
     }
   }
   ex->managed.manager_ctx = ex.get();
@@ -286,18 +286,18 @@ TensorPtr shared_dlpack(const py::object& x, const py::object& device, const py:
   const std::size_t bytes = std::size_t(extent) * es;
   if (dev_type == kDLCPU) {
     auto* start = static_cast<std::uint8_t*>(d.data) + d.byte_offset;
-    auto mem = interop::adopt_host(dev->context, start, bytes, owner).mem();
+    auto mem = interop::adopt_host(dev->context(), start, bytes, owner).mem();
     return adopted(dev, mem, t, 0, shape, strides, true);
   }
   if (dev_type == kDLCUDA) {
     interop::NativeBuffer nb;
     nb.device_pointer = reinterpret_cast<std::uintptr_t>(d.data) + d.byte_offset;
-    return adopted(dev, interop::adopt<std::uint8_t>(dev->context, nb, bytes, owner).mem(), t, 0, shape, strides,
+    return adopted(dev, interop::adopt<std::uint8_t>(dev->context(), nb, bytes, owner).mem(), t, 0, shape, strides,
                    false);
   }
   interop::NativeBuffer nb;
   nb.cl_mem = d.data;
-  auto mem = interop::adopt<std::uint8_t>(dev->context, nb, d.byte_offset + bytes, owner).mem();
+  auto mem = interop::adopt<std::uint8_t>(dev->context(), nb, d.byte_offset + bytes, owner).mem();
   return adopted(dev, mem, t, d.byte_offset / es, shape, strides, false);
 }
 
@@ -347,13 +347,13 @@ TensorPtr from_cuda_array_interface(const py::object& x, const py::object& devic
   if (cai.contains("stream") && !cai["stream"].is_none()) {
     const auto s = cai["stream"].cast<std::intptr_t>();
     if (s == 0) throw Error(Status::InvalidArgument, "__cuda_array_interface__: stream 0 is not allowed");
-    interop::join(dev->queue, cuda_stream_handle(s), interop::Join::QueueWaits);
+    interop::join(dev->queue(), cuda_stream_handle(s), interop::Join::QueueWaits);
   }
   py::object keep = x;
   std::shared_ptr<void> owner = keeper(dev, [keep]() mutable { keep = py::object(); });
   interop::NativeBuffer nb;
   nb.device_pointer = ptr;
-  auto mem = interop::adopt<std::uint8_t>(dev->context, nb, std::size_t(extent) * es, owner).mem();
+  auto mem = interop::adopt<std::uint8_t>(dev->context(), nb, std::size_t(extent) * es, owner).mem();
   return adopted(dev, mem, t, 0, shape, strides, false);
 }
 
@@ -379,12 +379,12 @@ TensorPtr from_cl_buffer(std::uintptr_t handle, const py::object& shape_obj, con
   interop::NativeBuffer nb;
   nb.cl_mem = reinterpret_cast<void*>(handle);
   const std::size_t bytes = std::size_t(offset + std::max<std::int64_t>(extent, 1)) * es;
-  auto mem = interop::adopt<std::uint8_t>(dev->context, nb, bytes, owner).mem();
+  auto mem = interop::adopt<std::uint8_t>(dev->context(), nb, bytes, owner).mem();
   return adopted(dev, mem, t, std::size_t(offset), shape, strides, false);
 }
 
 std::uintptr_t native_handle(const DeviceState& d, bool context) {
-  const auto n = interop::native_queue(d.queue);
+  const auto n = interop::native_queue(d.queue());
   return reinterpret_cast<std::uintptr_t>(context ? n.context : n.queue);
 }
 
@@ -411,7 +411,7 @@ void bind_interchange(py::module_& m) {
   device.def_property_readonly("native_queue", [](const DeviceState& d) { return native_handle(d, false); },
                                "The cl_command_queue or CUstream every call on the device uses, as an integer.");
   device.def("join", [](const DeviceState& d, std::uintptr_t native_queue, bool native_waits) {
-    interop::join(d.queue, reinterpret_cast<void*>(native_queue),
+    interop::join(d.queue(), reinterpret_cast<void*>(native_queue),
                   native_waits ? interop::Join::NativeWaits : interop::Join::QueueWaits);
   }, py::arg("native_queue"), py::arg("native_waits") = true,
      "Orders the device's queue with another library's (a CUstream, 0 the legacy default stream, or a "

@@ -67,7 +67,7 @@ TensorPtr dense_copy(const TensorPtr& t) {
   Event e;
   {
     py::gil_scoped_release release;
-    e = unary(t->dev->queue, Unary::Copy, t->operand(), y->operand());
+    e = unary(t->dev->queue(), Unary::Copy, t->operand(), y->operand());
   }
   finish_call(e, {t.get(), y.get()});
   return y;
@@ -81,7 +81,7 @@ py::array to_numpy(const TensorPtr& t0) {
   const std::size_t bytes = std::size_t(t->numel()) * dtype_size(t->dtype);
   {
     py::gil_scoped_release release;
-    t->dev->queue.read(bytes_of(*t), std::span<std::uint8_t>(static_cast<std::uint8_t*>(data), bytes)).wait();
+    t->dev->queue().read(bytes_of(*t), std::span<std::uint8_t>(static_cast<std::uint8_t*>(data), bytes)).wait();
   }
   return out;
 }
@@ -98,7 +98,7 @@ TensorPtr from_numpy(const py::array& a0, const DevicePtr& dev, const py::object
   const auto* src = static_cast<const std::uint8_t*>(a.data());
   {
     py::gil_scoped_release release;
-    dev->queue.write(bytes_of(*out), std::span<const std::uint8_t>(src, bytes)).wait();
+    dev->queue().write(bytes_of(*out), std::span<const std::uint8_t>(src, bytes)).wait();
   }
   return out;
 }
@@ -117,7 +117,7 @@ TensorPtr full_tensor(const py::object& shape, const py::object& value, const py
     else x = T(v);
     Buffer<T> b(out->mem, 0, std::size_t(out->numel()));
     py::gil_scoped_release release;
-    e = out->dev->queue.fill(b, x);
+    e = out->dev->queue().fill(b, x);
   });
   return out;
 }
@@ -176,13 +176,7 @@ std::string repr(const Tensor& t) {
 DevicePtr device_state(const Device& device) {
   std::lock_guard lock(g_states_mutex);
   auto& s = (*g_states)[device.impl().get()];
-  if (!s) {
-    auto st = std::make_shared<DeviceState>();
-    st->device = device;
-    st->context = Context(device);
-    st->queue = Queue(st->context);
-    s = st;
-  }
+  if (!s) s = std::make_shared<DeviceState>(device);
   return s;
 }
 
@@ -239,7 +233,7 @@ TensorPtr allocate(const DevicePtr& dev, DType dtype, const std::vector<std::int
   t->shape = shape;
   t->strides = row_major_strides(shape);
   const std::size_t n = std::max<std::int64_t>(t->numel(), 1);
-  with_dtype(dtype, [&](auto zero) { t->mem = dev->context.alloc<decltype(zero)>(n).mem(); });
+  with_dtype(dtype, [&](auto zero) { t->mem = dev->context().alloc<decltype(zero)>(n).mem(); });
   return t;
 }
 
@@ -291,7 +285,7 @@ void bind_tensor(py::module_& m) {
       .def_property_readonly("unified_memory", [](const DeviceState& d) { return d.device.caps().unified_memory; })
       .def("synchronize", [](const DeviceState& d) {
         py::gil_scoped_release release;
-        d.queue.finish();
+        d.queue().finish();
       }, "Waits for every command enqueued on the device's queue.")
       .def("__eq__", [](const DeviceState& a, const py::object& b) {
         return py::isinstance<DeviceState>(b) && &a == b.cast<DeviceState*>();

@@ -131,7 +131,7 @@ TensorPtr py_unary(const std::string& name, const py::object& x_obj, const py::o
   TensorPtr x = as_tensor(x_obj, "x");
   TensorPtr y = output(out, x->dev, x->dtype, x->shape);
   const OpParams p = params(alpha, beta);
-  run({x.get(), y.get()}, [&] { return optune::unary(x->dev->queue, op, x->operand(), y->operand(), p); });
+  run({x.get(), y.get()}, [&] { return optune::unary(x->dev->queue(), op, x->operand(), y->operand(), p); });
   return y;
 }
 
@@ -145,8 +145,8 @@ TensorPtr py_binary(const std::string& name, const py::object& a_obj, const py::
     const double s = (a_scalar ? a_obj : b_obj).cast<double>();
     TensorPtr y = output(out, t->dev, comparison ? DType::U8 : t->dtype, t->shape);
     run({t.get(), y.get()}, [&] {
-      return a_scalar ? optune::binary(t->dev->queue, op, s, t->operand(), y->operand())
-                      : optune::binary(t->dev->queue, op, t->operand(), s, y->operand());
+      return a_scalar ? optune::binary(t->dev->queue(), op, s, t->operand(), y->operand())
+                      : optune::binary(t->dev->queue(), op, t->operand(), s, y->operand());
     });
     return y;
   }
@@ -154,7 +154,7 @@ TensorPtr py_binary(const std::string& name, const py::object& a_obj, const py::
   same_device(a->dev, *b, "b");
   TensorPtr y = output(out, a->dev, comparison ? DType::U8 : a->dtype, broadcast({a->shape, b->shape}));
   run({a.get(), b.get(), y.get()},
-      [&] { return optune::binary(a->dev->queue, op, a->operand(), b->operand(), y->operand()); });
+      [&] { return optune::binary(a->dev->queue(), op, a->operand(), b->operand(), y->operand()); });
   return y;
 }
 
@@ -167,7 +167,7 @@ TensorPtr py_ternary(const std::string& name, const py::object& a_obj, const py:
   TensorPtr y = output(out, a->dev, b->dtype, broadcast({a->shape, b->shape, c->shape}));
   const OpParams p = params(alpha, py::none());
   run({a.get(), b.get(), c.get(), y.get()}, [&] {
-    return optune::ternary(a->dev->queue, op, a->operand(), b->operand(), c->operand(), y->operand(), p);
+    return optune::ternary(a->dev->queue(), op, a->operand(), b->operand(), c->operand(), y->operand(), p);
   });
   return y;
 }
@@ -176,7 +176,7 @@ TensorPtr py_cast(const py::object& x_obj, const py::object& dtype, const py::ob
   TensorPtr x = as_tensor(x_obj, "x");
   if (dtype.is_none() && out.is_none()) throw Error(Status::InvalidArgument, "cast: give dtype or out");
   TensorPtr y = output(out, x->dev, dtype.is_none() ? x->dtype : dtype_from_python(dtype), x->shape);
-  run({x.get(), y.get()}, [&] { return optune::cast(x->dev->queue, x->operand(), y->operand()); });
+  run({x.get(), y.get()}, [&] { return optune::cast(x->dev->queue(), x->operand(), y->operand()); });
   return y;
 }
 
@@ -220,7 +220,7 @@ py::object py_elementwise(const std::string& code, const py::object& inputs_obj,
   std::vector<const Tensor*> all;
   for (const auto& t : inputs) in_ops.push_back(t->operand()), all.push_back(t.get());
   for (const auto& t : outputs) out_ops.push_back(t->operand()), all.push_back(t.get());
-  run(all, [&] { return optune::elementwise(dev->queue, expr, in_ops, out_ops, scalars); });
+  run(all, [&] { return optune::elementwise(dev->queue(), expr, in_ops, out_ops, scalars); });
   if (outputs.size() == 1) return py::cast(outputs[0]);
   return py::tuple(py::cast(outputs));
 }
@@ -254,7 +254,7 @@ TensorPtr py_fused(const py::object& chain_obj, const py::object& inputs_obj, co
   std::vector<Operand> ops;
   std::vector<const Tensor*> all{y.get()};
   for (const auto& t : inputs) ops.push_back(t->operand()), all.push_back(t.get());
-  run(all, [&] { return optune::fused(y->dev->queue, chain, ops, y->operand()); });
+  run(all, [&] { return optune::fused(y->dev->queue(), chain, ops, y->operand()); });
   return y;
 }
 
@@ -281,7 +281,7 @@ TensorPtr py_reduce(const std::string& name, const py::object& x_obj, const py::
                   : op == ReduceOp::Any || op == ReduceOp::All     ? DType::U8
                                                                    : x->dtype;
   TensorPtr y = output(out, x->dev, t, shape);
-  run({x.get(), y.get()}, [&] { return optune::reduce(x->dev->queue, op, x->operand(), axes, keepdims, y->operand()); });
+  run({x.get(), y.get()}, [&] { return optune::reduce(x->dev->queue(), op, x->operand(), axes, keepdims, y->operand()); });
   return y;
 }
 
@@ -289,8 +289,8 @@ TensorPtr py_softmax(const py::object& x_obj, int axis, const py::object& out, b
   TensorPtr x = as_tensor(x_obj, "x");
   TensorPtr y = output(out, x->dev, x->dtype, x->shape);
   run({x.get(), y.get()}, [&] {
-    return log ? optune::log_softmax(x->dev->queue, x->operand(), axis, y->operand())
-               : optune::softmax(x->dev->queue, x->operand(), axis, y->operand());
+    return log ? optune::log_softmax(x->dev->queue(), x->operand(), axis, y->operand())
+               : optune::softmax(x->dev->queue(), x->operand(), axis, y->operand());
   });
   return y;
 }
@@ -312,7 +312,7 @@ TensorPtr py_layer_norm(const py::object& x_obj, const py::object& gamma, const 
   std::vector<const Tensor*> all{x.get(), y.get()};
   for (const auto* t : {&g, &b, &mo, &ro})
     if (*t) all.push_back(t->value().get());
-  run(all, [&] { return optune::layer_norm(x->dev->queue, x->operand(), go, bo, eps, y->operand(), moo, roo); });
+  run(all, [&] { return optune::layer_norm(x->dev->queue(), x->operand(), go, bo, eps, y->operand(), moo, roo); });
   return y;
 }
 
@@ -322,7 +322,7 @@ TensorPtr py_rms_norm(const py::object& x_obj, const py::object& gamma, double e
   TensorPtr y = output(out, x->dev, x->dtype, x->shape);
   auto go = optional_operand(g, x->dev, "gamma");
   run({x.get(), y.get(), g ? g->get() : nullptr},
-      [&] { return optune::rms_norm(x->dev->queue, x->operand(), go, eps, y->operand()); });
+      [&] { return optune::rms_norm(x->dev->queue(), x->operand(), go, eps, y->operand()); });
   return y;
 }
 
@@ -368,9 +368,9 @@ Event run_gemm_typed(const DevicePtr& dev, const Tensor& a, const Matrix& ma, bo
                      std::int64_t k, double alpha, double beta, std::int64_t batch, const GemmOptions& opt) {
   const auto tr = [](bool t) { return t ? Transpose::Yes : Transpose::No; };
   if (batch == 1 && a.shape.size() == 2 && b.shape.size() == 2 && c.shape.size() == 2)
-    return gemm<T>(dev->queue, Layout::RowMajor, tr(ta), tr(tb), m, n, k, alpha, a.buffer<T>(), ma.ld,
+    return gemm<T>(dev->queue(), Layout::RowMajor, tr(ta), tr(tb), m, n, k, alpha, a.buffer<T>(), ma.ld,
                    b.buffer<T>(), mb.ld, beta, c.buffer<T>(), mc.ld, opt);
-  return gemm_strided_batched<T>(dev->queue, Layout::RowMajor, tr(ta), tr(tb), m, n, k, alpha, a.buffer<T>(), ma.ld,
+  return gemm_strided_batched<T>(dev->queue(), Layout::RowMajor, tr(ta), tr(tb), m, n, k, alpha, a.buffer<T>(), ma.ld,
                                  ma.batch_stride, b.buffer<T>(), mb.ld, mb.batch_stride, beta, c.buffer<T>(), mc.ld,
                                  mc.batch_stride, batch, opt);
 }
@@ -480,11 +480,11 @@ void bind_ops(py::module_& m) {
     const Unary op = lookup(unary_ops(), name, "unary");
     const Operand xo = x->operand(), yo = y->operand();
     py::gil_scoped_release release;
-    x->dev->queue.finish();
+    x->dev->queue().finish();
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < iterations; ++i) optune::unary(x->dev->queue, op, xo, yo);
+    for (int i = 0; i < iterations; ++i) optune::unary(x->dev->queue(), op, xo, yo);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    x->dev->queue.finish();
+    x->dev->queue().finish();
     return seconds;
   }, arg("op"), arg("x"), arg("y"), arg("iterations"), "Bench hook: host seconds of `iterations` enqueues from C++.");
   m.attr("UNARY_OPS") = keys_of(unary_ops());

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,12 +21,30 @@ namespace optune::python {
 namespace py = pybind11;
 
 // One per device for the life of the process: the context and the in-order
-// queue every call on the device uses. Never destroyed: releasing driver
-// objects at interpreter exit races the driver's own teardown.
-struct DeviceState {
-  Device device;
-  Context context;
-  Queue queue;
+// queue every call on the device uses, made on first use (listing devices
+// initialises none). Never destroyed: releasing driver objects at
+// interpreter exit races the driver's own teardown.
+class DeviceState {
+ public:
+  explicit DeviceState(Device d) : device(std::move(d)) {}
+  const Device device;
+  const Context& context() const { return ready().context; }
+  const Queue& queue() const { return ready().queue; }
+
+ private:
+  struct Handles {
+    Context context;
+    Queue queue;
+  };
+  Handles& ready() const {
+    std::call_once(once_, [this] {
+      handles_.context = Context(device);
+      handles_.queue = Queue(handles_.context);
+    });
+    return handles_;
+  }
+  mutable std::once_flag once_;
+  mutable Handles handles_;
 };
 using DevicePtr = std::shared_ptr<DeviceState>;
 
