@@ -162,6 +162,63 @@ TensorPtr reshaped(const TensorPtr& t0, const py::object& shape_obj) {
   return v;
 }
 
+// t[i], t[a:b:s], t[..., i], t[i, a:b]: a view (no copy) with positive steps.
+TensorPtr indexed(const TensorPtr& t, const py::object& key) {
+  py::tuple items = py::isinstance<py::tuple>(key) ? py::tuple(key) : py::make_tuple(key);
+  std::size_t explicit_axes = 0;
+  bool ellipsis = false;
+  for (auto it : items) {
+    if (it.is(py::ellipsis())) {
+      if (ellipsis) throw Error(Status::InvalidArgument, "index: only one ... is allowed");
+      ellipsis = true;
+    } else {
+      ++explicit_axes;
+    }
+  }
+  if (explicit_axes > t->shape.size())
+    throw Error(Status::InvalidArgument, "index: " + std::to_string(explicit_axes) + " indices for a tensor of rank " +
+                                             std::to_string(t->shape.size()));
+  auto v = std::make_shared<Tensor>(*t);
+  v->shape.clear();
+  v->strides.clear();
+  std::int64_t offset = std::int64_t(t->offset);
+  std::size_t axis = 0;
+  for (auto it : items) {
+    if (it.is(py::ellipsis())) {
+      for (std::size_t n = t->shape.size() - explicit_axes; n > 0; --n, ++axis) {
+        v->shape.push_back(t->shape[axis]);
+        v->strides.push_back(t->strides[axis]);
+      }
+      continue;
+    }
+    const std::int64_t len = t->shape[axis], stride = t->strides[axis];
+    if (py::isinstance<py::slice>(it)) {
+      Py_ssize_t start = 0, stop = 0, step = 0, count = 0;
+      if (!py::reinterpret_borrow<py::slice>(it).compute(len, &start, &stop, &step, &count))
+        throw py::error_already_set();
+      if (step <= 0) throw Error(Status::InvalidArgument, "index: steps must be positive (views are not reversed)");
+      offset += start * stride;
+      v->shape.push_back(count);
+      v->strides.push_back(count > 1 ? stride * step : stride);
+    } else {
+      std::int64_t i = it.cast<std::int64_t>();
+      if (i < 0) i += len;
+      if (i < 0 || i >= len)
+        throw Error(Status::InvalidArgument, "index " + std::to_string(it.cast<std::int64_t>()) +
+                                                 " is out of range for axis " + std::to_string(axis) + " of length " +
+                                                 std::to_string(len));
+      offset += i * stride;
+    }
+    ++axis;
+  }
+  for (; axis < t->shape.size(); ++axis) {
+    v->shape.push_back(t->shape[axis]);
+    v->strides.push_back(t->strides[axis]);
+  }
+  v->offset = std::size_t(offset);
+  return v;
+}
+
 std::string repr(const Tensor& t) {
   std::string s = "optune.Tensor(shape=(";
   for (std::size_t i = 0; i < t.shape.size(); ++i) s += (i ? ", " : "") + std::to_string(t.shape[i]);
@@ -327,6 +384,7 @@ void bind_tensor(py::module_& m) {
         if (t->shape.size() != 2) throw Error(Status::InvalidShape, "T: the tensor is not 2-d");
         return transposed(t, 0, 1);
       })
+      .def("__getitem__", &indexed, "t[i], t[a:b:s], t[..., i]: a view of the same memory (positive steps).")
       .def("reshape", &reshaped, py::arg("shape"), "A view of a dense tensor (a dense copy first otherwise).")
       .def("contiguous", &dense_copy, "This tensor if dense, else a dense copy.")
       .def("__repr__", &repr);

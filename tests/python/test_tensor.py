@@ -49,6 +49,24 @@ def test_views(rng):
     np.testing.assert_array_equal(optune.asarray(t, dtype=np.float64).numpy(), a.astype(np.float64))
 
 
+def test_indexing_views(rng):
+    a = rng.standard_normal((4, 6, 5)).astype(np.float32)
+    t = optune.asarray(a)
+    for key in (1, -1, (2, 3), (slice(1, 3),), (slice(None), slice(1, 6, 2)), (Ellipsis, 2), (1, Ellipsis, slice(0, 4, 3)),
+                (slice(3, 1),)):
+        np.testing.assert_array_equal(t[key].numpy(), a[key], err_msg=str(key))
+    # A view writes into its base.
+    optune.mul(t[1:3, ::2], 0.0, out=t[1:3, ::2])
+    a[1:3, ::2] = 0
+    np.testing.assert_array_equal(t.numpy(), a)
+    with pytest.raises(ValueError, match="out of range"):
+        t[4]
+    with pytest.raises(ValueError, match="positive"):
+        t[::-1]
+    with pytest.raises(ValueError, match="4 indices"):
+        t[0, 0, 0, 0]
+
+
 def test_creation_errors():
     with pytest.raises(TypeError, match="int64"):
         optune.asarray(np.zeros(3, np.int64))
