@@ -118,6 +118,9 @@ def test_cl_mem(dev, rng):
     assert isinstance(t.cl_mem, int) and t.cl_mem != 0
     assert not hasattr(t, "__cuda_array_interface__")
     assert dev.native_queue != 0 and dev.native_context != 0
+    dev.join(dev.native_queue)  # a queue of optune's context (its own)
+    with pytest.raises(ValueError, match="null"):
+        dev.join(0)
     v = optune.from_cl_buffer(t.cl_mem, (5, 6), np.float32, offset=10, owner=t)
     np.testing.assert_array_equal(v.numpy(), x[10:].reshape(5, 6))
     optune.mul(v, 0.0, out=v)
