@@ -70,6 +70,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 # and the -dev packages a static or OpenCL-using consumer needs are suggested.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd")
+if(OPTUNE_WITH_PYTHON)  # the Python module (python/) imports numpy
+  string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS ", python3-numpy")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ocl-icd-opencl-dev, libsqlite3-dev, pkg-config, cmake")
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_GENERATOR DEB)

@@ -12,6 +12,7 @@ PACKAGES=(
   oclgrind clang-15
   libclblast-dev
   python3-matplotlib
+  python3-dev python3-numpy python3-pybind11 python3-pytest libdlpack-dev
 )
 
 missing=()

@@ -57,11 +57,72 @@ void with_native(const Queue& q, const std::function<void(const NativeQueue&)>& 
 Event enqueue_native(const Queue& q, const std::function<void(const NativeQueue&)>& enqueue,
                      const WaitList& wait = {});
 
+// Memory that another library allocated, as an optune buffer of count
+// elements, with no copy (DLPack, __cuda_array_interface__, pyopencl):
+// - OpenCL: native.cl_mem, a buffer of this context (retained while any view
+//   of the result lives; offset_bytes must be 0, a view carries offsets);
+// - CUDA: native.device_pointer, device memory of this context's device
+//   (never freed by optune).
+// owner, when given, is held until the last view goes (after optune's own
+// handle is released): the object that keeps the memory alive. Throws
+// Error(InvalidArgument) for a handle of another context or device.
+template <class T>
+Buffer<T> adopt(const Context& ctx, const NativeBuffer& native, std::size_t count, std::shared_ptr<void> owner = {});
+
+// Host memory that the device reads and writes in place (OpenCL devices that
+// share memory with the host, such as PoCL: CL_MEM_USE_HOST_PTR). The host
+// must not touch it while commands that use it run. Throws
+// Error(Unsupported) on other devices.
+template <class T>
+Buffer<T> adopt_host(const Context& ctx, T* data, std::size_t count, std::shared_ptr<void> owner = {});
+
+// Orders q with a native queue of the same context (a CUstream, where null
+// is the legacy default stream, or a cl_command_queue), without waiting on
+// the host: with NativeWaits the native queue's later work waits for the
+// work q holds now; with QueueWaits q's later work waits for the native one's.
+enum class Join { NativeWaits, QueueWaits };
+void join(const Queue& q, void* native_queue, Join who_waits);
+
+// The host address of a buffer view on a device that shares memory with the
+// host (OpenCL unified memory): the buffer is mapped (waiting for q) until
+// the returned handle goes. Throws Error(Unsupported) elsewhere.
+template <class T>
+std::shared_ptr<T> map_host(const Queue& q, const Buffer<T>& b);
+
 }  // namespace optune::interop
 
 namespace optune::detail {
 interop::NativeBuffer native_buffer_of(const MemImpl& mem, std::size_t offset_bytes);
+std::shared_ptr<MemImpl> adopt_bytes(const Context& ctx, const interop::NativeBuffer& native, std::size_t bytes,
+                                     std::shared_ptr<void> owner);
+std::shared_ptr<MemImpl> adopt_host_bytes(const Context& ctx, void* data, std::size_t bytes,
+                                          std::shared_ptr<void> owner);
+std::shared_ptr<void> map_host_bytes(const Queue& q, const std::shared_ptr<MemImpl>& mem, std::size_t offset,
+                                     std::size_t bytes);
 }  // namespace optune::detail
+
+template <class T>
+optune::Buffer<T> optune::interop::adopt(const Context& ctx, const NativeBuffer& native, std::size_t count,
+                                         std::shared_ptr<void> owner) {
+  if (count == 0) throw Error(Status::InvalidArgument, "interop::adopt: count must be positive");
+  if (count > SIZE_MAX / sizeof(T)) throw Error(Status::Overflow, "interop::adopt: count * element size overflows");
+  return Buffer<T>(detail::adopt_bytes(ctx, native, count * sizeof(T), std::move(owner)), 0, count);
+}
+
+template <class T>
+optune::Buffer<T> optune::interop::adopt_host(const Context& ctx, T* data, std::size_t count,
+                                              std::shared_ptr<void> owner) {
+  if (count == 0) throw Error(Status::InvalidArgument, "interop::adopt_host: count must be positive");
+  if (count > SIZE_MAX / sizeof(T))
+    throw Error(Status::Overflow, "interop::adopt_host: count * element size overflows");
+  return Buffer<T>(detail::adopt_host_bytes(ctx, data, count * sizeof(T), std::move(owner)), 0, count);
+}
+
+template <class T>
+std::shared_ptr<T> optune::interop::map_host(const Queue& q, const Buffer<T>& b) {
+  if (!b.valid()) throw Error(Status::InvalidArgument, "interop::map_host: empty buffer");
+  return std::static_pointer_cast<T>(detail::map_host_bytes(q, b.mem(), b.offset() * sizeof(T), b.bytes()));
+}
 
 template <class T>
 optune::interop::NativeBuffer optune::interop::native_buffer(const Buffer<T>& b) {

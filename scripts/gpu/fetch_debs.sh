@@ -7,5 +7,6 @@ mkdir -p .deb
 cd .deb
 apt-get download ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
   libsqlite3-0 libsqlite3-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev \
-  libclblast1 libclblast-dev clblast-utils
+  libclblast1 libclblast-dev clblast-utils \
+  pybind11-dev libdlpack-dev
 grep -qx '/.deb/' ../.git/info/exclude 2>/dev/null || echo '/.deb/' >>../.git/info/exclude

@@ -8,7 +8,11 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python] [extra bench args]
+# The Python module is built for the machine's python3 (the one with torch)
+# with pybind11 and DLPack from the carried .deb files; `python` runs its
+# pytest suite on cuda:0, examples/python/torch_op.py and
+# bench/python_overhead.py (bench-python.json).
 # The exit status is non-zero when the build or a test failed.
 # Carry: .deb (the .deb files, see scripts/gpu/fetch_debs.sh).
 set -uo pipefail
@@ -49,6 +53,8 @@ build() {
     -DCMAKE_PREFIX_PATH="$DEPS/usr" -DCMAKE_LIBRARY_PATH="$DEPS/$ARCH_LIB" \
     -DOpenCL_INCLUDE_DIR="$DEPS/usr/include" -DOpenCL_LIBRARY="$DEPS/$ARCH_LIB/libOpenCL.so" \
     -DSQLite3_INCLUDE_DIR="$DEPS/usr/include" -DSQLite3_LIBRARY="$DEPS/$ARCH_LIB/libsqlite3.so" \
+    -DPython_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$DEPS/usr/lib/cmake/pybind11" \
+    -DOPTUNE_DLPACK_INCLUDE_DIR="$DEPS/usr/include" \
     >"$LOGS/build.log" 2>&1 &&
     cmake --build build/gpu -j 16 >>"$LOGS/build.log" 2>&1
   local rc=$?
@@ -178,8 +184,26 @@ bench() {
   fi
 }
 
+# The Python module on cuda:0: pytest (with torch and CuPy round trips where
+# installed), the torch.library example, and the binding's bench.
+python_step() {
+  [ -d build/gpu/python/optune ] || { log "python: the module was not built (see build.log)"; STATUS=1; return; }
+  export PYTHONPATH=$ROOT/build/gpu/python
+  log "python: pytest on cuda:0"
+  OPTUNE_DEVICE=cuda:0 python3 -m pytest -q -p no:cacheprovider -rs tests/python >"$LOGS/python-pytest.log" 2>&1 || STATUS=1
+  tail -5 "$LOGS/python-pytest.log" | tee -a "$OUT/summary.txt"
+  log "python: examples/python/torch_op.py"
+  python3 examples/python/torch_op.py 2>&1 | tee -a "$OUT/summary.txt"
+  [ "${PIPESTATUS[0]}" = 0 ] || STATUS=1
+  log "python: bench/python_overhead.py"
+  python3 bench/python_overhead.py --device cuda:0 --json "$OUT/bench-python.json" 2>>"$LOGS/bench.log" |
+    tee -a "$OUT/summary.txt"
+  [ "${PIPESTATUS[0]}" = 0 ] || STATUS=1
+}
+
 case "$WHAT" in
   build) build ;;
+  python) build && python_step ;;
   test) build && tests ;;
   sanitize) build && sanitize ;;
   tune) build && tune ;;

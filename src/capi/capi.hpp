@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "optune/dispatch.hpp"
 #include "optune/optune.h"
 #include "optune/optune.hpp"
 
@@ -102,21 +103,6 @@ class EventOut {
   optune_event* out_;
   std::unique_ptr<optune_event_t> ev_;
 };
-
-// Calls f with a value of the C++ type of t (float, half, double, int32_t,
-// int8_t, uint8_t).
-template <class F>
-decltype(auto) with_type(DType t, F&& f) {
-  switch (t) {
-    case DType::F32: return f(float{});
-    case DType::F16: return f(half{});
-    case DType::F64: return f(double{});
-    case DType::I32: return f(std::int32_t{});
-    case DType::I8: return f(std::int8_t{});
-    case DType::U8: return f(std::uint8_t{});
-  }
-  throw Error(Status::InvalidType, "data type " + std::to_string(int(t)) + " is not known");
-}
 
 template <class T>
 Buffer<T> typed(const optune_buffer_t& b) {

@@ -261,7 +261,7 @@ optune_status optune_buffer_alloc(optune_context context, optune_dtype dtype, si
     b->context = ctx;
     b->dtype = t;
     b->count = count;
-    b->mem = with_type(t, [&](auto tag) { return ctx.alloc<decltype(tag)>(count).mem(); });
+    b->mem = with_dtype(t, [&](auto tag) { return ctx.alloc<decltype(tag)>(count).mem(); });
     *buffer = b.release();
   });
 }
@@ -302,7 +302,7 @@ optune_status optune_buffer_write(optune_queue queue, optune_buffer dst, const v
     if (!src) invalid("optune_buffer_write: src is NULL");
     if (count == 0) invalid("optune_buffer_write: count must be positive");
     const WaitList w = wait_list(wait, wait_count, "optune_buffer_write");
-    out.set(with_type(b.dtype, [&](auto tag) {
+    out.set(with_dtype(b.dtype, [&](auto tag) {
       using T = decltype(tag);
       return q.write(typed<T>(b), std::span<const T>(static_cast<const T*>(src), count), w);
     }));
@@ -318,7 +318,7 @@ optune_status optune_buffer_read(optune_queue queue, optune_buffer src, void* ds
     if (!dst) invalid("optune_buffer_read: dst is NULL");
     if (count == 0) invalid("optune_buffer_read: count must be positive");
     const WaitList w = wait_list(wait, wait_count, "optune_buffer_read");
-    out.set(with_type(b.dtype, [&](auto tag) {
+    out.set(with_dtype(b.dtype, [&](auto tag) {
       using T = decltype(tag);
       return q.read(typed<T>(b), std::span<T>(static_cast<T*>(dst), count), w);
     }));
@@ -336,7 +336,7 @@ optune_status optune_buffer_copy(optune_queue queue, optune_buffer src, optune_b
       throw Error(Status::InvalidType, "optune_buffer_copy: src is " + std::string(dtype_name(s.dtype)) +
                                            " but dst is " + std::string(dtype_name(d.dtype)));
     const WaitList w = wait_list(wait, wait_count, "optune_buffer_copy");
-    out.set(with_type(s.dtype, [&](auto tag) {
+    out.set(with_dtype(s.dtype, [&](auto tag) {
       using T = decltype(tag);
       return q.copy(typed<T>(s), typed<T>(d), w);
     }));
@@ -350,7 +350,7 @@ optune_status optune_buffer_fill(optune_queue queue, optune_buffer dst, double v
     const Queue& q = need_queue(queue, "optune_buffer_fill");
     const optune_buffer_t& b = need_buffer(dst, "optune_buffer_fill: dst");
     const WaitList w = wait_list(wait, wait_count, "optune_buffer_fill");
-    out.set(with_type(b.dtype, [&](auto tag) {
+    out.set(with_dtype(b.dtype, [&](auto tag) {
       using T = decltype(tag);
       return q.fill(typed<T>(b), fill_value<T>(value), w);
     }));

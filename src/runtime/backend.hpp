@@ -36,10 +36,14 @@ class MemImpl {
   ContextImpl* context() const { return ctx_; }
   // The backend's own handle, for another library on the same memory.
   virtual interop::NativeBuffer native(std::size_t offset_bytes) const = 0;
+  // Memory that another library owns (interop::adopt): its owner is held
+  // until this object goes, after the backend's handle is released.
+  void keep(std::shared_ptr<void> owner) { owner_ = std::move(owner); }
 
  private:
   ContextImpl* ctx_;
   std::size_t bytes_;
+  std::shared_ptr<void> owner_;
 };
 
 class ImageImpl {
@@ -145,6 +149,14 @@ class QueueImpl {
   virtual interop::NativeQueue native() = 0;
   virtual void with_native(const NativeFn& fn) = 0;
   virtual EventPtr enqueue_native(const NativeFn& enqueue, const WaitList& wait) = 0;
+  // Orders this queue and a native one of the same context (interop::join):
+  // when native_waits, the native queue's later work waits for what this
+  // queue holds now; otherwise this queue's later work waits for the native one's.
+  virtual void join(void* native_queue, bool native_waits) = 0;
+  // Blocking map of bytes at offset for host reads and writes, on devices
+  // that share memory with the host (interop::map_host); unmap enqueues the release.
+  virtual void* map(const MemImpl& mem, std::size_t offset, std::size_t bytes) = 0;
+  virtual void unmap(const MemImpl& mem, void* host) = 0;
 };
 using QueuePtr = std::shared_ptr<QueueImpl>;
 
@@ -156,6 +168,12 @@ class ContextImpl {
   virtual ~ContextImpl() = default;
   const std::shared_ptr<DeviceImpl>& device() const { return device_; }
   virtual std::shared_ptr<MemImpl> alloc(std::size_t bytes) = 0;
+  // Memory another library allocated (interop::adopt): OpenCL, a cl_mem of
+  // this context (retained while used); CUDA, a device pointer (never freed).
+  virtual std::shared_ptr<MemImpl> adopt(const interop::NativeBuffer& native, std::size_t bytes) = 0;
+  // Host memory that the device reads and writes in place (interop::adopt_host);
+  // throws Error(Unsupported) where the device cannot.
+  virtual std::shared_ptr<MemImpl> adopt_host(void* data, std::size_t bytes) = 0;
   virtual std::shared_ptr<ImageImpl> create_image(std::size_t width, std::size_t height, ChannelType type) = 0;
   virtual QueuePtr create_queue() = 0;
   // Compiles source (prelude included) with options; throws Error(BuildFailure)

@@ -2,9 +2,10 @@
 # Installs the build tree into a fresh prefix, then builds and runs, against
 # that prefix only, the CMake consumer (find_package, shared and static) and
 # the C consumer (pkg-config and gcc). Run by CTest (test install.consumers):
-#   run.sh CMAKE BUILD_DIR WORK_DIR GENERATOR
+#   run.sh CMAKE BUILD_DIR WORK_DIR GENERATOR [PYTHON PYTHON_INSTALL_DIR]
+# With PYTHON, the installed Python package is imported too (see the end).
 set -euo pipefail
-cmake_bin=$1 build=$2 work=$3 generator=$4
+cmake_bin=$1 build=$2 work=$3 generator=$4 python=${5:-} python_dir=${6:-}
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"
 mkdir -p "$work"
@@ -45,4 +46,24 @@ echo "pkg-config: $flags"
 # -lm is the consumer's own (it calls exp); liboptune.so brings its own.
 gcc -std=c99 -Wall -Wextra -pedantic-errors -Werror "$here/c/consumer.c" $flags -lm -o "$work/c_consumer"
 LD_LIBRARY_PATH="$libdir" "$work/c_consumer"
+if [ -n "$python" ]; then
+  step "python: the installed package, from $python_dir"
+  # Under /usr/local (the default prefix) or /usr, Debian's python3 searches
+  # this folder with no environment variable: prove that it is one of them.
+  "$python" -c "import site, sys; d = '/usr/local/$python_dir'; sys.exit(d not in site.getsitepackages())" ||
+    { echo "/usr/local/$python_dir is not on $python's default path" >&2; exit 1; }
+  [ -e "$prefix/$python_dir/optune/__init__.py" ] || { echo "missing after install: $python_dir/optune" >&2; exit 1; }
+  # Imported from the prefix alone (-I: no PYTHONPATH, no user site; the
+  # build tree is not on the path), then one operator against numpy.
+  "$python" -I -c "
+import site, sys
+site.addsitedir('$prefix/$python_dir')
+import numpy as np, optune
+assert optune.__file__.startswith('$prefix/'), optune.__file__
+x = np.linspace(-3, 3, 101, dtype=np.float32)
+y = optune.relu(optune.asarray(x)).numpy()
+assert (y == np.maximum(x, 0)).all()
+print('python consumer: OK,', optune.default_device().name)
+"
+fi
 echo "consumers: OK"

@@ -36,6 +36,7 @@ Scope::~Scope() {
 // ---- memory ----
 
 CuMem::~CuMem() {
+  if (!owned_) return;
   Scope scope(*pc_, true);
   api().cuMemFree(ptr_);
 }
@@ -173,6 +174,32 @@ std::shared_ptr<MemImpl> CuContext::alloc(std::size_t bytes) {
                 "cuMemAlloc(" + std::to_string(bytes) + " bytes) on " + cu_device_->caps().name + ": " +
                     error_name(r));
   return std::make_shared<CuMem>(this, bytes, pc_, ptr);
+}
+
+std::shared_ptr<MemImpl> CuContext::adopt(const interop::NativeBuffer& native, std::size_t bytes) {
+  const auto ptr = CUdeviceptr(native.device_pointer);
+  if (!ptr) throw Error(Status::InvalidArgument, "interop::adopt: device_pointer is null");
+  Scope scope(*pc_);
+  // The address must be device memory of this device, reachable from its
+  // primary context (memory of torch, CuPy and JAX is).
+  CUcontext owner = nullptr;
+  CUresult r = api().cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, ptr);
+  unsigned type = 0;
+  if (r == CUDA_SUCCESS) r = api().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr);
+  if (r != CUDA_SUCCESS)
+    throw Error(Status::InvalidArgument, "interop::adopt: the address is not CUDA memory (" + error_name(r) + ")");
+  int ordinal = -1;
+  r = api().cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr);
+  if (r == CUDA_SUCCESS && ordinal != cu_device_->ordinal())
+    throw Error(Status::InvalidArgument, "interop::adopt: the memory is on cuda:" + std::to_string(ordinal) +
+                                             ", not on " + cu_device_->caps().spec);
+  if (type == CU_MEMORYTYPE_HOST)
+    throw Error(Status::InvalidArgument, "interop::adopt: the address is pinned host memory, not device memory");
+  return std::make_shared<CuMem>(this, bytes, pc_, ptr, false);
+}
+
+std::shared_ptr<MemImpl> CuContext::adopt_host(void*, std::size_t) {
+  throw Error(Status::Unsupported, "interop::adopt_host: host memory is not adopted on the CUDA back end (copy it)");
 }
 
 std::shared_ptr<ImageImpl> CuContext::create_image(std::size_t, std::size_t, ChannelType) {

@@ -69,7 +69,7 @@ class CuBackend : public BackendImpl {
 
 }  // namespace
 
-CuDevice::CuDevice(int ordinal, CUdevice dev) : dev_(dev) {
+CuDevice::CuDevice(int ordinal, CUdevice dev) : dev_(dev), ordinal_(ordinal) {
   const DriverApi& a = api();
   Capabilities& c = caps_;
   c.backend = Backend::CUDA;

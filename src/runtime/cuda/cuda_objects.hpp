@@ -50,10 +50,12 @@ class CuDevice : public DeviceImpl {
   std::string backend_prelude() const override;
   std::string base_options() const override;
   CUdevice handle() const { return dev_; }
+  int ordinal() const { return ordinal_; }
   unsigned max_grid(unsigned d) const { return max_grid_[d]; }
 
  private:
   CUdevice dev_;
+  int ordinal_;
   unsigned max_grid_[3] = {0, 0, 0};
   std::string options_;
 };
@@ -88,8 +90,9 @@ class CuEvent : public EventImpl {
 
 class CuMem : public MemImpl {
  public:
-  CuMem(ContextImpl* ctx, std::size_t bytes, PrimaryPtr pc, CUdeviceptr ptr)
-      : MemImpl(ctx, bytes), pc_(std::move(pc)), ptr_(ptr) {}
+  // owned: freed with this object; memory adopted from another library is not.
+  CuMem(ContextImpl* ctx, std::size_t bytes, PrimaryPtr pc, CUdeviceptr ptr, bool owned = true)
+      : MemImpl(ctx, bytes), pc_(std::move(pc)), ptr_(ptr), owned_(owned) {}
   ~CuMem() override;
   CUdeviceptr ptr() const { return ptr_; }
   const PrimaryContext& primary() const { return *pc_; }
@@ -98,6 +101,7 @@ class CuMem : public MemImpl {
  private:
   PrimaryPtr pc_;
   CUdeviceptr ptr_;
+  bool owned_;
 };
 
 struct Module {
@@ -154,6 +158,8 @@ class CuContext : public ContextImpl {
  public:
   explicit CuContext(std::shared_ptr<CuDevice> device);
   std::shared_ptr<MemImpl> alloc(std::size_t bytes) override;
+  std::shared_ptr<MemImpl> adopt(const interop::NativeBuffer& native, std::size_t bytes) override;
+  std::shared_ptr<MemImpl> adopt_host(void* data, std::size_t bytes) override;
   std::shared_ptr<ImageImpl> create_image(std::size_t width, std::size_t height, ChannelType type) override;
   QueuePtr create_queue() override;
   ProgramPtr build(const std::string& source, const std::string& options) override;
@@ -189,6 +195,9 @@ class CuQueue : public QueueImpl {
   interop::NativeQueue native() override;
   void with_native(const NativeFn& fn) override;
   EventPtr enqueue_native(const NativeFn& enqueue, const WaitList& wait) override;
+  void join(void* native_queue, bool native_waits) override;
+  void* map(const MemImpl& mem, std::size_t offset, std::size_t bytes) override;
+  void unmap(const MemImpl& mem, void* host) override;
 
  private:
   // Records start, runs the command on the stream, records end.

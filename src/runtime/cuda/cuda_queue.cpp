@@ -276,4 +276,23 @@ EventPtr CuQueue::enqueue_native(const NativeFn& fn, const WaitList& wait) {
   return enqueue(wait, [&](const DriverApi&) { fn(native()); });
 }
 
+void CuQueue::join(void* native_queue, bool native_waits) {
+  // A null CUstream is the legacy default stream, a valid one to order with.
+  auto other = static_cast<CUstream>(native_queue);
+  const DriverApi& a = api();
+  Scope scope(*pc_);
+  CUevent e = nullptr;
+  check(a.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  CUresult r = a.cuEventRecord(e, native_waits ? stream_ : other);
+  if (r == CUDA_SUCCESS) r = a.cuStreamWaitEvent(native_waits ? other : stream_, e, 0);
+  a.cuEventDestroy(e);  // released once the wait is satisfied
+  check(r, "interop::join: cuEventRecord + cuStreamWaitEvent");
+}
+
+void* CuQueue::map(const MemImpl&, std::size_t, std::size_t) {
+  throw Error(Status::Unsupported, "interop::map_host: device memory is not mapped on the CUDA back end");
+}
+
+void CuQueue::unmap(const MemImpl&, void*) {}
+
 }  // namespace optune::detail::cu

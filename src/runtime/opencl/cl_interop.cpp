@@ -144,4 +144,73 @@ EventPtr ClQueue::enqueue_native(const NativeFn& enqueue, const WaitList& wait) 
   return std::make_shared<StampSpanEvent>(before, after);
 }
 
+// ---- memory of other libraries, and host memory ----
+
+std::shared_ptr<MemImpl> ClContext::adopt(const interop::NativeBuffer& native, std::size_t bytes) {
+  cl_mem m = static_cast<cl_mem>(native.cl_mem);
+  if (!m) throw Error(Status::InvalidArgument, "interop::adopt: cl_mem is null");
+  if (native.offset_bytes != 0)
+    throw Error(Status::InvalidArgument, "interop::adopt: offset_bytes must be 0 (a Buffer view carries the offset)");
+  cl_context owner = nullptr;
+  cl_mem_object_type type = 0;
+  std::size_t size = 0;
+  if (clGetMemObjectInfo(m, CL_MEM_TYPE, sizeof type, &type, nullptr) != CL_SUCCESS || type != CL_MEM_OBJECT_BUFFER)
+    throw Error(Status::InvalidArgument, "interop::adopt: the handle is not an OpenCL buffer");
+  check(clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof owner, &owner, nullptr), "clGetMemObjectInfo(CL_MEM_CONTEXT)");
+  check(clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, nullptr), "clGetMemObjectInfo(CL_MEM_SIZE)");
+  if (owner != context_.get())
+    throw Error(Status::InvalidArgument, "interop::adopt: the cl_mem belongs to another OpenCL context than optune's "
+                                         "(create it in the context interop::native_queue gives)");
+  if (bytes > size) throw_buffer_too_small("interop::adopt: cl_mem", bytes, size);
+  check(clRetainMemObject(m), "clRetainMemObject");
+  return std::make_shared<ClMem>(this, bytes, m);
+}
+
+std::shared_ptr<MemImpl> ClContext::adopt_host(void* data, std::size_t bytes) {
+  if (!data) throw Error(Status::InvalidArgument, "interop::adopt_host: data is null");
+  if (bytes == 0) throw Error(Status::InvalidArgument, "interop::adopt_host: bytes must be positive");
+  // Only where the device works on host memory itself: elsewhere
+  // CL_MEM_USE_HOST_PTR may cache a copy, and the host would not see results.
+  if (!device()->caps().unified_memory)
+    throw Error(Status::Unsupported, "interop::adopt_host: " + device()->caps().name +
+                                         " does not share memory with the host");
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context_.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, data, &err);
+  check(err, ("clCreateBuffer(CL_MEM_USE_HOST_PTR, " + std::to_string(bytes) + " bytes)").c_str());
+  return std::make_shared<ClMem>(this, bytes, m);
+}
+
+void ClQueue::join(void* native_queue, bool native_waits) {
+  auto other = static_cast<cl_command_queue>(native_queue);
+  if (!other) throw Error(Status::InvalidArgument, "interop::join: the native queue is null");
+  cl_context other_ctx = nullptr;
+  check(clGetCommandQueueInfo(other, CL_QUEUE_CONTEXT, sizeof other_ctx, &other_ctx, nullptr),
+        "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)");
+  if (other_ctx != ctx_.get())
+    throw Error(Status::InvalidArgument, "interop::join: the native queue belongs to another OpenCL context");
+  cl_command_queue first = native_waits ? queue_.get() : other, then = native_waits ? other : queue_.get();
+  cl_event marker = nullptr;
+  check(clEnqueueMarkerWithWaitList(first, 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
+  ClEvent owner(marker);
+  check(clEnqueueBarrierWithWaitList(then, 1, &marker, nullptr), "clEnqueueBarrierWithWaitList");
+  check(clFlush(first), "clFlush");
+}
+
+void* ClQueue::map(const MemImpl& mem, std::size_t offset, std::size_t bytes) {
+  if (!ctx_.device()->caps().unified_memory)
+    throw Error(Status::Unsupported, "interop::map_host: " + ctx_.device()->caps().name +
+                                         " does not share memory with the host");
+  cl_int err = CL_SUCCESS;
+  void* p = clEnqueueMapBuffer(queue_.get(), static_cast<const ClMem&>(mem).get(), CL_TRUE,
+                               CL_MAP_READ | CL_MAP_WRITE, offset, bytes, 0, nullptr, nullptr, &err);
+  check(err, "clEnqueueMapBuffer");
+  return p;
+}
+
+void ClQueue::unmap(const MemImpl& mem, void* host) {
+  check(clEnqueueUnmapMemObject(queue_.get(), static_cast<const ClMem&>(mem).get(), host, 0, nullptr, nullptr),
+        "clEnqueueUnmapMemObject");
+  check(clFlush(queue_.get()), "clFlush");
+}
+
 }  // namespace optune::detail::cl

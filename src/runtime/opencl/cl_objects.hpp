@@ -84,6 +84,8 @@ class ClContext : public ContextImpl {
  public:
   explicit ClContext(std::shared_ptr<ClDevice> device);
   std::shared_ptr<MemImpl> alloc(std::size_t bytes) override;
+  std::shared_ptr<MemImpl> adopt(const interop::NativeBuffer& native, std::size_t bytes) override;
+  std::shared_ptr<MemImpl> adopt_host(void* data, std::size_t bytes) override;
   std::shared_ptr<ImageImpl> create_image(std::size_t width, std::size_t height, ChannelType type) override;
   QueuePtr create_queue() override;
   ProgramPtr build(const std::string& source, const std::string& options) override;
@@ -114,6 +116,9 @@ class ClQueue : public QueueImpl {
   interop::NativeQueue native() override;
   void with_native(const NativeFn& fn) override;
   EventPtr enqueue_native(const NativeFn& enqueue, const WaitList& wait) override;
+  void join(void* native_queue, bool native_waits) override;
+  void* map(const MemImpl& mem, std::size_t offset, std::size_t bytes) override;
+  void unmap(const MemImpl& mem, void* host) override;
 
  private:
   std::vector<cl_event> wait_list(const WaitList& wait);
