@@ -121,7 +121,10 @@ TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   const detail::GemmCandidate& mma = detail::gemm_candidate("mma");
   EXPECT_EQ(mma.id(), 3);
   EXPECT_EQ(&mma.family(), &fam());
-  EXPECT_EQ(detail::gemm_candidates().front(), &mma);
+  // After thin (which only takes thin products), before tiled.
+  const auto& order = detail::gemm_candidates();
+  EXPECT_EQ(order[0], &detail::thin_candidate());
+  EXPECT_EQ(order[1], &mma);
   const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
   detail::GemmProblem pr = f16(1024, 1024, 1024);
   EXPECT_EQ(mma.applies(pr, sm90), "");
@@ -140,10 +143,10 @@ TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   // Preferred where the routine's threshold prefers the tiled kernel.
   EXPECT_TRUE(mma.preferred(pr, {{"INDIRECT_MIN", 384}, {"KERNEL", 0}}));
   EXPECT_FALSE(mma.preferred(f16(64, 64, 64), {{"INDIRECT_MIN", 384}, {"KERNEL", 0}}));
-  EXPECT_TRUE(mma.needs({}, pr).passes.empty());
+  EXPECT_TRUE(mma.needs({}, sm90, pr).passes.empty());
   const auto kernel = detail::families::gemm_routine().parameters(sm90)[1];
   EXPECT_EQ(kernel.name, "KERNEL");
-  EXPECT_EQ(kernel.values.back(), 3);
+  EXPECT_EQ(std::count(kernel.values.begin(), kernel.values.end(), 3), 1);
 }
 
 // ---- on a CUDA device of compute capability 8.0 or newer ----

@@ -27,6 +27,7 @@ const SoftmaxColsFamily& softmax_cols();
 const GemmDirectFamily& gemm_direct();
 const GemmTiledFamily& gemm_tiled();
 const GemmMmaFamily& gemm_mma();
+const GemmThinFamily& gemm_thin();
 const GemmRoutineFamily& gemm_routine();
 
 // Every family, in a stable order.

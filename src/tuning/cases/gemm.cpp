@@ -1,8 +1,10 @@
 // Tuning case of the GEMM families: the whole routine on random row-major
 // operands with the family's parameters forced (gemm_direct: the direct
 // candidate; gemm_tiled: the tiled candidate with its helper passes;
-// gemm_mma: the tensor-core candidate, f16 on CUDA sm_80+; gemm_routine:
-// the choice, with the other families' stored parameters).
+// gemm_mma: the tensor-core candidate, f16 on CUDA sm_80+; gemm_thin: the
+// thin candidate on its buckets' decode-time shapes, B stored K x N or
+// N x K; gemm_routine: the choice, with the other families' stored
+// parameters).
 #include <cmath>
 
 #include "kernels/families.hpp"
@@ -41,6 +43,7 @@ class GemmCase : public TuningCase {
     if (family_ == families::gemm_direct().name()) f.candidate = direct_candidate().name();
     if (family_ == families::gemm_tiled().name()) f.candidate = tiled_candidate().name();
     if (family_ == families::gemm_mma().name()) f.candidate = mma_candidate().name();
+    if (family_ == families::gemm_thin().name()) f.candidate = thin_candidate().name();
     return run_gemm(q_, call_, {}, &f);
   }
   void poison() override { poison_operand(q_, c_); }
