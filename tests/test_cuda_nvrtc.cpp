@@ -123,8 +123,9 @@ std::vector<Defines> gemm_variants(const std::string& name) {
     for (const auto& [t, vw] : typed)
       for (const char* kc : {"0", "1"})
         for (const char* sg : {"0", "1"})
-          out.push_back(with(t, {{"B_KCONTIG", kc}, {"WGX", "32"}, {"WGY", "8"}, {"VW", vw}, {"KCH", "4"},
-                                 {"KU", "4"}, {"MT", sg[0] == '1' ? "16" : "8"}, {"RR", "4"}, {"SG", sg}}));
+          out.push_back(with(t, {{"B_KCONTIG", kc}, {"WGX", "32"}, {"WGY", "8"}, {"VW", vw},
+                                 {"KCH", vw[0] == '8' ? "2" : "4"}, {"KU", "2"}, {"MT", sg[0] == '1' ? "16" : "8"},
+                                 {"RR", "4"}, {"SG", sg}}));
     out.push_back(with(f32, {{"B_KCONTIG", "1"}, {"WGX", "1"}, {"WGY", "64"}, {"VW", "4"}, {"NJ", "2"}, {"MT", "1"}}));
   } else if (name == "gemm/gemm_helpers.cl") {
     for (const Defines& t : {f32, f64, f16})
@@ -356,6 +357,26 @@ TEST(CudaNvrtc, GemmEpiloguesCompile) {
       tiled.emplace_back("C_DIRECT", "1");
       compile("gemm/gemm_tiled.cl", act, t, tiled);
     }
+}
+
+// gemm_thin's programs as its descriptor builds them for an H100 (the
+// defaults fitted to each type and path, both reductions, with and without
+// the sub-group one), one with an activation.
+TEST(CudaNvrtc, GemmThinDescriptorProgramsCompile) {
+  require_nvrtc();
+  const GemmThinFamily& fam = families::gemm_thin();
+  for (const Capabilities& caps : {sm90_caps(), sm90_caps(true)})
+    for (DType t : {DType::F32, DType::F64, DType::F16})
+      for (const char* bucket : {"m<=16:kn", "m<=4:nk"}) {
+        GemmProblem pr = fam.make_example(t, bucket, caps);
+        if (t == DType::F16 && std::string(bucket) == "m<=16:kn") pr.activation = Unary::Gelu;
+        const KernelSource src = fam.program(fam.fit(fam.defaults(caps), caps, pr), pr);
+        try {
+          nvrtc_compile_check_text(src.label, src.text, src.defines, caps, "sm_90");
+        } catch (const Error& e) {
+          ADD_FAILURE() << bucket << " " << dtype_name(t) << describe(src.defines) << ":\n" << e.what();
+        }
+      }
 }
 
 // gemm_tiled's cp.async staging builds where cp.async exists (sm_80 on)

@@ -74,7 +74,7 @@
 #define MT 16            // rows of A (and C) per group
 #endif
 #ifndef RR
-#define RR MT            // rows of C per round of the in-group reduction (host: local memory)
+#define RR 4             // rows of C per round of the in-group reduction (host: from local memory)
 #endif
 #ifndef SG
 #define SG 0             // 1: sub-group reduction across a row's lanes (B_KCONTIG 1, WGX = sub-group size)
