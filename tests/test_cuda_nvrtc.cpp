@@ -69,7 +69,7 @@ bool cuda_has_vectors(const Defines& d) {
 
 // The GEMM kernels' configurations that the runtime may build on CUDA: the
 // NVIDIA defaults and the other paths of gemm_tiled.cl in every element
-// type, and both transpositions of gemm_direct.cl.
+// type, both transpositions of gemm_direct.cl, and gemm_thin.cl's paths.
 std::vector<Defines> gemm_variants(const std::string& name) {
   const Defines f32 = {{"TYPE", "float"}, {"COMP", "float"}, {"EPI", "float"}};
   const Defines f64 = {{"TYPE", "double"}, {"COMP", "double"}, {"EPI", "double"}, {"EPI_DOUBLE", "1"}};
@@ -115,6 +115,18 @@ std::vector<Defines> gemm_variants(const std::string& name) {
         for (const char* tb : {"0", "1"})
           out.push_back(with(t, {{"VWMD", ta[0] == '0' ? "1" : "2"}, {"VWND", tb[0] == '0' ? "1" : "4"},
                                  {"PADA", ta}, {"PADB", tb}}));
+  } else if (name == "gemm/gemm_thin.cl") {
+    // Both paths in every type at the widest pack CUDA loads (half storage:
+    // 8 lanes through one 16-byte load), the sub-group and local-memory
+    // reductions, and one lane per output.
+    const std::pair<Defines, const char*> typed[] = {{f32, "4"}, {f64, "2"}, {f16, "8"}};
+    for (const auto& [t, vw] : typed)
+      for (const char* kc : {"0", "1"})
+        for (const char* sg : {"0", "1"})
+          out.push_back(with(t, {{"B_KCONTIG", kc}, {"WGX", "32"}, {"WGY", "8"}, {"VW", vw},
+                                 {"KCH", vw[0] == '8' ? "2" : "4"}, {"KU", "2"}, {"MT", sg[0] == '1' ? "16" : "8"},
+                                 {"RR", "4"}, {"SG", sg}}));
+    out.push_back(with(f32, {{"B_KCONTIG", "1"}, {"WGX", "1"}, {"WGY", "64"}, {"VW", "4"}, {"NJ", "2"}, {"MT", "1"}}));
   } else if (name == "gemm/gemm_helpers.cl") {
     for (const Defines& t : {f32, f64, f16})
       for (const char* tile : {"8", "16"}) out.push_back(with(t, {{"TILE", tile}}));
@@ -345,6 +357,26 @@ TEST(CudaNvrtc, GemmEpiloguesCompile) {
       tiled.emplace_back("C_DIRECT", "1");
       compile("gemm/gemm_tiled.cl", act, t, tiled);
     }
+}
+
+// gemm_thin's programs as its descriptor builds them for an H100 (the
+// defaults fitted to each type and path, both reductions, with and without
+// the sub-group one), one with an activation.
+TEST(CudaNvrtc, GemmThinDescriptorProgramsCompile) {
+  require_nvrtc();
+  const GemmThinFamily& fam = families::gemm_thin();
+  for (const Capabilities& caps : {sm90_caps(), sm90_caps(true)})
+    for (DType t : {DType::F32, DType::F64, DType::F16})
+      for (const char* bucket : {"m<=16:kn", "m<=4:nk"}) {
+        GemmProblem pr = fam.make_example(t, bucket, caps);
+        if (t == DType::F16 && std::string(bucket) == "m<=16:kn") pr.activation = Unary::Gelu;
+        const KernelSource src = fam.program(fam.fit(fam.defaults(caps), caps, pr), pr);
+        try {
+          nvrtc_compile_check_text(src.label, src.text, src.defines, caps, "sm_90");
+        } catch (const Error& e) {
+          ADD_FAILURE() << bucket << " " << dtype_name(t) << describe(src.defines) << ":\n" << e.what();
+        }
+      }
 }
 
 // gemm_tiled's cp.async staging builds where cp.async exists (sm_80 on)

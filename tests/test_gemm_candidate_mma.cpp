@@ -122,7 +122,11 @@ TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   const detail::GemmCandidate& mma = detail::gemm_candidate("mma");
   EXPECT_EQ(mma.id(), 3);
   EXPECT_EQ(&mma.family(), &fam());
-  EXPECT_EQ(detail::gemm_candidates()[1], &mma);  // after wgmma
+  // After thin (which only takes thin products) and wgmma, before tiled.
+  const auto& order = detail::gemm_candidates();
+  EXPECT_EQ(order[0], &detail::thin_candidate());
+  EXPECT_EQ(order[1], &detail::gemm_candidate("wgmma"));
+  EXPECT_EQ(order[2], &mma);
   const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
   detail::GemmProblem pr = f16(1024, 1024, 1024);
   EXPECT_EQ(mma.applies(pr, sm90), "");
@@ -141,7 +145,7 @@ TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   // Preferred where the routine's threshold prefers the tiled kernel.
   EXPECT_TRUE(mma.preferred(pr, {{"INDIRECT_MIN", 384}, {"KERNEL", 0}}));
   EXPECT_FALSE(mma.preferred(f16(64, 64, 64), {{"INDIRECT_MIN", 384}, {"KERNEL", 0}}));
-  EXPECT_TRUE(mma.needs({}, pr).passes.empty());
+  EXPECT_TRUE(mma.needs({}, sm90, pr).passes.empty());
   const auto kernel = detail::families::gemm_routine().parameters(sm90)[1];
   EXPECT_EQ(kernel.name, "KERNEL");
   EXPECT_NE(std::find(kernel.values.begin(), kernel.values.end(), 3), kernel.values.end());
@@ -198,7 +202,7 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   const detail::GemmCandidate& w = detail::gemm_candidate("wgmma");
   EXPECT_EQ(w.id(), 5);
   EXPECT_EQ(&w.family(), &wfam());
-  EXPECT_EQ(detail::gemm_candidates().front(), &w);
+  EXPECT_EQ(detail::gemm_candidates()[1], &w);
   EXPECT_NE(w.applies(f16(1024, 1024, 1024), test::nvidia_caps(Backend::CUDA, 80)), "");
   detail::GemmProblem list = f16(1024, 1024, 1024), shared = list, misaligned = list;
   list.list = true;

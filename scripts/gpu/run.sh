@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep] [extra bench args]
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -95,7 +95,7 @@ tests() {
 # the gtest filter of the deep tools (default: every case but the large and
 # tuning ones, which repeat the same kernels at sizes that make racecheck
 # slow). Meant to finish in about 8 minutes on an H100.
-SANITIZE_DEEP_DEFAULT="test_elementwise test_reduce test_softmax_norm test_gemm test_gemm_batched test_capi"
+SANITIZE_DEEP_DEFAULT="test_elementwise test_reduce test_softmax_norm test_gemm test_gemm_batched test_gemm_thin test_capi"
 # One compute-sanitizer run: tool, program, gtest filter; writes its log and
 # a line "tool program errors status" to $LOGS/sanitize-lines.
 sanitize_one() {
@@ -150,7 +150,7 @@ sanitize() {
 # (default 15); TUNE_LIST: the items, family:dtype[:bucket,bucket...[:seconds]]
 # (default: every family and type, every bucket; seconds overrides the
 # budget for that item); TUNE_ON: cuda, opencl or both (default).
-read -r -a TUNED <<<"${TUNE_LIST:-copy:f32 elementwise:f32 elementwise:f16 reduce_rows:f32 reduce_cols:f32 norm_rows:f32 softmax_cols:f32 gemm_routine:f32 gemm_tiled:f32 gemm_direct:f32}"
+read -r -a TUNED <<<"${TUNE_LIST:-copy:f32 elementwise:f32 elementwise:f16 reduce_rows:f32 reduce_cols:f32 norm_rows:f32 softmax_cols:f32 gemm_routine:f32 gemm_tiled:f32 gemm_direct:f32 gemm_thin:f32 gemm_thin:f16}"
 tune() {
   local budget=${TUNE_BUDGET:-15} dev name secs
   for dev in cuda:0 "$(ocl_device)"; do
@@ -167,6 +167,25 @@ tune() {
     done
     grep -E '^optune tune|x  ' "$LOGS/tune-$name.txt" >>"$OUT/summary.txt"
     ./build/gpu/optune db export --device "$dev" "$OUT/db-$name.json" >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
+  done
+}
+
+# The thin kernel's shape swept through OPTUNE_PARAMS on the bench's thin
+# group (M = 1 to 128 against 4096 x 4096, f32 and f16), each setting a line
+# of THIN_SETS (space-separated; default below), on BENCH_ON's back ends.
+# The rows' "of copy" column is the fraction of the copy ceiling.
+THIN_SETS_DEFAULT="SPLIT=0 WGY=4 WGY=16 KCH=8 KCH=8,KU=8 FILL=2 FILL=8 SPLIT=1 WGX=64,WGY=4 VW=2"
+thin_sweep() {
+  local ocl set dev
+  ocl=$(ocl_device)
+  for dev in cuda:0 "$ocl"; do
+    [ -n "$dev" ] || continue
+    case "${BENCH_ON:-both}" in both) ;; cuda) [ "$dev" = cuda:0 ] || continue ;; opencl) [ "$dev" != cuda:0 ] || continue ;; esac
+    for set in ${THIN_SETS:-$THIN_SETS_DEFAULT}; do
+      log "thin sweep on $dev: gemm_thin:$set"
+      OPTUNE_PARAMS="gemm_thin:$set" ./build/gpu/optune bench gemm --gemm-cases thin --device "$dev" "$@" \
+        2>>"$LOGS/thin-sweep.log" | tee -a "$OUT/summary.txt"
+    done
   done
 }
 
@@ -210,6 +229,7 @@ case "$WHAT" in
   bench) build && bench "$@" ;;
   tune-bench) build && tune && bench "$@" ;;
   test-bench) build && tests && bench "$@" ;;
+  thin-sweep) build && thin_sweep "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

@@ -13,12 +13,13 @@ const GemmDirectFamily& gemm_direct() { static const GemmDirectFamily f; return 
 const GemmTiledFamily& gemm_tiled() { static const GemmTiledFamily f; return f; }
 const GemmMmaFamily& gemm_mma() { static const GemmMmaFamily f; return f; }
 const GemmWgmmaFamily& gemm_wgmma() { static const GemmWgmmaFamily f; return f; }
+const GemmThinFamily& gemm_thin() { static const GemmThinFamily f; return f; }
 const GemmRoutineFamily& gemm_routine() { static const GemmRoutineFamily f; return f; }
 
 const std::vector<const KernelFamily*>& all() {
   static const std::vector<const KernelFamily*> every{&copy(),        &peak(),       &elementwise(),  &reduce_rows(),
                                                       &reduce_cols(), &norm_rows(),  &softmax_cols(), &gemm_direct(),
-                                                      &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),
+                                                      &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine()};
   return every;
 }

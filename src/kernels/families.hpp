@@ -28,6 +28,7 @@ const GemmDirectFamily& gemm_direct();
 const GemmTiledFamily& gemm_tiled();
 const GemmMmaFamily& gemm_mma();
 const GemmWgmmaFamily& gemm_wgmma();
+const GemmThinFamily& gemm_thin();
 const GemmRoutineFamily& gemm_routine();
 
 // Every family, in a stable order.

@@ -46,7 +46,7 @@ struct GemmLaunch {
 class GemmCandidate {
  public:
   virtual ~GemmCandidate() = default;
-  virtual std::string name() const = 0;  // "direct", "tiled", "mma", "wgmma": GemmForce::candidate
+  virtual std::string name() const = 0;  // "direct", "tiled", "mma", "wgmma", "thin": GemmForce::candidate
   virtual int id() const = 0;            // its value of gemm_routine's KERNEL
   virtual const KernelFamily& family() const = 0;  // whose parameters the database holds
   // "" when the candidate can run the problem on this device; else why not.
@@ -62,7 +62,7 @@ class GemmCandidate {
     std::size_t scratch[3] = {0, 0, 0};
     std::vector<std::string> passes;
   };
-  virtual Needs needs(const Params& p, const GemmProblem& problem) const = 0;
+  virtual Needs needs(const Params& p, const Capabilities& caps, const GemmProblem& problem) const = 0;
   virtual Event run(const GemmLaunch& l, const Params& p) const = 0;
   // Compiles (into the caches) every program run() would use, launching
   // nothing (optune warm).
@@ -87,5 +87,6 @@ const GemmCandidate& direct_candidate();
 const GemmCandidate& tiled_candidate();
 const GemmCandidate& mma_candidate();
 const GemmCandidate& wgmma_candidate();
+const GemmCandidate& thin_candidate();
 
 }  // namespace optune::detail

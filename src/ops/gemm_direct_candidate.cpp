@@ -21,7 +21,7 @@ class DirectCandidate : public GemmCandidate {
     const Params p = fam.fit(tuned, caps, pr);
     return forced ? p : fam.shrink(p, caps, pr);
   }
-  Needs needs(const Params&, const GemmProblem&) const override { return {}; }
+  Needs needs(const Params&, const Capabilities&, const GemmProblem&) const override { return {}; }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
     families::gemm_direct().kernel(q, p, pr);
   }

@@ -30,6 +30,7 @@ std::uint32_t gemm_flags(const GemmCall& c, const bool (&lists)[3]) {
   if (c.bias_mode == 2) f |= GEMM_BIAS_COL;
   if (c.trans_a) f |= GEMM_TRANS_A;
   if (c.trans_b) f |= GEMM_TRANS_B;
+  if (c.swapped) f |= GEMM_TRANS_C | GEMM_LISTS_SWAPPED;
   return f;
 }
 
@@ -116,7 +117,8 @@ Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<K
 }
 
 const std::vector<const GemmCandidate*>& gemm_candidates() {
-  static const std::vector<const GemmCandidate*> order{&wgmma_candidate(), &mma_candidate(), &tiled_candidate(),
+  static const std::vector<const GemmCandidate*> order{&thin_candidate(), &wgmma_candidate(), &mma_candidate(),
+                                                       &tiled_candidate(),
                                                        &direct_candidate()};
   return order;
 }

@@ -32,7 +32,7 @@ class MmaCandidate : public GemmCandidate {
                             const GemmProblem& pr) const override {
     return families::gemm_mma().fit_or_none(tuned, caps, pr);
   }
-  Needs needs(const Params&, const GemmProblem&) const override { return {}; }
+  Needs needs(const Params&, const Capabilities&, const GemmProblem&) const override { return {}; }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
     families::gemm_mma().kernel(q, p, pr);
   }

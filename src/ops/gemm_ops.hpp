@@ -41,12 +41,17 @@ struct GemmCall {
   std::size_t bias_offset = 0;
   Unary activation = Unary::Copy;
   std::vector<double> activation_params;  // P0, P1 of the unary expression
+  // The thin candidate's C^T = B^T A^T form of a call (A and B, m and n,
+  // the transposes and the bias's side exchanged): C is stored transposed
+  // and the table's A and B slots are swapped (GEMM_TRANS_C,
+  // GEMM_LISTS_SWAPPED).
+  bool swapped = false;
 };
 
 // What the tuner and the tests force instead of the database's choice: a
-// candidate by name ("direct", "tiled", "mma"; empty: the routine's choice)
-// and parameters by family name ("gemm_direct", "gemm_tiled", "gemm_mma",
-// "gemm_routine").
+// candidate by name ("direct", "tiled", "mma", "thin"; empty: the routine's
+// choice) and parameters by family name ("gemm_direct", "gemm_tiled",
+// "gemm_mma", "gemm_thin", "gemm_routine").
 // Forced parameters run as given (fitted to the device, not shrunk).
 struct GemmForce {
   std::string candidate;

@@ -79,7 +79,7 @@ class TiledCandidate : public GemmCandidate {
                             const GemmProblem& pr) const override {
     return families::gemm_tiled().fit_or_none(tuned, caps, pr);
   }
-  Needs needs(const Params& p, const GemmProblem& pr) const override {
+  Needs needs(const Params& p, const Capabilities&, const GemmProblem& pr) const override {
     const TiledPlan t = families::gemm_tiled().plan(p, pr);
     Needs n;
     for (int i = 0; i < 3; ++i) n.scratch[i] = t.scratch[i];

@@ -131,6 +131,16 @@ void gemm_items(const Capabilities& caps, std::vector<Item>& items) {
           c.candidate->prepare(q, pr, c.params);
         }
       });
+  // Thin products (decode-time shapes) have buckets of their own: the thin
+  // side and how B is read; the routine's choice for each example.
+  const GemmThinFamily& thin = families::gemm_thin();
+  for (DType t : thin.dtypes(caps))
+    for (const std::string& b : thin.buckets())
+      items.emplace_back("gemm " + std::string(dtype_name(t)) + " " + b, [=, &thin](const Queue& q) {
+        const GemmProblem pr = thin.make_example(t, b, caps);
+        const GemmChoice c = choose_gemm(q, pr, true, nullptr);
+        c.candidate->prepare(q, pr, c.params);
+      });
 }
 
 }  // namespace

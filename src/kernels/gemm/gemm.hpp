@@ -7,6 +7,8 @@
 //                 operands as they lie, 16-byte aligned;
 //   gemm_wgmma    Hopper's (sm_90a: wgmma, copies by the tensor-memory
 //                 accelerator, producer and consumer warpgroups);
+//   gemm_thin     thin products (M or N at most 16): the wide operand
+//                 streamed once, split along K where the grid is small;
 //   gemm_routine  routine-level parameters: the size from which the tiled
 //                 kernel replaces the direct one, or a fixed choice.
 // Every family is tuned per size bucket (small, medium, large, skinny,
@@ -198,6 +200,63 @@ class GemmWgmmaFamily : public GemmTensorCoreFamily {
   static std::uint64_t smem_bytes(const Params& p);
 };
 
+// The thin-product kernel (gemm_thin.cl) as it sees a call: the thin
+// operand is its A (M rows); a call whose N is the thinner dimension runs as
+// C^T = B^T A^T (swapped), with the operands' roles and transposes exchanged.
+struct ThinView {
+  bool swapped = false;
+  std::int64_t m = 0, n = 0, k = 0;
+  bool trans_a = false, trans_b = false;  // trans_b: B stored N x K (read along K)
+  std::int64_t align_b = 16;              // of the kernel's B
+};
+
+// How a thin product is cut along K: `splits` ranges of `kspan` (a multiple
+// of the K chunk) each; splits > 1 writes partial sums to scratch and runs
+// gemm_thin_reduce.
+struct ThinSplit {
+  std::int64_t splits = 1, kspan = 0;
+};
+
+// gemm_thin's own buckets: the thin dimension (1, up to 4, up to 16) and how
+// the kernel reads B ("kn": along N; "nk": along K, B stored N x K), the two
+// code paths, each with its own best shape.
+class GemmThinFamily : public GemmFamilyBase {
+ public:
+  static constexpr std::int64_t kMaxThin = 16;  // the candidate applies up to this M (or N)
+
+  std::string name() const override { return "gemm_thin"; }
+  std::string source() const override { return "gemm/gemm_thin.cl"; }
+  std::string kernel_name() const override { return "gemm_thin"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // Grid (column blocks, row blocks x splits, batch) of WGX x WGY groups.
+  Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // The second pass's grid: one work-item per element of C.
+  Geometry reduce_geometry(const Capabilities& caps, const GemmProblem& problem) const;
+  // Type defines (f32 arithmetic for f16 storage), the kernel's macros, the
+  // path (B_KCONTIG) and the reduction's rows per round (RR); SPLIT and FILL
+  // are the host's.
+  Defines defines(const Params& p, const GemmProblem& problem) const override;
+  // The stored values adjusted to the call: MT down to the thin dimension's
+  // power of two, VW down to what the backend and B's alignment allow, KU to
+  // KCH, SG off without sub-groups of WGX lanes; else the defaults so
+  // adjusted; empty when neither runs (fit_or_none).
+  std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
+  Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
+  std::string bucket(const GemmProblem& problem) const override;
+  std::vector<std::string> buckets() const override;
+  GemmProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+
+  static ThinView view(const GemmProblem& problem);
+  // SPLIT, else enough splits for FILL quarter fills of the device, at most
+  // one per K chunk, fewer where the partial sums would pass 256 MiB.
+  ThinSplit split(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
+  // Scratch bytes of the partial sums (0 without a split).
+  std::size_t scratch_bytes(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
+  // The program's second entry point, gemm_thin_reduce (the same program).
+  KernelSource reduce_program(const Params& p, const GemmProblem& problem) const;
+};
+
 // Routine-level parameters; no kernel of its own.
 class GemmRoutineFamily : public GemmFamilyBase {
  public:
@@ -208,6 +267,9 @@ class GemmRoutineFamily : public GemmFamilyBase {
   Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   // Whether a problem's volume reaches the tiled threshold INDIRECT_MIN^3.
   static bool use_tiled(const Params& p, const GemmProblem& problem);
+  // Whether a thin product (M or N at most 16) has a wide operand of at
+  // least THIN_MIN^2 elements (max(M, N) K).
+  static bool use_thin(const Params& p, const GemmProblem& problem);
 };
 
 }  // namespace optune::detail

@@ -1,7 +1,8 @@
 // What the GEMM families share (size buckets, example problems, device
 // limits, type defines and program text) and the routine-level family: the
-// size from which the tiled kernel (or, where it applies, the tensor-core
-// one) replaces the direct one.
+// size from which the thin kernel takes thin products, and from which the
+// tiled kernel (or, where it applies, the tensor-core one) replaces the
+// direct one.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -162,9 +163,14 @@ std::vector<Parameter> GemmRoutineFamily::parameters(const Capabilities& caps) c
            {0, 64, 96, 128, 160, 192, 256, 320, 384, 448, 512, 640, 768, 1024, 1536, 2048, 4096, 1 << 20},
            dflt,
            "the tiled kernel runs when m n k >= INDIRECT_MIN^3 (0: always; 2^20: never)"},
-          {"KERNEL", {0, 1, 2, 3, 5}, 0,
-           "0: by INDIRECT_MIN; else the candidate kernel to run where it applies (1 direct, 2 tiled, 3 mma, "
-           "5 wgmma)"}};
+          {"KERNEL", {0, 1, 2, 3, 4, 5}, 0,
+           "0: by THIN_MIN and INDIRECT_MIN; else the candidate kernel to run where it applies (1 direct, 2 tiled, "
+           "3 mma, 4 thin, 5 wgmma)"},
+          // Thin products (M or N at most 16) read their wide operand once;
+          // below a wide operand of about 128^2 elements one direct launch
+          // costs less than the thin kernel (and its split's second pass).
+          {"THIN_MIN", {0, 32, 64, 128, 256, 512, 1024, 2048, 1 << 20}, 128,
+           "the thin kernel runs when min(m, n) <= 16 and max(m, n) k >= THIN_MIN^2 (0: always; 2^20: never)"}};
 }
 
 Geometry GemmRoutineFamily::geometry(const Params&, const Capabilities&, const GemmProblem&) const { return Geometry{}; }
@@ -172,6 +178,12 @@ Geometry GemmRoutineFamily::geometry(const Params&, const Capabilities&, const G
 bool GemmRoutineFamily::use_tiled(const Params& p, const GemmProblem& pr) {
   const double t = double(p.at("INDIRECT_MIN"));
   return gemm_kernels::volume(pr) >= t * t * t;
+}
+
+bool GemmRoutineFamily::use_thin(const Params& p, const GemmProblem& pr) {
+  if (std::min(pr.m, pr.n) > GemmThinFamily::kMaxThin) return false;
+  const double t = double(p.at("THIN_MIN"));
+  return double(std::max(pr.m, pr.n)) * double(pr.k) >= t * t;
 }
 
 }  // namespace optune::detail

@@ -33,7 +33,7 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
   if (&family == &families::norm_rows()) return cases::norm_rows(queue, problem);
   if (&family == &families::softmax_cols()) return cases::softmax_cols(queue, problem);
   if (&family == &families::gemm_direct() || &family == &families::gemm_tiled() ||
-      &family == &families::gemm_mma() || &family == &families::gemm_wgmma() ||
+      &family == &families::gemm_mma() || &family == &families::gemm_wgmma() || &family == &families::gemm_thin() ||
       &family == &families::gemm_routine())
     return cases::gemm(family, queue, problem);
   throw Error(Status::NotFound, "no tuning case for the family " + family.name());

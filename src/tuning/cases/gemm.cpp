@@ -1,8 +1,10 @@
 // Tuning case of the GEMM families: the whole routine on random row-major
 // operands with the family's parameters forced (gemm_direct: the direct
 // candidate; gemm_tiled: the tiled candidate with its helper passes;
-// gemm_mma: the tensor-core candidate, f16 on CUDA sm_80+; gemm_routine:
-// the choice, with the other families' stored parameters).
+// gemm_mma: the tensor-core candidate, f16 on CUDA sm_80+; gemm_thin: the
+// thin candidate on its buckets' decode-time shapes, B stored K x N or
+// N x K; gemm_routine: the choice, with the other families' stored
+// parameters).
 #include <cmath>
 
 #include "kernels/families.hpp"

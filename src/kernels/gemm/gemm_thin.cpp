@@ -1,0 +1,236 @@
+// The thin-product GEMM kernel's parameters (gemm_thin.cl), constraints,
+// grid, split along K and buckets.
+#include <algorithm>
+#include <optional>
+
+#include "kernels/gemm/gemm.hpp"
+#include "kernels/reduce/reduce_common.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+using reduction::ceil_div;
+using reduction::pow2_ceil;
+
+// CUDA's grid limit in y (row blocks x splits).
+constexpr std::int64_t kMaxGridY = 65535;
+// The partial sums of a split product stay under this.
+constexpr std::uint64_t kMaxScratch = std::uint64_t(256) << 20;
+// The in-group reduction may use this much local memory per round even
+// where A's chunk needs less.
+constexpr std::uint64_t kReductionBytes = 16 * 1024;
+
+std::size_t comp_size(const GemmProblem& pr) { return pr.dtype == DType::F64 ? 8 : 4; }
+
+// The widest pack of B the backend loads as one access: CUDA has 4 lanes of
+// float, 2 of double, and 8-lane half packs (one 16-byte load); OpenCL 16.
+std::int64_t max_vw(const Capabilities& caps, const GemmProblem& pr) {
+  if (caps.backend != Backend::CUDA) return 16;
+  return pr.dtype == DType::F64 ? 2 : pr.dtype == DType::F16 ? 8 : 4;
+}
+
+// K per chunk of A in local memory, columns of C per group.
+std::int64_t chunk_of(const Params& p, bool kcontig) {
+  return kcontig ? p.at("KCH") * p.at("WGX") * p.at("VW") : p.at("KCH") * p.at("WGY");
+}
+std::int64_t gcols_of(const Params& p, bool kcontig) {
+  return kcontig ? p.at("WGY") * p.at("NJ") : p.at("WGX") * p.at("NJ") * p.at("VW");
+}
+
+// Local elements per row of C in one reduction round (0: one lane per
+// output). Counted with SG too: the kernel falls back to local memory where
+// the device's sub-groups turn out not to be WGX lanes.
+std::int64_t red_row(const Params& p, bool kcontig) {
+  if (kcontig) return p.at("WGX") > 1 ? gcols_of(p, true) * (p.at("WGX") + 1) : 0;
+  return p.at("WGY") > 1 ? p.at("WGY") * gcols_of(p, false) : 0;
+}
+
+// Rows of C per reduction round: all MT where they fit beside A's chunk (or
+// in kReductionBytes), else fewer.
+std::int64_t rounds_rows(const Params& p, const GemmProblem& pr, bool kcontig) {
+  const std::int64_t row = red_row(p, kcontig), alm = p.at("MT") * chunk_of(p, kcontig);
+  const std::int64_t budget = std::max<std::int64_t>(alm, std::int64_t(kReductionBytes / comp_size(pr)));
+  std::int64_t rr = p.at("MT");
+  while (rr > 1 && rr * row > budget) rr /= 2;
+  return rr;
+}
+
+std::uint64_t local_bytes(const Params& p, const GemmProblem& pr, bool kcontig) {
+  const std::int64_t alm = p.at("MT") * chunk_of(p, kcontig);
+  const std::int64_t red = rounds_rows(p, pr, kcontig) * red_row(p, kcontig);
+  return std::uint64_t(std::max(alm, red)) * comp_size(pr);
+}
+
+}  // namespace
+
+ThinView GemmThinFamily::view(const GemmProblem& pr) {
+  ThinView v;
+  v.swapped = pr.n < pr.m && pr.n <= kMaxThin;
+  v.m = v.swapped ? pr.n : pr.m;
+  v.n = v.swapped ? pr.m : pr.n;
+  v.k = pr.k;
+  v.trans_a = v.swapped ? !pr.trans_b : pr.trans_a;
+  v.trans_b = v.swapped ? !pr.trans_a : pr.trans_b;
+  v.align_b = v.swapped ? pr.align_a : pr.align_b;
+  return v;
+}
+
+// GPUs (B read along N): 32 x 8 work-items, 4-element packs, each lane 4
+// rows of B per chunk, all 4 loaded together; a group covers 128 columns and
+// 32 rows of K per chunk, the device filled once by splitting K. Along K
+// (B stored N x K) the same shape is a warp per column of C over 512 K per
+// chunk. CPUs (PoCL): one lane per column pack of 8 (no in-group reduction),
+// 16 packs a group; a CPU core runs a group at a time.
+std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) const {
+  const bool cpu = caps.type == DeviceType::CPU;
+  const bool sg = reduction::subgroup_size(caps) > 0;
+  return {
+      {"WGX", {1, 4, 8, 16, 32, 64, 128, 256}, cpu ? 16 : 32, "work-items along x: along N (B read along N) or K"},
+      {"WGY", {1, 2, 4, 8, 16, 32, 64}, cpu ? 1 : 8, "work-items along y: along K (B read along N) or N"},
+      {"VW", {1, 2, 4, 8, 16}, cpu ? 8 : 4, "elements per load of B (bounded by the backend and B's alignment)"},
+      {"NJ", {1, 2, 4}, 1, "packs of columns (B read along N) or columns (along K) of C per work-item"},
+      {"KCH", {1, 2, 4, 8, 16}, cpu ? 8 : 4, "packs of B per lane and column between two loads of A's K chunk"},
+      {"KU", {1, 2, 4, 8}, cpu ? 1 : 4, "packs of B per lane loaded before they are multiplied"},
+      {"MT", {1, 2, 4, 8, 16}, 16, "rows of the thin operand per group (fit: at most the thin dimension's power of two)"},
+      {"SPLIT", {0, 1, 2, 3, 4, 8, 16, 32, 64}, 0, "splits along K (0: from the compute units and FILL; 1: none)"},
+      {"FILL", {1, 2, 4, 8, 16}, 4, "quarter device fills of groups the automatic split aims at"},
+      {"SG", sg ? std::vector<std::int64_t>{0, 1} : std::vector<std::int64_t>{0}, sg ? 1 : 0,
+       "1: sub-group reduction along K where WGX is the sub-group size (B read along K)"},
+  };
+}
+
+std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  const ThinView v = view(pr);
+  const std::int64_t wgx = p.at("WGX"), wgy = p.at("WGY"), vw = p.at("VW"), nj = p.at("NJ"), mt = p.at("MT");
+  if (std::string why = gemm_kernels::fits_group(caps, wgx, wgy); !why.empty()) return why;
+  if (p.at("KCH") % p.at("KU")) return "KCH is not a multiple of KU";
+  if (vw > max_vw(caps, pr)) return "VW exceeds the backend's widest pack for this type";
+  if (v.align_b % vw) return "B's offset, leading dimension or batch stride is not a multiple of VW";
+  const std::int64_t regs = v.trans_b ? mt * nj + p.at("KU") * nj * vw : (mt + p.at("KU")) * nj * vw;
+  if (regs > 256) return "more than 256 accumulators and loaded values per work-item";
+  if (p.at("SG") && reduction::subgroup_size(caps) != wgx) return "SG needs sub-groups of WGX lanes";
+  if (local_bytes(p, pr, v.trans_b) > local_limit(caps)) return "local memory exceeds the device's";
+  const std::int64_t rows = ceil_div(std::max<std::int64_t>(v.m, 1), mt);
+  if (rows * split(p, caps, pr).splits > kMaxGridY) return "more than 65535 row blocks times splits";
+  return "";
+}
+
+ThinSplit GemmThinFamily::split(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  const ThinView v = view(pr);
+  const std::int64_t chunk = chunk_of(p, v.trans_b);
+  const std::int64_t chunks = std::max<std::int64_t>(ceil_div(v.k, chunk), 1);
+  const std::int64_t groups = ceil_div(std::max<std::int64_t>(v.n, 1), gcols_of(p, v.trans_b)) *
+                              ceil_div(std::max<std::int64_t>(v.m, 1), p.at("MT")) * pr.batch;
+  std::int64_t s = p.at("SPLIT");
+  if (s == 0) {
+    const std::int64_t target =
+        std::max<std::int64_t>(1, reduction::target_groups(caps, p.at("WGX") * p.at("WGY"), 1) * p.at("FILL") / 4);
+    s = groups >= target ? 1 : ceil_div(target, groups);
+  }
+  s = std::clamp<std::int64_t>(s, 1, std::min<std::int64_t>(chunks, 256));
+  const auto partials = [&](std::int64_t splits) {
+    return std::uint64_t(splits) * std::uint64_t(pr.batch) * std::uint64_t(v.m) * std::uint64_t(v.n) * comp_size(pr);
+  };
+  while (s > 1 && partials(s) > kMaxScratch) s /= 2;
+  ThinSplit out;
+  out.kspan = ceil_div(chunks, s) * chunk;
+  out.splits = std::max<std::int64_t>(1, ceil_div(v.k, out.kspan));
+  return out;
+}
+
+std::size_t GemmThinFamily::scratch_bytes(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  const ThinSplit s = split(p, caps, pr);
+  if (s.splits <= 1) return 0;
+  const ThinView v = view(pr);
+  return std::size_t(s.splits) * std::size_t(pr.batch) * std::size_t(v.m) * std::size_t(v.n) * comp_size(pr);
+}
+
+Geometry GemmThinFamily::geometry(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  const ThinView v = view(pr);
+  const std::size_t cols = std::size_t(ceil_div(std::max<std::int64_t>(v.n, 1), gcols_of(p, v.trans_b)));
+  const std::size_t rows = std::size_t(ceil_div(std::max<std::int64_t>(v.m, 1), p.at("MT")));
+  Geometry g;
+  g.dims = 3;
+  g.local[0] = std::size_t(p.at("WGX"));
+  g.local[1] = std::size_t(p.at("WGY"));
+  g.global[0] = cols * g.local[0];
+  g.global[1] = rows * std::size_t(split(p, caps, pr).splits) * g.local[1];
+  g.global[2] = std::size_t(pr.batch);
+  return g;
+}
+
+Geometry GemmThinFamily::reduce_geometry(const Capabilities& caps, const GemmProblem& pr) const {
+  const ThinView v = view(pr);
+  const std::size_t x = std::min<std::size_t>(64, caps.max_work_group_size ? caps.max_work_group_size : 64);
+  Geometry g;
+  g.dims = 3;
+  g.local[0] = x;
+  g.global[0] = round_up(std::size_t(std::max<std::int64_t>(v.n, 1)), x);
+  g.global[1] = std::size_t(std::max<std::int64_t>(v.m, 1));
+  g.global[2] = std::size_t(pr.batch);
+  return g;
+}
+
+Defines GemmThinFamily::defines(const Params& p, const GemmProblem& pr) const {
+  Defines d = gemm_kernels::type_defines(pr);
+  for (auto& [k, val] : d)
+    if (k == "COMP" && pr.dtype == DType::F16) val = "float";  // f16 storage, f32 arithmetic
+  const bool kcontig = view(pr).trans_b;
+  for (const char* k : {"WGX", "WGY", "VW", "NJ", "KCH", "KU", "MT", "SG"}) d.emplace_back(k, std::to_string(p.at(k)));
+  d.emplace_back("B_KCONTIG", kcontig ? "1" : "0");
+  d.emplace_back("RR", std::to_string(rounds_rows(p, pr, kcontig)));
+  return d;
+}
+
+KernelSource GemmThinFamily::reduce_program(const Params& p, const GemmProblem& pr) const {
+  KernelSource s = program(p, pr);
+  s.entry = "gemm_thin_reduce";
+  return s;
+}
+
+std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Capabilities& caps,
+                                                  const GemmProblem& pr) const {
+  const ThinView v = view(pr);
+  const auto adjust = [&](Params p) {
+    p["MT"] = std::min(p["MT"], pow2_ceil(std::max<std::int64_t>(v.m, 1)));
+    std::int64_t vw = std::min(p["VW"], max_vw(caps, pr));
+    while (vw > 1 && v.align_b % vw) vw /= 2;
+    p["VW"] = vw;
+    p["KU"] = std::min(p["KU"], p["KCH"]);
+    if (reduction::subgroup_size(caps) != p["WGX"]) p["SG"] = 0;
+    return p;
+  };
+  for (const Params& p : {adjust(complete(tuned, caps)), adjust(defaults(caps))})
+    if (check(p, caps, pr).empty()) return p;
+  return std::nullopt;
+}
+
+Params GemmThinFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
+  if (auto p = fit_or_none(tuned, caps, pr)) return *p;
+  throw Error(Status::Unsupported, "gemm: the thin kernel cannot run here (" + check(defaults(caps), caps, pr) + ")");
+}
+
+std::string GemmThinFamily::bucket(const GemmProblem& pr) const {
+  const ThinView v = view(pr);
+  return std::string(v.m <= 1 ? "m<=1" : v.m <= 4 ? "m<=4" : "m<=16") + (v.trans_b ? ":nk" : ":kn");
+}
+
+std::vector<std::string> GemmThinFamily::buckets() const {
+  return {"m<=1:kn", "m<=4:kn", "m<=16:kn", "m<=1:nk", "m<=4:nk", "m<=16:nk"};
+}
+
+// Decode-time shapes: M tokens against a square weight of 4096 (1024 on CPUs).
+GemmProblem GemmThinFamily::make_example(DType dtype, const std::string& b, const Capabilities& caps) const {
+  GemmProblem pr;
+  pr.dtype = dtype;
+  pr.m = b.rfind("m<=1:", 0) == 0 ? 1 : b.rfind("m<=4:", 0) == 0 ? 4 : 16;
+  pr.n = pr.k = caps.type == DeviceType::CPU ? 1024 : 4096;
+  pr.trans_b = b.size() > 3 && b.compare(b.size() - 3, 3, ":nk") == 0;
+  pr.comp_half = dtype == DType::F16 && caps.fp16;
+  pr.lda = pr.k, pr.ldb = pr.trans_b ? pr.k : pr.n;
+  return pr;
+}
+
+}  // namespace optune::detail

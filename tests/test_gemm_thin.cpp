@@ -1,0 +1,284 @@
+// The thin candidate (gemm_thin.cl: M or N at most 16) against the
+// double-precision reference (reference/gemm_check.hpp: fresh random data,
+// poisoned gaps, NaN in C when beta = 0): thin M and thin N (the swapped
+// form), every layout and transposition (both code paths: B read along N
+// and along K), odd sizes, the epilogue, strided and listed batches, f32,
+// f64 and f16, with K split over groups and not, in the device's default
+// shape and in shapes that take the in-group reductions, sub-groups, row
+// blocks and wide column blocks; the descriptor's fit, split and refusals on
+// an H100's capabilities; and the routine's choice.
+#include "support/gemm_fixture.hpp"
+
+using namespace optune;
+using ref::GemmCase;
+using detail::GemmForce;
+using detail::Params;
+
+namespace {
+
+const Layout kLayouts[] = {Layout::RowMajor, Layout::ColMajor};
+const Transpose kTrans[] = {Transpose::No, Transpose::Yes};
+
+// Shapes that take each part of the kernel: the GPU default (local
+// reductions along y or x in rounds of fewer rows than MT), two rows per
+// group with several row blocks and an odd split, one lane per output along
+// K with wide column blocks, and the device's own defaults split and not.
+const Params kGpuShape{{"WGX", 32}, {"WGY", 8}, {"VW", 4}, {"NJ", 1}, {"KCH", 4}, {"KU", 4}, {"MT", 16}};
+const Params kRowBlocks{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KCH", 2}, {"KU", 2}, {"MT", 2}, {"SPLIT", 3}};
+const Params kOneLane{{"WGX", 1}, {"WGY", 16}, {"VW", 4}, {"NJ", 4}, {"KCH", 4}, {"KU", 2}, {"MT", 8}};
+const Params kNoSplit{{"SPLIT", 1}};
+const Params kSplit4{{"SPLIT", 4}};
+
+std::vector<GemmForce> configs() {
+  std::vector<GemmForce> out;
+  for (const Params* p : {&kNoSplit, &kSplit4, &kGpuShape, &kRowBlocks, &kOneLane}) out.push_back(test::force("thin", p));
+  return out;
+}
+
+// A thin case: m x n x k with the thin side given (m or n), odd strides.
+GemmCase thin_case(std::int64_t m, std::int64_t n, std::int64_t k, int variant) {
+  GemmCase c;
+  c.m = m, c.n = n, c.k = k;
+  c.layout = kLayouts[variant % 2];
+  c.trans_a = kTrans[variant / 2 % 2];
+  c.trans_b = kTrans[variant / 4 % 2];
+  c.alpha = variant % 3 ? 1.0 : -0.5;
+  c.beta = variant % 3 == 2 ? 0.5 : 0.0;
+  return c;
+}
+
+}  // namespace
+
+// Every layout and transposition pair, thin M and thin N, odd sizes; the
+// leading dimensions and offsets decide the pack width (1 where odd).
+TEST(GemmThin, LayoutsTranspositionsAndSizes) {
+  const std::vector<GemmForce> forces = configs();
+  for (std::size_t f = 0; f < forces.size(); ++f)
+    for (int variant = 0; variant < 8; ++variant)
+      for (auto [m, n, k] : {std::tuple{1, 1000, 1023}, {7, 257, 130}, {16, 1024, 64}, {1023, 2, 129}}) {
+        GemmCase c = thin_case(m, n, k, variant);
+        if (f % 2) c.lda_extra = 3, c.ldb_extra = 1, c.ldc_extra = 2, c.a_off = 5, c.b_off = 1, c.c_off = 7;
+        EXPECT_TRUE(ref::check_gemm(c, &forces[f]));
+      }
+}
+
+// Long K (split into many ranges), one column, and thin both ways.
+TEST(GemmThin, EdgeShapes) {
+  const std::vector<GemmForce> forces = configs();
+  for (const GemmForce& f : forces)
+    for (auto [m, n, k] : {std::tuple{2, 1000, 4097}, {16, 1, 1000}, {1, 16, 1000}, {3, 5, 7}, {16, 16, 16}}) {
+      GemmCase c = thin_case(m, n, k, m + n);
+      EXPECT_TRUE(ref::check_gemm(c, &f));
+    }
+}
+
+// alpha, beta (NaN in C when beta = 0), bias on either side and
+// activations, thin M and thin N (the bias's side swaps with them).
+TEST(GemmThin, FusedEpilogue) {
+  const GemmForce split = test::force("thin", &kSplit4), whole = test::force("thin", &kNoSplit);
+  const std::tuple<Unary, OpParams> acts[] = {{Unary::Copy, {}}, {Unary::Relu, {}}, {Unary::Gelu, {}},
+                                              {Unary::LeakyRelu, {0.2, NAN}}};
+  int i = 0;
+  for (const auto& [act, params] : acts)
+    for (BiasMode bias : {BiasMode::PerRow, BiasMode::PerColumn})
+      for (auto [m, n] : {std::pair{5, 300}, {300, 5}}) {
+        GemmCase c;
+        c.layout = kLayouts[i % 2];
+        c.trans_b = kTrans[i / 2 % 2];
+        c.m = m, c.n = n, c.k = 257;
+        c.alpha = i % 4 == 3 ? 0.0 : 1.5;
+        c.beta = i % 3 ? 0.0 : -0.5;
+        c.bias_mode = bias, c.activation = act, c.activation_params = params;
+        ++i;
+        EXPECT_TRUE(ref::check_gemm(c, i % 2 ? &split : &whole));
+      }
+}
+
+// Strided (one A shared) and listed batches with alpha and beta per
+// product, thin M and thin N (the table's A and B slots swap).
+TEST(GemmThin, Batches) {
+  const GemmForce split = test::force("thin", &kSplit4), whole = test::force("thin", &kNoSplit);
+  int i = 0;
+  for (const GemmForce* f : {&split, &whole})
+    for (GemmCase::Mode mode : {GemmCase::Mode::Strided, GemmCase::Mode::List})
+      for (auto [m, n] : {std::pair{3, 200}, {200, 3}}) {
+        GemmCase c = thin_case(m, n, 129, i++);
+        c.mode = mode;
+        c.batch = 5;
+        c.shared_a = mode == GemmCase::Mode::Strided && m < n;
+        if (mode == GemmCase::Mode::List) c.alphas = {1, 0, -2, 0.5, 1}, c.betas = {0, 1, 0, 0.5, 2};
+        c.product_align = 4;
+        EXPECT_TRUE(ref::check_gemm(c, f));
+      }
+}
+
+// f16 (f32 arithmetic whatever the call asks) and f64, thin M and thin N
+// in turn, on four of the shapes (each type and shape is a program).
+TEST(GemmThin, DataTypes) {
+  std::vector<DType> types{DType::F16};
+  if (test::device().caps().fp64) types.push_back(DType::F64);
+  const std::vector<GemmForce> forces = configs();
+  int i = 0;
+  for (DType t : types)
+    for (std::size_t f = 0; f < 4; ++f) {
+      const auto [m, n] = f % 2 ? std::pair{520, 1} : std::pair{8, 520};
+      {
+        GemmCase c = thin_case(m, n, 300, i++);
+        c.dtype = t;
+        c.accumulate = i % 2 ? Accumulate::Default : Accumulate::F32;
+        if (t == DType::F64) c.accumulate = Accumulate::Default;
+        c.bias_mode = BiasMode::PerRow;
+        EXPECT_TRUE(ref::check_gemm(c, &forces[f]));
+      }
+    }
+}
+
+// Forced on a product that is not thin: a clear error.
+TEST(GemmThin, ForcedOnAWideProductIsRefused) {
+  const GemmForce f = test::force("thin");
+  GemmCase c;
+  c.m = c.n = 17, c.k = 8;
+  const ::testing::AssertionResult r = ref::check_gemm(c, &f);  // the call's error, as a failure
+  EXPECT_FALSE(r);
+  EXPECT_NE(std::string(r.message()).find("the forced thin kernel does not apply"), std::string::npos) << r.message();
+}
+
+// The routine takes thin products to the thin kernel by default (8 x 4096 x
+// 4096 decode-time shape, and its transposed N-thin twin), and leaves the
+// others where they were.
+TEST(GemmThin, RoutineChoosesThin) {
+  const Queue& q = test::queue();
+  const auto chosen = [&](std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1) {
+    return detail::choose_gemm(q, test::dense_problem(DType::F32, m, n, k, batch), true, nullptr).candidate->name();
+  };
+  EXPECT_EQ(chosen(8, 4096, 4096), "thin");
+  EXPECT_EQ(chosen(4096, 8, 4096), "thin");
+  EXPECT_EQ(chosen(1, 4096, 4096), "thin");
+  EXPECT_EQ(chosen(16, 1024, 1024, 4), "thin");
+  EXPECT_NE(chosen(17, 4096, 4096), "thin");
+  EXPECT_NE(chosen(64, 64, 64), "thin");
+  EXPECT_NE(chosen(8, 16, 16), "thin");  // below THIN_MIN
+  // KERNEL = 4 runs it where it applies, and THIN_MIN = 2^20 never.
+  const GemmForce never = test::force_routine({{"THIN_MIN", 1 << 20}});
+  EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 8, 4096, 4096), true, &never).candidate->name(),
+            "thin");
+  const GemmForce kernel4 = test::force_routine({{"KERNEL", 4}});
+  EXPECT_EQ(detail::choose_gemm(q, test::dense_problem(DType::F32, 8, 16, 16), true, &kernel4).candidate->name(),
+            "thin");
+  EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 64, 64, 64), true, &kernel4).candidate->name(),
+            "thin");
+  // And the call itself, through the routine's choice.
+  GemmCase c = thin_case(8, 2048, 512, 0);
+  EXPECT_TRUE(ref::check_gemm(c));
+}
+
+// ---- the descriptor on an H100's capabilities (no device needed) ----
+
+namespace {
+
+const detail::GemmThinFamily& fam() { return detail::families::gemm_thin(); }
+
+detail::GemmProblem nk_problem(std::int64_t m, std::int64_t n, std::int64_t k) {
+  detail::GemmProblem pr = test::dense_problem(DType::F32, m, n, k);
+  pr.trans_b = true;
+  return pr;
+}
+
+}  // namespace
+
+TEST(GemmThinDescriptor, ViewSwapsThinN) {
+  detail::GemmProblem pr = test::dense_problem(DType::F32, 4096, 8, 1024);
+  pr.trans_a = true;
+  pr.align_a = 4, pr.align_b = 1;
+  const detail::ThinView v = detail::GemmThinFamily::view(pr);
+  EXPECT_TRUE(v.swapped);
+  EXPECT_EQ(v.m, 8);
+  EXPECT_EQ(v.n, 4096);
+  EXPECT_TRUE(v.trans_a);    // the kernel's A is B^T: B stored K x N is A' stored K x M'
+  EXPECT_FALSE(v.trans_b);   // the kernel's B is A^T: A stored K x M is read along N'
+  EXPECT_EQ(v.align_b, 4);
+  EXPECT_FALSE(detail::GemmThinFamily::view(test::dense_problem(DType::F32, 8, 4096, 1024)).swapped);
+  EXPECT_EQ(fam().bucket(pr), "m<=16:kn");
+  EXPECT_EQ(fam().bucket(nk_problem(1, 4096, 4096)), "m<=1:nk");
+  EXPECT_EQ(fam().bucket(nk_problem(3, 4096, 4096)), "m<=4:nk");
+  for (const std::string& b : fam().buckets()) EXPECT_EQ(fam().bucket(fam().make_example(DType::F32, b, {})), b);
+}
+
+TEST(GemmThinDescriptor, FitSplitAndGeometryOnH100) {
+  const Capabilities h100 = test::nvidia_caps(Backend::CUDA, 90);
+  Capabilities caps = h100;
+  caps.compute_units = 132, caps.max_threads_per_cu = 2048, caps.subgroups = true, caps.warp_size = 32;
+  caps.subgroup_sizes = {32};
+  const detail::GemmProblem pr = test::dense_problem(DType::F32, 8, 4096, 4096);
+  const Params p = fam().fit(fam().defaults(caps), caps, pr);
+  EXPECT_EQ(p.at("MT"), 8);  // the thin dimension's power of two
+  EXPECT_EQ(p.at("VW"), 4);
+  const detail::ThinSplit s = fam().split(p, caps, pr);
+  EXPECT_GT(s.splits, 1);  // 32 column blocks do not fill 132 SMs
+  EXPECT_EQ(s.kspan % 32, 0);
+  EXPECT_GE(s.splits * s.kspan, 4096);
+  EXPECT_LT((s.splits - 1) * s.kspan, 4096);
+  EXPECT_EQ(fam().scratch_bytes(p, caps, pr), std::size_t(s.splits) * 8 * 4096 * 4);
+  const detail::Geometry g = fam().geometry(p, caps, pr);
+  EXPECT_EQ(g.local[0] * g.local[1], 256u);
+  EXPECT_EQ(g.global[0], 4096u / 128 * 32);
+  EXPECT_EQ(g.global[1], std::size_t(s.splits) * 8);
+  // The candidate names its second pass.
+  EXPECT_EQ(detail::thin_candidate().needs(p, caps, pr).passes.size(), 1u);
+  // SPLIT = 1: none; a big batch fills the device by itself.
+  Params one = p;
+  one["SPLIT"] = 1;
+  EXPECT_EQ(fam().split(one, caps, pr).splits, 1);
+  EXPECT_EQ(fam().scratch_bytes(one, caps, pr), 0u);
+  EXPECT_EQ(fam().split(p, caps, test::dense_problem(DType::F32, 8, 4096, 4096, 256)).splits, 1);
+  // Along K with sub-groups of 32: SG stays on where WGX is 32.
+  const detail::GemmProblem nk = nk_problem(8, 4096, 4096);
+  const Params q = fam().fit(fam().defaults(caps), caps, nk);
+  EXPECT_EQ(q.at("SG"), 1);
+  const detail::Defines d = fam().defines(q, nk);
+  EXPECT_NE(std::find(d.begin(), d.end(), std::pair<std::string, std::string>{"B_KCONTIG", "1"}), d.end());
+  EXPECT_EQ(std::count_if(d.begin(), d.end(), [](const auto& kv) { return kv.first == "SPLIT"; }), 0);
+  // f16 storage: f32 arithmetic, 8-element packs on CUDA; f64: 2.
+  detail::GemmProblem h = pr;
+  h.dtype = DType::F16, h.comp_half = true;
+  const Params hp = fam().fit(fam().defaults(caps), caps, h);
+  const detail::Defines hd = fam().defines(hp, h);
+  EXPECT_NE(std::find(hd.begin(), hd.end(), std::pair<std::string, std::string>{"COMP", "float"}), hd.end());
+  Params wide = fam().defaults(caps);
+  wide["VW"] = 8;
+  EXPECT_EQ(fam().fit(wide, caps, h).at("VW"), 8);
+  EXPECT_EQ(fam().fit(wide, caps, pr).at("VW"), 4);
+  detail::GemmProblem d64 = pr;
+  d64.dtype = DType::F64;
+  EXPECT_EQ(fam().fit(wide, caps, d64).at("VW"), 2);
+}
+
+TEST(GemmThinDescriptor, Refusals) {
+  Capabilities caps = test::nvidia_caps(Backend::OpenCL, 90);
+  caps.compute_units = 132;
+  const detail::GemmProblem pr = test::dense_problem(DType::F32, 8, 4096, 4096);
+  Params p = fam().defaults(caps);
+  EXPECT_EQ(fam().check(p, caps, pr), "");
+  Params q = p;
+  q["KU"] = 8, q["KCH"] = 4;
+  EXPECT_NE(fam().check(q, caps, pr), "");
+  q = p;
+  q["WGX"] = 256, q["WGY"] = 64;
+  EXPECT_NE(fam().check(q, caps, pr), "");
+  detail::GemmProblem odd = pr;
+  odd.align_b = 2;
+  EXPECT_NE(fam().check(p, caps, odd), "");
+  EXPECT_EQ(fam().fit(p, caps, odd).at("VW"), 2);
+  q = p;
+  q["SG"] = 1;  // not a candidate value without sub-groups
+  EXPECT_NE(fam().check(q, caps, pr), "");
+  q = p;
+  q["MT"] = 16, q["NJ"] = 4, q["VW"] = 4, q["KU"] = 4;  // 16 x 16 accumulators and 16 loads
+  EXPECT_NE(fam().check(q, caps, pr), "");
+  // Local memory: 16 rows of a 16 x 256 x 16 K chunk along K.
+  q = p;
+  q["WGX"] = 256, q["WGY"] = 1, q["VW"] = 16, q["KCH"] = 16, q["KU"] = 1, q["MT"] = 16;
+  EXPECT_NE(fam().check(q, caps, nk_problem(16, 4096, 4096)), "");
+  EXPECT_NE(detail::thin_candidate().applies(test::dense_problem(DType::F32, 17, 17, 4096), caps), "");
+  EXPECT_EQ(detail::thin_candidate().applies(test::dense_problem(DType::F32, 17, 16, 4096), caps), "");
+}
