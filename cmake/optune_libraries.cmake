@@ -1,6 +1,7 @@
 # liboptune.a (target optune, exported as optune::optune_static) and
 # liboptune.so (target optune_shared, exported as optune::optune), both made
-# from the objects of optune_objects, so every source compiles once.
+# from the objects of optune_objects, so every source compiles once, and the
+# blob of cubins embedded at build time (optune_cubins, empty without them).
 #
 # The public headers include neither CL/cl.h nor cuda.h, so a user of the
 # shared library needs no OpenCL headers: it links OpenCL, SQLite, libdl,
@@ -15,8 +16,8 @@ include(GNUInstallDirs)
 
 set(OPTUNE_PRIVATE_LINK SQLite::SQLite3 Threads::Threads ${CMAKE_DL_LIBS} m)
 
-add_library(optune STATIC $<TARGET_OBJECTS:optune_objects>)
-add_library(optune_shared SHARED $<TARGET_OBJECTS:optune_objects>)
+add_library(optune STATIC $<TARGET_OBJECTS:optune_objects> $<TARGET_OBJECTS:optune_cubins>)
+add_library(optune_shared SHARED $<TARGET_OBJECTS:optune_objects> $<TARGET_OBJECTS:optune_cubins>)
 foreach(lib optune optune_shared)
   target_include_directories(${lib} PUBLIC
     $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>

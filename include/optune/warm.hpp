@@ -19,6 +19,7 @@ struct WarmReport {
   std::size_t failed = 0;             // variants that could not be prepared (see log)
   std::uint64_t compiled = 0;         // programs built from source
   std::uint64_t loaded = 0;           // programs found in the cache file
+  std::uint64_t embedded = 0;         // programs loaded from the cubins embedded at build time (CUDA)
   std::uint64_t trust_checks = 0;     // database entries checked against the defaults
   double seconds = 0;
 };

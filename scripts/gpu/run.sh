@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup] [extra bench args]
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -59,6 +59,8 @@ build() {
     cmake --build build/gpu -j 16 >>"$LOGS/build.log" 2>&1
   local rc=$?
   tail -5 "$LOGS/build.log"
+  # What the embedded-cubin step compiled (tools/embed_cubins), and how long it took.
+  grep -h 'optune_embed_cubins' "$LOGS/build.log" | tail -3 | tee -a "$OUT/summary.txt"
   log "build rc=$rc"
   return $rc
 }
@@ -220,6 +222,26 @@ python_step() {
   [ "${PIPESTATUS[0]}" = 0 ] || STATUS=1
 }
 
+# Start-up with the embedded cubins: the tests that prove them (the gpu
+# run asserts a cold SGEMM 256^3 compiles nothing on the H100), then
+# `optune bench startup` on both back ends, JSON in $OUT/startup-*.json.
+startup() {
+  local ocl
+  ocl=$(ocl_device)
+  log "embedded cubins and start-up tests (CUDA)"
+  (cd build/gpu && ctest -R 'test_embedded_cubins|test_bench_startup' --output-on-failure --timeout 900) \
+    >"$LOGS/tests-startup.log" 2>&1 || STATUS=1
+  grep -E 'tests passed|tests failed|Failed|Skipped|\*\*\*' "$LOGS/tests-startup.log" | tail -15 | tee -a "$OUT/summary.txt"
+  log "bench startup cuda:0"
+  ./build/gpu/optune bench startup --device cuda:0 --json "$OUT/startup-cuda.json" "$@" 2>>"$LOGS/bench.log" |
+    tee -a "$OUT/summary.txt"
+  if [ -n "$ocl" ]; then
+    log "bench startup $ocl (NVIDIA OpenCL)"
+    ./build/gpu/optune bench startup --device "$ocl" --json "$OUT/startup-opencl.json" "$@" 2>>"$LOGS/bench.log" |
+      tee -a "$OUT/summary.txt"
+  fi
+}
+
 case "$WHAT" in
   build) build ;;
   python) build && python_step ;;
@@ -230,6 +252,7 @@ case "$WHAT" in
   tune-bench) build && tune && bench "$@" ;;
   test-bench) build && tests && bench "$@" ;;
   thin-sweep) build && thin_sweep "$@" ;;
+  startup) build && startup "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

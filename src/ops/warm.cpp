@@ -183,6 +183,7 @@ WarmReport warm(const Queue& q, const std::vector<std::string>& only,
   const ProgramCounts p1 = program_counts();
   r.compiled = p1.compiled - p0.compiled;
   r.loaded = p1.from_disk - p0.from_disk;
+  r.embedded = p1.from_embedded - p0.from_embedded;
   r.trust_checks = trust_counts().checked - t0.checked;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -1,5 +1,6 @@
 #include "runtime/checksum.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 namespace optune::detail {
@@ -20,6 +21,19 @@ std::uint64_t get_le(const std::uint8_t* p, int bytes) {
 }
 
 }  // namespace
+
+std::string digest128(std::initializer_list<std::string_view> parts) {
+  std::uint64_t h1 = kFnvOffset, h2 = 0x84222325cbf29ce4ull;
+  for (std::string_view part : parts) {
+    h1 = fnv1a(part, h1);
+    h1 = fnv1a("\x1f", h1);
+    h2 = fnv1a(part, h2 ^ 0x9e3779b97f4a7c15ull);
+    h2 = fnv1a("\x1e", h2);
+  }
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+  return buf;
+}
 
 std::vector<std::uint8_t> frame_binary(const std::vector<std::uint8_t>& payload) {
   std::vector<std::uint8_t> out(kHeader + payload.size());

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,12 @@ inline std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n, std::uint64_t h
 inline std::uint64_t fnv1a(std::string_view s, std::uint64_t h = kFnvOffset) {
   return fnv1a(reinterpret_cast<const std::uint8_t*>(s.data()), s.size(), h);
 }
+
+// 128 bits as 32 hex digits, from two differently seeded FNV-1a passes over
+// the parts (each followed by a separator): the program cache's key and the
+// embedded cubins' digest of a program text. Collisions would load a wrong
+// binary, so one 64-bit hash is not enough for a long-lived cache.
+std::string digest128(std::initializer_list<std::string_view> parts);
 
 // A cached program binary as stored: magic "OPTB", format 1 (4 bytes), the
 // payload's length and its FNV-1a 64 (8 bytes each, little-endian), then the

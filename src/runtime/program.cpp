@@ -11,6 +11,7 @@
 #include "runtime/cache_file.hpp"
 #include "runtime/checksum.hpp"
 #include "runtime/embedded.hpp"
+#include "runtime/embedded_cubins.hpp"
 #include "runtime/log.hpp"
 #include "runtime/trace.hpp"
 
@@ -18,25 +19,24 @@ namespace optune::detail {
 
 namespace {
 
-// 128 bits from two differently seeded passes: collisions would load a wrong
-// binary, so one 64-bit hash is not enough for a long-lived cache.
-std::string digest(std::string_view a, std::string_view b, std::string_view c) {
-  std::uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
-  for (std::string_view part : {a, b, c}) {
-    h1 = fnv1a(part, h1);
-    h1 = fnv1a("\x1f", h1);
-    h2 = fnv1a(part, h2 ^ 0x9e3779b97f4a7c15ull);
-    h2 = fnv1a("\x1e", h2);
-  }
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
-  return buf;
-}
-
-std::atomic<std::uint64_t> n_compiled{0}, n_from_disk{0}, n_from_memory{0};
+std::atomic<std::uint64_t> n_compiled{0}, n_from_disk{0}, n_from_memory{0}, n_embedded{0};
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A stored binary (embedded or from the cache file) loaded: counted, marked
+// in the stats and logged with where it came from; nullptr when the driver
+// refuses it.
+ProgramPtr load_stored(ContextImpl& ctx, const std::vector<std::uint8_t>& bin, const std::string& options, bool* stat,
+                       std::atomic<std::uint64_t>& count, const std::string& what,
+                       std::chrono::steady_clock::time_point t0) {
+  ProgramPtr p = ctx.load_binary(bin, options);
+  if (!p) return nullptr;
+  if (stat) *stat = true;
+  count.fetch_add(1, std::memory_order_relaxed);
+  log_debug(what + " on " + ctx.device()->caps().name + " in " + std::to_string(seconds_since(t0) * 1e3) + " ms");
+  return p;
 }
 
 ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::string& text,
@@ -44,15 +44,22 @@ ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::
   const Capabilities& caps = ctx.device()->caps();
   CacheFile* file = cache_enabled() ? CacheFile::instance() : nullptr;
   const auto t0 = std::chrono::steady_clock::now();
+  // A cubin the build compiled for exactly this architecture, options and
+  // text (embedded_cubins.hpp): no compile, and nothing to store.
+  if (caps.backend == Backend::CUDA) {
+    if (auto cubin = embedded_cubin(caps.architecture, options, text)) {
+      if (ProgramPtr p = load_stored(ctx, *cubin, options, stats ? &stats->from_embedded : nullptr, n_embedded,
+                                     "embedded cubin: " + std::string(label), t0))
+        return p;
+      warn_once("embedded-cubin-rejected:" + key,
+                "embedded cubin of " + std::string(label) + " rejected by the driver; compiling");
+    }
+  }
   if (file) {
     if (auto bin = file->get_program(key)) {
-      if (ProgramPtr p = ctx.load_binary(*bin, options)) {
-        if (stats) stats->from_disk = true;
-        n_from_disk.fetch_add(1, std::memory_order_relaxed);
-        log_debug("program cache hit (disk): " + std::string(label) + " on " + caps.name + " in " +
-                  std::to_string(seconds_since(t0) * 1e3) + " ms");
+      if (ProgramPtr p = load_stored(ctx, *bin, options, stats ? &stats->from_disk : nullptr, n_from_disk,
+                                     "program cache hit (disk): " + std::string(label), t0))
         return p;
-      }
       log_warn("cached binary of " + std::string(label) + " rejected by the driver; recompiling");
       file->remove_program(key);
     }
@@ -80,7 +87,7 @@ ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::
 
 ProgramCounts program_counts() {
   return {n_compiled.load(std::memory_order_relaxed), n_from_disk.load(std::memory_order_relaxed),
-          n_from_memory.load(std::memory_order_relaxed)};
+          n_from_memory.load(std::memory_order_relaxed), n_embedded.load(std::memory_order_relaxed)};
 }
 
 std::string capability_macros(const Capabilities& caps) {
@@ -138,7 +145,7 @@ ProgramPtr find_or_build(ContextImpl& ctx, std::string_view label, const std::st
   const DeviceImpl& dev = *ctx.device();
   const std::string text = assemble_text(dev.caps(), dev.backend_prelude(), label, body);
   const std::string options = assemble_options(dev, defines);
-  const std::string key = digest(dev.caps().identity(), options, text);
+  const std::string key = digest128({dev.caps().identity(), options, text});
 
   // One thread compiles a key; others asking for it wait on the key's mutex
   // and then find it in the map. A failed build throws to its caller and

@@ -31,6 +31,7 @@ std::string assemble_options(const DeviceImpl& device, const Defines& defines);
 struct ProgramStats {
   bool from_memory = false;   // hit in this process
   bool from_disk = false;     // hit in the cache file
+  bool from_embedded = false; // a cubin embedded at build time (embedded_cubins.hpp)
   double seconds = 0;         // time to get the program
 };
 
@@ -40,6 +41,7 @@ struct ProgramCounts {
   std::uint64_t compiled = 0;     // built from source (driver compile)
   std::uint64_t from_disk = 0;    // loaded from the cache file's binaries
   std::uint64_t from_memory = 0;  // found in the context's own map
+  std::uint64_t from_embedded = 0;  // cubins embedded at build time, loaded without compiling
 };
 ProgramCounts program_counts();
 

@@ -298,6 +298,7 @@ void program(std::string_view label, const ProgramStats& stats, const std::strin
     const char* how = failed             ? "failed"
                       : stats.from_memory ? "memory cache"
                       : stats.from_disk   ? "disk cache"
+                      : stats.from_embedded ? "embedded cubin"
                                           : "compiled";
     const std::int64_t dur = std::int64_t(stats.seconds * 1e9);
     const std::int64_t end = now_ns();

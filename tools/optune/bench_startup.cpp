@@ -18,6 +18,7 @@
 #include "database/database.hpp"
 #include "optune/gemm.hpp"
 #include "optune/reduce.hpp"
+#include "runtime/embedded_cubins.hpp"
 #include "runtime/program.hpp"
 
 extern char** environ;
@@ -33,17 +34,23 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 }
 
 struct Case {
-  std::string id;    // what the child is told (--case)
-  std::string name;  // what the table and the JSON say
+  std::string id;      // what the child is told (--case)
+  std::string name;    // what the table and the JSON say
+  std::string family;  // what `optune warm --only` warms for it
 };
 
 const std::vector<Case>& cases() {
-  static const std::vector<Case> c{{"gelu", "gelu f32 2^20"},
-                                   {"softmax", "softmax f32 512x768"},
-                                   {"row-sum", "row-sum f32 512x768"},
-                                   {"sgemm", "sgemm 256x256x256"}};
+  static const std::vector<Case> c{{"gelu", "gelu f32 2^20", "elementwise"},
+                                   {"softmax", "softmax f32 512x768", "norm_rows"},
+                                   {"row-sum", "row-sum f32 512x768", "reduce_rows"},
+                                   {"sgemm", "sgemm 256x256x256", "gemm"}};
   return c;
 }
+
+// The targets of issue 16, set on the H100: a cold first SGEMM 256^3 on CUDA
+// with the embedded cubins, and every case's first call after `optune warm`.
+constexpr double kColdSgemmTargetMs = 100;
+constexpr double kAfterWarmTargetMs = 10;
 
 }  // namespace
 
@@ -124,6 +131,7 @@ void first_call(const std::string& id, const std::string& spec) {
       {"programs",
        {{"compiled", p1.compiled - p0.compiled},
         {"from_cache_file", p1.from_disk - p0.from_disk},
+        {"from_embedded", p1.from_embedded - p0.from_embedded},
         {"from_memory", p1.from_memory - p0.from_memory}}},
       {"trust_checks", {{"checked", c1.checked - c0.checked}, {"from_cache_file", c1.from_cache_file - c0.from_cache_file}}},
   };
@@ -239,6 +247,7 @@ std::string programs_text(const nlohmann::json& child) {
     if (n) s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + what;
   };
   add(child["programs"]["compiled"].get<std::uint64_t>(), "compiled");
+  add(child["programs"]["from_embedded"].get<std::uint64_t>(), "embedded");
   add(child["programs"]["from_cache_file"].get<std::uint64_t>(), "from file");
   add(child["trust_checks"]["checked"].get<std::uint64_t>(), "checks");
   add(child["trust_checks"]["from_cache_file"].get<std::uint64_t>(), "verdicts from file");
@@ -247,15 +256,61 @@ std::string programs_text(const nlohmann::json& child) {
 
 }  // namespace
 
+namespace {
+
+namespace fs = std::filesystem;
+
+// A new folder under the system's temporary folder, removed with this object.
+struct TempRoot {
+  fs::path path;
+  TempRoot() {
+    std::string tmpl = (fs::temp_directory_path() / "optune-startup-XXXXXX").string();
+    if (!mkdtemp(tmpl.data()))
+      throw Error(Status::IoError, "bench startup: cannot make a folder in " + fs::temp_directory_path().string());
+    path = tmpl;
+  }
+  ~TempRoot() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  TempRoot(const TempRoot&) = delete;
+  TempRoot& operator=(const TempRoot&) = delete;
+};
+
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+// OPTUNE_CACHE_DIR and the driver caches, in folders under root.
+Env cache_env(const fs::path& root, const std::vector<DriverCache>& dcs) {
+  Env set{{"OPTUNE_CACHE_DIR", (root / "optune").string()}};
+  for (const DriverCache& d : dcs) {
+    const fs::path p = root / lower(d.variable);
+    fs::create_directories(p);
+    set.emplace_back(d.variable, p.string());
+  }
+  return set;
+}
+
+std::string ms_text(const nlohmann::json& phase) {
+  if (!phase.is_object() || phase.contains("error") || !phase.contains("first_call_ms")) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", phase["first_call_ms"].get<double>());
+  return buf;
+}
+
+}  // namespace
+
 nlohmann::json bench_startup(const Device& dev, const StartupBenchOptions& o) {
-  namespace fs = std::filesystem;
   const Capabilities& caps = dev.caps();
   const std::string exe = fs::read_symlink("/proc/self/exe").string();
   const std::vector<DriverCache> dcs = driver_caches(caps);
   // Set per case, or removed, so that every child starts from the same place:
-  // the cache on, no trace file, no driver cache switched off.
+  // the cache on, no trace file, no driver cache switched off, the embedded
+  // cubins as the library ships them.
   const std::vector<std::string> unset{"OPTUNE_CACHE", "OPTUNE_TRACE", "CUDA_CACHE_DISABLE", "POCL_KERNEL_CACHE",
-                                       "MESA_SHADER_CACHE_DISABLE"};
+                                       "MESA_SHADER_CACHE_DISABLE", "OPTUNE_EMBEDDED_CUBINS"};
+  // The cold run without the embedded cubins only means something where
+  // they could be used.
+  const bool embedded = caps.backend == Backend::CUDA && detail::embedded_cubins()->size() > 0;
 
   nlohmann::json applied = nlohmann::json::array(), redirected = nlohmann::json::array();
   std::string applied_text;
@@ -266,40 +321,57 @@ nlohmann::json bench_startup(const Device& dev, const StartupBenchOptions& o) {
       applied_text += (applied_text.empty() ? "" : ", ") + std::string(d.variable);
     }
   }
+
+  std::vector<Case> chosen;
+  std::vector<std::string> families;
+  for (const Case& k : cases())
+    if (selected(k.name, o.only)) {
+      chosen.push_back(k);
+      if (std::find(families.begin(), families.end(), k.family) == families.end()) families.push_back(k.family);
+    }
+
   if (!o.quiet) {
     std::printf("\nstartup: the first call in a fresh process (%s), ms of host wall time\n", exe.c_str());
     std::printf("  cold: new OPTUNE_CACHE_DIR; driver cache %s\n",
                 applied_text.empty() ? ("not moved (no variable known for " + caps.platform + "): it may be warm").c_str()
                                      : (applied_text + " in a new folder").c_str());
-    std::printf("  warm: the same folders again, as the cold run left them\n");
-    std::printf("%-22s %15s %15s %11s %11s %9s %17s  %s\n", "startup", "device c/w", "upload c/w", "first cold",
-                "first warm", "2nd call", "process c/w", "first call's programs: cold | warm");
+    std::printf("  cold -emb: the same with OPTUNE_EMBEDDED_CUBINS=0 (%s)\n",
+                embedded ? "compiles what the build embedded" : "not run: no embedded cubins for this device");
+    std::printf("  after warm: new folders where `optune warm --only <the cases' families>` ran first\n");
+    std::printf("  warm: the cold run's folders again, as it left them\n");
+    std::printf("%-22s %11s %11s %11s %11s %11s %9s %11s\n", "startup", "device", "first cold", "cold -emb",
+                "after warm", "first warm", "2nd call", "process");
   }
 
-  nlohmann::json rows = nlohmann::json::array();
-  for (const Case& k : cases()) {
-    if (!selected(k.name, o.only)) continue;
-    std::string tmpl = (fs::temp_directory_path() / "optune-startup-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw Error(Status::IoError, "bench startup: cannot make a folder in " +
-                                                               fs::temp_directory_path().string());
-    const fs::path root = tmpl;
-    struct Remove {
-      fs::path p;
-      ~Remove() {
-        std::error_code ec;
-        fs::remove_all(p, ec);
-      }
-    } remove{root};
-    std::vector<std::pair<std::string, std::string>> set{{"OPTUNE_CACHE_DIR", (root / "optune").string()}};
-    for (const DriverCache& d : dcs) {
-      const fs::path p = root / lower(d.variable);
-      fs::create_directories(p);
-      set.emplace_back(d.variable, p.string());
-    }
+  // One `optune warm` in a template folder, copied for each case.
+  TempRoot warmed;
+  const Env warm_env = cache_env(warmed.path, dcs);
+  nlohmann::json warm_run;
+  {
+    std::string only;
+    for (const std::string& f : families) only += (only.empty() ? "" : ",") + f;
+    const ChildRun r = spawn_child(exe, {"warm", "--device", caps.spec, "--quiet", "--only", only}, warm_env, unset);
+    warm_run = {{"families", families}, {"exit_code", r.exit_code}, {"process_ms", r.wall_ms}};
+    if (r.exit_code != 0) std::fprintf(stderr, "optune bench startup: optune warm exited with %d\n%s", r.exit_code, r.out.c_str());
+  }
+
+  nlohmann::json rows = nlohmann::json::array(), targets = nlohmann::json::array();
+  for (const Case& k : chosen) {
+    TempRoot cold_root, plain_root, warm_root;
+    const Env cold_env = cache_env(cold_root.path, dcs);
+    Env plain_env = cache_env(plain_root.path, dcs);
+    plain_env.emplace_back("OPTUNE_EMBEDDED_CUBINS", "0");
+    fs::copy(warmed.path, warm_root.path, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    Env after_env = warm_env;
+    for (auto& [name, value] : after_env)
+      value = (warm_root.path / fs::path(value).lexically_relative(warmed.path)).string();
 
     nlohmann::json row{{"case", k.name}, {"id", k.id}};
-    for (const char* phase : {"cold", "warm"}) {
-      const ChildRun r = spawn_child(exe, {"bench-first-call", "--case", k.id, "--device", caps.spec}, set, unset);
+    const std::vector<std::pair<const char*, const Env*>> phases{
+        {"cold", &cold_env}, {"cold_no_embedded", &plain_env}, {"after_warm", &after_env}, {"warm", &cold_env}};
+    for (const auto& [phase, env] : phases) {
+      if (std::string(phase) == "cold_no_embedded" && !embedded) continue;
+      const ChildRun r = spawn_child(exe, {"bench-first-call", "--case", k.id, "--device", caps.spec}, *env, unset);
       nlohmann::json child = last_json_line(r.out);
       if (r.exit_code != 0 || !child.is_object()) {
         const std::string why = "child exited with " + std::to_string(r.exit_code) + (child.is_object() ? "" : ", no result");
@@ -310,36 +382,70 @@ nlohmann::json bench_startup(const Device& dev, const StartupBenchOptions& o) {
       child["process_ms"] = r.wall_ms;
       row[phase] = child;
     }
+
+    // The targets (set on the H100; reported on every device).
+    auto target = [&](const std::string& what, const char* phase, double limit) {
+      const nlohmann::json& p = row.contains(phase) ? row[phase] : nlohmann::json();
+      nlohmann::json t{{"case", k.name}, {"what", what}, {"phase", phase}, {"limit_ms", limit}};
+      if (p.is_object() && p.contains("first_call_ms")) {
+        t["ms"] = p["first_call_ms"];
+        t["met"] = p["first_call_ms"].get<double>() <= limit;
+      } else {
+        t["met"] = false;
+      }
+      targets.push_back(t);
+    };
+    if (k.id == "sgemm" && caps.backend == Backend::CUDA)
+      target("cold first call with the embedded cubins", "cold", kColdSgemmTargetMs);
+    target("first call after optune warm", "after_warm", kAfterWarmTargetMs);
     rows.push_back(row);
 
     if (!o.quiet) {
-      const nlohmann::json &c = row["cold"], &w = row["warm"];
-      if (c.contains("error") || w.contains("error")) {
+      const nlohmann::json& c = row["cold"];
+      if (c.contains("error")) {
         std::printf("%-22s failed (see above)\n", k.name.c_str());
         continue;
       }
-      auto pair = [](const nlohmann::json& a, const nlohmann::json& b, const char* key) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.1f / %.1f", a[key].get<double>(), b[key].get<double>());
-        return std::string(buf);
-      };
-      std::printf("%-22s %15s %15s %11.1f %11.1f %9.2f %17s  %s | %s\n", k.name.c_str(),
-                  pair(c, w, "device_ms").c_str(), pair(c, w, "upload_ms").c_str(), c["first_call_ms"].get<double>(),
-                  w["first_call_ms"].get<double>(), w["second_call_ms"].get<double>(),
-                  pair(c, w, "process_ms").c_str(), programs_text(c).c_str(), programs_text(w).c_str());
+      const nlohmann::json none;
+      const nlohmann::json& plain = row.contains("cold_no_embedded") ? row["cold_no_embedded"] : none;
+      std::printf("%-22s %11.1f %11s %11s %11s %11s %9.2f %11.1f\n", k.name.c_str(), c["device_ms"].get<double>(),
+                  ms_text(c).c_str(), ms_text(plain).c_str(), ms_text(row["after_warm"]).c_str(),
+                  ms_text(row["warm"]).c_str(), c["second_call_ms"].get<double>(), c["process_ms"].get<double>());
+      std::string progs = "cold: " + programs_text(c);
+      if (plain.is_object() && !plain.contains("error")) progs += " | cold -emb: " + programs_text(plain);
+      for (const char* phase : {"after_warm", "warm"})
+        if (row[phase].is_object() && !row[phase].contains("error"))
+          progs += std::string(" | ") + (phase == std::string("warm") ? "warm" : "after warm") + ": " +
+                   programs_text(row[phase]);
+      std::printf("    %s\n", progs.c_str());
+    }
+  }
+  if (!o.quiet && !targets.empty()) {
+    std::printf("targets (set for the H100; %s on %s):\n", std::string(backend_name(caps.backend)).c_str(),
+                caps.name.c_str());
+    for (const nlohmann::json& t : targets) {
+      std::string got = t.contains("ms") ? ms_text(nlohmann::json{{"first_call_ms", t["ms"]}}) + " ms" : "no result";
+      std::printf("  %-22s %-42s <= %5.0f ms: %-10s %s\n", t["case"].get<std::string>().c_str(),
+                  t["what"].get<std::string>().c_str(), t["limit_ms"].get<double>(), got.c_str(),
+                  t["met"].get<bool>() ? "met" : "MISSED");
     }
   }
   std::fflush(stdout);
   return {
       {"method",
-       "each case runs in two child processes of the tool on the same device: cold with a new, empty "
-       "OPTUNE_CACHE_DIR and the driver caches below in new, empty folders; warm with the same folders again. "
+       "each case runs in child processes of the tool on the same device: cold with a new, empty "
+       "OPTUNE_CACHE_DIR and the driver caches below in new, empty folders; cold_no_embedded the same with "
+       "OPTUNE_EMBEDDED_CUBINS=0 (CUDA with embedded cubins only); after_warm in a copy of folders where "
+       "`optune warm --only FAMILIES` (the cases' families) ran first; warm with the cold run's folders again. "
        "device_ms: device enumeration, context and queue; upload_ms: inputs allocated and uploaded; first_call_ms: "
-       "host wall time of the first call to its completion (database lookup, trust checks, program compile or "
-       "cache-file load, the kernels); second_call_ms: the next call; process_ms: the child process from spawn to "
-       "exit, seen by the parent"},
+       "host wall time of the first call to its completion (database lookup, trust checks, program compile, "
+       "embedded-cubin or cache-file load, the kernels); second_call_ms: the next call; process_ms: the child "
+       "process from spawn to exit, seen by the parent"},
       {"driver_caches", redirected},
       {"driver_caches_applied", applied},
+      {"embedded_cubins", embedded},
+      {"warm_run", warm_run},
+      {"targets", targets},
       {"rows", rows},
   };
 }

@@ -37,13 +37,14 @@ void run(const WarmOptions& o) {
   const WarmReport r = warm(q, o.only, o.quiet ? std::function<void(std::size_t, std::size_t, const std::string&)>{}
                                                : bar);
   std::printf("%zu variants (%zu failed), %llu programs compiled, %llu loaded from the cache file, "
-              "%llu trust checks, %.1f s\n",
+              "%llu from the embedded cubins, %llu trust checks, %.1f s\n",
               r.items, r.failed, static_cast<unsigned long long>(r.compiled),
-              static_cast<unsigned long long>(r.loaded), static_cast<unsigned long long>(r.trust_checks), r.seconds);
+              static_cast<unsigned long long>(r.loaded), static_cast<unsigned long long>(r.embedded),
+              static_cast<unsigned long long>(r.trust_checks), r.seconds);
   if (!o.json.empty()) {
     std::ofstream out(o.json);
     out << nlohmann::json{{"device", dev.caps().spec},      {"name", dev.name()},       {"variants", r.items},
-                          {"failed", r.failed},             {"compiled", r.compiled},   {"loaded", r.loaded},
+                          {"failed", r.failed},             {"compiled", r.compiled},   {"loaded", r.loaded}, {"embedded", r.embedded},
                           {"trust_checks", r.trust_checks}, {"seconds", r.seconds},     {"date", iso_date()},
                           {"commit", git_commit()}}
                .dump(2)

@@ -1,6 +1,7 @@
 // CUDA device enumeration and the capability probe.
 #include <string>
 
+#include "runtime/cuda/cuda_caps.hpp"
 #include "runtime/cuda/cuda_objects.hpp"
 #include "runtime/cuda/nvrtc_check.hpp"
 #include "runtime/log.hpp"
@@ -71,66 +72,40 @@ class CuBackend : public BackendImpl {
 
 CuDevice::CuDevice(int ordinal, CUdevice dev) : dev_(dev), ordinal_(ordinal) {
   const DriverApi& a = api();
-  Capabilities& c = caps_;
-  c.backend = Backend::CUDA;
-  c.type = DeviceType::GPU;
-  c.spec = "cuda:" + std::to_string(ordinal);
+  CudaAttributes at;
   char name[256] = {};
   check(a.cuDeviceGetName(name, int(sizeof name) - 1, dev), "cuDeviceGetName");
-  c.name = name;
-  c.vendor = "NVIDIA";
-  c.platform = "CUDA";
-  c.driver_version = version_text(a.version);
-  c.compute_capability_major = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-  c.compute_capability_minor = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-  const std::string cc = std::to_string(c.compute_capability_major) + std::to_string(c.compute_capability_minor);
-  c.device_version = "CUDA " + std::to_string(c.compute_capability_major) + "." +
-                     std::to_string(c.compute_capability_minor);
-  c.architecture = "sm_" + cc;
-
-  c.compute_units = std::uint32_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
-  c.max_clock_mhz = std::uint32_t(attribute(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000);
+  at.name = name;
+  at.driver_version = version_text(a.version);
+  at.cc_major = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  at.cc_minor = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  at.multiprocessors = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  at.clock_khz = attribute(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
   std::size_t total = 0;
   check(a.cuDeviceTotalMem(&total, dev), "cuDeviceTotalMem");
-  c.global_mem_bytes = total;
-  c.max_alloc_bytes = total;
-  c.local_mem_bytes = std::uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK));
-  c.shared_mem_per_block_optin_bytes =
-      std::uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN));
-  c.shared_mem_per_cu_bytes = std::uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR));
-  c.max_constant_buffer_bytes = std::uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY));
-  c.max_work_group_size = std::size_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
-  c.max_work_item_sizes = {std::size_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)),
-                           std::size_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)),
-                           std::size_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z))};
+  at.total_mem = total;
+  at.shared_per_block = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  at.shared_per_block_optin = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  at.shared_per_multiprocessor = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  at.total_constant = attribute(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+  at.max_threads_per_block = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  at.block_dim[0] = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+  at.block_dim[1] = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+  at.block_dim[2] = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+  at.max_threads_per_multiprocessor = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  at.l2_bytes = attribute(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  at.memory_clock_khz = attribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  at.bus_width_bits = attribute(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  at.warp_size = attribute(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  at.integrated = attribute(dev, CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0;
+  at.fp16_headers = cuda_fp16_headers();
+  caps_ = cuda_capabilities(at, ordinal);
   max_grid_[0] = unsigned(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X));
   max_grid_[1] = unsigned(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y));
   max_grid_[2] = unsigned(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z));
-  c.max_threads_per_cu = std::uint32_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR));
-  c.l2_bytes = std::uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
-  c.memory_clock_mhz = std::uint32_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000);
-  c.memory_bus_width_bits = std::uint32_t(attribute(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
-  c.warp_size = std::uint32_t(attribute(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE));
-  if (c.warp_size == 0) c.warp_size = 32;
-  c.unified_memory = attribute(dev, CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0;
-
-  // The widest load is 16 bytes, so "native" and "preferred" are 16 bytes' worth.
-  const VectorWidths w{16, 8, 4, 2, 4, 2, 8};
-  c.preferred_vector_width = w;
-  c.native_vector_width = w;
-  // The prelude's warp functions assume 32 lanes, which every NVIDIA GPU has.
-  c.subgroups = c.warp_size == 32;
-  if (c.subgroups) c.subgroup_sizes = {32};
-  c.fp64 = true;
-  c.images = false;
-  // cuda_fp16.h comes from the toolkit's include folder; without it half is
-  // storage only (vload_half/vstore_half), as on OpenCL without cl_khr_fp16.
-  const bool fp16_hardware = c.compute_capability_major * 10 + c.compute_capability_minor >= 53;
-  c.fp16 = fp16_hardware && !include_dir().empty();
-  if (fp16_hardware && !c.fp16)
-    log_info("CUDA fp16 arithmetic off on " + c.name + ": cuda_fp16.h not found (set OPTUNE_CUDA_INCLUDE_DIR)");
-
-  options_ = cuda_base_options(c.architecture);
+  if (!caps_.fp16 && at.cc_major * 10 + at.cc_minor >= 53)
+    log_info("CUDA fp16 arithmetic off on " + caps_.name + ": cuda_fp16.h not found (set OPTUNE_CUDA_INCLUDE_DIR)");
+  options_ = cuda_base_options(caps_.architecture);
 }
 
 ContextPtr CuDevice::create_context() {

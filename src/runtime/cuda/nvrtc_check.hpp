@@ -19,6 +19,8 @@ const std::string& cuda_backend_prelude();
 std::string cuda_base_options(const std::string& arch);
 // Whether NVRTC can be loaded; the reason when not.
 bool nvrtc_available(std::string* reason);
+// Whether NVRTC finds cuda_fp16.h here (half arithmetic on CUDA needs it).
+bool cuda_fp16_headers();
 
 // Compiles the embedded source source_name with NVRTC for arch, with the
 // capability macros of caps_for_macros (its backend is taken as CUDA) and

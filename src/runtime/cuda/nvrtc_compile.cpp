@@ -181,6 +181,8 @@ std::string cuda_base_options(const std::string& arch) {
 
 bool nvrtc_available(std::string* reason) { return cu::load_nvrtc(reason) != nullptr; }
 
+bool cuda_fp16_headers() { return !cu::include_dir().empty(); }
+
 namespace {
 
 cu::NvrtcOutput build_checked(std::string_view label, std::string_view body, const Defines& defines,
