@@ -79,7 +79,7 @@ class WgmmaCandidate : public GemmCandidate {
     if (families::gemm_wgmma().check(narrow, caps, pr).empty()) return narrow;
     return p;
   }
-  Needs needs(const Params&, const GemmProblem&) const override { return {}; }
+  Needs needs(const Params&, const Capabilities&, const GemmProblem&) const override { return {}; }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
     families::gemm_wgmma().kernel(q, p, pr);
   }
