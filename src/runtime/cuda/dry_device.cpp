@@ -64,6 +64,12 @@ class DryQueue : public QueueImpl {
   interop::NativeQueue native() override { unsupported(); return {}; }
   void with_native(const NativeFn&) override { unsupported(); }
   EventPtr enqueue_native(const NativeFn&, const WaitList&) override { return unsupported(); }
+  void join(void*, bool) override { unsupported(); }
+  void* map(const MemImpl&, std::size_t, std::size_t) override {
+    unsupported();
+    return nullptr;
+  }
+  void unmap(const MemImpl&, void*) override { unsupported(); }
 
  private:
   static EventPtr unsupported() { throw Error(Status::Unsupported, "not on a dry-run device"); }
@@ -92,6 +98,12 @@ class DryContext : public ContextImpl {
   }
   ProgramPtr load_binary(const std::vector<std::uint8_t>& binary, const std::string&) override {
     return binary.empty() ? nullptr : std::make_shared<DryProgram>();
+  }
+  std::shared_ptr<MemImpl> adopt(const interop::NativeBuffer&, std::size_t) override {
+    throw Error(Status::Unsupported, "not on a dry-run device");
+  }
+  std::shared_ptr<MemImpl> adopt_host(void*, std::size_t) override {
+    throw Error(Status::Unsupported, "not on a dry-run device");
   }
 
  private:
