@@ -65,7 +65,10 @@ TEST(Cli, BadOptionsAreRefused) {
   std::string out;
   EXPECT_NE(test::run_cli("bench --runs 0", &out), 0) << out;
   EXPECT_NE(test::run_cli("frobnicate", &out), 0) << out;
+  // Refused before anything is measured.
   EXPECT_NE(test::run_cli("bench --json /nonexistent-dir/x.json --quiet --runs 1 --copy-mib 1", &out), 0) << out;
+  EXPECT_NE(out.find("--json: cannot write /nonexistent-dir/x.json"), std::string::npos) << out;
+  EXPECT_EQ(out.find("optune bench on"), std::string::npos) << out;
 }
 
 TEST(Cli, BenchElementwiseReportsEveryOperator) {

@@ -114,7 +114,7 @@ TEST(EmbeddedCubins, OnlyAnExactMatchLoadsAndDamageCompiles) {
     ::setenv("OPTUNE_EMBEDDED_CUBINS", "1", 1);
     EXPECT_EQ(build_one(dev, kBody).from_embedded, 1u);
     ::unsetenv("OPTUNE_EMBEDDED_CUBINS");
-    // Another text (one define's value) or body: compiled.
+    // Another body: another text, compiled.
     EXPECT_EQ(build_one(dev, std::string(kBody) + " ").compiled, 1u);
   }
   const std::vector<std::pair<std::string, std::string>> near{

@@ -1,6 +1,9 @@
 // optune bench: the device's ceilings, then each operator as a fraction of them.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -62,7 +65,18 @@ void check_only(const BenchOptions& o, const Capabilities& caps) {
   throw Error(Status::InvalidArgument, msg);
 }
 
+// A --json file that cannot be written is refused before anything is
+// measured (the start-up suite alone runs `optune warm` and eight processes).
+void check_json_path(const std::string& path) {
+  if (path.empty()) return;
+  const std::filesystem::path dir = std::filesystem::absolute(path).parent_path();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0)
+    throw Error(Status::IoError, "--json: cannot write " + path + ": " + dir.string() + " is not a writable folder");
+}
+
 void run_bench(const BenchOptions& o) {
+  check_json_path(o.json_path);
   Device dev = pick_device(o.device);
   const Capabilities& caps = dev.caps();
   check_only(o, caps);
