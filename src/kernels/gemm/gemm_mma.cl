@@ -89,15 +89,7 @@
 #ifndef TRANS_B
 #define TRANS_B 0        // 0: B stored K x N (N contiguous); 1: stored N x K
 #endif
-#ifndef CTYPE
-#define CTYPE TYPE       // storage type of C and the bias
-#endif
-#ifndef C_HALF_STORAGE
-#define C_HALF_STORAGE HALF_STORAGE  // 1: CTYPE is half
-#endif
-#ifndef C_BF16_STORAGE
-#define C_BF16_STORAGE BF16_STORAGE  // 1: CTYPE is ushort holding bf16
-#endif
+// CTYPE, C_HALF_STORAGE, C_BF16_STORAGE (C's and the bias's type): gemm_common.cl.
 
 #if OPTUNE_BACKEND_CUDA
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
@@ -148,10 +140,9 @@ static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
 #define C_STORE(v, p, i) vstore_half((float)(v), (i), (p))
 #define C_STORE2(v, p, i) (*(__global uint*)((p) + (i)) = optune_float2_to_halves((v)[0], (v)[1]))
 #elif C_BF16_STORAGE
-#define C_LOAD(p, i) gemm_bf16_to_float((p)[i])
-#define C_STORE(v, p, i) ((p)[i] = gemm_float_to_bf16((float)(v)))
-#define C_STORE2(v, p, i) \
-  (*(__global uint*)((p) + (i)) = (uint)gemm_float_to_bf16((v)[0]) | ((uint)gemm_float_to_bf16((v)[1]) << 16))
+#define C_LOAD(p, i) vload_bf16((i), (p))
+#define C_STORE(v, p, i) vstore_bf16((v), (i), (p))
+#define C_STORE2(v, p, i) (*(__global uint*)((p) + (i)) = optune_float2_to_bf16x2((v)[0], (v)[1]))
 #else
 #define C_LOAD(p, i) ((real)(p)[i])
 #define C_STORE(v, p, i) ((p)[i] = (CTYPE)(v))
