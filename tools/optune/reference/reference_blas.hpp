@@ -20,7 +20,8 @@ namespace optune::tool {
 // C = alpha * op(A) * op(B) + beta * C, BLAS semantics as optune::gemm; with
 // batch > 1, a strided batch (strides in elements).
 struct GemmCall {
-  DType dtype = DType::F32;
+  DType dtype = DType::F32;  // A, B and C
+  GemmCompute compute = GemmCompute::Default;  // FastTF32: f32 in tf32 on tensor cores (cuBLAS only)
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
   std::int64_t m = 0, n = 0, k = 0;
