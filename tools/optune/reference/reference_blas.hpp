@@ -21,13 +21,14 @@ namespace optune::tool {
 // batch > 1, a strided batch (strides in elements).
 struct GemmCall {
   DType dtype = DType::F32;  // A, B and C
-  GemmCompute compute = GemmCompute::Default;  // FastTF32: f32 in tf32 on tensor cores (cuBLAS only)
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
   std::int64_t m = 0, n = 0, k = 0;
   double alpha = 1, beta = 0;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
   std::int64_t batch = 1, stride_a = 0, stride_b = 0, stride_c = 0;
+  // Last, so that positional initialisers of the fields above keep working.
+  GemmCompute compute = GemmCompute::Default;  // FastTF32: f32 in tf32 on tensor cores (cuBLAS only)
 };
 
 class ReferenceBlas {
