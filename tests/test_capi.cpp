@@ -34,7 +34,7 @@ SAME_CODE(OPTUNE_BACKEND_UNAVAILABLE, BackendUnavailable)
 SAME_CODE(OPTUNE_IO_ERROR, IoError)
 SAME_CODE(OPTUNE_NOT_FOUND, NotFound)
 SAME_CODE(OPTUNE_INTERNAL, Internal)
-static_assert(int(OPTUNE_F16) == int(DType::F16) && int(OPTUNE_U8) == int(DType::U8));
+static_assert(int(OPTUNE_F16) == int(DType::F16) && int(OPTUNE_U8) == int(DType::U8) && int(OPTUNE_BF16) == int(DType::BF16));
 static_assert(int(OPTUNE_UNARY_CLAMP) == int(Unary::Clamp) && int(OPTUNE_BINARY_GE) == int(Binary::Ge));
 static_assert(int(OPTUNE_TERNARY_CLAMP) == int(Ternary::Clamp) && int(OPTUNE_REDUCE_ALL) == int(ReduceOp::All));
 

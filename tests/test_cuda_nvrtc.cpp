@@ -336,26 +336,32 @@ void prelude_sample(__global float* restrict out, __global const float* restrict
 // and gelu (erfc) and clamp (parameters) on each kernel and type.
 TEST(CudaNvrtc, GemmEpiloguesCompile) {
   require_nvrtc();
-  const auto compile = [](const std::string& source, Unary act, DType t, Defines d) {
+  const auto compile = [](const std::string& source, Unary act, DType t, Defines d, DType tc) {
     GemmProblem pr;
-    pr.dtype = t;
+    pr.dtype = t, pr.c_dtype = tc;
     Defines all = gemm_kernels::type_defines(pr);
     all.insert(all.end(), d.begin(), d.end());
     try {
       nvrtc_compile_check_text(source, gemm_kernels::program_text(source, act), all, sm90_caps(), "sm_90");
     } catch (const Error& e) {
-      ADD_FAILURE() << source << " " << unary_name(act) << " " << dtype_name(t) << describe(d) << ":\n" << e.what();
+      ADD_FAILURE() << source << " " << unary_name(act) << " " << dtype_name(t) << "->" << dtype_name(tc)
+                    << describe(d) << ":\n" << e.what();
     }
   };
   for (int op = 0; op <= int(Unary::Clamp); ++op)
-    compile("gemm/gemm_helpers.cl", Unary(op), DType::F32, {});
-  for (DType t : {DType::F32, DType::F64, DType::F16})
+    compile("gemm/gemm_helpers.cl", Unary(op), DType::F32, {}, DType::F32);
+  // Every pair of A/B and C types the API offers (bf16 and f16 storage,
+  // mixed outputs), on the three kernels of every back end.
+  for (auto [t, tc] : {std::pair{DType::F32, DType::F32}, {DType::F64, DType::F64}, {DType::F16, DType::F16},
+                       {DType::BF16, DType::BF16}, {DType::BF16, DType::F32}, {DType::BF16, DType::F16},
+                       {DType::F16, DType::BF16}, {DType::F16, DType::F32}})
     for (Unary act : {Unary::Gelu, Unary::Clamp}) {
       const Defines vw = {{"VWM", t == DType::F32 ? "4" : "2"}, {"VWN", t == DType::F32 ? "4" : "2"}};
-      compile("gemm/gemm_direct.cl", act, t, {});
+      compile("gemm/gemm_direct.cl", act, t, {}, tc);
+      compile("gemm/gemm_helpers.cl", act, t, {}, tc);
       Defines tiled = vw;
       tiled.emplace_back("C_DIRECT", "1");
-      compile("gemm/gemm_tiled.cl", act, t, tiled);
+      compile("gemm/gemm_tiled.cl", act, t, tiled, tc);
     }
 }
 
@@ -420,24 +426,37 @@ TEST(CudaNvrtc, GemmMmaNeedsSm80) {
 }
 
 // The program the mma candidate builds (GemmMmaFamily's defines and text,
-// not the file's check lines) at its defaults and its smallest tiles, for
-// sm_90: host defines and kernel cannot drift apart.
+// not the file's check lines) at its defaults (fitted: tf32 takes its own)
+// and its smallest tiles, for f16, bf16 and tf32 with f16, bf16 and f32
+// outputs: host defines and kernel cannot drift apart.
 TEST(CudaNvrtc, GemmMmaDescriptorProgramCompiles) {
   require_nvrtc();
   const GemmMmaFamily& fam = families::gemm_mma();
-  GemmProblem pr;
-  pr.dtype = DType::F16;
-  pr.comp_half = true, pr.trans_b = true;
-  pr.activation = Unary::Gelu;
-  pr.m = pr.n = pr.k = 1024, pr.lda = pr.ldb = 1024;
-  const Params small{{"BM", 64}, {"BN", 64}, {"WM", 32}, {"WN", 32}, {"STAGES", 4}, {"SWIZZLE_GROUP", 1}};
-  for (const Params& p : {fam.defaults(sm90_caps()), fam.complete(small, sm90_caps())}) {
-    ASSERT_EQ(fam.check(p, sm90_caps(), pr), "") << params_to_json(p);
-    const KernelSource src = fam.program(p, pr);
-    try {
-      nvrtc_compile_check_text(src.label, src.text, src.defines, sm90_caps(), "sm_90");
-    } catch (const Error& e) {
-      ADD_FAILURE() << src.label << describe(src.defines) << ":\n" << e.what();
+  // Each input type with one output type each (the others are the file's
+  // check lines); small tiles for f16 and tf32; sm_80 for bf16 (the f16 and
+  // tf32 sm_80 builds are GemmMmaNeedsSm80's). Each compile takes seconds.
+  for (auto [t, tc] : {std::pair{DType::F16, DType::F16}, {DType::BF16, DType::F32}, {DType::F16, DType::BF16},
+                       {DType::F32, DType::F32}}) {
+    GemmProblem pr;
+    pr.dtype = t, pr.c_dtype = tc, pr.tf32 = t == DType::F32;
+    pr.comp_half = t == DType::F16, pr.trans_b = true;
+    pr.activation = Unary::Gelu;
+    pr.m = pr.n = pr.k = 1024, pr.lda = pr.ldb = 1024;
+    const Params small{{"BM", 64}, {"BN", 64}, {"BK", t == DType::F32 ? 16 : 32}, {"WM", 32}, {"WN", 32},
+                       {"STAGES", 4}, {"SWIZZLE_GROUP", 1}};
+    std::vector<Params> ps{fam.fit({}, sm90_caps(), pr)};
+    if (t != DType::BF16 && tc == t) ps.push_back(fam.complete(small, sm90_caps()));
+    for (const Params& p : ps) {
+      ASSERT_EQ(fam.check(p, sm90_caps(), pr), "") << params_to_json(p) << " " << dtype_name(t);
+      const KernelSource src = fam.program(p, pr);
+      for (const char* arch : {"sm_80", "sm_90"}) {
+        if (std::string(arch) == "sm_80" && t != DType::BF16) continue;
+        try {
+          nvrtc_compile_check_text(src.label, src.text, src.defines, sm90_caps(), arch);
+        } catch (const Error& e) {
+          ADD_FAILURE() << src.label << " " << arch << describe(src.defines) << ":\n" << e.what();
+        }
+      }
     }
   }
 }

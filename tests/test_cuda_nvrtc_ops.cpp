@@ -30,7 +30,7 @@ using namespace optune::detail;
 
 namespace {
 
-const DType kTypes[] = {DType::F32, DType::F16, DType::F64, DType::I32, DType::I8, DType::U8};
+const DType kTypes[] = {DType::F32, DType::F16, DType::F64, DType::I32, DType::I8, DType::U8, DType::BF16};
 
 bool is_integer(DType t) { return t == DType::I32 || t == DType::I8 || t == DType::U8; }
 
@@ -222,7 +222,7 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
     const Capabilities& caps = compile.caps();
     const std::string mode = minimal ? " (no fp16, no sub-groups)" : "";
     const std::vector<DType> floats = minimal ? std::vector<DType>{DType::F32, DType::F16}
-                                              : std::vector<DType>{DType::F32, DType::F16, DType::F64};
+                                              : std::vector<DType>{DType::F32, DType::F16, DType::F64, DType::BF16};
     // reduce: every operator and input type over rows and columns; rows long
     // enough to split over groups (both passes) in f32 and f16; in f32 also
     // split columns, and rows and columns that allow no pack. Without fp16

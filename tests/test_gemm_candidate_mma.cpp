@@ -46,7 +46,8 @@ TEST(GemmMmaDescriptor, DefaultsRunOnSm80AndNewer) {
   for (int cc : {80, 86, 90}) {
     const Capabilities caps = test::nvidia_caps(Backend::CUDA, cc);
     EXPECT_EQ(why({}, caps, f16(4096, 4096, 4096)), "") << "sm_" << cc;
-    EXPECT_EQ(fam().dtypes(caps), std::vector<DType>{DType::F16});
+    EXPECT_EQ(fam().dtypes(caps), (std::vector<DType>{DType::F16, DType::BF16, DType::F32}));
+    EXPECT_EQ(why({}, caps, test::dense_problem(DType::BF16, 4096, 4096, 4096)), "") << "bf16 sm_" << cc;
   }
   const Params d = fam().defaults(test::nvidia_caps(Backend::CUDA, 90));
   EXPECT_EQ(d, (Params{{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"STAGES", 3},
@@ -62,8 +63,18 @@ TEST(GemmMmaDescriptor, Refusals) {
   };
   refused(why({}, test::nvidia_caps(Backend::OpenCL, 90), f16(256, 256, 256)), "sm_80", "OpenCL");
   refused(why({}, test::nvidia_caps(Backend::CUDA, 75), f16(256, 256, 256)), "sm_80", "sm_75");
-  refused(why({}, sm90, test::dense_problem(DType::F32, 256, 256, 256)), "f16", "f32");
-  refused(why({}, sm90, test::dense_problem(DType::F64, 256, 256, 256)), "f16", "f64");
+  refused(why({}, sm90, test::dense_problem(DType::F64, 256, 256, 256)), "tf32", "f64");
+  // f32 (tf32): 4-byte elements, so the f16 defaults' stages (96 KiB) and a
+  // 32-deep stage of 4-byte chunks are refused; tf32 writes f32 only.
+  const detail::GemmProblem f32 = test::dense_problem(DType::F32, 256, 256, 256);
+  refused(why({}, sm90, f32), "48 KiB", "f32 with the f16 defaults");
+  EXPECT_EQ(why({{"BK", 16}, {"WN", 32}}, sm90, f32), "");
+  refused(why({{"BK", 16}, {"WN", 32}, {"STAGES", 4}}, sm90, f32), "48 KiB", "f32, four stages");
+  refused(why(kSmallTiles, sm90, f32), "48 KiB", "f32 small tiles (4 x 128 x 32 x 4 bytes)");
+  detail::GemmProblem f32_to_f16 = f32;
+  f32_to_f16.c_dtype = DType::F16;
+  refused(why({{"BK", 16}, {"WN", 32}}, sm90, f32_to_f16), "write f32", "tf32 to f16");
+  refused(why({{"BK", 16}}, sm90, f16(256, 256, 256)), "mma steps", "BK 16 for f16");
   // Stages beyond 48 KiB need dynamic shared memory.
   for (const Params& big : {Params{{"BM", 256}}, Params{{"STAGES", 4}}, Params{{"BK", 64}},
                             Params{{"BM", 256}, {"BN", 256}, {"STAGES", 2}}})
@@ -88,7 +99,12 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   // Stored values that cannot run fall back to the defaults; nothing runs f32.
   EXPECT_EQ(fam().fit({{"BM", 256}, {"BN", 256}}, sm90, pr), fam().defaults(sm90));
   EXPECT_EQ(fam().fit(kSmallTiles, sm90, pr), kSmallTiles);
-  EXPECT_FALSE(fam().fit_or_none({}, sm90, test::dense_problem(DType::F32, 64, 64, 64)));
+  EXPECT_FALSE(fam().fit_or_none({}, sm90, test::dense_problem(DType::F64, 64, 64, 64)));
+  // f32 (tf32): the kernel's tf32 defaults when the stored values do not fit.
+  const auto tf32 = fam().fit_or_none({}, sm90, test::dense_problem(DType::F32, 64, 64, 64));
+  ASSERT_TRUE(tf32);
+  EXPECT_EQ(tf32->at("BK"), 16);
+  EXPECT_EQ(tf32->at("WN"), 32);
   EXPECT_THROW(fam().fit({}, test::nvidia_caps(Backend::CUDA, 75), pr), Error);
 
   pr.batch = 7;
@@ -116,6 +132,25 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   EXPECT_EQ(d["TRANS_B"], "1");
   EXPECT_EQ(d["BM"], "128");
   EXPECT_EQ(d["SWIZZLE_GROUP"], "8");
+  EXPECT_EQ(d["MMA_TF32"], "0");
+
+  // bf16 A and B with an f32 C; f32 (tf32) with f32 C.
+  detail::GemmProblem bf = test::dense_problem(DType::BF16, 256, 256, 256);
+  bf.c_dtype = DType::F32;
+  std::map<std::string, std::string> db;
+  for (const auto& [k, v] : fam().defines(fam().defaults(sm90), bf)) db[k] = v;
+  EXPECT_EQ(db["TYPE"], "bf16");
+  EXPECT_EQ(db["BF16_STORAGE"], "1");
+  EXPECT_EQ(db["HALF_STORAGE"], "0");
+  EXPECT_EQ(db["CTYPE"], "float");
+  EXPECT_EQ(db["C_HALF_STORAGE"], "0");
+  EXPECT_EQ(db["C_BF16_STORAGE"], "0");
+  EXPECT_EQ(db["MMA_TF32"], "0");
+  std::map<std::string, std::string> dt;
+  for (const auto& [k, v] : fam().defines(*tf32, test::dense_problem(DType::F32, 256, 256, 256))) dt[k] = v;
+  EXPECT_EQ(dt["TYPE"], "float");
+  EXPECT_EQ(dt["MMA_TF32"], "1");
+  EXPECT_EQ(dt["CTYPE"], "float");
 }
 
 TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
@@ -132,7 +167,19 @@ TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   EXPECT_EQ(mma.applies(pr, sm90), "");
   EXPECT_NE(mma.applies(pr, test::nvidia_caps(Backend::CUDA, 75)), "");
   EXPECT_NE(mma.applies(pr, test::nvidia_caps(Backend::OpenCL, 90)), "");
-  EXPECT_NE(mma.applies(test::dense_problem(DType::F32, 1024, 1024, 1024), sm90), "");
+  // f32 only when the call opts in to tf32; bf16 always; f64 never.
+  detail::GemmProblem f32 = test::dense_problem(DType::F32, 1024, 1024, 1024);
+  EXPECT_NE(mma.applies(f32, sm90).find("FastTF32"), std::string::npos);
+  f32.tf32 = true;
+  EXPECT_EQ(mma.applies(f32, sm90), "");
+  EXPECT_NE(mma.applies(f32, test::nvidia_caps(Backend::OpenCL, 90)), "");
+  EXPECT_EQ(mma.applies(test::dense_problem(DType::BF16, 1024, 1024, 1024), sm90), "");
+  EXPECT_NE(mma.applies(test::dense_problem(DType::F64, 1024, 1024, 1024), sm90), "");
+  // tf32 needs 16-byte alignment: 4 floats.
+  f32.align_a = 4;
+  EXPECT_EQ(mma.applies(f32, sm90), "");
+  f32.align_b = 2;
+  EXPECT_NE(mma.applies(f32, sm90), "");
   pr.comp_half = true;
   EXPECT_EQ(mma.applies(pr, sm90), "");
   for (std::int64_t align : {1, 2, 4}) {
@@ -165,7 +212,7 @@ std::string wwhy(const Params& p, const Capabilities& caps, const detail::GemmPr
 TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
   EXPECT_EQ(wwhy({}, sm90, f16(4096, 4096, 4096)), "");
-  EXPECT_EQ(wfam().dtypes(sm90), std::vector<DType>{DType::F16});
+  EXPECT_EQ(wfam().dtypes(sm90), (std::vector<DType>{DType::F16, DType::BF16}));
   // sm_90a code runs on 9.0 only.
   for (const Capabilities& other : {test::nvidia_caps(Backend::CUDA, 80), test::nvidia_caps(Backend::CUDA, 100),
                                     test::nvidia_caps(Backend::OpenCL, 90)}) {
@@ -224,18 +271,19 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
 
 namespace {
 
-// Leading dimensions of A and B: the smallest multiple of 8 (plus `pad`,
-// a multiple of 8) for their stored shapes; offsets likewise; batches start
-// at multiples of 8. C's stay as given (no condition).
-void align_operands(GemmCase& c, std::int64_t pad = 0) {
+// Leading dimensions of A and B: the smallest multiple of `chunk` elements
+// (16 bytes: 8 halves, 4 floats), plus `pad` (a multiple of it), for their
+// stored shapes; batches start at multiples of it. C's stay as given (no
+// condition).
+void align_operands(GemmCase& c, std::int64_t pad = 0, std::int64_t chunk = 8) {
   const auto extra = [&](std::int64_t rows, std::int64_t cols, Transpose t) {
     const std::int64_t srows = t == Transpose::No ? rows : cols, scols = t == Transpose::No ? cols : rows;
     const std::int64_t inner = std::max<std::int64_t>(c.layout == Layout::RowMajor ? scols : srows, 1);
-    return (inner + 7) / 8 * 8 - inner + pad;
+    return (inner + chunk - 1) / chunk * chunk - inner + pad;
   };
   c.lda_extra = extra(c.m, c.k, c.trans_a);
   c.ldb_extra = extra(c.k, c.n, c.trans_b);
-  c.product_align = 8;
+  c.product_align = std::size_t(chunk);
 }
 
 // Small tiles of each candidate, so that small problems span several tiles
@@ -397,6 +445,116 @@ TEST_P(GemmCandidateMma, RoutineChoosesMmaForLargeAlignedF16) {
   GemmCase c = f16_case(1024, 512, 512);
   c.beta = 0.5;
   EXPECT_TRUE(ref::check_gemm(c));
+}
+
+// ---- bf16 and tf32 on the tensor cores ----
+
+namespace {
+
+// Small tiles for tf32 (4-byte elements: 16-deep stages fit 48 KiB).
+const Params kSmallTf32{{"BM", 64}, {"BN", 64}, {"BK", 16}, {"WM", 32}, {"WN", 32}, {"STAGES", 4},
+                        {"SWIZZLE_GROUP", 1}};
+
+// A and B aligned to 16 bytes: multiples of 4 floats for tf32.
+void align_f32(GemmCase& c) { align_operands(c, 0, 4); }
+
+}  // namespace
+
+// bf16 A and B with each C type, every layout and transposition, odd sizes,
+// the epilogue; f16 A and B with bf16 and f32 C.
+TEST_P(GemmCandidateMma, Bf16AndMixedOutputTypes) {
+  int i = 0;
+  for (auto [t, tc] : {std::pair{DType::BF16, DType::BF16}, {DType::BF16, DType::F32}, {DType::BF16, DType::F16},
+                       {DType::F16, DType::BF16}, {DType::F16, DType::F32}})
+    for (Layout l : {Layout::RowMajor, Layout::ColMajor})
+      for (Transpose ta : {Transpose::No, Transpose::Yes})
+        for (Transpose tb : {Transpose::No, Transpose::Yes})
+          for (auto [m, n, k] : {std::tuple{17, 17, 17}, {130, 200, 64}, {257, 129, 300}}) {
+            GemmCase c = f16_case(m, n, k);
+            c.dtype = t, c.c_dtype = tc;
+            c.layout = l, c.trans_a = ta, c.trans_b = tb;
+            c.ldc_extra = 3, c.c_off = 5;
+            c.alpha = -0.5, c.beta = i % 2 ? 0.0 : 2.0;
+            c.bias_mode = i % 3 == 0 ? BiasMode::PerColumn : BiasMode::None;
+            c.activation = i % 4 == 1 ? Unary::Gelu : Unary::Copy;
+            ++i;
+            align_operands(c);
+            EXPECT_TRUE(check(c, i % 2 ? small() : nullptr));
+          }
+}
+
+TEST_P(GemmCandidateMma, Bf16Batches) {
+  for (GemmCase::Mode mode : {GemmCase::Mode::Strided, GemmCase::Mode::List}) {
+    if (wgmma() && mode == GemmCase::Mode::List) continue;  // strided batches only
+    GemmCase c = f16_case(45, 70, 50);
+    c.dtype = DType::BF16, c.c_dtype = DType::F32;
+    c.mode = mode, c.batch = 3, c.trans_b = Transpose::Yes, c.beta = 0.5;
+    if (mode == GemmCase::Mode::List) c.alphas = {1.0, 0.0, -2.0}, c.betas = {0.0, 2.0, 0.5};
+    align_operands(c);
+    EXPECT_TRUE(check(c));
+    EXPECT_TRUE(check(c, small()));
+  }
+}
+
+// f32 with GemmCompute::FastTF32: inputs rounded to tf32 (the reference's
+// bound adds 2 * 2^-11 of the product's scale), f32 accumulation.
+TEST_P(GemmCandidateMma, Tf32) {
+  if (wgmma()) GTEST_SKIP() << "tf32 runs on the mma candidate";
+  int i = 0;
+  for (Layout l : {Layout::RowMajor, Layout::ColMajor})
+    for (Transpose ta : {Transpose::No, Transpose::Yes})
+      for (Transpose tb : {Transpose::No, Transpose::Yes})
+        for (auto [m, n, k] : {std::tuple{1, 1, 1}, {17, 33, 9}, {130, 200, 64}, {257, 129, 300}}) {
+          GemmCase c;
+          c.compute = GemmCompute::FastTF32;
+          c.m = m, c.n = n, c.k = k;
+          c.layout = l, c.trans_a = ta, c.trans_b = tb;
+          c.ldc_extra = 1, c.c_off = 3;
+          c.alpha = 1.5, c.beta = i % 2 ? 0.0 : -1.0;
+          c.bias_mode = i % 3 == 0 ? BiasMode::PerRow : BiasMode::None;
+          c.activation = i % 5 == 2 ? Unary::Relu : Unary::Copy;
+          ++i;
+          align_f32(c);
+          EXPECT_TRUE(check(c, i % 2 ? &kSmallTf32 : nullptr));
+        }
+  GemmCase s;
+  s.compute = GemmCompute::FastTF32;
+  s.m = 64, s.n = 48, s.k = 40, s.mode = GemmCase::Mode::Strided, s.batch = 3, s.shared_a = true;
+  align_f32(s);
+  EXPECT_TRUE(check(s));
+}
+
+// The tensor cores really round to tf32: with A = 1 + 2^-12 (exact in f32,
+// 1 in tf32) and B = 1, the product is 1 per term with FastTF32, exact f32
+// without it.
+TEST_P(GemmCandidateMma, Tf32RoundsTheInputs) {
+  if (wgmma()) GTEST_SKIP() << "tf32 runs on the mma candidate";
+  for (float v : test::tf32_probe(test::force("mma"), GemmCompute::FastTF32)) ASSERT_EQ(v, float(test::kProbeK));
+  // Without the option the routine runs f32 elsewhere: exact.
+  for (float v : test::tf32_probe(test::force(""), GemmCompute::Default))
+    ASSERT_EQ(v, float(test::kProbeK) * test::kProbeA);
+}
+
+// The routine's choice: bf16 and opted-in f32 go to the tensor cores, plain
+// f32 does not.
+TEST_P(GemmCandidateMma, RoutineChoosesMmaForBf16AndTf32) {
+  if (wgmma()) GTEST_SKIP() << "tf32 runs on the mma candidate";
+  const Queue& q = test::queue();
+  const Capabilities& caps = q.device().caps();
+  const bool sm90 = caps.compute_capability_major == 9 && caps.compute_capability_minor == 0;
+  EXPECT_EQ(detail::choose_gemm(q, test::dense_problem(DType::BF16, 2048, 2048, 2048), true, nullptr).candidate->name(),
+            sm90 ? "wgmma" : "mma");
+  detail::GemmProblem f32 = test::dense_problem(DType::F32, 2048, 2048, 2048);
+  EXPECT_NE(detail::choose_gemm(q, f32, true, nullptr).candidate->name(), "mma");
+  f32.tf32 = true;
+  EXPECT_EQ(detail::choose_gemm(q, f32, true, nullptr).candidate->name(), "mma");
+  GemmCase c = f16_case(1024, 512, 512);
+  c.dtype = DType::BF16, c.c_dtype = DType::F32, c.beta = 0.5;
+  EXPECT_TRUE(ref::check_gemm(c));
+  GemmCase t;
+  t.compute = GemmCompute::FastTF32;
+  t.m = 512, t.n = 1024, t.k = 768;
+  EXPECT_TRUE(ref::check_gemm(t));
 }
 
 INSTANTIATE_TEST_SUITE_P(Candidates, GemmCandidateMma, ::testing::Values("mma", "wgmma"),

@@ -107,7 +107,7 @@ TEST(GemmErrors, MixedDataTypes) {
   GemmOptions o;
   o.bias_mode = BiasMode::PerColumn;
   o.bias = h;
-  expect_error(Status::InvalidType, "bias is f16 but the matrices are f32", [&] { Call().run(R, N, N, o); });
+  expect_error(Status::InvalidType, "bias is f16 but c is f32", [&] { Call().run(R, N, N, o); });
 }
 
 TEST(GemmErrors, EmptyBatch) {

@@ -10,13 +10,14 @@
 
 namespace optune {
 
-// Calls f with a value of the C++ type of t (float, half, double, int32_t,
+// Calls f with a value of the C++ type of t (float, half, bfloat16, double, int32_t,
 // int8_t, uint8_t) and returns what it returns.
 template <class F>
 decltype(auto) with_dtype(DType t, F&& f) {
   switch (t) {
     case DType::F32: return f(float{});
     case DType::F16: return f(half{});
+    case DType::BF16: return f(bfloat16{});
     case DType::F64: return f(double{});
     case DType::I32: return f(std::int32_t{});
     case DType::I8: return f(std::int8_t{});

@@ -14,13 +14,35 @@
 //   it addresses: offset + (rows - 1) * ld + cols (RowMajor, in its stored
 //   shape) elements, or the transposed count for ColMajor.
 //
-// Data types: float (f32), double (f64, devices with fp64) and half (f16
-// storage). For half, Accumulate::Default computes in f16 where the device has
+// Data types: A and B have one type; C (and the bias) has A's type or, for
+// half and bfloat16 inputs, any of half, bfloat16 and float:
+//   A, B      C
+//   float     float                        (f32)
+//   double    double                       (f64, devices with fp64)
+//   half      half, bfloat16 or float      (f16 storage)
+//   bfloat16  bfloat16, half or float      (bf16 storage)
+// Any other combination is an Error(InvalidType) (the templates are only
+// instantiated for these; the C API checks its untyped buffers the same way).
+// bf16 products, and f16 products whose C is not f16, accumulate in f32.
+// For half -> half, Accumulate::Default computes in f16 where the device has
 // f16 arithmetic (cl_khr_fp16, CUDA) and in f32 elsewhere; Accumulate::F32
 // forces f32 accumulation everywhere. On CUDA devices of compute capability
-// 8.0 or newer, half products that the tensor cores run (large enough, A and B
-// with leading dimensions, offsets and strides multiples of 8) accumulate in
-// f32 under either setting.
+// 8.0 or newer, half and bfloat16 products that the tensor cores run (large
+// enough, A and B with leading dimensions, offsets and strides multiples of
+// 16 bytes) accumulate in f32 under either setting. Elsewhere half and
+// bfloat16 are storage: converted to f32, multiplied and summed in f32.
+//
+// TF32 (GemmOptions::compute = GemmCompute::FastTF32, as cuBLAS's
+// CUBLAS_COMPUTE_32F_FAST_TF32; off by default): float products may run on
+// the tensor cores (CUDA, compute capability 8.0 or newer, A and B 16-byte
+// aligned as above). Precision contract: every element of A and B is rounded
+// to tf32 (10 explicit mantissa bits, f32's exponent; round to nearest, ties
+// away from zero), the products are exact and accumulate in f32, so
+//   |C - C_exact| <= about K * 2^-11 * (|A| |B|)(i, j)  (plus f32 summation)
+// per element: about 1e-3 relative for well-scaled data, where f32 gives
+// 1e-7. Where the tensor-core kernel does not run (other devices and back
+// ends, unaligned operands) the option is ignored and the product is exact
+// f32. It applies to float matrices only (InvalidArgument otherwise).
 //
 // Epilogue (GemmOptions): an optional bias vector of C's type added to every
 // row (BiasMode::PerColumn: n elements, bias[j] added to C(i, j)) or every
@@ -30,10 +52,11 @@
 //
 // Every call validates first and throws optune::Error naming the argument:
 // InvalidArgument (negative sizes or leading dimensions, leading dimension too
-// small, bias shape, empty batch, spans of different lengths), BufferTooSmall
-// (an operand's view too small for its offset and extent), Overflow (index
-// arithmetic beyond 64 bits), InvalidType (mixed data types), Unsupported (f64
-// without fp64). Calls are asynchronous; the Event covers every kernel the
+// small, bias shape, empty batch, spans of different lengths, FastTF32 with
+// other than float), BufferTooSmall (an operand's view too small for its
+// offset and extent), Overflow (index arithmetic beyond 64 bits), InvalidType
+// (A and B of different types, a C type the table above lacks, integer
+// matrices, a bias of another type than C), Unsupported (f64 without fp64). Calls are asynchronous; the Event covers every kernel the
 // call enqueued (padding, transposition, the product, copies back).
 #pragma once
 
@@ -48,6 +71,9 @@ enum class Layout { RowMajor, ColMajor };
 enum class Transpose { No, Yes };
 enum class BiasMode { None, PerRow, PerColumn };
 enum class Accumulate { Default, F32 };
+// Default: float products in exact f32. FastTF32: float products may run on
+// tensor cores in tf32 (see above); ignored where none run them.
+enum class GemmCompute { Default, FastTF32 };
 
 struct GemmOptions {
   BiasMode bias_mode = BiasMode::None;
@@ -55,34 +81,36 @@ struct GemmOptions {
   Unary activation = Unary::Copy;
   OpParams activation_params;    // e.g. the leaky_relu slope, clamp bounds
   Accumulate accumulate = Accumulate::Default;
+  GemmCompute compute = GemmCompute::Default;
 };
 
-// C = act(alpha * op(A) * op(B) + beta * C + bias).
-template <class T>
+// C = act(alpha * op(A) * op(B) + beta * C + bias). T is A's and B's type,
+// TC C's (deduced from c: gemm<float>(...) still names T alone).
+template <class T, class TC>
 Event gemm(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
            std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& b, std::int64_t ldb,
-           double beta, const Buffer<T>& c, std::int64_t ldc, const GemmOptions& options = {},
+           double beta, const Buffer<TC>& c, std::int64_t ldc, const GemmOptions& options = {},
            const WaitList& wait = {});
 
 // batch products in one launch: the i-th reads A at a's offset + i * stride_a
 // (likewise B and C). Strides may be 0 for A or B (a shared operand), never
 // for C unless batch == 1. batch must be >= 1.
-template <class T>
+template <class T, class TC>
 Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
                            std::int64_t n, std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda,
                            std::int64_t stride_a, const Buffer<T>& b, std::int64_t ldb, std::int64_t stride_b,
-                           double beta, const Buffer<T>& c, std::int64_t ldc, std::int64_t stride_c,
+                           double beta, const Buffer<TC>& c, std::int64_t ldc, std::int64_t stride_c,
                            std::int64_t batch, const GemmOptions& options = {}, const WaitList& wait = {});
 
 // A list of products in one launch (CLBlast's GemmBatched): product i uses
 // alphas[i], betas[i] and the element offsets a_offsets[i], b_offsets[i],
 // c_offsets[i], counted from each buffer view's own offset. Every span has
 // the same, non-zero length.
-template <class T>
+template <class T, class TC>
 Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
                    std::int64_t n, std::int64_t k, std::span<const double> alphas, const Buffer<T>& a,
                    std::int64_t lda, std::span<const std::int64_t> a_offsets, const Buffer<T>& b, std::int64_t ldb,
-                   std::span<const std::int64_t> b_offsets, std::span<const double> betas, const Buffer<T>& c,
+                   std::span<const std::int64_t> b_offsets, std::span<const double> betas, const Buffer<TC>& c,
                    std::int64_t ldc, std::span<const std::int64_t> c_offsets, const GemmOptions& options = {},
                    const WaitList& wait = {});
 

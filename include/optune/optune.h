@@ -61,6 +61,7 @@ typedef enum optune_dtype {
   OPTUNE_I32 = 3,
   OPTUNE_I8 = 4,
   OPTUNE_U8 = 5,
+  OPTUNE_BF16 = 6, /* bfloat16 storage (f32's upper 16 bits): host data as uint16_t bit patterns */
   OPTUNE_DTYPE_FORCE_INT = 0x7fffffff
 } optune_dtype;
 
@@ -310,6 +311,15 @@ typedef enum optune_accumulate {
   OPTUNE_ACCUMULATE_F32 = 1,
   OPTUNE_ACCUMULATE_FORCE_INT = 0x7fffffff
 } optune_accumulate;
+/* FAST_TF32 (cuBLAS's CUBLAS_COMPUTE_32F_FAST_TF32): f32 products may run on
+ * tensor cores with A and B rounded to tf32 (10 mantissa bits), f32
+ * accumulation, |error| about K * 2^-11 * (|A||B|)(i, j); CUDA sm_80+ only,
+ * ignored (exact f32) elsewhere. f32 matrices only. See optune/gemm.hpp. */
+typedef enum optune_gemm_compute {
+  OPTUNE_GEMM_COMPUTE_DEFAULT = 0,
+  OPTUNE_GEMM_COMPUTE_FAST_TF32 = 1,
+  OPTUNE_GEMM_COMPUTE_FORCE_INT = 0x7fffffff
+} optune_gemm_compute;
 
 /* The epilogue; a NULL pointer means none. activation OPTUNE_UNARY_COPY is none. */
 typedef struct optune_gemm_options {
@@ -318,9 +328,12 @@ typedef struct optune_gemm_options {
   optune_unary_op activation;
   optune_op_params activation_params;  /* NAN: the activation's defaults */
   optune_accumulate accumulate;
+  optune_gemm_compute compute;         /* OPTUNE_GEMM_COMPUTE_DEFAULT (0): exact f32 */
 } optune_gemm_options;
 
-/* a, b, c of one dtype: f32, f64 or f16. Views carry their offsets. */
+/* a and b of one dtype; c of the same (f32, f64), or for f16 and bf16 a and b
+ * any of f16, bf16, f32 (f32 accumulation); the bias has c's dtype. Other
+ * combinations: OPTUNE_INVALID_TYPE. Views carry their offsets. */
 optune_status optune_gemm(optune_queue queue, optune_layout layout, optune_transpose trans_a,
                           optune_transpose trans_b, int64_t m, int64_t n, int64_t k, double alpha, optune_buffer a,
                           int64_t lda, optune_buffer b, int64_t ldb, double beta, optune_buffer c, int64_t ldc,

@@ -17,17 +17,37 @@ struct half {
   static float to_float(std::uint16_t h);
 };
 
-enum class DType : int { F32 = 0, F16 = 1, F64 = 2, I32 = 3, I8 = 4, U8 = 5 };
+// bfloat16 (the upper 16 bits of an IEEE binary32) as stored on the device:
+// 8 exponent bits as f32, 8 significant bits. Conversion from float rounds to
+// nearest even (overflow gives infinity, NaN stays a quiet NaN of the same
+// sign); to float is exact. Host arithmetic goes through float.
+struct bfloat16 {
+  std::uint16_t bits = 0;
+  bfloat16() = default;
+  explicit bfloat16(float f) : bits(from_float(f)) {}
+  explicit operator float() const { return to_float(bits); }
+  static std::uint16_t from_float(float f);  // round to nearest even
+  static float to_float(std::uint16_t b);
+};
+
+// The numbers are stable (the C API and the database store them): new types
+// are appended.
+enum class DType : int { F32 = 0, F16 = 1, F64 = 2, I32 = 3, I8 = 4, U8 = 5, BF16 = 6 };
+inline constexpr DType kLastDType = DType::BF16;
 
 std::size_t dtype_size(DType t) noexcept;
 std::string_view dtype_name(DType t) noexcept;
-// Parses "f32", "float", "f16", "half", "f64", "double", "i32", "i8", "u8";
+// true for f32, f16, bf16 and f64.
+bool is_floating(DType t) noexcept;
+// Parses "f32", "float", "f16", "half", "bf16", "bfloat16", "f64", "double",
+// "i32", "i8", "u8";
 // throws Error(InvalidType) naming the text otherwise.
 DType parse_dtype(std::string_view text);
 
 template <class T> struct dtype_of;
 template <> struct dtype_of<float> { static constexpr DType value = DType::F32; };
 template <> struct dtype_of<half> { static constexpr DType value = DType::F16; };
+template <> struct dtype_of<bfloat16> { static constexpr DType value = DType::BF16; };
 template <> struct dtype_of<double> { static constexpr DType value = DType::F64; };
 template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType::I32; };
 template <> struct dtype_of<std::int8_t> { static constexpr DType value = DType::I8; };

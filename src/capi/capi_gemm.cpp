@@ -1,5 +1,7 @@
-// C API: GEMM and strided-batched GEMM over the C++ templates (f32, f64, f16).
+// C API: GEMM and strided-batched GEMM over the library's untyped entry
+// (every type combination reaches the same validation as the templates).
 #include "capi/capi.hpp"
+#include "ops/gemm_ops.hpp"
 
 using namespace optune;
 using namespace optune::capi;
@@ -26,6 +28,8 @@ GemmOptions gemm_options(const optune_gemm_options* o, const char* fn) {
   g.activation_params.beta = o->activation_params.beta;
   g.accumulate =
       need_enum<Accumulate>(int(o->accumulate), int(Accumulate::F32), (f + ": options->accumulate").c_str());
+  g.compute =
+      need_enum<GemmCompute>(int(o->compute), int(GemmCompute::FastTF32), (f + ": options->compute").c_str());
   return g;
 }
 
@@ -50,27 +54,12 @@ Common common(const char* fn, optune_queue queue, optune_layout layout, optune_t
   k.a = &need_buffer(a, (f + ": a").c_str());
   k.b = &need_buffer(b, (f + ": b").c_str());
   k.c = &need_buffer(c, (f + ": c").c_str());
-  for (const auto& [name, buf] : {std::pair{"b", k.b}, std::pair{"c", k.c}})
-    if (buf->dtype != k.a->dtype)
-      throw Error(Status::InvalidType, f + ": a is " + std::string(dtype_name(k.a->dtype)) + " but " + name + " is " +
-                                           std::string(dtype_name(buf->dtype)));
-  if (k.a->dtype != DType::F32 && k.a->dtype != DType::F64 && k.a->dtype != DType::F16)
-    throw Error(Status::InvalidType, f + ": " + std::string(dtype_name(k.a->dtype)) +
-                                         " matrices are not supported (f32, f64 or f16)");
   k.options = gemm_options(options, fn);
   k.wait = wait_list(wait, wait_count, fn);
   return k;
 }
 
-// f with a type tag of the matrices' element type (f32, f64, f16 only).
-template <class F>
-Event with_float_type(DType t, F&& f) {
-  switch (t) {
-    case DType::F64: return f(double{});
-    case DType::F16: return f(half{});
-    default: return f(float{});
-  }
-}
+detail::GemmMatrix matrix(const optune_buffer_t& b) { return {b.mem, b.offset, b.count, b.dtype}; }
 
 }  // namespace
 
@@ -84,11 +73,8 @@ optune_status optune_gemm(optune_queue queue, optune_layout layout, optune_trans
   return guard([&] {
     EventOut out(event);
     const Common x = common("optune_gemm", queue, layout, trans_a, trans_b, a, b, c, options, wait, wait_count);
-    out.set(with_float_type(x.a->dtype, [&](auto tag) {
-      using T = decltype(tag);
-      return gemm<T>(*x.q, x.layout, x.ta, x.tb, m, n, k, alpha, typed<T>(*x.a), lda, typed<T>(*x.b), ldb, beta,
-                     typed<T>(*x.c), ldc, x.options, x.wait);
-    }));
+    out.set(detail::gemm_untyped(*x.q, x.layout, x.ta, x.tb, m, n, k, alpha, matrix(*x.a), lda, 0, matrix(*x.b),
+                                 ldb, 0, beta, matrix(*x.c), ldc, 0, 1, false, x.options, x.wait));
   });
 }
 
@@ -102,12 +88,9 @@ optune_status optune_gemm_strided_batched(optune_queue queue, optune_layout layo
     EventOut out(event);
     const Common x =
         common("optune_gemm_strided_batched", queue, layout, trans_a, trans_b, a, b, c, options, wait, wait_count);
-    out.set(with_float_type(x.a->dtype, [&](auto tag) {
-      using T = decltype(tag);
-      return gemm_strided_batched<T>(*x.q, x.layout, x.ta, x.tb, m, n, k, alpha, typed<T>(*x.a), lda, stride_a,
-                                     typed<T>(*x.b), ldb, stride_b, beta, typed<T>(*x.c), ldc, stride_c, batch,
-                                     x.options, x.wait);
-    }));
+    out.set(detail::gemm_untyped(*x.q, x.layout, x.ta, x.tb, m, n, k, alpha, matrix(*x.a), lda, stride_a,
+                                 matrix(*x.b), ldb, stride_b, beta, matrix(*x.c), ldc, stride_c, batch, true,
+                                 x.options, x.wait));
   });
 }
 

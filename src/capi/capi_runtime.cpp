@@ -37,7 +37,7 @@ optune_status status_of(Status s) noexcept {
 void invalid(const std::string& message) { throw Error(Status::InvalidArgument, message); }
 
 DType need_dtype(optune_dtype t, const char* what) {
-  if (int(t) < 0 || int(t) > int(DType::U8))
+  if (int(t) < 0 || int(t) > int(kLastDType))
     throw Error(Status::InvalidType, std::string(what) + ": data type " + std::to_string(int(t)) + " is not known");
   return DType(int(t));
 }
@@ -131,8 +131,8 @@ optune_device device_handle(const Device& d) {
 // Integers must arrive whole and in range; floating types take any double.
 template <class T>
 T fill_value(double v) {
-  if constexpr (std::is_same_v<T, half>) {
-    return half(float(v));
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+    return T(float(v));
   } else if constexpr (std::is_floating_point_v<T>) {
     return T(v);
   } else {
@@ -154,7 +154,7 @@ const char* optune_status_name(optune_status status) {
 const char* optune_last_error_message(void) { return *capi::t_fallback ? capi::t_fallback : capi::t_message.c_str(); }
 
 size_t optune_dtype_size(optune_dtype dtype) {
-  return int(dtype) >= 0 && int(dtype) <= int(DType::U8) ? dtype_size(DType(int(dtype))) : 0;
+  return int(dtype) >= 0 && int(dtype) <= int(kLastDType) ? dtype_size(DType(int(dtype))) : 0;
 }
 
 optune_status optune_flush_trace(void) {

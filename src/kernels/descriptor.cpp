@@ -50,6 +50,7 @@ std::string c_type_name(DType t) {
     case DType::I32: return "int";
     case DType::I8: return "char";
     case DType::U8: return "uchar";
+    case DType::BF16: return "bf16";  // the prelude's ushort typedef
   }
   return "float";
 }

@@ -21,6 +21,7 @@ struct MatrixArg {
   const char* ld_name;  // "lda", ...
   std::shared_ptr<MemImpl> mem;
   std::size_t offset = 0, count = 0;  // the view
+  DType dtype = DType::F32;
   std::int64_t ld = 0, stride = 0;
   const std::vector<std::int64_t>* offsets = nullptr;  // list mode
 };
@@ -31,7 +32,6 @@ struct GemmArgs {
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
-  DType dtype = DType::F32;
   MatrixArg a, b, c;
   bool strided = false, list = false;
   std::vector<double> alphas, betas;
@@ -60,7 +60,7 @@ MatrixReach validate_matrix(const GemmArgs& g, const Queue& q, const MatrixArg& 
                             std::int64_t cols) {
   const std::string label = g.what + ": " + x.name;
   validate::on_queue(label.c_str(), x.mem, q);
-  check_view(label, *x.mem, g.dtype, x.offset, x.count);
+  check_view(label, *x.mem, x.dtype, x.offset, x.count);
   const std::int64_t outer = g.layout == Layout::RowMajor ? rows : cols;
   const std::int64_t inner = g.layout == Layout::RowMajor ? cols : rows;
   if (x.ld < std::max<std::int64_t>(inner, 1))
@@ -87,7 +87,7 @@ MatrixReach validate_matrix(const GemmArgs& g, const Queue& q, const MatrixArg& 
     reach = validate::mul(label.c_str(), std::size_t(x.stride), std::size_t(g.batch - 1));
   }
   if (extent > 0) validate::fits(label.c_str(), x.count, reach, extent);
-  const std::int64_t es = std::int64_t(dtype_size(g.dtype));
+  const std::int64_t es = std::int64_t(dtype_size(x.dtype));
   const std::int64_t lo = std::int64_t(x.offset) * es;
   return {{x.mem.get(), lo, extent ? lo + std::int64_t(reach + extent) * es : lo}, outer, inner, extent};
 }
@@ -118,10 +118,36 @@ void validate_c_products(const GemmArgs& g, const MatrixReach& c) {
   }
 }
 
+// The element types: A and B alike; f32 and f64 products write their own
+// type; f16 and bf16 products write f16, bf16 or f32.
+void validate_types(const GemmArgs& g, const Queue& q) {
+  for (const MatrixArg* x : {&g.a, &g.b, &g.c}) validate::dtype_known((g.what + ": " + x->name).c_str(), x->dtype);
+  const DType t = g.a.dtype, tc = g.c.dtype;
+  const std::string ta(dtype_name(t)), tcs(dtype_name(tc));
+  if (g.b.dtype != t)
+    throw Error(Status::InvalidType, fail(g, "a is " + ta + " but b is " + std::string(dtype_name(g.b.dtype)) +
+                                                 " (a and b must have one type)"));
+  if (!is_floating(t))
+    throw Error(Status::InvalidType, fail(g, ta + " matrices are not supported (f32, f64, f16 or bf16)"));
+  const bool half_like = t == DType::F16 || t == DType::BF16;
+  const bool c_ok = tc == t || (half_like && (tc == DType::F16 || tc == DType::BF16 || tc == DType::F32));
+  if (!c_ok)
+    throw Error(Status::InvalidType,
+                fail(g, "c is " + tcs + " but a and b are " + ta +
+                            (half_like ? " (f16 and bf16 products write f16, bf16 or f32)"
+                                       : " (" + ta + " products write " + ta + ")")));
+  validate::dtype_supported(g.what.c_str(), t, q.device().caps());
+}
+
 void validate_options(const GemmArgs& g, const Queue& q) {
   const GemmOptions& o = *g.options;
   if (int(o.accumulate) < 0 || int(o.accumulate) > int(Accumulate::F32))
     throw Error(Status::InvalidArgument, fail(g, "unknown accumulate mode"));
+  if (int(o.compute) < 0 || int(o.compute) > int(GemmCompute::FastTF32))
+    throw Error(Status::InvalidArgument, fail(g, "unknown compute mode"));
+  if (o.compute == GemmCompute::FastTF32 && g.a.dtype != DType::F32)
+    throw Error(Status::InvalidArgument, fail(g, "GemmCompute::FastTF32 applies to f32 matrices, not " +
+                                                     std::string(dtype_name(g.a.dtype))));
   if (int(o.activation) < 0 || int(o.activation) > int(Unary::Clamp))
     throw Error(Status::InvalidArgument, fail(g, "unknown activation"));
   try {
@@ -136,9 +162,9 @@ void validate_options(const GemmArgs& g, const Queue& q) {
   validate::on_queue(label.c_str(), o.bias.mem, q);
   validate::dtype_known(label.c_str(), o.bias.dtype);
   check_view(label, *o.bias.mem, o.bias.dtype, o.bias.offset, o.bias.count);
-  if (o.bias.dtype != g.dtype)
-    throw Error(Status::InvalidType, fail(g, "bias is " + std::string(dtype_name(o.bias.dtype)) +
-                                                 " but the matrices are " + std::string(dtype_name(g.dtype))));
+  if (o.bias.dtype != g.c.dtype)
+    throw Error(Status::InvalidType, fail(g, "bias is " + std::string(dtype_name(o.bias.dtype)) + " but c is " +
+                                                 std::string(dtype_name(g.c.dtype)) + " (the bias has c's type)"));
   const std::int64_t need = o.bias_mode == BiasMode::PerRow ? g.m : g.n;
   const std::string dim = o.bias_mode == BiasMode::PerRow ? "m = " : "n = ";
   std::int64_t elements = 1, long_dims = 0;
@@ -178,7 +204,7 @@ void validate(const GemmArgs& g, const Queue& q) {
   if (int(g.layout) < 0 || int(g.layout) > 1 || int(g.trans_a) < 0 || int(g.trans_a) > 1 || int(g.trans_b) < 0 ||
       int(g.trans_b) > 1)
     throw Error(Status::InvalidArgument, fail(g, "unknown layout or transposition"));
-  validate::dtype_supported(g.what.c_str(), g.dtype, q.device().caps());
+  validate_types(g, q);
   const auto [ar, ac] = stored_shape(g.m, g.k, g.trans_a);
   const auto [br, bc] = stored_shape(g.k, g.n, g.trans_b);
   const MatrixReach a = validate_matrix(g, q, g.a, ar, ac);
@@ -192,7 +218,7 @@ void validate(const GemmArgs& g, const Queue& q) {
   if (c.range.overlaps(b.range)) throw Error(Status::InvalidArgument, fail(g, "c overlaps b"));
   const GemmOptions& o = *g.options;
   if (o.bias_mode != BiasMode::None) {
-    const std::int64_t es = std::int64_t(dtype_size(g.dtype));
+    const std::int64_t es = std::int64_t(dtype_size(g.c.dtype));
     const std::int64_t lo = std::int64_t(o.bias.offset) * es;
     const ByteRange bias{o.bias.mem.get(), lo, lo + (o.bias_mode == BiasMode::PerRow ? g.m : g.n) * es};
     if (c.range.overlaps(bias)) throw Error(Status::InvalidArgument, fail(g, "the bias overlaps c"));
@@ -210,8 +236,13 @@ GemmCall normalise(const GemmArgs& g, const Queue& q, double alpha, double beta,
   const GemmOptions& o = *g.options;
   const bool col = g.layout == Layout::ColMajor;
   GemmCall c;
-  c.dtype = g.dtype;
-  c.comp_half = g.dtype == DType::F16 && o.accumulate == Accumulate::Default && q.device().caps().fp16;
+  c.dtype = g.a.dtype;
+  c.c_dtype = g.c.dtype;
+  // f16 arithmetic only for f16 -> f16 products that did not ask for f32;
+  // every other f16 or bf16 product accumulates in f32.
+  c.comp_half = g.a.dtype == DType::F16 && g.c.dtype == DType::F16 && o.accumulate == Accumulate::Default &&
+                q.device().caps().fp16;
+  c.tf32 = g.a.dtype == DType::F32 && o.compute == GemmCompute::FastTF32;
   c.m = col ? g.n : g.m;
   c.n = col ? g.m : g.n;
   c.k = g.k;
@@ -245,7 +276,8 @@ Event run(const GemmArgs& g, const Queue& q, double alpha, double beta, std::vec
           const WaitList& wait) {
   trace::Span traced(g.what);
   if (traced) {
-    traced.text("dtype", dtype_name(g.dtype))
+    traced.text("dtype", dtype_name(g.a.dtype))
+        .text("c_dtype", dtype_name(g.c.dtype))
         .integers("mnk", {g.m, g.n, g.k})
         .text("layout", g.layout == Layout::RowMajor ? "row-major" : "column-major")
         .text("trans", std::string(g.trans_a == Transpose::Yes ? "T" : "N") + (g.trans_b == Transpose::Yes ? "T" : "N"))
@@ -264,12 +296,14 @@ Event run(const GemmArgs& g, const Queue& q, double alpha, double beta, std::vec
   return run_gemm(q, normalise(g, q, alpha, beta, offs), wait);
 }
 
+MatrixArg matrix(const char* name, const char* ld_name, const GemmMatrix& x, std::int64_t ld, std::int64_t stride) {
+  return MatrixArg{name, ld_name, x.mem, x.offset, x.count, x.dtype, ld, stride, nullptr};
+}
 template <class T>
 MatrixArg matrix(const char* name, const char* ld_name, const Buffer<T>& b, std::int64_t ld, std::int64_t stride) {
-  return MatrixArg{name, ld_name, b.mem(), b.offset(), b.size(), ld, stride, nullptr};
+  return matrix(name, ld_name, GemmMatrix{b.mem(), b.offset(), b.size(), dtype_of_v<T>}, ld, stride);
 }
 
-template <class T>
 GemmArgs args_of(const char* what, Layout layout, Transpose ta, Transpose tb, std::int64_t m, std::int64_t n,
                  std::int64_t k, const GemmOptions& options) {
   GemmArgs g;
@@ -278,31 +312,48 @@ GemmArgs args_of(const char* what, Layout layout, Transpose ta, Transpose tb, st
   g.trans_a = ta;
   g.trans_b = tb;
   g.m = m, g.n = n, g.k = k;
-  g.dtype = dtype_of_v<T>;
   g.options = &options;
   return g;
 }
 
 }  // namespace
 
-template <class T>
+namespace detail {
+
+Event gemm_untyped(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                   std::int64_t n, std::int64_t k, double alpha, const GemmMatrix& a, std::int64_t lda,
+                   std::int64_t stride_a, const GemmMatrix& b, std::int64_t ldb, std::int64_t stride_b, double beta,
+                   const GemmMatrix& c, std::int64_t ldc, std::int64_t stride_c, std::int64_t batch, bool strided,
+                   const GemmOptions& options, const WaitList& wait) {
+  GemmArgs g = args_of(strided ? "gemm_strided_batched" : "gemm", layout, trans_a, trans_b, m, n, k, options);
+  g.strided = strided;
+  g.batch = strided ? batch : 1;
+  g.a = matrix("a", "lda", a, lda, strided ? stride_a : 0);
+  g.b = matrix("b", "ldb", b, ldb, strided ? stride_b : 0);
+  g.c = matrix("c", "ldc", c, ldc, strided ? stride_c : 0);
+  return run(g, q, alpha, beta, nullptr, wait);
+}
+
+}  // namespace detail
+
+template <class T, class TC>
 Event gemm(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
            std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& b, std::int64_t ldb,
-           double beta, const Buffer<T>& c, std::int64_t ldc, const GemmOptions& options, const WaitList& wait) {
-  GemmArgs g = args_of<T>("gemm", layout, trans_a, trans_b, m, n, k, options);
+           double beta, const Buffer<TC>& c, std::int64_t ldc, const GemmOptions& options, const WaitList& wait) {
+  GemmArgs g = args_of("gemm", layout, trans_a, trans_b, m, n, k, options);
   g.a = matrix("a", "lda", a, lda, 0);
   g.b = matrix("b", "ldb", b, ldb, 0);
   g.c = matrix("c", "ldc", c, ldc, 0);
   return run(g, q, alpha, beta, nullptr, wait);
 }
 
-template <class T>
+template <class T, class TC>
 Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
                            std::int64_t n, std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda,
                            std::int64_t stride_a, const Buffer<T>& b, std::int64_t ldb, std::int64_t stride_b,
-                           double beta, const Buffer<T>& c, std::int64_t ldc, std::int64_t stride_c,
+                           double beta, const Buffer<TC>& c, std::int64_t ldc, std::int64_t stride_c,
                            std::int64_t batch, const GemmOptions& options, const WaitList& wait) {
-  GemmArgs g = args_of<T>("gemm_strided_batched", layout, trans_a, trans_b, m, n, k, options);
+  GemmArgs g = args_of("gemm_strided_batched", layout, trans_a, trans_b, m, n, k, options);
   g.strided = true;
   g.batch = batch;
   g.a = matrix("a", "lda", a, lda, stride_a);
@@ -311,14 +362,14 @@ Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Tra
   return run(g, q, alpha, beta, nullptr, wait);
 }
 
-template <class T>
+template <class T, class TC>
 Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
                    std::int64_t n, std::int64_t k, std::span<const double> alphas, const Buffer<T>& a,
                    std::int64_t lda, std::span<const std::int64_t> a_offsets, const Buffer<T>& b, std::int64_t ldb,
-                   std::span<const std::int64_t> b_offsets, std::span<const double> betas, const Buffer<T>& c,
+                   std::span<const std::int64_t> b_offsets, std::span<const double> betas, const Buffer<TC>& c,
                    std::int64_t ldc, std::span<const std::int64_t> c_offsets, const GemmOptions& options,
                    const WaitList& wait) {
-  GemmArgs g = args_of<T>("gemm_batched", layout, trans_a, trans_b, m, n, k, options);
+  GemmArgs g = args_of("gemm_batched", layout, trans_a, trans_b, m, n, k, options);
   g.list = true;
   g.alphas.assign(alphas.begin(), alphas.end());
   g.betas.assign(betas.begin(), betas.end());
@@ -335,22 +386,28 @@ Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose t
   return run(g, q, 1, 0, offs, wait);
 }
 
-#define OPTUNE_GEMM_INSTANTIATE(T)                                                                               \
-  template Event gemm<T>(const Queue&, Layout, Transpose, Transpose, std::int64_t, std::int64_t, std::int64_t,   \
-                         double, const Buffer<T>&, std::int64_t, const Buffer<T>&, std::int64_t, double,         \
-                         const Buffer<T>&, std::int64_t, const GemmOptions&, const WaitList&);                   \
-  template Event gemm_strided_batched<T>(const Queue&, Layout, Transpose, Transpose, std::int64_t, std::int64_t, \
-                                         std::int64_t, double, const Buffer<T>&, std::int64_t, std::int64_t,     \
-                                         const Buffer<T>&, std::int64_t, std::int64_t, double, const Buffer<T>&, \
-                                         std::int64_t, std::int64_t, std::int64_t, const GemmOptions&,           \
-                                         const WaitList&);                                                       \
-  template Event gemm_batched<T>(const Queue&, Layout, Transpose, Transpose, std::int64_t, std::int64_t,         \
-                                 std::int64_t, std::span<const double>, const Buffer<T>&, std::int64_t,          \
-                                 std::span<const std::int64_t>, const Buffer<T>&, std::int64_t,                  \
-                                 std::span<const std::int64_t>, std::span<const double>, const Buffer<T>&,       \
-                                 std::int64_t, std::span<const std::int64_t>, const GemmOptions&, const WaitList&);
-OPTUNE_GEMM_INSTANTIATE(float)
-OPTUNE_GEMM_INSTANTIATE(double)
-OPTUNE_GEMM_INSTANTIATE(half)
+#define OPTUNE_GEMM_INSTANTIATE(T, TC)                                                                           \
+  template Event gemm<T, TC>(const Queue&, Layout, Transpose, Transpose, std::int64_t, std::int64_t, std::int64_t, \
+                             double, const Buffer<T>&, std::int64_t, const Buffer<T>&, std::int64_t, double,       \
+                             const Buffer<TC>&, std::int64_t, const GemmOptions&, const WaitList&);                \
+  template Event gemm_strided_batched<T, TC>(const Queue&, Layout, Transpose, Transpose, std::int64_t,             \
+                                             std::int64_t, std::int64_t, double, const Buffer<T>&, std::int64_t,   \
+                                             std::int64_t, const Buffer<T>&, std::int64_t, std::int64_t, double,   \
+                                             const Buffer<TC>&, std::int64_t, std::int64_t, std::int64_t,          \
+                                             const GemmOptions&, const WaitList&);                                 \
+  template Event gemm_batched<T, TC>(const Queue&, Layout, Transpose, Transpose, std::int64_t, std::int64_t,       \
+                                     std::int64_t, std::span<const double>, const Buffer<T>&, std::int64_t,        \
+                                     std::span<const std::int64_t>, const Buffer<T>&, std::int64_t,                \
+                                     std::span<const std::int64_t>, std::span<const double>, const Buffer<TC>&,    \
+                                     std::int64_t, std::span<const std::int64_t>, const GemmOptions&,              \
+                                     const WaitList&);
+OPTUNE_GEMM_INSTANTIATE(float, float)
+OPTUNE_GEMM_INSTANTIATE(double, double)
+OPTUNE_GEMM_INSTANTIATE(half, half)
+OPTUNE_GEMM_INSTANTIATE(half, bfloat16)
+OPTUNE_GEMM_INSTANTIATE(half, float)
+OPTUNE_GEMM_INSTANTIATE(bfloat16, bfloat16)
+OPTUNE_GEMM_INSTANTIATE(bfloat16, half)
+OPTUNE_GEMM_INSTANTIATE(bfloat16, float)
 
 }  // namespace optune

@@ -138,7 +138,9 @@ GemmForceScope::~GemmForceScope() { scoped_force = previous_; }
 GemmProblem gemm_problem(const GemmCall& c) {
   GemmProblem pr;
   pr.dtype = c.dtype;
+  pr.c_dtype = c.c_dtype;
   pr.comp_half = c.comp_half;
+  pr.tf32 = c.tf32;
   pr.trans_a = c.trans_a, pr.trans_b = c.trans_b;
   pr.m = c.m, pr.n = c.n, pr.k = c.k, pr.batch = c.batch;
   pr.list = c.list;

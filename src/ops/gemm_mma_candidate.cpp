@@ -1,7 +1,9 @@
-// The tensor-core candidate: gemm_mma.cl (mma.sync, CUDA sm_80+) on f16
-// operands as they lie, one launch, gemm_direct's arguments. It applies
-// where A and B are 16-byte aligned (leading dimensions, offsets, batch
-// strides and listed offsets multiples of 8 halves); C has no condition.
+// The tensor-core candidate: gemm_mma.cl (mma.sync, CUDA sm_80+) on f16 or
+// bf16 operands, or f32 ones in tf32 when the call opts in
+// (GemmCompute::FastTF32), as they lie, one launch, gemm_direct's
+// arguments. It applies where A and B are 16-byte aligned (leading
+// dimensions, offsets, batch strides and listed offsets multiples of 8
+// halves or 4 floats); C (f16, bf16 or f32) has no condition.
 // It accumulates in f32 whether or not the call asked for f16 arithmetic
 // (comp_half), so f16 products on such devices accumulate in f32 when it
 // runs. The routine prefers it where it would prefer the tiled kernel
@@ -20,9 +22,11 @@ class MmaCandidate : public GemmCandidate {
   const KernelFamily& family() const override { return families::gemm_mma(); }
   std::string applies(const GemmProblem& pr, const Capabilities& caps) const override {
     if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8) return "needs CUDA sm_80+ (mma.sync)";
-    if (pr.dtype != DType::F16) return "runs f16 only";
-    if (pr.align_a % 8 || pr.align_b % 8)
-      return "A and B need leading dimensions, offsets and batch strides that are multiples of 8 elements";
+    if (pr.dtype == DType::F32 && !pr.tf32) return "f32 runs on tensor cores only with GemmCompute::FastTF32";
+    if (pr.dtype != DType::F16 && pr.dtype != DType::BF16 && pr.dtype != DType::F32) return "runs f16, bf16 and tf32";
+    const std::int64_t chunk = pr.dtype == DType::F32 ? 4 : 8;  // elements of 16 bytes
+    if (pr.align_a % chunk || pr.align_b % chunk)
+      return "A and B need leading dimensions, offsets and batch strides that are multiples of 16 bytes";
     return "";
   }
   bool preferred(const GemmProblem& pr, const Params& routine) const override {

@@ -27,8 +27,10 @@ struct GemmOperand {
 // n x k). In list mode product i uses a.offset + a_offsets[i] (likewise B,
 // C) and alphas[i], betas[i]; otherwise the strides and alpha, beta.
 struct GemmCall {
-  DType dtype = DType::F32;
+  DType dtype = DType::F32;    // A and B
+  DType c_dtype = DType::F32;  // C and the bias
   bool comp_half = false;  // f16 arithmetic (else f32 for f16 storage)
+  bool tf32 = false;       // f32 A and B may run on tensor cores in tf32
   bool trans_a = false, trans_b = false;
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
   GemmOperand a, b, c;
@@ -74,6 +76,21 @@ class GemmForceScope {
  private:
   const GemmForce* previous_;
 };
+
+// An untyped matrix (the C API's buffers): memory, the view, the element type.
+struct GemmMatrix {
+  std::shared_ptr<MemImpl> mem;
+  std::size_t offset = 0, count = 0;
+  DType dtype = DType::F32;
+};
+// optune::gemm (strided = false: one product, the strides ignored) or
+// gemm_strided_batched over matrices of any types: the same validation, so a
+// combination the templates cannot express is an Error(InvalidType).
+Event gemm_untyped(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                   std::int64_t n, std::int64_t k, double alpha, const GemmMatrix& a, std::int64_t lda,
+                   std::int64_t stride_a, const GemmMatrix& b, std::int64_t ldb, std::int64_t stride_b, double beta,
+                   const GemmMatrix& c, std::int64_t ldc, std::int64_t stride_c, std::int64_t batch, bool strided,
+                   const GemmOptions& options, const WaitList& wait);
 
 // The GemmProblem the GEMM families see for a call.
 GemmProblem gemm_problem(const GemmCall& call);

@@ -1,6 +1,6 @@
 // The Hopper tensor-core candidate: gemm_wgmma.cl (wgmma fed by the
 // tensor-memory accelerator, CUDA compute capability 9.0) on f16 operands as
-// they lie, one launch, gemm_mma's arguments plus a tensor map per operand.
+// they lie (bf16 too), one launch, gemm_mma's arguments plus a tensor map per operand.
 // It applies where the copy engine can read A and B: 16-byte aligned bases,
 // leading dimensions and batch strides (multiples of 8 halves), strided
 // batches with a nonzero stride (no lists, no operand shared by every
@@ -51,7 +51,7 @@ class WgmmaCandidate : public GemmCandidate {
   const KernelFamily& family() const override { return families::gemm_wgmma(); }
   std::string applies(const GemmProblem& pr, const Capabilities& caps) const override {
     if (!GemmWgmmaFamily::device_ok(caps)) return "needs CUDA compute capability 9.0 (wgmma)";
-    if (pr.dtype != DType::F16) return "runs f16 only";
+    if (pr.dtype != DType::F16 && pr.dtype != DType::BF16) return "runs f16 and bf16 only";
     if (pr.list) return "the copy engine reads strided batches, not offset lists";
     if (pr.shared_a || pr.shared_b) return "a batch stride of 0 (one operand for every product)";
     if (pr.align_a % 8 || pr.align_b % 8)

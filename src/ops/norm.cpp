@@ -56,7 +56,7 @@ Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, con
 
 namespace {
 
-bool is_float(DType t) { return t == DType::F32 || t == DType::F16 || t == DType::F64; }
+bool is_float(DType t) { return is_floating(t); }
 
 // An optional operand after validation, and its dense stand-in.
 struct Extra {
@@ -84,7 +84,7 @@ Event normalise_rows(const Queue& q, NormOp kind, const Operand& x, const std::o
   const TensorInfo xi = check_tensor(what + ": x", x, q);
   const TensorInfo yi = check_tensor(what + ": y", y, q);
   if (!is_float(x.dtype))
-    throw Error(Status::InvalidType, what + ": x is " + std::string(dtype_name(x.dtype)) + "; f32, f16 or f64 expected");
+    throw Error(Status::InvalidType, what + ": x is " + std::string(dtype_name(x.dtype)) + "; f32, f16, bf16 or f64 expected");
   if (y.dtype != x.dtype)
     throw Error(Status::InvalidType, what + ": y is " + std::string(dtype_name(y.dtype)) + " but x is " +
                                          std::string(dtype_name(x.dtype)));
@@ -115,7 +115,7 @@ Event normalise_rows(const Queue& q, NormOp kind, const Operand& x, const std::o
     Extra e{&**o, check_tensor(what + ": " + name, **o, q, true), {}};
     if (!is_float(e.op->dtype))
       throw Error(Status::InvalidType, what + ": " + name + " is " + std::string(dtype_name(e.op->dtype)) +
-                                           "; f32, f16 or f64 expected");
+                                           "; f32, f16, bf16 or f64 expected");
     std::vector<std::int64_t> kept = lead;
     kept.push_back(1);
     if (e.op->shape != lead && e.op->shape != kept && !(lead.empty() && e.op->shape == std::vector<std::int64_t>{1}))

@@ -21,7 +21,7 @@ std::string_view reduce_op_name(ReduceOp op) noexcept {
 
 namespace {
 
-bool is_float(DType t) { return t == DType::F32 || t == DType::F16 || t == DType::F64; }
+bool is_float(DType t) { return is_floating(t); }
 bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMax || op == ReduceOp::ArgMin; }
 bool is_logical(ReduceOp op) { return op == ReduceOp::Any || op == ReduceOp::All; }
 bool needs_identity(ReduceOp op) {
@@ -52,7 +52,7 @@ Event reduce(const Queue& q, ReduceOp op, const Operand& x, std::vector<int> axe
   const TensorInfo yi = check_tensor(what + ": y", y, q, true);
   if (!is_float(x.dtype) && !is_logical(op))
     throw Error(Status::InvalidType, what + ": x is " + std::string(dtype_name(x.dtype)) +
-                                         "; this operator takes f32, f16 or f64 (any and all also integers)");
+                                         "; this operator takes f32, f16, bf16 or f64 (any and all also integers)");
   const DType want = is_arg(op) ? DType::I32 : is_logical(op) ? DType::U8 : x.dtype;
   if (y.dtype != want)
     throw Error(Status::InvalidType, what + ": y is " + std::string(dtype_name(y.dtype)) + " but must be " +

@@ -45,8 +45,8 @@ Event softmax_along(const Queue& q, bool log, const Operand& x, int axis, const 
   if (!q.impl()) throw Error(Status::InvalidArgument, what + ": empty queue");
   const TensorInfo xi = check_tensor(what + ": x", x, q);
   const TensorInfo yi = check_tensor(what + ": y", y, q);
-  if (x.dtype != DType::F32 && x.dtype != DType::F16 && x.dtype != DType::F64)
-    throw Error(Status::InvalidType, what + ": x is " + std::string(dtype_name(x.dtype)) + "; f32, f16 or f64 expected");
+  if (!is_floating(x.dtype))
+    throw Error(Status::InvalidType, what + ": x is " + std::string(dtype_name(x.dtype)) + "; f32, f16, bf16 or f64 expected");
   if (y.dtype != x.dtype)
     throw Error(Status::InvalidType, what + ": y is " + std::string(dtype_name(y.dtype)) + " but x is " +
                                          std::string(dtype_name(x.dtype)));

@@ -55,7 +55,8 @@ void on_queue(const char* arg, const std::shared_ptr<MemImpl>& mem, const Queue&
 
 void dtype_known(const char* arg, DType type) {
   switch (type) {
-    case DType::F32: case DType::F16: case DType::F64: case DType::I32: case DType::I8: case DType::U8: return;
+    case DType::F32: case DType::F16: case DType::F64: case DType::I32: case DType::I8: case DType::U8:
+    case DType::BF16: return;
   }
   throw Error(Status::InvalidArgument,
               std::string(arg) + ": unknown data type " + std::to_string(static_cast<int>(type)));

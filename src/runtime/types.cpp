@@ -75,10 +75,31 @@ float half::to_float(std::uint16_t h) {
   return f;
 }
 
+std::uint16_t bfloat16::from_float(float f) {
+  std::uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return std::uint16_t((x >> 16) | 0x40u);  // NaN: keep it, quiet
+  // Ties go to the even upper half; a carry out of the significand raises the
+  // exponent, and out of the largest finite value gives infinity, as it should.
+  return std::uint16_t((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+float bfloat16::to_float(std::uint16_t b) {
+  const std::uint32_t x = std::uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+bool is_floating(DType t) noexcept {
+  return t == DType::F32 || t == DType::F16 || t == DType::BF16 || t == DType::F64;
+}
+
 std::size_t dtype_size(DType t) noexcept {
   switch (t) {
     case DType::F32: return 4;
     case DType::F16: return 2;
+    case DType::BF16: return 2;
     case DType::F64: return 8;
     case DType::I32: return 4;
     case DType::I8: return 1;
@@ -91,6 +112,7 @@ std::string_view dtype_name(DType t) noexcept {
   switch (t) {
     case DType::F32: return "f32";
     case DType::F16: return "f16";
+    case DType::BF16: return "bf16";
     case DType::F64: return "f64";
     case DType::I32: return "i32";
     case DType::I8: return "i8";
@@ -102,11 +124,12 @@ std::string_view dtype_name(DType t) noexcept {
 DType parse_dtype(std::string_view text) {
   if (text == "f32" || text == "float" || text == "float32") return DType::F32;
   if (text == "f16" || text == "half" || text == "float16") return DType::F16;
+  if (text == "bf16" || text == "bfloat16") return DType::BF16;
   if (text == "f64" || text == "double" || text == "float64") return DType::F64;
   if (text == "i32" || text == "int" || text == "int32") return DType::I32;
   if (text == "i8" || text == "int8") return DType::I8;
   if (text == "u8" || text == "uint8") return DType::U8;
-  throw Error(Status::InvalidType, "unknown data type '" + std::string(text) + "' (f32, f16, f64, i32, i8, u8)");
+  throw Error(Status::InvalidType, "unknown data type '" + std::string(text) + "' (f32, f16, bf16, f64, i32, i8, u8)");
 }
 
 }  // namespace optune

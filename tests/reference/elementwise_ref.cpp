@@ -109,6 +109,7 @@ double store_as(DType t, double v, bool from_integer) {
     case DType::F32: return double(float(v));
     case DType::F64: return v;
     case DType::F16: return double(half::to_float(half::from_float(float(v))));
+    case DType::BF16: return double(bfloat16::to_float(bfloat16::from_float(float(v))));
     // + 0.0: integers have no -0 (a -0.3 truncates to -0 in double).
     case DType::I32: return saturate(-2147483648.0, 2147483647.0) + 0.0;
     case DType::I8: return saturate(-128, 127) + 0.0;
@@ -139,6 +140,7 @@ DeviceData upload(const Queue& q, DType t, const std::vector<double>& values) {
       case DType::F32: { const float f = float(v); std::memcpy(p, &f, 4); break; }
       case DType::F64: std::memcpy(p, &v, 8); break;
       case DType::F16: { const std::uint16_t h = half::from_float(float(v)); std::memcpy(p, &h, 2); break; }
+      case DType::BF16: { const std::uint16_t h = bfloat16::from_float(float(v)); std::memcpy(p, &h, 2); break; }
       case DType::I32: { const std::int32_t x = std::int32_t(v); std::memcpy(p, &x, 4); break; }
       case DType::I8: { const std::int8_t x = std::int8_t(v); std::memcpy(p, &x, 1); break; }
       case DType::U8: { const std::uint8_t x = std::uint8_t(v); std::memcpy(p, &x, 1); break; }
@@ -159,6 +161,7 @@ std::vector<double> download(const Queue& q, const DeviceData& d) {
       case DType::F32: { float f; std::memcpy(&f, p, 4); out[i] = f; break; }
       case DType::F64: std::memcpy(&out[i], p, 8); break;
       case DType::F16: { std::uint16_t h; std::memcpy(&h, p, 2); out[i] = half::to_float(h); break; }
+      case DType::BF16: { std::uint16_t h; std::memcpy(&h, p, 2); out[i] = bfloat16::to_float(h); break; }
       case DType::I32: { std::int32_t x; std::memcpy(&x, p, 4); out[i] = x; break; }
       case DType::I8: out[i] = double(std::int8_t(*p)); break;
       case DType::U8: out[i] = double(*p); break;
@@ -170,13 +173,14 @@ std::vector<double> download(const Queue& q, const DeviceData& d) {
 void poison(const Queue& q, const DeviceData& d) {
   // Finite and far outside every result the tests expect, so that an
   // unwritten element fails whatever the tolerance: -2^127 (f32), -2^1023
-  // (f64), -38048 (f16, none of the special inputs); NaN would pass where NaN
+  // (f64, and bf16), -38048 (f16, none of the special inputs); NaN would pass where NaN
   // is expected. Integers: 0xA5 bytes (i32 -1515870811, i8 -91, u8 165).
   std::uint64_t pattern = 0xA5A5A5A5A5A5A5A5ull;
   switch (d.dtype) {
     case DType::F32: pattern = 0xFF000000ull; break;
     case DType::F64: pattern = 0xFFE0000000000000ull; break;
     case DType::F16: pattern = 0xF8A5ull; break;
+    case DType::BF16: pattern = 0xFF00ull; break;  // -2^127, as f32's
     default: break;
   }
   const std::size_t es = dtype_size(d.dtype);

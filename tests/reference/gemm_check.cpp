@@ -58,8 +58,8 @@ struct Operand2 {
   std::size_t view_off = 0;
 };
 
-Operand2 make(const GemmCase& c, const Stored& s, std::size_t view_off, bool shared, double fill, bool values,
-              double lo, double hi) {
+Operand2 make(const GemmCase& c, DType t, const Stored& s, std::size_t view_off, bool shared, double fill,
+              bool values, double lo, double hi) {
   Operand2 o;
   o.s = s;
   o.view_off = view_off;
@@ -69,7 +69,7 @@ Operand2 make(const GemmCase& c, const Stored& s, std::size_t view_off, bool sha
   o.host.assign(view_off + end + 3, fill);
   if (values)
     for (std::size_t off : o.offs) {
-      const auto v = random_values(c.dtype, std::size_t(s.rows * s.cols), lo, hi, false);
+      const auto v = random_values(t, std::size_t(s.rows * s.cols), lo, hi, false);
       for (std::int64_t i = 0; i < s.rows; ++i)
         for (std::int64_t j = 0; j < s.cols; ++j)
           o.host[gemm_index(c.layout, view_off + off, s.ld, i, j)] = v[std::size_t(i * s.cols + j)];
@@ -82,10 +82,11 @@ Buffer<T> view(const DeviceData& d, std::size_t off) {
   return Buffer<T>(d.bytes.mem(), off, d.count - off);
 }
 
-template <class T>
+template <class T, class TC>
 Event call(const Queue& q, const GemmCase& c, const Operand2& a, const DeviceData& da, const Operand2& b,
            const DeviceData& db, const Operand2& cc, const DeviceData& dc, const GemmOptions& opt) {
-  const Buffer<T> A = view<T>(da, a.view_off), B = view<T>(db, b.view_off), C = view<T>(dc, cc.view_off);
+  const Buffer<T> A = view<T>(da, a.view_off), B = view<T>(db, b.view_off);
+  const Buffer<TC> C = view<TC>(dc, cc.view_off);
   if (c.mode == GemmCase::Mode::Single)
     return gemm(q, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k, c.alpha, A, a.s.ld, B, b.s.ld, c.beta, C, cc.s.ld,
                 opt);
@@ -101,17 +102,40 @@ Event call(const Queue& q, const GemmCase& c, const Operand2& a, const DeviceDat
                       std::span<const double>(betas), C, cc.s.ld, std::span<const std::int64_t>(co), opt);
 }
 
+DType c_type(const GemmCase& c) { return c.c_dtype.value_or(c.dtype); }
+
 double unit_roundoff(const GemmCase& c) {
   if (c.dtype == DType::F64) return std::ldexp(1.0, -53);
-  const bool half_arith = c.dtype == DType::F16 && c.accumulate == Accumulate::Default && test::device().caps().fp16;
+  const bool half_arith = c.dtype == DType::F16 && c_type(c) == DType::F16 && c.accumulate == Accumulate::Default &&
+                          test::device().caps().fp16;
   return std::ldexp(1.0, half_arith ? -11 : -24);
+}
+
+// Runs the call with T for A and B, TC for C (the types the API offers).
+Event dispatch(const Queue& q, const GemmCase& c, const Operand2& a, const DeviceData& da, const Operand2& b,
+               const DeviceData& db, const Operand2& cc, const DeviceData& dc, const GemmOptions& opt) {
+  const DType t = c.dtype, tc = c_type(c);
+  const auto with_c = [&](auto tag) -> Event {
+    using T = decltype(tag);
+    switch (tc) {
+      case DType::F16: return call<T, half>(q, c, a, da, b, db, cc, dc, opt);
+      case DType::BF16: return call<T, bfloat16>(q, c, a, da, b, db, cc, dc, opt);
+      default: return call<T, float>(q, c, a, da, b, db, cc, dc, opt);
+    }
+  };
+  if (t == DType::F16) return with_c(half{});
+  if (t == DType::BF16) return with_c(bfloat16{});
+  if (tc != t) throw Error(Status::InvalidType, "the test has no call for this combination");
+  if (t == DType::F64) return call<double, double>(q, c, a, da, b, db, cc, dc, opt);
+  return call<float, float>(q, c, a, da, b, db, cc, dc, opt);
 }
 
 }  // namespace
 
 std::string describe(const GemmCase& c) {
   std::ostringstream s;
-  s << dtype_name(c.dtype) << " " << name(c.layout) << " " << name(c.trans_a) << name(c.trans_b) << " m=" << c.m
+  s << dtype_name(c.dtype) << (c.c_dtype ? "->" + std::string(dtype_name(*c.c_dtype)) : "")
+    << (c.compute == GemmCompute::FastTF32 ? " tf32" : "") << " " << name(c.layout) << " " << name(c.trans_a) << name(c.trans_b) << " m=" << c.m
     << " n=" << c.n << " k=" << c.k << " ld+" << c.lda_extra << "/" << c.ldb_extra << "/" << c.ldc_extra << " off "
     << c.a_off << "/" << c.b_off << "/" << c.c_off << " alpha=" << c.alpha << " beta=" << c.beta;
   if (c.mode != GemmCase::Mode::Single)
@@ -131,9 +155,10 @@ std::string describe(const GemmCase& c) {
   const Stored sb = stored(c.layout, c.k, c.n, c.trans_b, c.ldb_extra);
   const Stored sc = stored(c.layout, c.m, c.n, Transpose::No, c.ldc_extra);
   const bool shared_a = c.shared_a && c.mode == GemmCase::Mode::Strided;
-  Operand2 a = make(c, sa, c.a_off, shared_a, NAN, reads_ab, -1, 1);
-  Operand2 b = make(c, sb, c.b_off, false, NAN, reads_ab, -1, 1);
-  Operand2 cc = make(c, sc, c.c_off, false, kSentinel, true, -1, 1);
+  const DType tc = c_type(c);
+  Operand2 a = make(c, c.dtype, sa, c.a_off, shared_a, NAN, reads_ab, -1, 1);
+  Operand2 b = make(c, c.dtype, sb, c.b_off, false, NAN, reads_ab, -1, 1);
+  Operand2 cc = make(c, tc, sc, c.c_off, false, kSentinel, true, -1, 1);
   // C's matrices: values where beta reads them, NaN where it must not.
   std::vector<bool> inside(cc.host.size(), false);
   for (std::size_t z = 0; z < nb; ++z)
@@ -146,29 +171,25 @@ std::string describe(const GemmCase& c) {
 
   GemmOptions opt;
   opt.accumulate = c.accumulate;
+  opt.compute = c.compute;
   opt.activation = c.activation;
   opt.activation_params = c.activation_params;
   opt.bias_mode = c.bias_mode;
   std::vector<double> bias;
-  DeviceData dbias = upload(q, c.dtype, {0});
+  DeviceData dbias = upload(q, tc, {0});
   if (c.bias_mode != BiasMode::None) {
     const std::int64_t len = c.bias_mode == BiasMode::PerRow ? c.m : c.n;
-    bias = random_values(c.dtype, std::size_t(len), -1, 1, false);
+    bias = random_values(tc, std::size_t(len), -1, 1, false);
     std::vector<double> stored_bias(bias);
     stored_bias.insert(stored_bias.begin(), NAN);  // at offset 1
-    dbias = upload(q, c.dtype, stored_bias);
+    dbias = upload(q, tc, stored_bias);
     opt.bias = dbias.operand({len}, {}, 1);
   }
-  const DeviceData da = upload(q, c.dtype, a.host), db = upload(q, c.dtype, b.host), dc = upload(q, c.dtype, cc.host);
+  const DeviceData da = upload(q, c.dtype, a.host), db = upload(q, c.dtype, b.host), dc = upload(q, tc, cc.host);
   try {
     std::optional<detail::GemmForceScope> scope;
     if (force) scope.emplace(*force);
-    Event e;
-    switch (c.dtype) {
-      case DType::F64: e = call<double>(q, c, a, da, b, db, cc, dc, opt); break;
-      case DType::F16: e = call<half>(q, c, a, da, b, db, cc, dc, opt); break;
-      default: e = call<float>(q, c, a, da, b, db, cc, dc, opt); break;
-    }
+    Event e = dispatch(q, c, a, da, b, db, cc, dc, opt);
     if (e.valid()) e.wait();
   } catch (const std::exception& e) {
     return ::testing::AssertionFailure() << describe(c) << ": " << e.what();
@@ -192,7 +213,8 @@ std::string describe(const GemmCase& c) {
     gemm(r, want, &scale);
   }
   const double u = unit_roundoff(c), lip = c.activation == Unary::Copy ? 1.0 : 1.5;
-  const double r_store = (c.dtype == DType::F16 ? std::ldexp(1.0, -11) : 0.0) +
+  const double in_u = c.compute == GemmCompute::FastTF32 ? std::ldexp(1.0, -11) : 0.0;
+  const double r_store = (tc == DType::F16 ? std::ldexp(1.0, -11) : tc == DType::BF16 ? std::ldexp(1.0, -8) : 0.0) +
                          (c.activation == Unary::Copy ? 0.0 : c.dtype == DType::F64 ? 1e-14 : 1e-6);
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (!inside[i]) {
@@ -205,8 +227,8 @@ std::string describe(const GemmCase& c) {
                                            << want[i];
     if (std::isnan(want[i])) continue;
     // f16 results also round by half the subnormal spacing (2^-25) below 2^-14.
-    const double bound = u * double(c.k + 4) * lip * scale[i] + r_store * std::fabs(want[i]) +
-                         (c.dtype == DType::F16 ? std::ldexp(1.0, -25) : 0.0) + 1e-30;
+    const double bound = (u * double(c.k + 4) + 2 * in_u) * lip * scale[i] + r_store * std::fabs(want[i]) +
+                         (tc == DType::F16 ? std::ldexp(1.0, -25) : 0.0) + 1e-30;
     if (!(std::fabs(got[i] - want[i]) <= bound))
       return ::testing::AssertionFailure() << describe(c) << ": element " << i << " is " << got[i] << ", expected "
                                            << want[i] << " (error " << std::fabs(got[i] - want[i]) << ", bound "

@@ -14,9 +14,14 @@
 // where scale = |alpha| sum_p |a_ip b_pj| + |beta c_ij| + |bias|, u the unit
 // roundoff of the arithmetic (2^-24 f32, 2^-53 f64, 2^-11 f16 arithmetic), L
 // = 1.5 with an activation (their slopes stay below 1.2), r the rounding of
-// the stored result (2^-11 for f16 storage) plus the activation's own
-// evaluation error, and a = 1e-30 (so exact zeros compare).
+// the stored result (2^-11 for f16 storage, 2^-8 for bf16) plus the
+// activation's own evaluation error, and a = 1e-30 (so exact zeros compare).
+// The inputs are the values stored (rounded to f16 or bf16 on the host); with
+// GemmCompute::FastTF32 each is also rounded to tf32 on the device (relative
+// 2^-11), which adds 2 * 2^-11 * L * scale.
 #pragma once
+
+#include <optional>
 
 #include <gtest/gtest.h>
 
@@ -33,8 +38,10 @@ struct GemmCase {
   std::int64_t lda_extra = 0, ldb_extra = 0, ldc_extra = 0;  // beyond the smallest leading dimension
   std::size_t a_off = 0, b_off = 0, c_off = 0;              // the buffer views' offsets
   double alpha = 1, beta = 0;
-  DType dtype = DType::F32;
+  DType dtype = DType::F32;                // A and B
+  std::optional<DType> c_dtype;            // C and the bias (empty: dtype)
   Accumulate accumulate = Accumulate::Default;
+  GemmCompute compute = GemmCompute::Default;
   BiasMode bias_mode = BiasMode::None;
   Unary activation = Unary::Copy;
   OpParams activation_params;

@@ -15,11 +15,13 @@ struct Tol {
 
 // Relative tolerance by type, and an absolute one below the results a type
 // can hold with that precision: f32 subnormals may flush on OpenCL devices
-// (1e-30 covers them); f16 and f64 subnormal results are checked.
+// (1e-30 covers them, and bf16's, which have f32's range); f16 and f64
+// subnormal results are checked.
 inline Tol tolerance(DType t) {
   switch (t) {
     case DType::F64: return {1e-12, 1e-320};
     case DType::F16: return {1e-2, 1e-7};
+    case DType::BF16: return {2e-2, 1e-30};  // 8 significant bits; f32's range (subnormals may flush)
     case DType::F32: return {1e-5, 1e-30};
     default: return {0, 0};
   }

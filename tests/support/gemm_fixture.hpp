@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "kernels/families.hpp"
 #include "ops/gemm_candidates.hpp"
@@ -71,11 +72,36 @@ inline std::string why_not_cuda_sm80(const std::string& what, bool exact90 = fal
   return "";
 }
 
+// A product that shows whether the inputs were rounded to tf32: C = A B,
+// kProbeK^3, A = kProbeA (1 + 2^-12: exact in f32, 1 in tf32), B = 1, run
+// under `f` with `compute`. Every element of C is kProbeK in tf32 and
+// kProbeK * kProbeA (exact) in f32.
+inline constexpr std::int64_t kProbeK = 32;
+inline constexpr float kProbeA = 1.0f + 0x1p-12f;
+inline std::vector<float> tf32_probe(const detail::GemmForce& f, GemmCompute compute) {
+  const Queue& q = queue();
+  const std::int64_t k = kProbeK;
+  const std::size_t n = std::size_t(k * k);
+  auto a = q.context().alloc<float>(n), b = q.context().alloc<float>(n), c = q.context().alloc<float>(n);
+  q.write(a, std::span<const float>(std::vector<float>(n, kProbeA))).wait();
+  q.write(b, std::span<const float>(std::vector<float>(n, 1.0f))).wait();
+  q.fill(c, -1.0f).wait();
+  GemmOptions o;
+  o.compute = compute;
+  {
+    detail::GemmForceScope scope(f);
+    gemm(q, Layout::RowMajor, Transpose::No, Transpose::No, k, k, k, 1.0, a, k, b, k, 0.0, c, k, o).wait();
+  }
+  std::vector<float> got(n);
+  q.read(c, std::span<float>(got)).wait();
+  return got;
+}
+
 // The GemmProblem of a dense row-major call (no memory attached).
 inline detail::GemmProblem dense_problem(DType t, std::int64_t m, std::int64_t n, std::int64_t k,
                                          std::int64_t batch = 1) {
   detail::GemmCall call;
-  call.dtype = t;
+  call.dtype = t, call.c_dtype = t;
   call.m = m, call.n = n, call.k = k, call.batch = batch;
   call.a.ld = k, call.b.ld = n, call.c.ld = n;
   return detail::gemm_problem(call);

@@ -202,9 +202,9 @@ void add_bench_command(CLI::App& app) {
       ->delimiter(',')
       ->expected(3)
       ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 20));
-  cmd->add_option("--gemm-types", o->gemm.dtypes, "gemm: which types, e.g. f32 (default: all the device supports)")
+  cmd->add_option("--gemm-types", o->gemm.dtypes, "gemm: which types, e.g. f32 (default: all the device supports; tf32: f32 with GemmCompute::FastTF32, CUDA sm_80+)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"f32", "f16", "f64"}));
+      ->check(CLI::IsMember({"f32", "f16", "f64", "bf16", "tf32"}));
   cmd->add_flag("!--no-reference", o->gemm.reference, "gemm: skip the reference library (CLBlast, cuBLAS)");
   cmd->callback([o] { run_bench(*o); });
   add_first_call_command(app);

@@ -14,7 +14,11 @@ struct Case {
   std::string group;  // square, transpose, inference, batched
   DType dtype;
   GemmShape shape;
+  bool tf32 = false;  // f32 with GemmCompute::FastTF32
 };
+
+// "f32", "f16", "bf16", "f64", or "tf32" for the FastTF32 rows.
+std::string type_name(const Case& c) { return c.tf32 ? "tf32" : std::string(dtype_name(c.dtype)); }
 
 std::string trans_name(const GemmShape& s) {
   return std::string(s.trans_a == Transpose::Yes ? "T" : "N") + (s.trans_b == Transpose::Yes ? "T" : "N");
@@ -26,7 +30,7 @@ std::string shape_name(const GemmShape& s) {
 }
 
 std::string case_name(const Case& c) {
-  return c.group + " " + std::string(dtype_name(c.dtype)) + " " + trans_name(c.shape) + " " + shape_name(c.shape);
+  return c.group + " " + type_name(c) + " " + trans_name(c.shape) + " " + shape_name(c.shape);
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& x) {
@@ -73,11 +77,33 @@ std::vector<Case> make_cases(const Capabilities& caps, const GemmBenchOptions& o
                                      big, 1}});
   }
   // Batched: f32 (the targets are f32), plus --quick's first one.
+  const std::int64_t small = cpu ? 32 : 64, medium = cpu ? 128 : 512;
   if (contains(o.dtypes, "f32") && contains(o.groups, "batched")) {
-    const std::int64_t small = cpu ? 32 : 64, medium = cpu ? 128 : 512;
     cases.push_back({"batched", DType::F32, {Transpose::No, Transpose::No, small, small, small, cpu ? 256 : 4096}});
     if (!o.quick)
       cases.push_back({"batched", DType::F32, {Transpose::No, Transpose::No, medium, medium, medium, cpu ? 8 : 64}});
+  }
+  // bf16 (every device: storage elsewhere) and tf32 (f32 inputs on the tensor
+  // cores, CUDA sm_80+ only): squares from 1024, the inference shapes and
+  // batched; bf16 C, f32 C for tf32.
+  if (o.quick) return cases;
+  const bool tensor_cores = caps.backend == Backend::CUDA && caps.compute_capability_major >= 8;
+  for (bool tf32 : {false, true}) {
+    if ((tf32 && !tensor_cores) || !contains(o.dtypes, tf32 ? "tf32" : "bf16")) continue;
+    const DType t = tf32 ? DType::F32 : DType::BF16;
+    const auto add = [&](const char* group, GemmShape s) { cases.push_back({group, t, s, tf32}); };
+    if (contains(o.groups, "square"))
+      for (std::int64_t s : squares)
+        if (s >= (cpu ? 256 : 1024)) add("square", {Transpose::No, Transpose::No, s, s, s, 1});
+    if (contains(o.groups, "inference")) {
+      add("inference", {Transpose::No, Transpose::No, thin, big, big, 1});
+      add("inference", {Transpose::No, Transpose::No, big, thin, big, 1});
+      add("inference", {Transpose::No, Transpose::No, big, big, thin, 1});
+    }
+    if (contains(o.groups, "batched")) {
+      add("batched", {Transpose::No, Transpose::No, small, small, small, cpu ? 256 : 4096});
+      add("batched", {Transpose::No, Transpose::No, medium, medium, medium, cpu ? 8 : 64});
+    }
   }
   return cases;
 }
@@ -114,8 +140,9 @@ void print_parameters(const std::string& text, double mismatch_tolerance) {
   std::printf("%s\n", line.c_str());
 }
 
+// bf16 against the f16 FMA rate (the same 16-bit pipes' peak), tf32 the f32 one.
 double fma_ceiling(const Ceilings& c, DType t) {
-  return c.fma_gflops[t == DType::F16 ? 1 : t == DType::F64 ? 2 : 0];
+  return c.fma_gflops[t == DType::F16 || t == DType::BF16 ? 1 : t == DType::F64 ? 2 : 0];
 }
 
 template <class T>
@@ -134,16 +161,19 @@ nlohmann::json run_case(const RowContext& rc, const Case& cs) {
   q.upload(b, std::span<const T>(hb));
   q.upload(c, std::span<const T>(hc));
 
-  const double tol = gemm_tolerance(cs.dtype, s.k);
-  nlohmann::json row{{"group", cs.group}, {"dtype", std::string(dtype_name(cs.dtype))}, {"layout", "row-major"},
+  const double tol = gemm_tolerance(cs.dtype, s.k, cs.tf32);
+  GemmOptions options;
+  if (cs.tf32) options.compute = GemmCompute::FastTF32;
+  nlohmann::json row{{"group", cs.group}, {"dtype", type_name(cs)}, {"layout", "row-major"},
                      {"trans", trans_name(s)}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch},
                      {"flops", s.flops()}, {"tolerance", tol}};
   auto ours = [&] {
     if (s.batch > 1)
       return gemm_strided_batched<T>(q, Layout::RowMajor, s.trans_a, s.trans_b, s.m, s.n, s.k, 1.0, a, s.lda(),
-                                     s.size_a(), b, s.ldb(), s.size_b(), 0.0, c, s.ldc(), s.size_c(), s.batch);
+                                     s.size_a(), b, s.ldb(), s.size_b(), 0.0, c, s.ldc(), s.size_c(), s.batch,
+                                     options);
     return gemm<T>(q, Layout::RowMajor, s.trans_a, s.trans_b, s.m, s.n, s.k, 1.0, a, s.lda(), b, s.ldb(), 0.0, c,
-                   s.ldc());
+                   s.ldc(), options);
   };
   const Timing t = time_events(ours, 2, rc.runs);
   const double gflops = s.flops() / t.median_s * 1e-9;
@@ -170,6 +200,7 @@ nlohmann::json run_case(const RowContext& rc, const Case& cs) {
       Buffer<T> cr = ctx.alloc<T>(nc);
       q.upload(cr, std::span<const T>(hc));
       GemmCall call;
+      call.compute = options.compute;
       call.trans_a = s.trans_a;
       call.trans_b = s.trans_b;
       call.m = s.m;
@@ -204,7 +235,7 @@ nlohmann::json run_case(const RowContext& rc, const Case& cs) {
 
   if (!rc.quiet) {
     // One row of at most 120 columns; the parameters on an indented line below.
-    std::printf("%-9s %-4s %-2s %15s %10.1f %9.1f %6.1f%%", cs.group.c_str(), std::string(dtype_name(cs.dtype)).c_str(),
+    std::printf("%-9s %-4s %-2s %15s %10.1f %9.1f %6.1f%%", cs.group.c_str(), type_name(cs).c_str(),
                 trans_name(s).c_str(), shape_name(s).c_str(), t.median_s * 1e6, gflops,
                 cs.group == "thin" ? 100 * row["fraction_of_copy_ceiling"].get<double>()
                                    : ceiling > 0 ? 100 * gflops / ceiling : 0.0);
@@ -224,14 +255,15 @@ nlohmann::json run_row(const RowContext& rc, const Case& cs) {
   try {
     switch (cs.dtype) {
       case DType::F16: return run_case<half>(rc, cs);
+      case DType::BF16: return run_case<bfloat16>(rc, cs);
       case DType::F64: return run_case<double>(rc, cs);
       default: return run_case<float>(rc, cs);
     }
   } catch (const Error& e) {  // one failing row (memory, an unsupported shape) must not end the suite
     if (!rc.quiet)
-      std::printf("%-9s %-4s %-2s %15s  error (%s): %s\n", cs.group.c_str(), std::string(dtype_name(cs.dtype)).c_str(),
+      std::printf("%-9s %-4s %-2s %15s  error (%s): %s\n", cs.group.c_str(), type_name(cs).c_str(),
                   trans_name(cs.shape).c_str(), shape_name(cs.shape).c_str(), status_name(e.status()), e.what());
-    return {{"group", cs.group}, {"dtype", std::string(dtype_name(cs.dtype))}, {"trans", trans_name(cs.shape)},
+    return {{"group", cs.group}, {"dtype", type_name(cs)}, {"trans", trans_name(cs.shape)},
             {"m", cs.shape.m}, {"n", cs.shape.n}, {"k", cs.shape.k}, {"batch", cs.shape.batch},
             {"error", std::string(status_name(e.status())) + ": " + e.what()}};
   }
@@ -267,7 +299,10 @@ nlohmann::json bench_gemm(const Queue& q, const Ceilings& c, const GemmBenchOpti
     std::printf("GFLOP/s counts 2mnk per product; fma%% is of the measured FMA ceiling (2 flops per FMA, CUDA cores:\n"
                 "tensor cores may exceed it); vs ref > 1: optune faster; diff = max|ours - ref| / max|ref|;\n"
                 "thin rows: the %% column is of the copy ceiling, for reading A and B and writing C once;\n"
-                "under each row, the kernel parameters and the database level they came from\n");
+                "under each row, the kernel parameters and the database level they came from;\n"
+                "bf16: bf16 A, B, C, f32 accumulation (reference: cublasGemmEx CUDA_R_16BF, CUBLAS_COMPUTE_32F);\n"
+                "tf32: f32 with GemmCompute::FastTF32, CUDA sm_80+ only (reference: cublasGemmEx CUDA_R_32F,\n"
+                "CUBLAS_COMPUTE_32F_FAST_TF32); the fma%% of both is of the CUDA cores' f16 / f32 FMA ceiling\n");
     if (cpu) {  // the JSON's note on two lines
       const std::string note = scaled;
       const std::size_t cut = note.find(" and its turns");

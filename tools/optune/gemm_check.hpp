@@ -27,7 +27,7 @@ struct GemmShape {
 
 template <class T>
 double to_double(T v) {
-  if constexpr (std::is_same_v<T, half>) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
     return double(float(v));
   } else {
     return double(v);
@@ -51,8 +51,10 @@ std::vector<T> random_matrix(std::size_t n, std::uint64_t seed) {
 // The tolerance of a normwise comparison of two correct results: the type's
 // test tolerance (DESIGN.md section 7), grown like sqrt(k) beyond k = 64
 // because two summation orders drift apart as a random walk of roundings.
-inline double gemm_tolerance(DType t, std::int64_t k) {
-  const double base = t == DType::F64 ? 1e-12 : t == DType::F16 ? 1e-2 : 1e-5;
+// bf16 results round to 8 bits (2e-2); tf32 (tf32 = true) rounds the inputs
+// to 11 bits (5e-3).
+inline double gemm_tolerance(DType t, std::int64_t k, bool tf32 = false) {
+  const double base = t == DType::F64 ? 1e-12 : t == DType::F16 ? 1e-2 : t == DType::BF16 ? 2e-2 : tf32 ? 5e-3 : 1e-5;
   return base * std::max(1.0, std::sqrt(double(k) / 64.0));
 }
 

@@ -52,3 +52,60 @@
 // nearest even), each as one access aligned to the pack like optune_vloadN.
 // N = 1, 2, 4, 8 on every backend (on CUDA float8 is only a carrier for these
 // packs, with .lo/.hi halves), 16 on OpenCL. Defined by the backend side.
+
+// ---- bf16 storage (f32's upper 16 bits), float arithmetic ----
+// No backend has a bf16 arithmetic type that both compile, so bf16 is
+// `ushort` bits everywhere, converted by hand: to float exactly, from float
+// rounded to nearest even (overflow to infinity, NaN kept quiet), as
+// optune::bfloat16 does on the host.
+//   vload_bf16(i, p), vstore_bf16(v, i, p)   one element of any address space
+//   optune_vload_bf16N(i, p), optune_vstore_bf16N(v, i, p)   pack i of a
+//     global bf16 array as an N-lane float vector, one access aligned to the
+//     pack (N = 1, 2, 4, 8; 16 on OpenCL); optune_gload/gstore_bf16N the same
+typedef ushort bf16;
+OPTUNE_FUNC float optune_bf16_to_float(const ushort b) { return as_float((uint)b << 16); }
+OPTUNE_FUNC ushort optune_float_to_bf16(const float f) {
+  const uint u = as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (ushort)((u >> 16) | 0x40u);
+  return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+#define vload_bf16(i, p) optune_bf16_to_float((p)[i])
+#define vstore_bf16(v, i, p) ((p)[i] = optune_float_to_bf16((float)(v)))
+#define optune_vload_bf161 vload_bf16
+#define optune_vstore_bf161 vstore_bf16
+#if OPTUNE_BACKEND_CUDA
+// Pairs of bf16 in one 32-bit word: the low one first.
+OPTUNE_FUNC float2 optune_bf16x2_to_float2(const uint w) {
+  return make_float2(as_float(w << 16), as_float(w & 0xffff0000u));
+}
+OPTUNE_FUNC uint optune_float2_to_bf16x2(const float x, const float y) {
+  return (uint)optune_float_to_bf16(x) | ((uint)optune_float_to_bf16(y) << 16);
+}
+OPTUNE_WORD_PACKS(bf16, bf16, optune_bf16x2_to_float2, optune_float2_to_bf16x2)
+#else
+// OpenCL: the pack as ushortN, converted lane-wise in vector arithmetic.
+#define OPTUNE_BF16_PACK(N)                                                                            \
+  OPTUNE_FUNC float##N optune_vload_bf16##N(size_t i, const __global ushort* p) {                     \
+    return as_float##N(convert_uint##N(((const __global ushort##N*)p)[i]) << 16);                     \
+  }                                                                                                    \
+  OPTUNE_FUNC void optune_vstore_bf16##N(float##N v, size_t i, __global ushort* p) {                  \
+    const uint##N u = as_uint##N(v);                                                                   \
+    const uint##N r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;                                          \
+    ((__global ushort##N*)p)[i] = convert_ushort##N(select(r, (u >> 16) | 0x40u, (u & 0x7fffffffu) > 0x7f800000u)); \
+  }
+OPTUNE_BF16_PACK(2)
+OPTUNE_BF16_PACK(4)
+OPTUNE_BF16_PACK(8)
+OPTUNE_BF16_PACK(16)
+#undef OPTUNE_BF16_PACK
+#endif
+#define optune_gload_bf161 optune_vload_bf161
+#define optune_gload_bf162 optune_vload_bf162
+#define optune_gload_bf164 optune_vload_bf164
+#define optune_gload_bf168 optune_vload_bf168
+#define optune_gload_bf1616 optune_vload_bf1616
+#define optune_gstore_bf161 optune_vstore_bf161
+#define optune_gstore_bf162 optune_vstore_bf162
+#define optune_gstore_bf164 optune_vstore_bf164
+#define optune_gstore_bf168 optune_vstore_bf168
+#define optune_gstore_bf1616 optune_vstore_bf1616

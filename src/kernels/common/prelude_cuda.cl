@@ -326,31 +326,34 @@ OPTUNE_FUNC uint optune_float2_to_halves(float x, float y) {
 }
 #define optune_vload_half1 vload_half
 #define optune_vstore_half1 vstore_half
-OPTUNE_FUNC float2 optune_vload_half2(size_t i, const half* p) {
-  return optune_halves_to_float2(reinterpret_cast<const uint*>(p)[i]);
-}
-OPTUNE_FUNC float4 optune_vload_half4(size_t i, const half* p) {
-  const uint2 w = reinterpret_cast<const uint2*>(p)[i];
-  const float2 a = optune_halves_to_float2(w.x), b = optune_halves_to_float2(w.y);
-  return make_float4(a.x, a.y, b.x, b.y);
-}
-OPTUNE_FUNC float8 optune_vload_half8(size_t i, const half* p) {
-  const uint4 w = reinterpret_cast<const uint4*>(p)[i];
-  const float2 a = optune_halves_to_float2(w.x), b = optune_halves_to_float2(w.y);
-  const float2 c = optune_halves_to_float2(w.z), d = optune_halves_to_float2(w.w);
-  return float8{make_float4(a.x, a.y, b.x, b.y), make_float4(c.x, c.y, d.x, d.y)};
-}
-OPTUNE_FUNC void optune_vstore_half2(float2 v, size_t i, half* p) {
-  reinterpret_cast<uint*>(p)[i] = optune_float2_to_halves(v.x, v.y);
-}
-OPTUNE_FUNC void optune_vstore_half4(float4 v, size_t i, half* p) {
-  reinterpret_cast<uint2*>(p)[i] = make_uint2(optune_float2_to_halves(v.x, v.y), optune_float2_to_halves(v.z, v.w));
-}
-OPTUNE_FUNC void optune_vstore_half8(float8 v, size_t i, half* p) {
-  reinterpret_cast<uint4*>(p)[i] =
-      make_uint4(optune_float2_to_halves(v.lo.x, v.lo.y), optune_float2_to_halves(v.lo.z, v.lo.w),
-                 optune_float2_to_halves(v.hi.x, v.hi.y), optune_float2_to_halves(v.hi.z, v.hi.w));
-}
+// Packs of 2, 4, 8 16-bit values of type T as 32-bit words of two, converted
+// by TO2 (word -> float2) and FROM2 (two floats -> word): optune_vload_NAMEn
+// and optune_vstore_NAMEn (prelude.cl makes the bf16 ones with it).
+#define OPTUNE_WORD_PACKS(NAME, T, TO2, FROM2)                                                              \
+  OPTUNE_FUNC float2 optune_vload_##NAME##2(size_t i, const T* p) {                                         \
+    return TO2(reinterpret_cast<const uint*>(p)[i]);                                                        \
+  }                                                                                                         \
+  OPTUNE_FUNC float4 optune_vload_##NAME##4(size_t i, const T* p) {                                         \
+    const uint2 w = reinterpret_cast<const uint2*>(p)[i];                                                   \
+    const float2 a = TO2(w.x), b = TO2(w.y);                                                                \
+    return make_float4(a.x, a.y, b.x, b.y);                                                                 \
+  }                                                                                                         \
+  OPTUNE_FUNC float8 optune_vload_##NAME##8(size_t i, const T* p) {                                         \
+    const uint4 w = reinterpret_cast<const uint4*>(p)[i];                                                   \
+    const float2 a = TO2(w.x), b = TO2(w.y), c = TO2(w.z), d = TO2(w.w);                                    \
+    return float8{make_float4(a.x, a.y, b.x, b.y), make_float4(c.x, c.y, d.x, d.y)};                        \
+  }                                                                                                         \
+  OPTUNE_FUNC void optune_vstore_##NAME##2(float2 v, size_t i, T* p) {                                      \
+    reinterpret_cast<uint*>(p)[i] = FROM2(v.x, v.y);                                                        \
+  }                                                                                                         \
+  OPTUNE_FUNC void optune_vstore_##NAME##4(float4 v, size_t i, T* p) {                                      \
+    reinterpret_cast<uint2*>(p)[i] = make_uint2(FROM2(v.x, v.y), FROM2(v.z, v.w));                          \
+  }                                                                                                         \
+  OPTUNE_FUNC void optune_vstore_##NAME##8(float8 v, size_t i, T* p) {                                      \
+    reinterpret_cast<uint4*>(p)[i] =                                                                        \
+        make_uint4(FROM2(v.lo.x, v.lo.y), FROM2(v.lo.z, v.lo.w), FROM2(v.hi.x, v.hi.y), FROM2(v.hi.z, v.hi.w)); \
+  }
+OPTUNE_WORD_PACKS(half, half, optune_halves_to_float2, optune_float2_to_halves)
 // Global packs: the same on CUDA (OpenCL's differ, see prelude_opencl.cl).
 #define optune_gload_half1 optune_vload_half1
 #define optune_gload_half2 optune_vload_half2

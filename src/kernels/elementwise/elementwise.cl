@@ -10,6 +10,7 @@
 //   1 half : vload_half / vstore_half, core OpenCL   (no cl_khr_fp16 needed)
 //   2 saturating store to an integer type from a floating compute type
 //       (NaN -> 0, clamped to [OUTk_LO, OUTk_HI])
+//   3 bf16 : vload_bf16 / vstore_bf16 (the prelude's, ushort bits)
 //
 // CONTIGUOUS = 1: all operands are dense and of the output's shape. Each
 // work-item moves EPT packs of VW elements per operand (one vector access
@@ -33,6 +34,9 @@
 // check-variant: -DCT=double -DVW=2 -DIN0_T=double -DOUT0_T=half -DOUT0_KIND=1 -DGRID_STRIDE=1
 // check-variant: -DVW=8 -DIN0_T=half -DIN0_KIND=1 -DOUT0_T=half -DOUT0_KIND=1 -DEW_APPROX=1 -DEPT=2
 // check-variant: -DN_IN=2 -DEPT=4 -DGRID_STRIDE=1
+// check-variant: -DVW=8 -DIN0_T=bf16 -DIN0_KIND=3 -DOUT0_T=bf16 -DOUT0_KIND=3 -DEW_APPROX=1 -DEPT=2
+// check-variant: -DN_IN=2 -DIN1_KIND=3 -DIN1_T=bf16 -DOUT0_T=half -DOUT0_KIND=1 -DCONTIGUOUS=0 -DNDIM=2
+// check-variant: -DCT=double -DVW=2 -DIN0_T=bf16 -DIN0_KIND=3 -DOUT0_T=double
 
 #ifndef N_IN
 #define N_IN 1           // inputs (0..4)
@@ -181,11 +185,13 @@ typedef struct {
 #define LOAD1_0(T, p, i) ((real)(p)[i])
 #define LOAD1_1(T, p, i) ((real)vload_half((i), (p)))
 #define LOAD1_2 LOAD1_0
+#define LOAD1_3(T, p, i) ((real)vload_bf16((i), (p)))
 #define LOAD1(K, T, p, i) OPTUNE_CAT(LOAD1_, K)(T, p, i)
 
 #define STORE1_0(T, LO, HI, v, p, i) ((p)[i] = (T)(v))
 #define STORE1_1(T, LO, HI, v, p, i) vstore_half((float)(v), (i), (p))
 #define STORE1_2(T, LO, HI, v, p, i) ((p)[i] = optune_saturate(T, LO, HI, v))
+#define STORE1_3(T, LO, HI, v, p, i) vstore_bf16((float)(v), (i), (p))
 #define STORE1(K, T, LO, HI, v, p, i) OPTUNE_CAT(STORE1_, K)(T, LO, HI, v, p, i)
 // NaN -> 0; clamp in the compute type before converting.
 #define optune_saturate(T, LO, HI, v) \
@@ -194,11 +200,13 @@ typedef struct {
 #define LOADV_0(T, p, pk, arr) { const OPTUNE_VEC(T, VW) v_ = OPTUNE_VLOAD(VW, pk, p); OPTUNE_VUNPACK(VW, v_, arr); }
 #define LOADV_1(T, p, pk, arr) { const OPTUNE_VEC(float, VW) v_ = OPTUNE_CAT(optune_gload_half, VW)(pk, p); OPTUNE_VUNPACK(VW, v_, arr); }
 #define LOADV_2 LOADV_0
+#define LOADV_3(T, p, pk, arr) { const OPTUNE_VEC(float, VW) v_ = OPTUNE_CAT(optune_gload_bf16, VW)(pk, p); OPTUNE_VUNPACK(VW, v_, arr); }
 #define LOADV(K, T, p, pk, arr) OPTUNE_CAT(LOADV_, K)(T, p, pk, arr)
 
 #define STOREV_0(T, LO, HI, arr, p, pk) { T t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = (T)arr[l_]; OPTUNE_VSTORE(VW, OPTUNE_VPACK(T, VW, t_), pk, p); }
 #define STOREV_1(T, LO, HI, arr, p, pk) { float t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = (float)arr[l_]; OPTUNE_CAT(optune_gstore_half, VW)(OPTUNE_VPACK(float, VW, t_), pk, p); }
 #define STOREV_2(T, LO, HI, arr, p, pk) { T t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = optune_saturate(T, LO, HI, arr[l_]); OPTUNE_VSTORE(VW, OPTUNE_VPACK(T, VW, t_), pk, p); }
+#define STOREV_3(T, LO, HI, arr, p, pk) { float t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = (float)arr[l_]; OPTUNE_CAT(optune_gstore_bf16, VW)(OPTUNE_VPACK(float, VW, t_), pk, p); }
 #define STOREV(K, T, LO, HI, arr, p, pk) OPTUNE_CAT(STOREV_, K)(T, LO, HI, arr, p, pk)
 
 #ifndef OUT0_LO

@@ -26,9 +26,11 @@ std::int64_t pack_of(const Params& p, const Capabilities& caps, const Elementwis
 }
 bool is_integer(DType t) { return t == DType::I32 || t == DType::I8 || t == DType::U8; }
 
-// Kind 0 plain, 1 half storage, 2 saturating store from a floating compute type.
+// Kind 0 plain, 1 half storage, 2 saturating store from a floating compute
+// type, 3 bf16 storage.
 int operand_kind(DType t, ComputeType ct, bool output) {
   if (t == DType::F16) return 1;
+  if (t == DType::BF16) return 3;
   if (output && is_integer(t) && ct != ComputeType::Int) return 2;
   return 0;
 }
@@ -48,7 +50,7 @@ ComputeType compute_type_of(const std::vector<DType>& types) {
   bool any_float = false, any_double = false;
   for (DType t : types) {
     any_double |= t == DType::F64;
-    any_float |= t == DType::F32 || t == DType::F16;
+    any_float |= t == DType::F32 || t == DType::F16 || t == DType::BF16;
   }
   return any_double ? ComputeType::Double : any_float ? ComputeType::Float : ComputeType::Int;
 }
@@ -178,7 +180,7 @@ ElementwiseProblem ElementwiseFamily::make_example(DType dtype, const std::strin
 }
 
 std::vector<DType> ElementwiseFamily::dtypes(const Capabilities& caps) const {
-  std::vector<DType> out{DType::F32, DType::F16};
+  std::vector<DType> out{DType::F32, DType::F16, DType::BF16};
   if (caps.fp64) out.push_back(DType::F64);
   return out;
 }

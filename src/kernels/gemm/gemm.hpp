@@ -28,8 +28,10 @@ namespace optune::detail {
 // row-major problem (a column-major call is the transposed product). A is
 // m x k (trans_a: stored k x m), B is k x n (trans_b: stored n x k).
 struct GemmProblem {
-  DType dtype = DType::F32;     // storage type of A, B, C and the bias
+  DType dtype = DType::F32;     // storage type of A and B (keys the database)
+  DType c_dtype = DType::F32;   // storage type of C and the bias (dtype, or f32/f16/bf16 for f16/bf16 A and B)
   bool comp_half = false;       // f16 arithmetic (else f32 for f16 storage)
+  bool tf32 = false;            // f32 A and B may be rounded to tf32 (tensor cores; GemmOptions::compute)
   bool trans_a = false, trans_b = false;
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
   bool list = false;            // offset-list batch (else strided)
@@ -46,7 +48,7 @@ struct GemmProblem {
   std::vector<std::int64_t> sizes() const { return {m, n, k, batch}; }
   std::map<std::string, std::int64_t> fields() const {
     return {{"trans_a", trans_a}, {"trans_b", trans_b}, {"comp_half", comp_half}, {"list", list},
-            {"activation", int(activation)}};
+            {"activation", int(activation)}, {"c_dtype", int(c_dtype)}, {"tf32", tf32}};
   }
 };
 
@@ -144,57 +146,69 @@ class GemmTiledFamily : public GemmFamilyBase {
 };
 
 // The tensor-core kernels' common fit: the tuned values when they pass
-// check(), else the defaults; empty when neither does (fit_or_none),
-// Error(Unsupported) naming the kernel from fit.
+// check(), else the fallback (the defaults, adjusted by the family to the
+// problem); empty when neither does (fit_or_none), Error(Unsupported)
+// naming the kernel from fit.
 class GemmTensorCoreFamily : public GemmFamilyBase {
  public:
   std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
   Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
+
+ protected:
+  virtual Params fallback(const Capabilities& caps, const GemmProblem&) const { return defaults(caps); }
 };
 
-// The tensor-core kernel (gemm_mma.cl): f16 A and B (16-byte aligned rows,
-// offsets and strides: the candidate checks GemmProblem's align_a, align_b),
-// f32 accumulation whatever comp_half says, f16 C and bias. Only tiles whose
-// stages fit static shared memory (48 KiB): this family does not ask for
-// dynamic shared memory (gemm_wgmma does).
+// The tensor-core kernel (gemm_mma.cl): f16 or bf16 A and B, or f32 ones
+// rounded to tf32 when the call opts in (GemmProblem::tf32); 16-byte aligned
+// rows, offsets and strides (the candidate checks GemmProblem's align_a,
+// align_b); f32 accumulation whatever comp_half says; C and the bias of
+// c_dtype (f16, bf16 or f32; f32 only for tf32). Only tiles whose stages fit
+// static shared memory (48 KiB): this family does not ask for dynamic shared
+// memory (gemm_wgmma does).
 class GemmMmaFamily : public GemmTensorCoreFamily {
  public:
   std::string name() const override { return "gemm_mma"; }
   std::string source() const override { return "gemm/gemm_mma.cl"; }
   std::string kernel_name() const override { return "gemm_mma"; }
-  // {F16} on CUDA devices of compute capability 8.0 or newer; else none.
+  // {F16, BF16, F32} on CUDA devices of compute capability 8.0 or newer
+  // (its f32 entries are tf32: the only f32 it runs); else none.
   std::vector<DType> dtypes(const Capabilities& caps) const override;
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   // 1-D groups of 32 (BM / WM) (BN / WN) work-items; grid (N tiles, M
   // tiles, batch).
   Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
-  // The type defines with f32 accumulation (COMP = float), C in half, the
-  // transposes, the parameters.
+  // The type defines with f32 accumulation (COMP = float), MMA_TF32 for f32,
+  // C's type, the transposes, the parameters.
   Defines defines(const Params& p, const GemmProblem& problem) const override;
-  // Shared memory of the stages, in bytes.
-  static std::uint64_t smem_bytes(const Params& p);
+  // Shared memory of the stages, in bytes, for A and B elements of `elem` bytes.
+  static std::uint64_t smem_bytes(const Params& p, std::size_t elem = 2);
+
+ protected:
+  // The defaults; for tf32 the kernel's own (BK 16, WN 32: 48 KiB, registers).
+  Params fallback(const Capabilities& caps, const GemmProblem& problem) const override;
 };
 
 // The Hopper tensor-core kernel (gemm_wgmma.cl, compute capability 9.0,
-// compiled for sm_90a): f16 A and B read by the copy engine through tensor
-// maps (16-byte aligned bases, leading dimensions and batch strides), f32
-// accumulation, f16 C and bias; dynamic shared memory (up to 227 KiB).
+// compiled for sm_90a): f16 or bf16 A and B read by the copy engine through
+// tensor maps (16-byte aligned bases, leading dimensions and batch strides),
+// f32 accumulation, C and bias of c_dtype; dynamic shared memory (up to
+// 227 KiB).
 class GemmWgmmaFamily : public GemmTensorCoreFamily {
  public:
   std::string name() const override { return "gemm_wgmma"; }
   std::string source() const override { return "gemm/gemm_wgmma.cl"; }
   std::string kernel_name() const override { return "gemm_wgmma"; }
   static bool device_ok(const Capabilities& caps);
-  // {F16} on CUDA devices of compute capability 9.0; else none.
+  // {F16, BF16} on CUDA devices of compute capability 9.0; else none.
   std::vector<DType> dtypes(const Capabilities& caps) const override;
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   // Groups of 384 work-items (3 warpgroups); grid (N tiles, M tiles,
   // batch); the stages as dynamic shared memory.
   Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
-  // The type defines with f32 accumulation, C in half, the transposes,
-  // OPTUNE_NEED_SM90A, the parameters.
+  // The type defines (C's of c_dtype) with f32 accumulation, the
+  // transposes, OPTUNE_NEED_SM90A, the parameters.
   Defines defines(const Params& p, const GemmProblem& problem) const override;
   // Shared memory of the stages plus the 1024-byte alignment, in bytes.
   static std::uint64_t smem_bytes(const Params& p);

@@ -24,7 +24,7 @@
 // their parameters); its default is the identity.
 
 #ifndef TYPE
-#define TYPE float       // storage type of A, B, C and the bias
+#define TYPE float       // storage type of A and B (and of C unless CTYPE says otherwise)
 #endif
 #ifndef COMP
 #define COMP float       // multiply-accumulate type
@@ -39,7 +39,16 @@
 #define HALF_STORAGE 0   // 1: TYPE is half, moved through vload_half/vstore_half
 #endif
 #ifndef BF16_STORAGE
-#define BF16_STORAGE 0   // 1: TYPE is ushort holding bf16 bits, converted by hand
+#define BF16_STORAGE 0   // 1: TYPE is bf16 (ushort bits), converted by the prelude
+#endif
+#ifndef CTYPE
+#define CTYPE TYPE       // storage type of C and the bias
+#endif
+#ifndef C_HALF_STORAGE
+#define C_HALF_STORAGE HALF_STORAGE  // 1: CTYPE is half
+#endif
+#ifndef C_BF16_STORAGE
+#define C_BF16_STORAGE BF16_STORAGE  // 1: CTYPE is bf16 (ushort bits)
 #endif
 #ifndef GEMM_ACT
 #define GEMM_ACT(A) (A)  // activation over `real`
@@ -47,26 +56,30 @@
 
 typedef EPI real;
 
-// bf16 (the upper half of an f32) as float, and float to bf16 rounded to
-// nearest even; NaN stays NaN (quiet), infinities and overflow go to inf.
-// Written by hand: OpenCL C has no bf16 type, and the same text serves CUDA.
-OPTUNE_FUNC float gemm_bf16_to_float(const ushort b) { return as_float((uint)b << 16); }
-OPTUNE_FUNC ushort gemm_float_to_bf16(const float f) {
-  const uint u = as_uint(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (ushort)((u >> 16) | 0x40u);
-  return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-
-// One element of the storage type as EPI, and back.
+// One element of the storage type as EPI, and back (bf16: the prelude's
+// conversions, rounding to nearest even).
 #if HALF_STORAGE
 #define GEMM_LOAD(p, i) vload_half((i), (p))
 #define GEMM_STORE(v, p, i) vstore_half((float)(v), (i), (p))
 #elif BF16_STORAGE
-#define GEMM_LOAD(p, i) ((real)gemm_bf16_to_float((p)[i]))
-#define GEMM_STORE(v, p, i) ((p)[i] = gemm_float_to_bf16((float)(v)))
+#define GEMM_LOAD(p, i) ((real)vload_bf16((i), (p)))
+#define GEMM_STORE(v, p, i) vstore_bf16((v), (i), (p))
 #else
 #define GEMM_LOAD(p, i) ((real)(p)[i])
 #define GEMM_STORE(v, p, i) ((p)[i] = (TYPE)(v))
+#endif
+
+// The same for C and the bias, whose type may differ from A's and B's (f16
+// or bf16 products with an f32, f16 or bf16 C).
+#if C_HALF_STORAGE
+#define GEMM_CLOAD(p, i) ((real)vload_half((i), (p)))
+#define GEMM_CSTORE(v, p, i) vstore_half((float)(v), (i), (p))
+#elif C_BF16_STORAGE
+#define GEMM_CLOAD(p, i) ((real)vload_bf16((i), (p)))
+#define GEMM_CSTORE(v, p, i) vstore_bf16((v), (i), (p))
+#else
+#define GEMM_CLOAD(p, i) ((real)(p)[i])
+#define GEMM_CSTORE(v, p, i) ((p)[i] = (CTYPE)(v))
 #endif
 
 // Where product z finds an operand (list: the flag bit of the operand).
@@ -99,8 +112,8 @@ OPTUNE_FUNC real gemm_beta(const uint flags, const real beta, __global const ulo
 }
 
 // The bias of element (i, j) of C.
-OPTUNE_FUNC real gemm_bias(const uint flags, __global const TYPE* bias, const ulong i, const ulong j) {
-  return (flags & GEMM_BIAS_ROW) ? GEMM_LOAD(bias, i) : (flags & GEMM_BIAS_COL) ? GEMM_LOAD(bias, j) : (real)0;
+OPTUNE_FUNC real gemm_bias(const uint flags, __global const CTYPE* bias, const ulong i, const ulong j) {
+  return (flags & GEMM_BIAS_ROW) ? GEMM_CLOAD(bias, i) : (flags & GEMM_BIAS_COL) ? GEMM_CLOAD(bias, j) : (real)0;
 }
 
 // act(alpha * ab + beta * c + bias). alpha == 0 drops the product and

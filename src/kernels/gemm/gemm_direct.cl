@@ -28,6 +28,9 @@
 // check-variant: -DWGD=16 -DMDIMCD=4 -DNDIMCD=16 -DVWMD=2 -DKWID=4 -DPADA=0 -DLCHUNK=1
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float
+// check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float
+// check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DCTYPE=half -DC_BF16_STORAGE=0 -DC_HALF_STORAGE=1
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DCTYPE=float -DC_HALF_STORAGE=0
 
 #ifndef WGD
 #define WGD 32           // tile of C per group (M and N) and of K per step
@@ -67,6 +70,8 @@ typedef COMP comp;
 
 #if HALF_STORAGE
 #define LOAD_COMP(p, i) ((comp)vload_half((i), (p)))
+#elif BF16_STORAGE
+#define LOAD_COMP(p, i) ((comp)vload_bf16((i), (p)))
 #else
 #define LOAD_COMP(p, i) ((comp)(p)[i])
 #endif
@@ -79,8 +84,8 @@ __kernel OPTUNE_WG_SIZE(NDIMCD, MDIMCD, 1)
 void gemm_direct(const ulong M, const ulong N, const ulong K, const real alpha, const real beta,
                  __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
                  __global const TYPE* restrict b, const ulong b_off, const ulong ldb, const ulong b_stride,
-                 __global TYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
-                 __global const TYPE* restrict bias, const ulong bias_off,
+                 __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
+                 __global const CTYPE* restrict bias, const ulong bias_off,
                  __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
                  const real act_p0, const real act_p1) {
   __local comp alm[WGD][WGD + PADA];  // [k][m]
@@ -90,8 +95,8 @@ void gemm_direct(const ulong M, const ulong N, const ulong K, const real alpha, 
   const ulong z = z0 + get_group_id(2);
   const __global TYPE* ap = a + GEMM_OFFSET(flags & GEMM_A_LIST, a_off, a_stride, table, z, 0);
   const __global TYPE* bp = b + GEMM_OFFSET(flags & GEMM_B_LIST, b_off, b_stride, table, z, 1);
-  __global TYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
-  const __global TYPE* biasp = bias + bias_off;
+  __global CTYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
+  const __global CTYPE* biasp = bias + bias_off;
   const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
   // Element strides of A's rows and columns (and B's), and which index runs
@@ -166,9 +171,9 @@ void gemm_direct(const ulong M, const ulong N, const ulong K, const real alpha, 
       const ulong j = n0 + COL_OF(ni);
       if (i < M && j < N) {
         const ulong ci = i * ldc + j;
-        const real old = beta_z == (real)0 ? (real)0 : GEMM_LOAD(cp, ci);
+        const real old = beta_z == (real)0 ? (real)0 : GEMM_CLOAD(cp, ci);
         const real v = gemm_finish((real)acc[mi][ni], alpha_z, old, beta_z, gemm_bias(flags, biasp, i, j), act_p0, act_p1);
-        GEMM_STORE(v, cp, ci);
+        GEMM_CSTORE(v, cp, ci);
       }
     }
   }

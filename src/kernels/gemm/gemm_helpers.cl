@@ -16,7 +16,7 @@
 //
 // gemm_copy_back: C(i, j) = act(alpha * P(i, j) + beta * C(i, j) + bias) for
 // i < M, j < N, where P is the tiled kernel's padded raw product (EPI, ld
-// ldp, batch stride p_stride).
+// ldp, batch stride p_stride); C and the bias are CTYPE.
 //
 // All three take the batch in the third grid dimension (z0 + group z). The
 // pads read their source's offsets from column `which` of the table (0 A,
@@ -24,6 +24,7 @@
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 // check-variant: -DTILE=8 -DTYPE=half -DHALF_STORAGE=1
+// check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCTYPE=float -DC_BF16_STORAGE=0
 // check-variant: -DTYPE=double -DEPI=double -DEPI_DOUBLE=1
 
 #ifndef TILE
@@ -65,19 +66,19 @@ void gemm_pad_transpose(const ulong rows, const ulong cols, const ulong dst_rows
 __kernel OPTUNE_WG_SIZE(TILE, TILE, 1)
 void gemm_copy_back(const ulong M, const ulong N, const real alpha, const real beta,
                     __global const EPI* restrict p, const ulong ldp, const ulong p_stride,
-                    __global TYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
-                    __global const TYPE* restrict bias, const ulong bias_off,
+                    __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
+                    __global const CTYPE* restrict bias, const ulong bias_off,
                     __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
                     const real act_p0, const real act_p1) {
   const ulong z = z0 + get_group_id(2);
   const ulong j = get_global_id(0), i = get_global_id(1);
   if (i >= M || j >= N) return;
-  __global TYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
+  __global CTYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
   const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
   const ulong ci = i * ldc + j;
-  const real old = beta_z == (real)0 ? (real)0 : GEMM_LOAD(cp, ci);
+  const real old = beta_z == (real)0 ? (real)0 : GEMM_CLOAD(cp, ci);
   const real v = gemm_finish(p[z * p_stride + i * ldp + j], alpha_z, old, beta_z,
                              gemm_bias(flags, bias + bias_off, i, j), act_p0, act_p1);
-  GEMM_STORE(v, cp, ci);
+  GEMM_CSTORE(v, cp, ci);
 }

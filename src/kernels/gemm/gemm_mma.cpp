@@ -26,11 +26,14 @@ std::int64_t threads_of(const Params& p) {
   return 32 * (p.at("BM") / p.at("WM")) * (p.at("BN") / p.at("WN"));
 }
 
+// Bytes of one A or B element: 4 for f32 (tf32), else 2.
+std::size_t elem_of(const GemmProblem& pr) { return pr.dtype == DType::F32 ? 4 : 2; }
+
 }  // namespace
 
 std::vector<DType> GemmMmaFamily::dtypes(const Capabilities& caps) const {
   if (!mma_device(caps)) return {};
-  return {DType::F16};
+  return {DType::F16, DType::BF16, DType::F32};
 }
 
 // The kernel's own defaults for f16 (BK 32, WN 64): 128 x 128 tiles of four
@@ -39,7 +42,7 @@ std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities&) const {
   return {
       {"BM", {64, 128, 256}, 128, "rows of C per group"},
       {"BN", {64, 128, 256}, 128, "columns of C per group"},
-      {"BK", {32, 64}, 32, "K per shared stage (an even number of 16-deep mma steps)"},
+      {"BK", {16, 32, 64}, 32, "K per shared stage (an even number of mma steps: 16 deep, 8 for tf32)"},
       {"WM", {32, 64}, 64, "rows of C per warp"},
       {"WN", {32, 64}, 64, "columns of C per warp"},
       {"STAGES", {2, 3, 4, 5}, 3, "shared stages of the cp.async pipeline"},
@@ -47,32 +50,35 @@ std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities&) const {
   };
 }
 
-std::uint64_t GemmMmaFamily::smem_bytes(const Params& p) {
-  return std::uint64_t(p.at("STAGES")) * std::uint64_t(p.at("BM") + p.at("BN")) * std::uint64_t(p.at("BK")) * 2;
+std::uint64_t GemmMmaFamily::smem_bytes(const Params& p, std::size_t elem) {
+  return std::uint64_t(p.at("STAGES")) * std::uint64_t(p.at("BM") + p.at("BN")) * std::uint64_t(p.at("BK")) * elem;
 }
 
 std::string GemmMmaFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   if (std::string why = check_candidates(p, caps); !why.empty()) return why;
   if (!mma_device(caps)) return "needs CUDA sm_80+ (mma.sync)";
-  if (pr.dtype != DType::F16) return "runs f16 only (bf16 has no public type yet; f32 would be tf32, not opted in)";
+  if (pr.dtype != DType::F16 && pr.dtype != DType::BF16 && pr.dtype != DType::F32) return "runs f16, bf16 and tf32";
+  if (pr.dtype == DType::F32 && pr.c_dtype != DType::F32) return "tf32 products write f32";
+  const std::size_t elem = elem_of(pr);
+  const std::int64_t chunk = std::int64_t(16 / elem), kstep = elem == 4 ? 8 : 16;
   const std::int64_t bm = p.at("BM"), bn = p.at("BN"), bk = p.at("BK"), wm = p.at("WM"), wn = p.at("WN");
   if (bm % wm) return "BM is not a multiple of WM";
   if (bn % wn) return "BN is not a multiple of WN";
   if (wm % 16 || wn % 16) return "WM and WN must be multiples of 16";
-  if (bk % 32) return "BK must be a multiple of 32 (two 16-deep mma steps per stage)";
+  if (bk % (2 * kstep)) return "BK must hold an even number of mma steps (" + std::to_string(kstep) + " deep)";
   const std::int64_t threads = threads_of(p);
   if (std::string why = gemm_kernels::fits_group(caps, threads, 1); !why.empty()) return why;
   if (threads > 1024) return "more than 1024 work-items per group";
-  // The copies: rows of 16-byte chunks (8 halves) of each operand's
-  // contiguous dimension; a work-item's copies share their column.
-  const std::int64_t a_cpr = (pr.trans_a ? bm : bk) / 8, b_cpr = (pr.trans_b ? bk : bn) / 8;
+  // The copies: rows of 16-byte chunks (8 halves, 4 floats) of each
+  // operand's contiguous dimension; a work-item's copies share their column.
+  const std::int64_t a_cpr = (pr.trans_a ? bm : bk) / chunk, b_cpr = (pr.trans_b ? bk : bn) / chunk;
   if (!power_of_two(a_cpr) || !power_of_two(b_cpr)) return "tile rows are not a power of two of 16-byte chunks";
   if (threads % a_cpr || threads % b_cpr) return "the work-items do not cover whole rows of the staged tiles";
-  if ((bm * bk / 8 + threads - 1) / threads > 32 || (bn * bk / 8 + threads - 1) / threads > 32)
+  if ((bm * bk / chunk + threads - 1) / threads > 32 || (bn * bk / chunk + threads - 1) / threads > 32)
     return "more than 32 copies per work-item and stage";
-  const std::uint64_t smem = smem_bytes(p);
+  const std::uint64_t smem = smem_bytes(p, elem);
   if (smem > kStaticSmem)
-    return "shared memory STAGES (BM + BN) BK 2 = " + std::to_string(smem) +
+    return "shared memory STAGES (BM + BN) BK " + std::to_string(elem) + " = " + std::to_string(smem) +
            " bytes exceeds 48 KiB (this family declares static shared memory only)";
   if (smem > local_limit(caps)) return "shared memory exceeds the device's local memory";
   if ((std::max<std::int64_t>(pr.m, 1) + bm - 1) / bm > kMaxGridY) return "more than 65535 tiles along M";
@@ -98,10 +104,16 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   // program serves comp_half and f32-accumulating calls alike.
   for (auto& [k, v] : d)
     if (k == "COMP") v = "float";
-  d.insert(d.end(), {{"MMA_TF32", "0"}, {"CTYPE", "half"}, {"C_HALF_STORAGE", "1"}, {"C_BF16_STORAGE", "0"},
+  d.insert(d.end(), {{"MMA_TF32", pr.dtype == DType::F32 ? "1" : "0"},
                      {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
   return d;
+}
+
+Params GemmMmaFamily::fallback(const Capabilities& caps, const GemmProblem& pr) const {
+  Params p = defaults(caps);
+  if (pr.dtype == DType::F32) p["BK"] = 16, p["WN"] = 32;  // the kernel's tf32 defaults (48 KiB, registers)
+  return p;
 }
 
 }  // namespace optune::detail

@@ -49,13 +49,14 @@ GemmProblem example(DType dtype, const std::string& b, const Capabilities& caps)
   GemmProblem pr;
   pr.dtype = dtype;
   pr.m = m, pr.n = n, pr.k = k, pr.batch = batch;
+  pr.c_dtype = dtype;
   pr.comp_half = dtype == DType::F16 && caps.fp16;
   pr.lda = k, pr.ldb = n;
   return pr;
 }
 
 std::vector<DType> dtypes(const Capabilities& caps) {
-  std::vector<DType> out{DType::F32, DType::F16};
+  std::vector<DType> out{DType::F32, DType::F16, DType::BF16};
   if (caps.fp64) out.push_back(DType::F64);
   return out;
 }
@@ -66,7 +67,7 @@ std::size_t comp_bytes(const GemmProblem& pr) {
 }
 
 // CUDA has 2- and 4-lane vectors of 4-byte types and 2-lane ones of double
-// and half; half storage read as float goes through vload_halfN (any width
+// and half; half (bf16) storage read as float goes through vload_halfN (vload_bf16N, any width
 // of the backend). f16 arithmetic on CUDA stays scalar along N (no
 // scalar-times-half2 operator in the prelude).
 bool vector_ok(const Capabilities& caps, const GemmProblem& pr, std::int64_t vw, bool storage_only) {
@@ -75,7 +76,7 @@ bool vector_ok(const Capabilities& caps, const GemmProblem& pr, std::int64_t vw,
   if (std::size_t(vw) * bytes > 64) return false;
   if (caps.backend != Backend::CUDA) return true;
   if (vw > 4) return false;
-  if (pr.dtype == DType::F16 && !pr.comp_half) return true;
+  if ((pr.dtype == DType::F16 && !pr.comp_half) || pr.dtype == DType::BF16) return true;
   if (bytes == 8 || bytes == 2) return vw <= 2 && !(bytes == 2 && !storage_only);
   return true;
 }
@@ -88,15 +89,18 @@ std::string fits_group(const Capabilities& caps, std::int64_t x, std::int64_t y)
 }
 
 Defines type_defines(const GemmProblem& pr) {
-  switch (pr.dtype) {
-    case DType::F64:
-      return {{"TYPE", "double"}, {"COMP", "double"}, {"EPI", "double"}, {"EPI_DOUBLE", "1"}, {"HALF_STORAGE", "0"}};
-    case DType::F16:
-      return {{"TYPE", "half"}, {"COMP", pr.comp_half ? "half" : "float"}, {"EPI", "float"}, {"EPI_DOUBLE", "0"},
-              {"HALF_STORAGE", "1"}};
-    default:
-      return {{"TYPE", "float"}, {"COMP", "float"}, {"EPI", "float"}, {"EPI_DOUBLE", "0"}, {"HALF_STORAGE", "0"}};
-  }
+  const bool f64 = pr.dtype == DType::F64;
+  const bool comp_half = pr.dtype == DType::F16 && pr.comp_half;
+  const auto flag = [](bool b) { return std::string(b ? "1" : "0"); };
+  return {{"TYPE", c_type_name(pr.dtype)},
+          {"COMP", f64 ? "double" : comp_half ? "half" : "float"},
+          {"EPI", f64 ? "double" : "float"},
+          {"EPI_DOUBLE", flag(f64)},
+          {"HALF_STORAGE", flag(pr.dtype == DType::F16)},
+          {"BF16_STORAGE", flag(pr.dtype == DType::BF16)},
+          {"CTYPE", c_type_name(pr.c_dtype)},
+          {"C_HALF_STORAGE", flag(pr.c_dtype == DType::F16)},
+          {"C_BF16_STORAGE", flag(pr.c_dtype == DType::BF16)}};
 }
 
 std::string program_text(const std::string& source, Unary activation) {
@@ -141,7 +145,7 @@ std::optional<Params> GemmTensorCoreFamily::fit_or_none(const Params& tuned, con
                                                         const GemmProblem& pr) const {
   Params p = complete(tuned, caps);
   if (check(p, caps, pr).empty()) return p;
-  p = defaults(caps);
+  p = fallback(caps, pr);
   if (check(p, caps, pr).empty()) return p;
   return std::nullopt;
 }

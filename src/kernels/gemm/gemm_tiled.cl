@@ -59,6 +59,9 @@
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVWM=2 -DVWN=2
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DVWM=4 -DVWN=4 -DC_DIRECT=1 -DDB=0
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1 -DVWM=2 -DVWN=1 -DC_DIRECT=0
+// check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DVWM=4 -DVWN=8 -DC_DIRECT=1
+// check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCTYPE=float -DC_BF16_STORAGE=0 -DCOMP=float -DVWM=2 -DVWN=4 -DC_DIRECT=1
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCTYPE=bf16 -DC_HALF_STORAGE=0 -DC_BF16_STORAGE=1 -DCOMP=float -DVWN=2 -DC_DIRECT=1
 // check-variant-cuda: -DASYNC=1 -DMWG=128 -DNWG=128 -DMDIMA=32 -DNDIMB=32
 // check-variant-cuda: -DASYNC=1 -DSTAGES=3 -DMWG=128 -DNWG=128 -DMDIMA=32 -DNDIMB=32 -DC_DIRECT=0 -DKWI=1
 // check-variant-cuda: -DASYNC=1 -DSTAGES=3 -DSTRM=0 -DSTRN=0 -DKWG=32 -DMDIMA=8 -DNDIMB=16 -DVWM=4 -DVWN=4
@@ -163,10 +166,13 @@ typedef OPTUNE_VEC(COMP, VWM) compM;
 typedef OPTUNE_VEC(COMP, VWN) compN;
 
 // Pack i of a row-contiguous operand: one aligned vector access, or
-// vload_halfN when half storage feeds float arithmetic.
+// vload_halfN (vload_bf16N) when half (bf16) storage feeds float arithmetic.
 #if HALF_STORAGE && !COMP_HALF
 #define LOAD_M(p, i) OPTUNE_CAT(optune_vload_half, VWM)((i), (p))
 #define LOAD_N(p, i) OPTUNE_CAT(optune_vload_half, VWN)((i), (p))
+#elif BF16_STORAGE
+#define LOAD_M(p, i) OPTUNE_CAT(optune_vload_bf16, VWM)((i), (p))
+#define LOAD_N(p, i) OPTUNE_CAT(optune_vload_bf16, VWN)((i), (p))
 #else
 #define LOAD_M(p, i) (((const __global compM*)(p))[i])
 #define LOAD_N(p, i) (((const __global compN*)(p))[i])
@@ -178,11 +184,11 @@ typedef OPTUNE_VEC(COMP, VWN) compN;
 // The tile row of a work-item's mi-th row.
 #define ROW_OF(mi) (VEC_M((mi) / VWM) * VWM + (mi) % VWM)
 
-// The output: C itself (storage type) or the raw-product temporary (EPI).
+// The output: C itself (CTYPE) or the raw-product temporary (EPI).
 #if C_DIRECT
-#define CTYPE TYPE
+#define OUT_T CTYPE
 #else
-#define CTYPE EPI
+#define OUT_T EPI
 #endif
 
 // Registers to local stage s (no pragmas inside a macro: the loops have
@@ -223,7 +229,7 @@ typedef OPTUNE_VEC(COMP, VWN) compN;
 #if !OPTUNE_HAS_CP_ASYNC
 #error "ASYNC needs cp.async (CUDA, compute capability 8.0 or newer)"
 #endif
-#if !SA || !SB || A_KCONTIG || B_KCONTIG || HALF_STORAGE
+#if !SA || !SB || A_KCONTIG || B_KCONTIG || HALF_STORAGE || BF16_STORAGE
 #error "ASYNC needs SA and SB, f32 or f64, A stored K x M and B K x N"
 #endif
 static_assert(sizeof(compM) == 16 && sizeof(compN) == 16, "ASYNC copies 16-byte vectors (VWM, VWN)");
@@ -247,8 +253,8 @@ __kernel OPTUNE_WG_SIZE(NDIMC, MDIMC, 1)
 void gemm_tiled(const ulong K, const real alpha, const real beta,
                 __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
                 __global const TYPE* restrict b, const ulong b_off, const ulong ldb, const ulong b_stride,
-                __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
-                __global const TYPE* restrict bias, const ulong bias_off,
+                __global OUT_T* c, const ulong c_off, const ulong ldc, const ulong c_stride,
+                __global const CTYPE* restrict bias, const ulong bias_off,
                 __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
                 const real act_p0, const real act_p1) {
 #if SA
@@ -397,12 +403,12 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
   }
 
   // Store: each accumulator vector is VWN adjacent elements of one row.
-  __global CTYPE* cg = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
-  const __global TYPE* biasp = bias + bias_off;
+  __global OUT_T* cg = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
+  const __global CTYPE* biasp = bias + bias_off;
 #pragma unroll
   for (int mi = 0; mi < MWI; ++mi) {
     const ulong i = m0 + ROW_OF(mi);
-    __global CTYPE* crow = cg + i * ldc;
+    __global OUT_T* crow = cg + i * ldc;
 #pragma unroll
     for (int nv = 0; nv < NWIV; ++nv) {
       const int jv = (int)(n0 / VWN) + VEC_N(nv);
@@ -412,10 +418,12 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
 #if C_DIRECT
       real old[VWN];
       if (beta_z != (real)0) {
-#if HALF_STORAGE
+#if C_HALF_STORAGE
         const OPTUNE_VEC(float, VWN) o = OPTUNE_CAT(optune_vload_half, VWN)(jv, crow);
+#elif C_BF16_STORAGE
+        const OPTUNE_VEC(float, VWN) o = OPTUNE_CAT(optune_vload_bf16, VWN)(jv, crow);
 #else
-        const OPTUNE_VEC(TYPE, VWN) o = ((const __global OPTUNE_VEC(TYPE, VWN)*)crow)[jv];
+        const OPTUNE_VEC(CTYPE, VWN) o = ((const __global OPTUNE_VEC(CTYPE, VWN)*)crow)[jv];
 #endif
         OPTUNE_VUNPACK(VWN, o, old);
       } else {
@@ -426,10 +434,12 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
       for (int l = 0; l < VWN; ++l)
         out[l] = gemm_finish((real)lanes[l], alpha_z, (real)old[l], beta_z, gemm_bias(flags, biasp, i, jv * VWN + l),
                              act_p0, act_p1);
-#if HALF_STORAGE
+#if C_HALF_STORAGE
       OPTUNE_CAT(optune_vstore_half, VWN)(OPTUNE_VPACK(float, VWN, out), jv, crow);
+#elif C_BF16_STORAGE
+      OPTUNE_CAT(optune_vstore_bf16, VWN)(OPTUNE_VPACK(float, VWN, out), jv, crow);
 #else
-      ((__global OPTUNE_VEC(TYPE, VWN)*)crow)[jv] = OPTUNE_VPACK(TYPE, VWN, out);
+      ((__global OPTUNE_VEC(CTYPE, VWN)*)crow)[jv] = OPTUNE_VPACK(CTYPE, VWN, out);
 #endif
 #else
 #pragma unroll

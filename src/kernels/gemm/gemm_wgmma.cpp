@@ -25,7 +25,7 @@ bool GemmWgmmaFamily::device_ok(const Capabilities& caps) {
 
 std::vector<DType> GemmWgmmaFamily::dtypes(const Capabilities& caps) const {
   if (!device_ok(caps)) return {};
-  return {DType::F16};
+  return {DType::F16, DType::BF16};
 }
 
 // 128 x 256 tiles, four stages of 64 along K (192 KiB): 0.95x cuBLAS at
@@ -45,7 +45,7 @@ std::uint64_t GemmWgmmaFamily::smem_bytes(const Params& p) {
 std::string GemmWgmmaFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   if (std::string why = check_candidates(p, caps); !why.empty()) return why;
   if (!device_ok(caps)) return "needs CUDA compute capability 9.0 (wgmma, sm_90a)";
-  if (pr.dtype != DType::F16) return "runs f16 only";
+  if (pr.dtype != DType::F16 && pr.dtype != DType::BF16) return "runs f16 and bf16 only";
   if (std::string why = gemm_kernels::fits_group(caps, kThreads, 1); !why.empty()) return why;
   const std::uint64_t smem = smem_bytes(p);
   const std::uint64_t limit = std::max(caps.shared_mem_per_block_optin_bytes, caps.local_mem_bytes);
@@ -76,8 +76,7 @@ Defines GemmWgmmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   Defines d = gemm_kernels::type_defines(pr);
   for (auto& [k, v] : d)
     if (k == "COMP") v = "float";  // f32 accumulation whatever the call asked
-  d.insert(d.end(), {{"OPTUNE_NEED_SM90A", "1"}, {"CTYPE", "half"}, {"C_HALF_STORAGE", "1"},
-                     {"C_BF16_STORAGE", "0"}, {"TRANS_A", pr.trans_a ? "1" : "0"},
+  d.insert(d.end(), {{"OPTUNE_NEED_SM90A", "1"}, {"TRANS_A", pr.trans_a ? "1" : "0"},
                      {"TRANS_B", pr.trans_b ? "1" : "0"}});
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
   return d;

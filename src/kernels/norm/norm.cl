@@ -34,6 +34,7 @@
 //
 // check-variant: -DOP=2 -DSTRATEGY=1 -DCACHE=4096 -DHAS_GAMMA=1 -DHAS_BETA=1 -DSTATS=1
 // check-variant: -DOP=2 -DSTRATEGY=2 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=32 -DIN_T=half -DIN_HALF=1
+// check-variant: -DOP=2 -DSTRATEGY=0 -DNPACK=8 -DVW=4 -DIN_T=bf16 -DIN_BF16=1 -DSTATS=1 -DSTAT_T=bf16 -DSTAT_BF16=1
 // check-variant: -DOP=1 -DSTRATEGY=2 -DACC=double -DIN_T=double -DVW=1 -DSTAT_T=double -DSTATS=1
 // check-variant: -DOP=2 -DSTRATEGY=0 -DNPACK=8 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=32 -DSTATS=1 -DSTAT_T=half -DSTAT_HALF=1
 // check-variant: -DOP=3 -DSTRATEGY=0 -DNPACK=4 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=16 -DHAS_GAMMA=1
@@ -56,6 +57,12 @@
 #endif
 #ifndef STAT_HALF
 #define STAT_HALF 0      // 1: mean and rstd are half storage
+#endif
+#ifndef IN_BF16
+#define IN_BF16 0        // 1: bf16 storage (vload_bf16 / vstore_bf16)
+#endif
+#ifndef STAT_BF16
+#define STAT_BF16 0      // 1: mean and rstd are bf16 storage
 #endif
 #ifndef WGS
 #define WGS 256          // work-items per group
@@ -113,6 +120,11 @@
 #define LOAD1(i, p) ((ACC)vload_half(i, p))
 #define LOAD_PACK(i, p) OPTUNE_CAT(optune_vload_half, VW)(i, p)
 #define STORE_PACK(v, i, p) OPTUNE_CAT(optune_vstore_half, VW)(v, i, p)
+#define PACK_T OPTUNE_VEC(float, VW)
+#elif IN_BF16
+#define LOAD1(i, p) ((ACC)vload_bf16(i, p))
+#define LOAD_PACK(i, p) OPTUNE_CAT(optune_vload_bf16, VW)(i, p)
+#define STORE_PACK(v, i, p) OPTUNE_CAT(optune_vstore_bf16, VW)(v, i, p)
 #define PACK_T OPTUNE_VEC(float, VW)
 #else
 #define LOAD1(i, p) ((ACC)(p)[i])
@@ -400,6 +412,9 @@ void norm_rows(const ulong rows, const ulong cols, const uint tpr, __global cons
 #if STAT_HALF
     vstore_half((float)(shift + a), mean_off + row, mean_out);
     vstore_half((float)b, rstd_off + row, rstd_out);
+#elif STAT_BF16
+    vstore_bf16(shift + a, mean_off + row, mean_out);
+    vstore_bf16(b, rstd_off + row, rstd_out);
 #else
     mean_out[mean_off + row] = (STAT_T)(shift + a);
     rstd_out[rstd_off + row] = (STAT_T)b;

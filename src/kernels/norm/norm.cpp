@@ -89,11 +89,13 @@ Defines NormRowsFamily::defines(const Params& p, const NormProblem& pr) const {
   Defines d{{"OP", std::to_string(int(pr.op))},
             {"IN_T", c_type_name(pr.dtype)},
             {"IN_HALF", pr.dtype == DType::F16 ? "1" : "0"},
+            {"IN_BF16", pr.dtype == DType::BF16 ? "1" : "0"},
             {"ACC", c_type_name(acc_dtype(pr.dtype))},
             {"HAS_GAMMA", std::to_string(int(pr.gamma))},
             {"HAS_BETA", std::to_string(int(pr.beta))},
             {"STATS", std::to_string(int(pr.stats))}};
-  if (pr.stats) d.insert(d.end(), {{"STAT_T", c_type_name(stat)}, {"STAT_HALF", stat == DType::F16 ? "1" : "0"}});
+  if (pr.stats) d.insert(d.end(), {{"STAT_T", c_type_name(stat)}, {"STAT_HALF", stat == DType::F16 ? "1" : "0"},
+                                   {"STAT_BF16", stat == DType::BF16 ? "1" : "0"}});
   for (const char* k : {"WGS", "VW", "SG", "STRATEGY"}) d.emplace_back(k, std::to_string(p.at(k)));
   if (p.at("STRATEGY") == 0) d.emplace_back("NPACK", std::to_string(p.at("NPACK")));
   if (p.at("STRATEGY") == 1) d.emplace_back("CACHE", std::to_string(p.at("CACHE")));
@@ -130,7 +132,7 @@ NormProblem NormRowsFamily::make_example(DType dtype, const std::string& bucket,
 }
 
 std::vector<DType> NormRowsFamily::dtypes(const Capabilities& caps) const {
-  std::vector<DType> out{DType::F32, DType::F16};
+  std::vector<DType> out{DType::F32, DType::F16, DType::BF16};
   if (caps.fp64) out.push_back(DType::F64);
   return out;
 }

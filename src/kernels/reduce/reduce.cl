@@ -43,6 +43,8 @@
 // check-variant: -DKIND=0 -DACC=double -DIN_T=double -DOUT_T=double -DVW=2
 // check-variant: -DKIND=2 -DIN_T=uchar -DOUT_T=uchar -DVW=16
 // check-variant: -DKIND=1 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=32 -DOUT_HALF=1 -DOUT_T=half
+// check-variant: -DKIND=0 -DIN_T=bf16 -DIN_BF16=1 -DOUT_T=bf16 -DOUT_BF16=1 -DVW=8
+// check-variant: -DKIND=3 -DIN_T=bf16 -DIN_BF16=1 -DOUT_T=int -DVW=2
 
 #ifndef KIND
 #define KIND 0           // combining rule, see above
@@ -52,6 +54,12 @@
 #endif
 #ifndef IN_HALF
 #define IN_HALF 0        // 1: x is half storage, read with vload_half
+#endif
+#ifndef IN_BF16
+#define IN_BF16 0        // 1: x is bf16 storage, read with vload_bf16
+#endif
+#ifndef OUT_BF16
+#define OUT_BF16 0       // 1: y is bf16 storage, written with vstore_bf16
 #endif
 #ifndef OUT_T
 #define OUT_T float      // storage type of y (ACC when OUT_PARTIAL; int for KIND 3)
@@ -109,6 +117,9 @@
 
 #if IN_HALF
 #define LOAD_PACK(i, p) OPTUNE_CAT(optune_vload_half, VW)(i, p)
+#define PACK_T OPTUNE_VEC(float, VW)
+#elif IN_BF16
+#define LOAD_PACK(i, p) OPTUNE_CAT(optune_vload_bf16, VW)(i, p)
 #define PACK_T OPTUNE_VEC(float, VW)
 #else
 #define LOAD_PACK(i, p) OPTUNE_VLOAD(VW, i, p)
@@ -287,6 +298,8 @@ OPTUNE_FUNC void store_state(State s, const Rule r, __global OUT_T* y, ulong o, 
   const ACC v = r.fin == 1 ? s.v / r.count : r.fin == 2 ? sqrt(s.v) : s.v;
 #if OUT_HALF
   vstore_half((float)v, o, y);
+#elif OUT_BF16
+  vstore_bf16(v, o, y);
 #else
   y[o] = (OUT_T)v;
 #endif

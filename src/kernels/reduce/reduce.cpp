@@ -66,7 +66,7 @@ ReduceRule reduce_rule(int op) {
 }
 
 std::vector<DType> ReduceFamilyBase::dtypes(const Capabilities& caps) const {
-  std::vector<DType> out{DType::F32, DType::F16};
+  std::vector<DType> out{DType::F32, DType::F16, DType::BF16};
   if (caps.fp64) out.push_back(DType::F64);
   return out;
 }
@@ -86,8 +86,10 @@ Defines ReduceFamilyBase::common_defines(const Params& p, const ReduceProblem& p
           {"ACC", c_type_name(acc)},
           {"IN_T", c_type_name(in_partial ? acc : pr.dtype)},
           {"IN_HALF", !in_partial && pr.dtype == DType::F16 ? "1" : "0"},
+          {"IN_BF16", !in_partial && pr.dtype == DType::BF16 ? "1" : "0"},
           {"OUT_T", c_type_name(out_partial ? acc : out)},
           {"OUT_HALF", !out_partial && out == DType::F16 ? "1" : "0"},
+          {"OUT_BF16", !out_partial && out == DType::BF16 ? "1" : "0"},
           {"IN_PARTIAL", in_partial ? "1" : "0"},
           {"OUT_PARTIAL", out_partial ? "1" : "0"},
           {"WGS", std::to_string(p.at("WGS"))},

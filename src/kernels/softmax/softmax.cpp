@@ -36,6 +36,7 @@ Defines SoftmaxColsFamily::defines(const Params& p, const SoftmaxColsProblem& pr
   return {{"LOG", std::to_string(int(pr.log))},
           {"IN_T", c_type_name(pr.dtype)},
           {"IN_HALF", pr.dtype == DType::F16 ? "1" : "0"},
+          {"IN_BF16", pr.dtype == DType::BF16 ? "1" : "0"},
           {"ACC", c_type_name(acc_dtype(pr.dtype))},
           {"WGS", std::to_string(p.at("WGS"))}};
 }
@@ -59,7 +60,7 @@ SoftmaxColsProblem SoftmaxColsFamily::make_example(DType dtype, const std::strin
 }
 
 std::vector<DType> SoftmaxColsFamily::dtypes(const Capabilities& caps) const {
-  std::vector<DType> out{DType::F32, DType::F16};
+  std::vector<DType> out{DType::F32, DType::F16, DType::BF16};
   if (caps.fp64) out.push_back(DType::F64);
   return out;
 }

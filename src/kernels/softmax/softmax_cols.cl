@@ -16,6 +16,7 @@
 // gives NaN throughout; a column of -inf gives NaN.
 //
 // check-variant: -DLOG=1 -DIN_T=half -DIN_HALF=1
+// check-variant: -DIN_T=bf16 -DIN_BF16=1
 // check-variant: -DACC=double -DIN_T=double
 
 #ifndef LOG
@@ -26,6 +27,9 @@
 #endif
 #ifndef IN_HALF
 #define IN_HALF 0        // 1: half storage (vload_half / vstore_half)
+#endif
+#ifndef IN_BF16
+#define IN_BF16 0        // 1: bf16 storage (vload_bf16 / vstore_bf16)
 #endif
 #ifndef ACC
 #define ACC float        // compute type
@@ -41,6 +45,9 @@
 #if IN_HALF
 #define LOAD(i, p) ((ACC)vload_half(i, p))
 #define STORE(v, i, p) vstore_half((float)(v), i, p)
+#elif IN_BF16
+#define LOAD(i, p) ((ACC)vload_bf16(i, p))
+#define STORE(v, i, p) vstore_bf16((v), i, p)
 #else
 #define LOAD(i, p) ((ACC)(p)[i])
 #define STORE(v, i, p) ((p)[i] = (IN_T)(v))

@@ -22,6 +22,7 @@ std::string encode_tensor_map(const TensorMapSpec& s, TensorMap* out) {
   CUtensorMapDataType type;
   switch (s.dtype) {
     case DType::F16: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
+    case DType::BF16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
     case DType::F32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
     default: return "tensor map: no element type for " + std::string(dtype_name(s.dtype));
   }

@@ -20,6 +20,7 @@ void put(std::uint8_t* p, DType t, double v) {
     case DType::F32: { const float f = float(v); std::memcpy(p, &f, 4); break; }
     case DType::F64: std::memcpy(p, &v, 8); break;
     case DType::F16: { const std::uint16_t h = half::from_float(float(v)); std::memcpy(p, &h, 2); break; }
+    case DType::BF16: { const std::uint16_t h = bfloat16::from_float(float(v)); std::memcpy(p, &h, 2); break; }
     case DType::I32: { const std::int32_t i = std::int32_t(v); std::memcpy(p, &i, 4); break; }
     case DType::I8: { const std::int8_t i = std::int8_t(v); std::memcpy(p, &i, 1); break; }
     case DType::U8: { const std::uint8_t i = std::uint8_t(v); std::memcpy(p, &i, 1); break; }
@@ -31,6 +32,7 @@ double get(const std::uint8_t* p, DType t) {
     case DType::F32: { float f; std::memcpy(&f, p, 4); return f; }
     case DType::F64: { double d; std::memcpy(&d, p, 8); return d; }
     case DType::F16: { std::uint16_t h; std::memcpy(&h, p, 2); return half::to_float(h); }
+    case DType::BF16: { std::uint16_t h; std::memcpy(&h, p, 2); return bfloat16::to_float(h); }
     case DType::I32: { std::int32_t i; std::memcpy(&i, p, 4); return i; }
     case DType::I8: return double(std::int8_t(*p));
     case DType::U8: return double(*p);

@@ -1,10 +1,10 @@
 // Tuning case of the GEMM families: the whole routine on random row-major
 // operands with the family's parameters forced (gemm_direct: the direct
 // candidate; gemm_tiled: the tiled candidate with its helper passes;
-// gemm_mma: the tensor-core candidate, f16 on CUDA sm_80+; gemm_thin: the
-// thin candidate on its buckets' decode-time shapes, B stored K x N or
-// N x K; gemm_routine: the choice, with the other families' stored
-// parameters).
+// gemm_mma: the tensor-core candidate, f16, bf16 and f32 as tf32 on CUDA
+// sm_80+; gemm_thin: the thin candidate on its buckets' decode-time shapes,
+// B stored K x N or N x K; gemm_routine: the choice, with the other
+// families' stored parameters).
 #include <cmath>
 
 #include "kernels/families.hpp"
@@ -20,7 +20,10 @@ class GemmCase : public TuningCase {
   GemmCase(const Queue& q, const GemmProblem& pr, std::string family) : q_(q), pr_(pr), family_(std::move(family)) {
     const std::int64_t m = pr.m, n = pr.n, k = pr.k, batch = pr.batch;
     call_.dtype = pr.dtype;
+    call_.c_dtype = pr.c_dtype;
     call_.comp_half = pr.comp_half;
+    // The tensor-core family's f32 entries are tf32 (the only f32 it runs).
+    call_.tf32 = pr.tf32 || (pr.dtype == DType::F32 && family_ == families::gemm_mma().name());
     call_.trans_a = pr.trans_a;
     call_.trans_b = pr.trans_b;
     call_.m = m, call_.n = n, call_.k = k, call_.batch = batch;
@@ -28,7 +31,7 @@ class GemmCase : public TuningCase {
     const std::int64_t br = call_.trans_b ? n : k, bc = call_.trans_b ? k : n;
     a_ = random_operand(q, pr.dtype, {batch * ar * ac}, -1, 1, 31);
     b_ = random_operand(q, pr.dtype, {batch * br * bc}, -1, 1, 32);
-    c_ = random_operand(q, pr.dtype, {batch * m * n}, 0, 0, 33);
+    c_ = random_operand(q, pr.c_dtype, {batch * m * n}, 0, 0, 33);
     call_.a = GemmOperand{a_.mem, 0, ac, ar * ac};
     call_.b = GemmOperand{b_.mem, 0, bc, br * bc};
     call_.c = GemmOperand{c_.mem, 0, n, m * n};
@@ -54,14 +57,17 @@ class GemmCase : public TuningCase {
     const double k = double(std::max<std::int64_t>(call_.k, 1));
     if (pr_.dtype == DType::F64) return 1e-12 * std::max(1.0, std::sqrt(k / 64));
     if (pr_.dtype == DType::F16) return call_.comp_half ? 5e-2 : 1e-2;
+    // bf16 inputs and output: 8 significant bits; tf32: 11 bits per input.
+    if (pr_.dtype == DType::BF16 || pr_.c_dtype == DType::BF16) return 2e-2;
+    if (call_.tf32) return 5e-3;
     return 2e-5 * std::max(1.0, std::sqrt(k / 256));
   }
   double work_flops() const override {
     return 2.0 * double(call_.m) * double(call_.n) * double(call_.k) * double(call_.batch);
   }
   double work_bytes() const override {
-    const double e = double(dtype_size(pr_.dtype)), b = double(call_.batch);
-    return e * b * double(call_.m * call_.k + call_.k * call_.n + call_.m * call_.n);
+    const double e = double(dtype_size(pr_.dtype)), ec = double(dtype_size(pr_.c_dtype)), b = double(call_.batch);
+    return b * (e * double(call_.m * call_.k + call_.k * call_.n) + ec * double(call_.m * call_.n));
   }
 
  private:

@@ -4,7 +4,11 @@
 // cuBLAS uses only when asked, through CUBLAS_TF32_TENSOR_OP_MATH or a
 // *_FAST_TF32 compute type), so SGEMM is compared with SGEMM. f16 products
 // compute in f16 (CUBLAS_COMPUTE_16F, as cublasHgemm), as optune's half GEMM
-// does with Accumulate::Default on CUDA.
+// does with Accumulate::Default on CUDA. bf16 products: cublasGemmEx with
+// CUDA_R_16BF A, B and C and CUBLAS_COMPUTE_32F (f32 accumulation, as
+// optune's). tf32 rows (GemmCall::compute = FastTF32): cublasGemmEx with
+// CUDA_R_32F and CUBLAS_COMPUTE_32F_FAST_TF32, the contract of
+// optune's GemmCompute::FastTF32.
 //
 // cuBLAS is column-major only. A row-major C = op(A) op(B) is the column-major
 // C^T = op(B)^T op(A)^T on the same memory, so row-major calls swap A and B
@@ -31,7 +35,8 @@ namespace {
 struct CublasContext;
 using Handle = CublasContext*;
 enum : int { kSuccess = 0, kOpN = 0, kOpT = 1, kDefaultMath = 0, kGemmDefault = -1 };
-enum : int { kR32F = 0, kR64F = 1, kR16F = 2, kCompute16F = 64, kCompute32F = 68, kCompute64F = 70 };
+enum : int { kR32F = 0, kR64F = 1, kR16F = 2, kR16BF = 14 };  // cudaDataType
+enum : int { kCompute16F = 64, kCompute32F = 68, kCompute32FFastTF32 = 77, kCompute64F = 70 };
 enum : int { kMajorVersion = 0, kMinorVersion = 1, kPatchLevel = 2 };  // libraryPropertyType
 
 using CreateFn = int(Handle*);
@@ -150,11 +155,13 @@ class Cublas : public ReferenceBlas {
 
   std::string name() const override {
     return "cuBLAS " + (api_.probe.version.empty() ? std::string("(version unknown)") : api_.probe.version) +
-           " (CUBLAS_DEFAULT_MATH: no TF32; f16 computes in f16)";
+           " (CUBLAS_DEFAULT_MATH: f32 without TF32, tf32 rows CUBLAS_COMPUTE_32F_FAST_TF32; f16 computes in f16,"
+           " bf16 in f32)";
   }
 
   std::string unsupported(DType t) const override {
-    if (t != DType::F32 && t != DType::F16 && t != DType::F64) return "cuBLAS has no GEMM of this type here";
+    if (t != DType::F32 && t != DType::F16 && t != DType::F64 && t != DType::BF16)
+      return "cuBLAS has no GEMM of this type here";
     return "";
   }
 
@@ -181,6 +188,17 @@ class Cublas : public ReferenceBlas {
     int status = kSuccess;
     std::string what;
     Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue&) {
+      // bf16, and f32 in tf32: GemmEx with f32 accumulation and scalars.
+      const bool tf32 = call.dtype == DType::F32 && call.compute == GemmCompute::FastTF32;
+      if (tf32 || call.dtype == DType::BF16) {
+        const int t = tf32 ? kR32F : kR16BF, compute = tf32 ? kCompute32FFastTF32 : kCompute32F;
+        what = std::string(batch > 1 ? "cublasGemmStridedBatchedEx" : "cublasGemmEx") + (tf32 ? "(tf32)" : "(bf16)");
+        status = batch > 1 ? api_.gemm_strided_batched_ex(handle_, op1, op2, m, n, k, &af, p1, t, ld1, s1, p2, t, ld2,
+                                                          s2, &bf, pc, t, ldc, sc, batch, compute, kGemmDefault)
+                           : api_.gemm_ex(handle_, op1, op2, m, n, k, &af, p1, t, ld1, p2, t, ld2, &bf, pc, t, ldc,
+                                          compute, kGemmDefault);
+        return;
+      }
       switch (call.dtype) {
         case DType::F32:
           what = batch > 1 ? "cublasSgemmStridedBatched" : "cublasSgemm";

@@ -20,13 +20,15 @@ namespace optune::tool {
 // C = alpha * op(A) * op(B) + beta * C, BLAS semantics as optune::gemm; with
 // batch > 1, a strided batch (strides in elements).
 struct GemmCall {
-  DType dtype = DType::F32;
+  DType dtype = DType::F32;  // A, B and C
   Layout layout = Layout::RowMajor;
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
   std::int64_t m = 0, n = 0, k = 0;
   double alpha = 1, beta = 0;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
   std::int64_t batch = 1, stride_a = 0, stride_b = 0, stride_c = 0;
+  // Last, so that positional initialisers of the fields above keep working.
+  GemmCompute compute = GemmCompute::Default;  // FastTF32: f32 in tf32 on tensor cores (cuBLAS only)
 };
 
 class ReferenceBlas {
