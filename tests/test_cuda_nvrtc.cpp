@@ -373,9 +373,9 @@ TEST(CudaNvrtc, GemmThinDescriptorProgramsCompile) {
   const GemmThinFamily& fam = families::gemm_thin();
   for (const Capabilities& caps : {sm90_caps(), sm90_caps(true)})
     for (DType t : {DType::F32, DType::F64, DType::F16})
-      for (const char* bucket : {"m<=16:kn", "m<=4:nk"}) {
+      for (const char* bucket : {"m<=16/kn", "m<=4/nk"}) {
         GemmProblem pr = fam.make_example(t, bucket, caps);
-        if (t == DType::F16 && std::string(bucket) == "m<=16:kn") pr.activation = Unary::Gelu;
+        if (t == DType::F16 && std::string(bucket) == "m<=16/kn") pr.activation = Unary::Gelu;
         const KernelSource src = fam.program(fam.fit(fam.defaults(caps), caps, pr), pr);
         try {
           nvrtc_compile_check_text(src.label, src.text, src.defines, caps, "sm_90");

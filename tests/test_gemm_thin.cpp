@@ -198,9 +198,9 @@ TEST(GemmThinDescriptor, ViewSwapsThinN) {
   EXPECT_FALSE(v.trans_b);   // the kernel's B is A^T: A stored K x M is read along N'
   EXPECT_EQ(v.align_b, 4);
   EXPECT_FALSE(detail::GemmThinFamily::view(test::dense_problem(DType::F32, 8, 4096, 1024)).swapped);
-  EXPECT_EQ(fam().bucket(pr), "m<=16:kn");
-  EXPECT_EQ(fam().bucket(nk_problem(1, 4096, 4096)), "m<=1:nk");
-  EXPECT_EQ(fam().bucket(nk_problem(3, 4096, 4096)), "m<=4:nk");
+  EXPECT_EQ(fam().bucket(pr), "m<=16/kn");
+  EXPECT_EQ(fam().bucket(nk_problem(1, 4096, 4096)), "m<=1/nk");
+  EXPECT_EQ(fam().bucket(nk_problem(3, 4096, 4096)), "m<=4/nk");
   for (const std::string& b : fam().buckets()) EXPECT_EQ(fam().bucket(fam().make_example(DType::F32, b, {})), b);
 }
 

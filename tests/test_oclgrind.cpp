@@ -76,6 +76,23 @@ TEST(Oclgrind, GemmKernels) {
   EXPECT_TRUE(ref::check_gemm(list, &ft));
 }
 
+// The thin kernel's two paths with their local reductions, a split K and its
+// second pass, thin M and thin N (a listed batch).
+TEST(Oclgrind, GemmThinKernel) {
+  const Params thin{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 1}, {"KCH", 2}, {"KU", 2}, {"MT", 4}, {"SPLIT", 2}};
+  const GemmForce f = test::force("thin", &thin);
+  for (Transpose tb : {Transpose::No, Transpose::Yes}) {
+    ref::GemmCase c;
+    c.trans_b = tb, c.m = 3, c.n = 37, c.k = 41, c.ldb_extra = 1;
+    c.beta = 0.5, c.bias_mode = BiasMode::PerColumn, c.activation = Unary::Relu;
+    EXPECT_TRUE(ref::check_gemm(c, &f));
+  }
+  ref::GemmCase list;
+  list.mode = ref::GemmCase::Mode::List, list.batch = 2, list.m = 21, list.n = 2, list.k = 40;
+  list.alphas = {1, -0.5}, list.betas = {0, 2};
+  EXPECT_TRUE(ref::check_gemm(list, &f));
+}
+
 namespace {
 
 std::size_t count(const std::vector<std::int64_t>& shape) {
