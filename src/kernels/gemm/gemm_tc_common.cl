@@ -1,7 +1,7 @@
 // C and the bias of the tensor-core kernels (gemm_mma.cl, gemm_wgmma.cl),
 // which keep them in CTYPE (gemm_common.cl: half, bf16 or float, which may
 // differ from A's and B's type): one element's load and store as `real`, a
-// pair's store as one access, and the bias of an element of C.
+// pair's store as one access.
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 #if OPTUNE_BACKEND_CUDA
 
@@ -15,10 +15,5 @@
 #else
 #define C_STORE2(v, p, i) (*(__global float2*)((p) + (i)) = make_float2((v)[0], (v)[1]))
 #endif
-
-// The bias of element (i, j) of C, in CTYPE.
-OPTUNE_FUNC real gemm_tc_bias(const uint flags, __global const CTYPE* bias, const ulong i, const ulong j) {
-  return (flags & GEMM_BIAS_ROW) ? C_LOAD(bias, i) : (flags & GEMM_BIAS_COL) ? C_LOAD(bias, j) : (real)0;
-}
 
 #endif  // OPTUNE_BACKEND_CUDA

@@ -117,6 +117,8 @@ typedef COMP comp;
 
 #if HALF_STORAGE
 #define LOAD_PACK(p, e) OPTUNE_CAT(optune_gload_half, VW)((e) / VW, (p))
+#elif BF16_STORAGE
+#define LOAD_PACK(p, e) OPTUNE_CAT(optune_gload_bf16, VW)((e) / VW, (p))
 #else
 #define LOAD_PACK(p, e) OPTUNE_VLOAD(VW, (e) / VW, (p))
 #endif
@@ -137,13 +139,13 @@ OPTUNE_FUNC void load_b(comp* dst, const __global TYPE* bp, const ulong e, const
 }
 
 // C's element (i, j) through the epilogue (beta = 0 never reads C).
-OPTUNE_FUNC void thin_finish(__global TYPE* cp, const ulong ldc, const uint flags, __global const TYPE* biasp,
+OPTUNE_FUNC void thin_finish(__global CTYPE* cp, const ulong ldc, const uint flags, __global const CTYPE* biasp,
                              const ulong i, const ulong j, const real ab, const real alpha, const real beta,
                              const real act_p0, const real act_p1) {
   const ulong ci = (flags & GEMM_TRANS_C) ? j * ldc + i : i * ldc + j;
-  const real old = beta == (real)0 ? (real)0 : GEMM_LOAD(cp, ci);
+  const real old = beta == (real)0 ? (real)0 : GEMM_CLOAD(cp, ci);
   const real v = gemm_finish(ab, alpha, old, beta, gemm_bias(flags, biasp, i, j), act_p0, act_p1);
-  GEMM_STORE(v, cp, ci);
+  GEMM_CSTORE(v, cp, ci);
 }
 
 // A result of this group: the epilogue, or the split's partial sum.
@@ -159,8 +161,8 @@ __kernel OPTUNE_WG_SIZE(WGX, WGY, 1)
 void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, const real beta,
                __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
                __global const TYPE* restrict b, const ulong b_off, const ulong ldb, const ulong b_stride,
-               __global TYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
-               __global const TYPE* restrict bias, const ulong bias_off,
+               __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
+               __global const CTYPE* restrict bias, const ulong bias_off,
                __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
                const real act_p0, const real act_p1, __global comp* restrict part, const ulong nsplit,
                const ulong kspan) {
@@ -172,8 +174,8 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
   const int swapped = (flags & GEMM_LISTS_SWAPPED) != 0;
   const __global TYPE* ap = a + GEMM_OFFSET(flags & GEMM_A_LIST, a_off, a_stride, table, z, swapped ? 1 : 0);
   const __global TYPE* bp = b + GEMM_OFFSET(flags & GEMM_B_LIST, b_off, b_stride, table, z, swapped ? 0 : 1);
-  __global TYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
-  const __global TYPE* biasp = bias + bias_off;
+  __global CTYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
+  const __global CTYPE* biasp = bias + bias_off;
   const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
   const ulong s = get_group_id(1) % nsplit;
@@ -337,13 +339,13 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
 // z the products from z0.
 __kernel void gemm_thin_reduce(const ulong M, const ulong N, const real alpha, const real beta,
                                __global const comp* restrict part, const ulong nsplit,
-                               __global TYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
-                               __global const TYPE* restrict bias, const ulong bias_off,
+                               __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
+                               __global const CTYPE* restrict bias, const ulong bias_off,
                                __global const ulong* restrict table, const ulong batch, const uint flags,
                                const ulong z0, const real act_p0, const real act_p1) {
   const ulong j = get_global_id(0), i = get_global_id(1), z = z0 + get_group_id(2);
   if (i >= M || j >= N) return;
-  __global TYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
+  __global CTYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
   const __global comp* pp = part + (z * nsplit * M + i) * N + j;
   comp sum = (comp)0;
   for (ulong t = 0; t < nsplit; ++t) sum += pp[t * M * N];

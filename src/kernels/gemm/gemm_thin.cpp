@@ -27,7 +27,7 @@ std::size_t comp_size(const GemmProblem& pr) { return pr.dtype == DType::F64 ? 8
 // float, 2 of double, and 8-lane half packs (one 16-byte load); OpenCL 16.
 std::int64_t max_vw(const Capabilities& caps, const GemmProblem& pr) {
   if (caps.backend != Backend::CUDA) return 16;
-  return pr.dtype == DType::F64 ? 2 : pr.dtype == DType::F16 ? 8 : 4;
+  return pr.dtype == DType::F64 ? 2 : pr.dtype == DType::F16 || pr.dtype == DType::BF16 ? 8 : 4;
 }
 
 // K per chunk of A in local memory, columns of C per group.

@@ -272,7 +272,7 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K, const real alpha, c
           for (int e = 0; e < 2; ++e) {
             const real old = beta_z == (real)0 || col + e >= N ? (real)0 : C_LOAD(cp, ci + e);
             v[e] = gemm_finish((real)d[4 * j + 2 * h + e], alpha_z, old, beta_z,
-                               gemm_tc_bias(flags, biasp, row, col + e), act_p0, act_p1);
+                               gemm_bias(flags, biasp, row, col + e), act_p0, act_p1);
           }
           if (col + 1 < N && ((size_t)(cp + ci) & (2 * sizeof(CTYPE) - 1)) == 0) {
             C_STORE2(v, cp, ci);
