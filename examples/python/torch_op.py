@@ -34,7 +34,9 @@ def optune_device(t):
 
 
 def shared(t, dev):
-    return optune.from_dlpack(t.contiguous(), device=dev, copy=False)
+    # detach: torch refuses to export tensors that require grad (the weights);
+    # the detached tensor shares their storage, so nothing is copied.
+    return optune.from_dlpack(t.detach().contiguous(), device=dev, copy=False)
 
 
 def after_optune(dev, t):

@@ -23,6 +23,7 @@ DLDataType dl_type(DType t) {
   switch (t) {
     case DType::F32: return {kDLFloat, 32, 1};
     case DType::F16: return {kDLFloat, 16, 1};
+    case DType::BF16: return {kDLBfloat, 16, 1};
     case DType::F64: return {kDLFloat, 64, 1};
     case DType::I32: return {kDLInt, 32, 1};
     case DType::I8: return {kDLInt, 8, 1};
@@ -35,6 +36,7 @@ DType from_dl_type(DLDataType t) {
   if (t.lanes == 1) {
     if (t.code == kDLFloat && t.bits == 32) return DType::F32;
     if (t.code == kDLFloat && t.bits == 16) return DType::F16;
+    if (t.code == kDLBfloat && t.bits == 16) return DType::BF16;
     if (t.code == kDLFloat && t.bits == 64) return DType::F64;
     if (t.code == kDLInt && t.bits == 32) return DType::I32;
     if (t.code == kDLInt && t.bits == 8) return DType::I8;

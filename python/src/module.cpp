@@ -75,7 +75,17 @@ TensorPtr dense_copy(const TensorPtr& t) {
 
 py::array to_numpy(const TensorPtr& t0) {
   TensorPtr t = dense_copy(t0);
-  py::array out(numpy_dtype(t->dtype), t->shape);
+  // Strides given in bytes from optune's own element size: pybind11 2.10
+  // (Debian 12's) reads numpy's item size from numpy 1.x's struct layout and
+  // gets it wrong under numpy 2 (zero strides: every element reads the
+  // first), as the H100 machine's Python 3.12 with numpy 2 showed.
+  std::vector<py::ssize_t> strides(t->shape.size());
+  py::ssize_t stride = py::ssize_t(dtype_size(t->dtype));
+  for (std::size_t d = t->shape.size(); d-- > 0;) {
+    strides[d] = stride;
+    stride *= py::ssize_t(std::max<std::int64_t>(t->shape[d], 1));
+  }
+  py::array out(numpy_dtype(t->dtype), t->shape, strides);
   if (t->numel() == 0) return out;
   void* data = out.mutable_data();
   const std::size_t bytes = std::size_t(t->numel()) * dtype_size(t->dtype);
