@@ -139,9 +139,42 @@ std::string assemble_options(const DeviceImpl& device, const Defines& defines) {
 
 namespace {
 
+std::string defines_text(const Defines& defines) {
+  Defines sorted = defines;
+  std::sort(sorted.begin(), sorted.end());
+  std::string s;
+  for (const auto& [k, v] : sorted) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
 ProgramPtr find_or_build(ContextImpl& ctx, std::string_view label, const std::string& body, const Defines& defines,
                          ProgramStats* stats) {
   const auto t0 = std::chrono::steady_clock::now();
+  // The text and options are a function of the context's device (fixed),
+  // OPTUNE_BUILD_OPTIONS (read once) and these three: a program already
+  // made from the same label, defines and body is this one.
+  const std::string source_key = std::string(label) + '\n' + defines_text(defines);
+  {
+    std::lock_guard lock(ctx.programs_mutex);
+    auto it = ctx.programs_by_source.find(source_key);
+    if (it != ctx.programs_by_source.end())
+      for (const auto& [b, p] : it->second)
+        if (b == body) {
+          n_from_memory.fetch_add(1, std::memory_order_relaxed);
+          if (stats) {
+            stats->from_memory = true;
+            stats->seconds = seconds_since(t0);
+          }
+          return p;
+        }
+  }
+  const auto remember = [&](const ProgramPtr& p) {
+    std::lock_guard lock(ctx.programs_mutex);
+    auto& list = ctx.programs_by_source[source_key];
+    for (const auto& entry : list)
+      if (entry.first == body) return;
+    list.emplace_back(body, p);
+  };
   const DeviceImpl& dev = *ctx.device();
   const std::string text = assemble_text(dev.caps(), dev.backend_prelude(), label, body);
   const std::string options = assemble_options(dev, defines);
@@ -161,7 +194,11 @@ ProgramPtr find_or_build(ContextImpl& ctx, std::string_view label, const std::st
         stats->from_memory = true;
         stats->seconds = seconds_since(t0);
       }
-      return it->second;
+      ProgramPtr p = it->second;
+      auto& list = ctx.programs_by_source[source_key];
+      if (std::none_of(list.begin(), list.end(), [&](const auto& e) { return e.first == body; }))
+        list.emplace_back(body, p);
+      return p;
     }
     auto& slot = ctx.programs_pending[key];
     if (!slot) slot = std::make_shared<std::mutex>();
@@ -181,19 +218,14 @@ ProgramPtr find_or_build(ContextImpl& ctx, std::string_view label, const std::st
     }
   }
   ProgramPtr p = compile_or_load(ctx, label, text, options, key, stats);
-  std::lock_guard lock(ctx.programs_mutex);
-  ctx.programs[key] = p;
-  ctx.programs_pending.erase(key);
+  {
+    std::lock_guard lock(ctx.programs_mutex);
+    ctx.programs[key] = p;
+    ctx.programs_pending.erase(key);
+  }
+  remember(p);
   if (stats) stats->seconds = seconds_since(t0);
   return p;
-}
-
-std::string defines_text(const Defines& defines) {
-  Defines sorted = defines;
-  std::sort(sorted.begin(), sorted.end());
-  std::string s;
-  for (const auto& [k, v] : sorted) s += (s.empty() ? "" : " ") + k + "=" + v;
-  return s;
 }
 
 }  // namespace
