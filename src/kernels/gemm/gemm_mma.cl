@@ -229,16 +229,8 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
 
   // Tile order: SWIZZLE_GROUP tile rows at a time, column by column within
   // them, so the groups running together share A rows and B columns in L2.
-  uint tm = blockIdx.y, tn = blockIdx.x;
-#if SWIZZLE_GROUP > 1
-  {
-    const uint gx = gridDim.x, gy = gridDim.y, pid = blockIdx.y * gx + blockIdx.x;
-    const uint width = SWIZZLE_GROUP * gx, first = (pid / width) * SWIZZLE_GROUP;
-    const uint rows = min(gy - first, (uint)SWIZZLE_GROUP);
-    tm = first + (pid % width) % rows;
-    tn = (pid % width) / rows;
-  }
-#endif
+  uint tm, tn;
+  gemm_tc_tile(SWIZZLE_GROUP, &tm, &tn);
   const ulong m0 = (ulong)tm * BM, n0 = (ulong)tn * BN;
   // alpha == 0: A and B are not read.
   const ulong kk = alpha_z == (real)0 ? 0 : K;
@@ -395,20 +387,8 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
       for (int j = 0; j < MMA_NI; ++j) {
         const ulong col = n0 + wn0 + j * 8 + 2 * t4;
         if (col >= N) continue;
-        const ulong ci = row * ldc + col;
-        real v[2];
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const real old = beta_z == (real)0 || col + e >= N ? (real)0 : C_LOAD(cp, ci + e);
-          v[e] = gemm_finish((real)acc[i][j][2 * h + e], alpha_z, old, beta_z, gemm_bias(flags, biasp, row, col + e),
-                             act_p0, act_p1);
-        }
-        if (col + 1 < N && ((size_t)(cp + ci) & (2 * sizeof(CTYPE) - 1)) == 0) {
-          C_STORE2(v, cp, ci);
-        } else {
-          C_STORE(v[0], cp, ci);
-          if (col + 1 < N) C_STORE(v[1], cp, ci + 1);
-        }
+        gemm_tc_store_pair(cp, ldc, N, row, col, (real)acc[i][j][2 * h], (real)acc[i][j][2 * h + 1], alpha_z, beta_z,
+                           flags, biasp, act_p0, act_p1);
       }
     }
 #undef MMA_LOAD_TILE

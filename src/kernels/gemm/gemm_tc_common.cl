@@ -1,7 +1,7 @@
 // C and the bias of the tensor-core kernels (gemm_mma.cl, gemm_wgmma.cl),
 // which keep them in CTYPE (gemm_common.cl: half, bf16 or float, which may
 // differ from A's and B's type): one element's load and store as `real`, a
-// pair's store as one access.
+// pair's store as one access, the tile order and the epilogue of a pair.
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 #if OPTUNE_BACKEND_CUDA
 
@@ -15,5 +15,42 @@
 #else
 #define C_STORE2(v, p, i) (*(__global float2*)((p) + (i)) = make_float2((v)[0], (v)[1]))
 #endif
+
+// The tile (tm, tn) this group computes. With group > 1, groups in launch
+// order visit `group` tile rows at a time, column by column within them, so
+// the groups running together share A rows and B columns in L2; 1: row by row.
+OPTUNE_FUNC void gemm_tc_tile(const uint group, uint* tm, uint* tn) {
+  *tm = blockIdx.y, *tn = blockIdx.x;
+  if (group > 1) {
+    const uint gx = gridDim.x, gy = gridDim.y, pid = blockIdx.y * gx + blockIdx.x;
+    const uint width = group * gx, first = (pid / width) * group;
+    const uint rows = min(gy - first, group);
+    *tm = first + (pid % width) % rows;
+    *tn = (pid % width) / rows;
+  }
+}
+
+// The epilogue of C's elements (row, col) and (row, col + 1), whose products
+// are ab0 and ab1 (col < N; col + 1 may lie outside C): stored as one pair
+// where both lie inside C and the pair is aligned (ldc and c_off may be odd).
+OPTUNE_FUNC void gemm_tc_store_pair(__global CTYPE* cp, const ulong ldc, const ulong N, const ulong row,
+                                    const ulong col, const real ab0, const real ab1, const real alpha,
+                                    const real beta, const uint flags, __global const CTYPE* biasp,
+                                    const real act_p0, const real act_p1) {
+  const ulong ci = row * ldc + col;
+  const real ab[2] = {ab0, ab1};
+  real v[2];
+#pragma unroll
+  for (int e = 0; e < 2; ++e) {
+    const real old = beta == (real)0 || col + e >= N ? (real)0 : C_LOAD(cp, ci + e);
+    v[e] = gemm_finish(ab[e], alpha, old, beta, gemm_bias(flags, biasp, row, col + e), act_p0, act_p1);
+  }
+  if (col + 1 < N && ((size_t)(cp + ci) & (2 * sizeof(CTYPE) - 1)) == 0) {
+    C_STORE2(v, cp, ci);
+  } else {
+    C_STORE(v[0], cp, ci);
+    if (col + 1 < N) C_STORE(v[1], cp, ci + 1);
+  }
+}
 
 #endif  // OPTUNE_BACKEND_CUDA

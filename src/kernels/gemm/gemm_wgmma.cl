@@ -170,16 +170,8 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K, const real alpha, c
   const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
 
-  uint tm = blockIdx.y, tn = blockIdx.x;
-#if SWIZZLE_GROUP > 1
-  {
-    const uint gx = gridDim.x, gy = gridDim.y, pid = blockIdx.y * gx + blockIdx.x;
-    const uint width = SWIZZLE_GROUP * gx, first = (pid / width) * SWIZZLE_GROUP;
-    const uint rows = min(gy - first, (uint)SWIZZLE_GROUP);
-    tm = first + (pid % width) % rows;
-    tn = (pid % width) / rows;
-  }
-#endif
+  uint tm, tn;
+  gemm_tc_tile(SWIZZLE_GROUP, &tm, &tn);
   const int m0 = (int)(tm * WG_BM), n0 = (int)(tn * BN);
   // alpha == 0: A and B are not read.
   const int steps = alpha_z == (real)0 ? 0 : (int)((K + WG_BK - 1) / WG_BK);
@@ -265,22 +257,9 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K, const real alpha, c
 #pragma unroll
       for (int j = 0; j < BN / 8; ++j) {
         const ulong col = (ulong)n0 + j * 8 + 2 * t4;
-        if (row < M && col < N) {
-          const ulong ci = row * ldc + col;
-          real v[2];
-#pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const real old = beta_z == (real)0 || col + e >= N ? (real)0 : C_LOAD(cp, ci + e);
-            v[e] = gemm_finish((real)d[4 * j + 2 * h + e], alpha_z, old, beta_z,
-                               gemm_bias(flags, biasp, row, col + e), act_p0, act_p1);
-          }
-          if (col + 1 < N && ((size_t)(cp + ci) & (2 * sizeof(CTYPE) - 1)) == 0) {
-            C_STORE2(v, cp, ci);
-          } else {
-            C_STORE(v[0], cp, ci);
-            if (col + 1 < N) C_STORE(v[1], cp, ci + 1);
-          }
-        }
+        if (row < M && col < N)
+          gemm_tc_store_pair(cp, ldc, N, row, col, (real)d[4 * j + 2 * h], (real)d[4 * j + 2 * h + 1], alpha_z,
+                             beta_z, flags, biasp, act_p0, act_p1);
       }
     }
   }
