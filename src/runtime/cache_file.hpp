@@ -44,6 +44,9 @@ class CacheFile {
   static CacheFile* instance();
   // Drops the process-wide instance so the next instance() reopens (tests).
   static void reset_instance();
+  // Nanoseconds this process spent opening (and checking) the process-wide
+  // file, for `optune bench startup`.
+  static std::uint64_t open_ns();
 
   explicit CacheFile(const std::string& path);  // throws Error(IoError) if unusable
   ~CacheFile();

@@ -20,6 +20,11 @@ namespace optune::detail {
 namespace {
 
 std::atomic<std::uint64_t> n_compiled{0}, n_from_disk{0}, n_from_memory{0}, n_embedded{0};
+std::atomic<std::uint64_t> ns_file{0}, ns_load{0}, ns_compile{0};
+
+std::uint64_t ns_since(std::chrono::steady_clock::time_point t0) {
+  return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -31,7 +36,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 ProgramPtr load_stored(ContextImpl& ctx, const std::vector<std::uint8_t>& bin, const std::string& options, bool* stat,
                        std::atomic<std::uint64_t>& count, const std::string& what,
                        std::chrono::steady_clock::time_point t0) {
+  const auto t_load = std::chrono::steady_clock::now();
   ProgramPtr p = ctx.load_binary(bin, options);
+  ns_load.fetch_add(ns_since(t_load), std::memory_order_relaxed);
   if (!p) return nullptr;
   if (stat) *stat = true;
   count.fetch_add(1, std::memory_order_relaxed);
@@ -42,8 +49,9 @@ ProgramPtr load_stored(ContextImpl& ctx, const std::vector<std::uint8_t>& bin, c
 ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::string& text,
                            const std::string& options, const std::string& key, ProgramStats* stats) {
   const Capabilities& caps = ctx.device()->caps();
-  CacheFile* file = cache_enabled() ? CacheFile::instance() : nullptr;
   const auto t0 = std::chrono::steady_clock::now();
+  CacheFile* file = cache_enabled() ? CacheFile::instance() : nullptr;
+  ns_file.fetch_add(ns_since(t0), std::memory_order_relaxed);
   // A cubin the build compiled for exactly this architecture, options and
   // text (embedded_cubins.hpp): no compile, and nothing to store.
   if (caps.backend == Backend::CUDA) {
@@ -56,7 +64,10 @@ ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::
     }
   }
   if (file) {
-    if (auto bin = file->get_program(key)) {
+    const auto t_read = std::chrono::steady_clock::now();
+    auto bin = file->get_program(key);
+    ns_file.fetch_add(ns_since(t_read), std::memory_order_relaxed);
+    if (bin) {
       if (ProgramPtr p = load_stored(ctx, *bin, options, stats ? &stats->from_disk : nullptr, n_from_disk,
                                      "program cache hit (disk): " + std::string(label), t0))
         return p;
@@ -65,8 +76,10 @@ ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::
     }
   }
   ProgramPtr p;
+  const auto t_build = std::chrono::steady_clock::now();
   try {
     p = ctx.build(text, options);
+    ns_compile.fetch_add(ns_since(t_build), std::memory_order_relaxed);
   } catch (const Error& e) {
     // Some drivers (NVIDIA's OpenCL) ignore #line file names in their logs:
     // name the kernel file here so every build error says which one failed.
@@ -86,8 +99,15 @@ ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::
 }  // namespace
 
 ProgramCounts program_counts() {
-  return {n_compiled.load(std::memory_order_relaxed), n_from_disk.load(std::memory_order_relaxed),
-          n_from_memory.load(std::memory_order_relaxed), n_embedded.load(std::memory_order_relaxed)};
+  ProgramCounts c;
+  c.compiled = n_compiled.load(std::memory_order_relaxed);
+  c.from_disk = n_from_disk.load(std::memory_order_relaxed);
+  c.from_memory = n_from_memory.load(std::memory_order_relaxed);
+  c.from_embedded = n_embedded.load(std::memory_order_relaxed);
+  c.file_ns = ns_file.load(std::memory_order_relaxed);
+  c.load_ns = ns_load.load(std::memory_order_relaxed);
+  c.compile_ns = ns_compile.load(std::memory_order_relaxed);
+  return c;
 }
 
 std::string capability_macros(const Capabilities& caps) {
