@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag] [extra bench args]
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -222,6 +222,19 @@ python_step() {
   [ "${PIPESTATUS[0]}" = 0 ] || STATUS=1
 }
 
+# Host time per small call, split into its parts (scripts/gpu/launch_cost.cpp,
+# built against the shared library): on cuda:0 and on the OpenCL GPU.
+launch_cost() {
+  local ocl
+  ocl=$(ocl_device)
+  g++ -std=c++20 -O2 -Iinclude scripts/gpu/launch_cost.cpp -Lbuild/gpu -loptune -Wl,-rpath,"$ROOT/build/gpu" \
+    -o build/gpu/launch_cost >"$LOGS/launch-cost-build.log" 2>&1 || { log "launch_cost: build failed"; STATUS=1; return; }
+  log "launch cost"
+  for dev in cuda:0 $ocl; do
+    ./build/gpu/launch_cost "$dev" 500 2>&1 | tee -a "$OUT/summary.txt"
+  done
+}
+
 # Start-up with the embedded cubins: the tests that prove them (the gpu
 # run asserts a cold SGEMM 256^3 compiles nothing on the H100), then
 # `optune bench startup` on both back ends, JSON in $OUT/startup-*.json.
@@ -253,6 +266,8 @@ case "$WHAT" in
   test-bench) build && tests && bench "$@" ;;
   thin-sweep) build && thin_sweep "$@" ;;
   startup) build && startup "$@" ;;
+  launch-cost) build && launch_cost ;;
+  diag) build && launch_cost && python_step ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

@@ -164,3 +164,38 @@ def test_cuda_interchange(rng):
     gc.collect()
     torch.cuda.empty_cache()
     np.testing.assert_array_equal(o.numpy(), expect)
+
+
+@pytest.mark.skipif(cuda_dev() is None, reason="no CUDA device")
+def test_cupy_round_trips(rng):
+    cp = pytest.importorskip("cupy")
+    d = cuda_dev()
+    x = rng.standard_normal((37, 65)).astype(np.float32)
+    # CuPy -> optune through DLPack: the same memory, no copy.
+    c = cp.asarray(x)
+    o = optune.from_dlpack(c, device=d, copy=False)
+    assert o.__cuda_array_interface__["data"][0] == c.data.ptr
+    np.testing.assert_allclose(optune.gelu(o).numpy(), optune.gelu(optune.asarray(x, device=d)).numpy())
+    optune.mul(o, 3.0, out=o)
+    d.synchronize()
+    np.testing.assert_array_equal(cp.asnumpy(c), x * 3.0)  # CuPy sees optune's write
+    # optune -> CuPy through DLPack and through __cuda_array_interface__.
+    t = optune.asarray(x, device=d)
+    via_dlpack = cp.from_dlpack(t)
+    via_cai = cp.asarray(t)
+    assert via_dlpack.data.ptr == t.__cuda_array_interface__["data"][0] == via_cai.data.ptr
+    np.testing.assert_array_equal(cp.asnumpy(via_dlpack), x)
+    np.testing.assert_array_equal(cp.asnumpy(via_cai.T), x.T)
+    # CuPy -> optune through __cuda_array_interface__, a strided view.
+    v = optune.from_cuda_array_interface(c[:, 1::2])
+    np.testing.assert_array_equal(v.numpy(), (x * 3.0)[:, 1::2])
+    # CuPy's array dropped while optune holds it: still valid.
+    expect = x * 3.0
+    del c
+    gc.collect()
+    cp.get_default_memory_pool().free_all_blocks()
+    np.testing.assert_array_equal(o.numpy(), expect)
+    # optune's tensor dropped while CuPy holds it: still valid.
+    del t
+    gc.collect()
+    np.testing.assert_array_equal(cp.asnumpy(via_dlpack), x)
