@@ -188,7 +188,10 @@ void write_stamp(const std::string& path, const std::string& stamp) {
 
 // Why this database cannot serve as our cache, or "" when it can (an empty
 // file included). Throws SqlError; damaged() ones mean the file is bad.
-std::string reject_reason(sqlite3* db, const std::string& path) {
+// *ready: the file already holds this version's whole schema (no write is
+// needed to open it).
+std::string reject_reason(sqlite3* db, const std::string& path, bool* ready) {
+  *ready = false;
   const std::string stamp = file_stamp(path);
   if (stamp_matches(path, stamp)) {
     log_debug("cache file: " + path + " unchanged since its last integrity check");
@@ -213,6 +216,9 @@ std::string reject_reason(sqlite3* db, const std::string& path) {
   if (meta["format"] != kFormat) return "is not an optune cache (format '" + meta["format"] + "')";
   if (meta["version"] != kVersion)
     return "has cache version '" + meta["version"] + "', this build uses " + std::string(kVersion);
+  Stmt ours(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                "('meta', 'programs', 'tuning', 'verdicts')");
+  *ready = ours.step() && ours.int64(0) == 4;
   return "";
 }
 
@@ -229,8 +235,9 @@ Connection open_checked(const std::string& path, std::string* why) {
   if (rc != SQLITE_OK) throw SqlError(rc, raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc));
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, kBusyTimeoutMs);
+  bool ready = false;
   try {
-    *why = reject_reason(raw, path);
+    *why = reject_reason(raw, path, &ready);
   } catch (const SqlError& e) {
     if (!e.damaged()) throw;
     *why = std::string("is damaged (") + e.what() + ")";
@@ -244,6 +251,7 @@ Connection open_checked(const std::string& path, std::string* why) {
   // In WAL mode NORMAL cannot corrupt the file; a power cut may only lose the
   // last few commits, which a cache can afford in exchange for no fsync per put.
   exec(raw, "PRAGMA synchronous=NORMAL");
+  if (ready) return db;  // the schema is there: opening writes nothing
   write_transaction(raw, [&] {
     exec(raw, kSchema);
     Stmt s(raw, "INSERT OR IGNORE INTO meta(key, value) VALUES('format', ?1), ('version', ?2)");
