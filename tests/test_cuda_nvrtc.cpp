@@ -518,11 +518,11 @@ TEST(CudaNvrtc, GemmWgmmaDescriptorProgramCompiles) {
   pr.dtype = DType::F16;
   pr.activation = Unary::Gelu;
   pr.m = pr.n = pr.k = 1024, pr.lda = pr.ldb = 1024;
-  for (int t = 0; t < 4; ++t) {
-    pr.trans_a = t & 1, pr.trans_b = t & 2;
+  // Each problem with the default and the smallest-stage-heavy tiles.
+  const auto compiles = [&](const GemmProblem& problem) {
     for (const Params& p : {fam.defaults(sm90_caps()), fam.complete({{"BN", 128}, {"STAGES", 6}}, sm90_caps())}) {
-      ASSERT_EQ(fam.check(p, sm90_caps(), pr), "") << params_to_json(p);
-      const KernelSource src = fam.program(p, pr);
+      ASSERT_EQ(fam.check(p, sm90_caps(), problem), "") << params_to_json(p);
+      const KernelSource src = fam.program(p, problem);
       try {
         const std::vector<std::uint8_t> bin = nvrtc_binary_text(src.label, src.text, src.defines, sm90_caps(), "sm_90");
         EXPECT_EQ(cubin_param_count(bin, "gemm_wgmma"), std::optional<std::size_t>(27)) << describe(src.defines);
@@ -530,6 +530,21 @@ TEST(CudaNvrtc, GemmWgmmaDescriptorProgramCompiles) {
         ADD_FAILURE() << src.label << describe(src.defines) << ":\n" << e.what();
       }
     }
+  };
+  for (int t = 0; t < 4; ++t) {
+    pr.trans_a = t & 1, pr.trans_b = t & 2;
+    compiles(pr);
+  }
+  // tf32 (packed K-major operands, whatever the call's transposes) and the
+  // pads that pack and round them.
+  GemmProblem t32 = pr;
+  t32.dtype = t32.c_dtype = DType::F32, t32.tf32 = true, t32.trans_a = true;
+  compiles(t32);
+  for (const char* entry : {"gemm_pad", "gemm_pad_transpose"}) {
+    const KernelSource h = gemm_kernels::helper_program(t32, entry, 16, true);
+    EXPECT_EQ(module_has_kernel(nvrtc_binary_text(h.label, h.text, h.defines, sm90_caps(), "sm_90"), entry),
+              std::optional<bool>(true))
+        << entry;
   }
   Defines plain = fam.program(fam.defaults(sm90_caps()), pr).defines;
   std::erase_if(plain, [](const auto& d) { return d.first == "OPTUNE_NEED_SM90A"; });

@@ -14,6 +14,7 @@
 // The descriptors' rules run everywhere (no device needed); the rest on
 // CUDA devices of compute capability 8.0 or newer for mma, 9.0 for wgmma
 // (the gpu label's entry, OPTUNE_DEVICE=cuda:0), skipping elsewhere.
+#include "runtime/tensor_map.hpp"
 #include "support/gemm_fixture.hpp"
 
 using namespace optune;
@@ -212,7 +213,7 @@ std::string wwhy(const Params& p, const Capabilities& caps, const detail::GemmPr
 TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
   EXPECT_EQ(wwhy({}, sm90, f16(4096, 4096, 4096)), "");
-  EXPECT_EQ(wfam().dtypes(sm90), (std::vector<DType>{DType::F16, DType::BF16}));
+  EXPECT_EQ(wfam().dtypes(sm90), (std::vector<DType>{DType::F16, DType::BF16, DType::F32}));
   // sm_90a code runs on 9.0 only.
   for (const Capabilities& other : {test::nvidia_caps(Backend::CUDA, 80), test::nvidia_caps(Backend::CUDA, 100),
                                     test::nvidia_caps(Backend::OpenCL, 90)}) {
@@ -245,6 +246,21 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_EQ(defs["TRANS_A"], "1");
   EXPECT_EQ(defs["TRANS_B"], "0");
   EXPECT_EQ(defs["BN"], "256");
+  EXPECT_EQ(defs["WG_TF32"], "0");
+  // tf32: f32 with the option only, f32 C; the kernel reads packed K-major
+  // operands whatever the call's transposes.
+  detail::GemmProblem t32 = test::dense_problem(DType::F32, 300, 520, 64);
+  EXPECT_NE(wwhy({}, sm90, t32).find("tf32"), std::string::npos);
+  t32.tf32 = true, t32.trans_a = true;
+  EXPECT_EQ(wwhy({}, sm90, t32), "");
+  defs.clear();
+  for (const auto& [k, v] : wfam().defines(d, t32)) defs[k] = v;
+  EXPECT_EQ(defs["WG_TF32"], "1");
+  EXPECT_EQ(defs["TRANS_A"], "0");
+  EXPECT_EQ(defs["TRANS_B"], "1");
+  detail::GemmProblem t32h = t32;
+  t32h.c_dtype = DType::F16;
+  EXPECT_NE(wwhy({}, sm90, t32h).find("write f32"), std::string::npos);
 
   const detail::GemmCandidate& w = detail::gemm_candidate("wgmma");
   EXPECT_EQ(w.id(), 5);
@@ -256,6 +272,17 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   shared.batch = 4, shared.shared_b = true;
   misaligned.align_b = 4;
   for (const detail::GemmProblem* p : {&list, &shared, &misaligned}) EXPECT_NE(w.applies(*p, sm90), "");
+  // tf32 packs A and B first: any alignment and stride 0 apply, lists do not;
+  // its needs name the two passes and their scratch (K padded to 4).
+  detail::GemmProblem tf = test::dense_problem(DType::F32, 100, 60, 30);
+  tf.tf32 = true, tf.align_a = tf.align_b = 1, tf.shared_b = true, tf.batch = 2;
+  if (detail::tensor_maps_available()) EXPECT_EQ(w.applies(tf, sm90), "");
+  const detail::GemmCandidate::Needs tn = w.needs(wfam().defaults(sm90), sm90, tf);
+  EXPECT_EQ(tn.scratch[0], 100u * 32u * 4u * 2u);
+  EXPECT_EQ(tn.scratch[1], 60u * 32u * 4u * 2u);
+  EXPECT_EQ(tn.passes.size(), 2u);
+  tf.list = true;
+  EXPECT_NE(w.applies(tf, sm90), "");
 
   // Fewer 128 x 256 tiles than multiprocessors: 128 x 128 ones, unless forced.
   Capabilities h100 = sm90;
@@ -499,7 +526,6 @@ TEST_P(GemmCandidateMma, Bf16Batches) {
 // f32 with GemmCompute::FastTF32: inputs rounded to tf32 (the reference's
 // bound adds 2 * 2^-11 of the product's scale), f32 accumulation.
 TEST_P(GemmCandidateMma, Tf32) {
-  if (wgmma()) GTEST_SKIP() << "tf32 runs on the mma candidate";
   int i = 0;
   for (Layout l : {Layout::RowMajor, Layout::ColMajor})
     for (Transpose ta : {Transpose::No, Transpose::Yes})
@@ -515,7 +541,7 @@ TEST_P(GemmCandidateMma, Tf32) {
           c.activation = i % 5 == 2 ? Unary::Relu : Unary::Copy;
           ++i;
           align_f32(c);
-          EXPECT_TRUE(check(c, i % 2 ? &kSmallTf32 : nullptr));
+          EXPECT_TRUE(check(c, i % 2 ? (wgmma() ? small() : &kSmallTf32) : nullptr));
         }
   GemmCase s;
   s.compute = GemmCompute::FastTF32;
@@ -528,8 +554,8 @@ TEST_P(GemmCandidateMma, Tf32) {
 // 1 in tf32) and B = 1, the product is 1 per term with FastTF32, exact f32
 // without it.
 TEST_P(GemmCandidateMma, Tf32RoundsTheInputs) {
-  if (wgmma()) GTEST_SKIP() << "tf32 runs on the mma candidate";
-  for (float v : test::tf32_probe(test::force("mma"), GemmCompute::FastTF32)) ASSERT_EQ(v, float(test::kProbeK));
+  for (float v : test::tf32_probe(test::force(GetParam()), GemmCompute::FastTF32))
+    ASSERT_EQ(v, float(test::kProbeK));
   // Without the option the routine runs f32 elsewhere: exact.
   for (float v : test::tf32_probe(test::force(""), GemmCompute::Default))
     ASSERT_EQ(v, float(test::kProbeK) * test::kProbeA);
@@ -547,7 +573,7 @@ TEST_P(GemmCandidateMma, RoutineChoosesMmaForBf16AndTf32) {
   detail::GemmProblem f32 = test::dense_problem(DType::F32, 2048, 2048, 2048);
   EXPECT_NE(detail::choose_gemm(q, f32, true, nullptr).candidate->name(), "mma");
   f32.tf32 = true;
-  EXPECT_EQ(detail::choose_gemm(q, f32, true, nullptr).candidate->name(), "mma");
+  EXPECT_EQ(detail::choose_gemm(q, f32, true, nullptr).candidate->name(), sm90 ? "wgmma" : "mma");
   GemmCase c = f16_case(1024, 512, 512);
   c.dtype = DType::BF16, c.c_dtype = DType::F32, c.beta = 0.5;
   EXPECT_TRUE(ref::check_gemm(c));

@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc] [extra bench args]
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -222,6 +222,19 @@ python_step() {
   [ "${PIPESTATUS[0]}" = 0 ] || STATUS=1
 }
 
+# The tensor-core candidates' tests on cuda:0 and the bench rows of the
+# given types (default tf32): `bash scripts/gpu/run.sh gemm-tc tf32,f16`.
+gemm_tc() {
+  local types=${1:-tf32}
+  log "tensor-core GEMM tests (cuda:0)"
+  (cd build/gpu && OPTUNE_DEVICE=cuda:0 ctest -R 'test_gemm_candidate_mma|test_gemm_bf16|test_gemm_mma' \
+    --output-on-failure --timeout 600) >"$LOGS/tests-gemm-tc.log" 2>&1 || STATUS=1
+  grep -E 'tests passed|tests failed|Failed|Failure' "$LOGS/tests-gemm-tc.log" | tail -15 | tee -a "$OUT/summary.txt"
+  log "bench gemm $types (cuda:0)"
+  ./build/gpu/optune bench gemm --device cuda:0 --gemm-types ${types//,/ } --json "$OUT/gemm-tc.json" --quiet \
+    2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
+}
+
 # Host time per small call, split into its parts (scripts/gpu/launch_cost.cpp,
 # built against the shared library): on cuda:0 and on the OpenCL GPU.
 launch_cost() {
@@ -267,6 +280,7 @@ case "$WHAT" in
   thin-sweep) build && thin_sweep "$@" ;;
   startup) build && startup "$@" ;;
   launch-cost) build && launch_cost ;;
+  gemm-tc) build && gemm_tc "$@" ;;
   diag) build && launch_cost && python_step ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;

@@ -41,7 +41,22 @@ struct GemmLaunch {
   // operand listed in list mode), z0, the activation's parameters, then
   // `after` (gemm_wgmma's tensor maps); after `wait`, in batch chunks.
   Event in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after = {}) const;
+  // The same with A and B replaced (packed copies in scratch, dense
+  // strided batches: not listed) and its own wait list.
+  Event in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after, const GemmOperand& a,
+                 const GemmOperand& b, const WaitList& wait_for) const;
+  // dst (rows_p x cols_p per product, dense, zero beyond rows x cols) = the
+  // stored matrix of `src` (operand `which`: 0 A, 1 B, whose batch offsets
+  // come from the table in list mode), transposed on the way when
+  // `transpose` (dst(r, c) = src(c, r)), through gemm_helpers.cl's pads;
+  // tf32_round rounds every value to tf32 (CUDA, f32).
+  Event pack(const GemmOperand& src, int which, bool transpose, std::int64_t rows, std::int64_t cols,
+             std::int64_t rows_p, std::int64_t cols_p, const MemImpl& dst, const WaitList& wait_for,
+             bool tf32_round = false) const;
 };
+
+// Square groups of the helper passes: 16 x 16 where the device allows, else 8 x 8.
+std::size_t gemm_helper_tile(const Capabilities& caps);
 
 class GemmCandidate {
  public:

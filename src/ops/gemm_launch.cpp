@@ -116,6 +116,42 @@ Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<K
   return batched(k, args, tail, g, wait);
 }
 
+Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after,
+                           const GemmOperand& a, const GemmOperand& b, const WaitList& wait_for) const {
+  std::vector<KernelArg> args{ulong_arg(std::uint64_t(call.m)), ulong_arg(std::uint64_t(call.n)),
+                              ulong_arg(std::uint64_t(call.k)), real(call.alpha), real(call.beta)};
+  const bool lists[3] = {false, false, call.list};
+  const std::vector<KernelArg> operands = operand_args(a, b, call.c, lists);
+  args.insert(args.end(), operands.begin(), operands.end());
+  std::vector<KernelArg> tail = activation_args();
+  tail.insert(tail.end(), after.begin(), after.end());
+  return batched(k, args, tail, g, wait_for);
+}
+
+std::size_t gemm_helper_tile(const Capabilities& caps) { return caps.max_work_group_size >= 256 ? 16 : 8; }
+
+Event GemmLaunch::pack(const GemmOperand& src, int which, bool transpose, std::int64_t rows, std::int64_t cols,
+                       std::int64_t rows_p, std::int64_t cols_p, const MemImpl& dst, const WaitList& wait_for,
+                       bool tf32_round) const {
+  const std::size_t tile = gemm_helper_tile(q.device().caps());
+  KernelPtr k = compile_kernel(
+      q, gemm_kernels::helper_program(problem, transpose ? "gemm_pad_transpose" : "gemm_pad", tile, tf32_round));
+  std::vector<KernelArg> args{ulong_arg(std::uint64_t(rows)),   ulong_arg(std::uint64_t(cols)),
+                              ulong_arg(std::uint64_t(rows_p)), ulong_arg(std::uint64_t(cols_p)),
+                              KernelArg::buffer(*src.mem),      ulong_arg(src.offset),
+                              ulong_arg(std::uint64_t(src.ld)), ulong_arg(std::uint64_t(src.stride)),
+                              KernelArg::buffer(dst),           KernelArg::buffer(table),
+                              KernelArg::scalar(std::uint32_t(call.list)), KernelArg::scalar(std::uint32_t(which))};
+  Geometry g;
+  g.dims = 3;
+  g.local[0] = g.local[1] = tile;
+  // gemm_pad: x along the destination's columns; the transposing kernel: x
+  // along its rows (the source's contiguous dimension) and y along columns.
+  g.global[0] = round_up(std::size_t(transpose ? rows_p : cols_p), tile);
+  g.global[1] = round_up(std::size_t(transpose ? cols_p : rows_p), tile);
+  return batched(*k, args, {}, g, wait_for);
+}
+
 const std::vector<const GemmCandidate*>& gemm_candidates() {
   static const std::vector<const GemmCandidate*> order{&thin_candidate(), &wgmma_candidate(), &mma_candidate(),
                                                        &tiled_candidate(),

@@ -13,9 +13,6 @@ namespace {
 
 KernelArg ulong_arg(std::uint64_t v) { return KernelArg::scalar(v); }
 
-// Square helper groups: 16 x 16 where the device allows, else 8 x 8.
-std::size_t helper_tile(const Capabilities& caps) { return caps.max_work_group_size >= 256 ? 16 : 8; }
-
 // Operand `which` (0 A, 1 B) goes into the kernel's layout (K x M, K x N):
 // transposed on the way when it is stored the other way round.
 bool pad_transposes(int which, const GemmProblem& pr) { return which == 0 ? !pr.trans_a : pr.trans_b; }
@@ -23,33 +20,10 @@ const char* pad_entry(int which, const GemmProblem& pr) {
   return pad_transposes(which, pr) ? "gemm_pad_transpose" : "gemm_pad";
 }
 
-// dst (rows_p x cols_p per product, dense) = operand `which`, in the
-// kernel's layout, zero-padded.
-void pad_operand(const GemmLaunch& l, const GemmOperand& src, int which, std::int64_t rows, std::int64_t cols,
-                 std::int64_t rows_p, std::int64_t cols_p, const MemImpl& dst, const WaitList& wait) {
-  const std::size_t tile = helper_tile(l.q.device().caps());
-  const bool transpose = pad_transposes(which, l.problem);
-  KernelPtr k = compile_kernel(l.q, gemm_kernels::helper_program(l.problem, pad_entry(which, l.problem), tile));
-  std::vector<KernelArg> args{ulong_arg(std::uint64_t(rows)),   ulong_arg(std::uint64_t(cols)),
-                              ulong_arg(std::uint64_t(rows_p)), ulong_arg(std::uint64_t(cols_p)),
-                              KernelArg::buffer(*src.mem),      ulong_arg(src.offset),
-                              ulong_arg(std::uint64_t(src.ld)), ulong_arg(std::uint64_t(src.stride)),
-                              KernelArg::buffer(dst),           KernelArg::buffer(l.table),
-                              KernelArg::scalar(std::uint32_t(l.call.list)), KernelArg::scalar(std::uint32_t(which))};
-  Geometry g;
-  g.dims = 3;
-  g.local[0] = g.local[1] = tile;
-  // gemm_pad: x along the destination's columns; the transposing kernel: x
-  // along its rows (the source's contiguous dimension) and y along columns.
-  g.global[0] = round_up(std::size_t(transpose ? rows_p : cols_p), tile);
-  g.global[1] = round_up(std::size_t(transpose ? cols_p : rows_p), tile);
-  l.batched(*k, args, {}, g, wait);
-}
-
 // C = epilogue(raw product in scratch), for a C the kernel could not write.
 Event copy_back(const GemmLaunch& l, const GemmOperand& raw, std::int64_t mp, std::int64_t np) {
   const GemmCall& c = l.call;
-  const std::size_t tile = helper_tile(l.q.device().caps());
+  const std::size_t tile = gemm_helper_tile(l.q.device().caps());
   KernelPtr k = compile_kernel(l.q, gemm_kernels::helper_program(l.problem, "gemm_copy_back", tile));
   const bool lists[3] = {false, false, c.list};
   std::vector<KernelArg> args{ulong_arg(std::uint64_t(c.m)), ulong_arg(std::uint64_t(c.n)), l.real(c.alpha),
@@ -91,7 +65,7 @@ class TiledCandidate : public GemmCandidate {
 
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
     const TiledPlan t = families::gemm_tiled().plan(p, pr);
-    const std::size_t tile = helper_tile(q.device().caps());
+    const std::size_t tile = gemm_helper_tile(q.device().caps());
     if (!t.a_fits) compile_kernel(q, gemm_kernels::helper_program(pr, pad_entry(0, pr), tile));
     if (!t.b_fits) compile_kernel(q, gemm_kernels::helper_program(pr, pad_entry(1, pr), tile));
     if (!t.c_fits) compile_kernel(q, gemm_kernels::helper_program(pr, "gemm_copy_back", tile));
@@ -106,12 +80,12 @@ class TiledCandidate : public GemmCandidate {
     WaitList pending = l.wait;
     GemmOperand a = c.a, b = c.b, out = c.c;
     if (!t.a_fits) {
-      pad_operand(l, c.a, 0, c.k, c.m, t.kp, t.mp, *s.slot[0], pending);
+      l.pack(c.a, 0, pad_transposes(0, l.problem), c.k, c.m, t.kp, t.mp, *s.slot[0], pending);
       pending.clear();
       a = GemmOperand{s.slot[0], 0, t.mp, t.kp * t.mp};
     }
     if (!t.b_fits) {
-      pad_operand(l, c.b, 1, c.k, c.n, t.kp, t.np, *s.slot[1], pending);
+      l.pack(c.b, 1, pad_transposes(1, l.problem), c.k, c.n, t.kp, t.np, *s.slot[1], pending);
       pending.clear();
       b = GemmOperand{s.slot[1], 0, t.np, t.kp * t.np};
     }

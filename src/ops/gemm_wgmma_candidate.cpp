@@ -1,6 +1,10 @@
 // The Hopper tensor-core candidate: gemm_wgmma.cl (wgmma fed by the
 // tensor-memory accelerator, CUDA compute capability 9.0) on f16 operands as
 // they lie (bf16 too), one launch, gemm_mma's arguments plus a tensor map per operand.
+// f32 with tf32 (GemmCompute::FastTF32): wgmma reads tf32 K-major only, so
+// two passes first pack A (M x K) and B (N x K) into scratch, rounded to
+// tf32 (the precision contract of gemm.hpp) and with K padded to a multiple
+// of 4 (16-byte rows for the copy engine); then the same kernel runs on them.
 // It applies where the copy engine can read A and B: 16-byte aligned bases,
 // leading dimensions and batch strides (multiples of 8 halves), strided
 // batches with a nonzero stride (no lists, no operand shared by every
@@ -11,6 +15,7 @@
 
 #include "kernels/families.hpp"
 #include "ops/gemm_candidates.hpp"
+#include "runtime/scratch.hpp"
 #include "runtime/tensor_map.hpp"
 
 namespace optune::detail {
@@ -18,11 +23,11 @@ namespace optune::detail {
 namespace {
 
 // A's or B's tensor map: the stored matrix (rows of `ld` elements, `inner`
-// of them inside it, `outer` rows) for every product, boxes of 64 elements
-// of the contiguous dimension by `box_rows` rows.
+// of them inside it, `outer` rows) for every product, boxes of 128 bytes
+// (64 halves, 32 floats) of the contiguous dimension by `box_rows` rows.
 KernelArg operand_map(const GemmCall& call, const GemmOperand& o, std::int64_t inner, std::int64_t outer,
                       std::uint32_t box_rows) {
-  const std::uint64_t esize = 2;
+  const std::uint64_t esize = dtype_size(call.dtype);
   TensorMapSpec s;
   s.dtype = call.dtype;
   s.mem = o.mem.get();
@@ -35,13 +40,28 @@ KernelArg operand_map(const GemmCall& call, const GemmOperand& o, std::int64_t i
   // One product: the stride is never used; any multiple of 16 will do.
   const std::uint64_t whole = (std::uint64_t(o.ld) * std::uint64_t(outer) * esize + 15) / 16 * 16;
   s.strides[1] = call.batch > 1 ? std::uint64_t(o.stride) * esize : whole;
-  s.box[0] = 64;
+  s.box[0] = std::uint32_t(128 / esize);
   s.box[1] = box_rows;
   s.box[2] = 1;
   TensorMap map;
   if (std::string why = encode_tensor_map(s, &map); !why.empty())
     throw Error(Status::Unsupported, "gemm (wgmma candidate): " + why);
   return KernelArg::bytes(map.bytes, sizeof map.bytes);
+}
+
+bool tf32(const GemmProblem& pr) { return pr.dtype == DType::F32; }
+
+// The tf32 path's packed operands: K padded to a multiple of 4 floats.
+struct Packed {
+  std::int64_t kp = 0;
+  std::size_t a_bytes = 0, b_bytes = 0;
+};
+Packed packed(const GemmProblem& pr) {
+  Packed k;
+  k.kp = (std::max<std::int64_t>(pr.k, 1) + 3) / 4 * 4;
+  k.a_bytes = gemm_kernels::scratch_bytes(std::max<std::int64_t>(pr.m, 1), k.kp, 4, pr.batch, "packed tf32 A");
+  k.b_bytes = gemm_kernels::scratch_bytes(std::max<std::int64_t>(pr.n, 1), k.kp, 4, pr.batch, "packed tf32 B");
+  return k;
 }
 
 class WgmmaCandidate : public GemmCandidate {
@@ -51,8 +71,13 @@ class WgmmaCandidate : public GemmCandidate {
   const KernelFamily& family() const override { return families::gemm_wgmma(); }
   std::string applies(const GemmProblem& pr, const Capabilities& caps) const override {
     if (!GemmWgmmaFamily::device_ok(caps)) return "needs CUDA compute capability 9.0 (wgmma)";
-    if (pr.dtype != DType::F16 && pr.dtype != DType::BF16) return "runs f16 and bf16 only";
     if (pr.list) return "the copy engine reads strided batches, not offset lists";
+    if (pr.dtype == DType::F32 && pr.tf32) {
+      if (pr.c_dtype != DType::F32) return "tf32 products write f32";
+      // A and B are packed (any layout, stride 0 included).
+      return tensor_maps_available() ? "" : "the CUDA driver cannot encode tensor maps";
+    }
+    if (pr.dtype != DType::F16 && pr.dtype != DType::BF16) return "runs f16, bf16 and f32 as tf32 only";
     if (pr.shared_a || pr.shared_b) return "a batch stride of 0 (one operand for every product)";
     if (pr.align_a % 8 || pr.align_b % 8)
       return "A and B need leading dimensions, offsets and batch strides that are multiples of 8 elements";
@@ -79,8 +104,21 @@ class WgmmaCandidate : public GemmCandidate {
     if (families::gemm_wgmma().check(narrow, caps, pr).empty()) return narrow;
     return p;
   }
-  Needs needs(const Params&, const Capabilities&, const GemmProblem&) const override { return {}; }
+  Needs needs(const Params&, const Capabilities&, const GemmProblem& pr) const override {
+    Needs n;
+    if (!tf32(pr)) return n;
+    const Packed k = packed(pr);
+    n.scratch[0] = k.a_bytes, n.scratch[1] = k.b_bytes;
+    n.passes = {std::string(pr.trans_a ? "gemm_pad_transpose" : "gemm_pad") + " (A, tf32)",
+                std::string(pr.trans_b ? "gemm_pad" : "gemm_pad_transpose") + " (B, tf32)"};
+    return n;
+  }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
+    if (tf32(pr)) {
+      const std::size_t tile = gemm_helper_tile(q.device().caps());
+      for (const char* entry : {"gemm_pad", "gemm_pad_transpose"})
+        compile_kernel(q, gemm_kernels::helper_program(pr, entry, tile, true));
+    }
     families::gemm_wgmma().kernel(q, p, pr);
   }
 
@@ -89,6 +127,17 @@ class WgmmaCandidate : public GemmCandidate {
     KernelPtr k = fam.kernel(l.q, p, l.problem);
     const GemmCall& c = l.call;
     const std::uint32_t bn = std::uint32_t(p.at("BN"));
+    if (tf32(l.problem)) {
+      // A -> M x Kp, B -> N x Kp in scratch, rounded to tf32; then the
+      // kernel reads both K-major (TRANS_A 0, TRANS_B 1).
+      const Packed pk = packed(l.problem);
+      ScratchLease s = lease_scratch(l.q, {pk.a_bytes, pk.b_bytes, 0});
+      l.pack(c.a, 0, c.trans_a, c.m, c.k, c.m, pk.kp, *s.slot[0], l.wait, true);
+      l.pack(c.b, 1, !c.trans_b, c.n, c.k, c.n, pk.kp, *s.slot[1], {}, true);
+      const GemmOperand a{s.slot[0], 0, pk.kp, c.m * pk.kp}, b{s.slot[1], 0, pk.kp, c.n * pk.kp};
+      const std::vector<KernelArg> maps = {operand_map(c, a, pk.kp, c.m, 128), operand_map(c, b, pk.kp, c.n, bn)};
+      return l.in_place(*k, fam.geometry(p, l.q.device().caps(), l.problem), maps, a, b, {});
+    }
     // Boxes as the kernel reads them: K-major tiles of 64 K by all their
     // rows (A: 128, B: BN); MN-major ones of 64 columns by 64 K rows.
     const std::vector<KernelArg> maps = {

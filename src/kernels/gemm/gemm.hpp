@@ -75,8 +75,14 @@ Defines type_defines(const GemmProblem& problem);
 // directives.
 std::string program_text(const std::string& source, Unary activation);
 // A helper kernel of gemm_helpers.cl (gemm_pad, gemm_pad_transpose,
-// gemm_copy_back) with square TILE x TILE groups.
-KernelSource helper_program(const GemmProblem& problem, const std::string& entry, std::size_t tile);
+// gemm_copy_back) with square TILE x TILE groups; tf32_round: the pads
+// round to tf32 (PAD_TF32, CUDA f32).
+KernelSource helper_program(const GemmProblem& problem, const std::string& entry, std::size_t tile,
+                            bool tf32_round = false);
+// elem x rows x cols x batch bytes of a scratch operand, Error(Overflow)
+// naming `what` beyond the address space.
+std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem, std::int64_t batch,
+                          const char* what);
 
 }  // namespace gemm_kernels
 
@@ -200,7 +206,8 @@ class GemmWgmmaFamily : public GemmTensorCoreFamily {
   std::string source() const override { return "gemm/gemm_wgmma.cl"; }
   std::string kernel_name() const override { return "gemm_wgmma"; }
   static bool device_ok(const Capabilities& caps);
-  // {F16, BF16} on CUDA devices of compute capability 9.0; else none.
+  // {F16, BF16, F32} on CUDA devices of compute capability 9.0 (f32 as
+  // tf32: the only f32 it runs); else none.
   std::vector<DType> dtypes(const Capabilities& caps) const override;
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;

@@ -18,6 +18,10 @@
 // i < M, j < N, where P is the tiled kernel's padded raw product (EPI, ld
 // ldp, batch stride p_stride); C and the bias are CTYPE.
 //
+// PAD_TF32 (CUDA, f32): the pads also round every value to tf32 (nearest,
+// ties away: the prelude's optune_tf32), for gemm_wgmma's tf32 path, whose
+// operands must be packed K-major anyway.
+//
 // All three take the batch in the third grid dimension (z0 + group z). The
 // pads read their source's offsets from column `which` of the table (0 A,
 // 1 B) when `list` is set.
@@ -26,9 +30,18 @@
 // check-variant: -DTILE=8 -DTYPE=half -DHALF_STORAGE=1
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCTYPE=float -DC_BF16_STORAGE=0
 // check-variant: -DTYPE=double -DEPI=double -DEPI_DOUBLE=1
+// check-variant-cuda: -DPAD_TF32=1
 
 #ifndef TILE
 #define TILE 16          // side of a group's tile (work-items TILE x TILE)
+#endif
+#ifndef PAD_TF32
+#define PAD_TF32 0       // 1: round the padded values to tf32 (CUDA, f32 only)
+#endif
+#if PAD_TF32
+#define PAD_VALUE(v) as_float(optune_tf32(as_uint(v)))
+#else
+#define PAD_VALUE(v) (v)
 #endif
 
 __kernel OPTUNE_WG_SIZE(TILE, TILE, 1)
@@ -40,7 +53,7 @@ void gemm_pad(const ulong rows, const ulong cols, const ulong dst_rows, const ul
   const ulong c = get_global_id(0), r = get_global_id(1);
   if (r >= dst_rows || c >= dst_cols) return;
   const __global TYPE* s = src + GEMM_OFFSET(list, src_off, src_stride, table, z, which);
-  const real v = (r < rows && c < cols) ? GEMM_LOAD(s, r * ld + c) : (real)0;
+  const real v = (r < rows && c < cols) ? PAD_VALUE(GEMM_LOAD(s, r * ld + c)) : (real)0;
   GEMM_STORE(v, dst, z * dst_rows * dst_cols + r * dst_cols + c);
 }
 
@@ -56,7 +69,7 @@ void gemm_pad_transpose(const ulong rows, const ulong cols, const ulong dst_rows
   const __global TYPE* s = src + GEMM_OFFSET(list, src_off, src_stride, table, z, which);
   // Read: lx runs along r, the source's contiguous dimension.
   const ulong rr = r0 + lx, cr = c0 + ly;
-  tile[ly][lx] = (rr < rows && cr < cols) ? GEMM_LOAD(s, cr * ld + rr) : (real)0;
+  tile[ly][lx] = (rr < rows && cr < cols) ? PAD_VALUE(GEMM_LOAD(s, cr * ld + rr)) : (real)0;
   barrier(CLK_LOCAL_MEM_FENCE);
   // Write: lx runs along c, the destination's contiguous dimension.
   const ulong rw = r0 + ly, cw = c0 + lx;

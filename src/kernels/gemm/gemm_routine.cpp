@@ -120,11 +120,21 @@ std::string program_text(const std::string& source, Unary activation) {
   return text + "#line 1 \"" + source + "\"\n" + std::string(body);
 }
 
-KernelSource helper_program(const GemmProblem& pr, const std::string& entry, std::size_t tile) {
+KernelSource helper_program(const GemmProblem& pr, const std::string& entry, std::size_t tile, bool tf32_round) {
   const std::string source = "gemm/gemm_helpers.cl";
   Defines d = type_defines(pr);
   d.emplace_back("TILE", std::to_string(tile));
+  if (tf32_round) d.emplace_back("PAD_TF32", "1");
   return {source, program_text(source, pr.activation), d, entry};
+}
+
+std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem, std::int64_t batch,
+                          const char* what) {
+  std::size_t b = elem;
+  for (std::int64_t f : {rows, cols, batch})
+    if (__builtin_mul_overflow(b, std::size_t(f), &b))
+      throw Error(Status::Overflow, std::string("gemm: ") + what + " exceeds the address space");
+  return b;
 }
 
 }  // namespace gemm_kernels

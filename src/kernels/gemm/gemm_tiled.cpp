@@ -170,15 +170,6 @@ bool kcontig_ok(const Params& p, bool staged, std::int64_t tile, std::int64_t vw
   return wgs % per_row == 0 && tile % (wgs / per_row) == 0;
 }
 
-std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem, std::int64_t batch,
-                          const char* what) {
-  std::size_t b = elem;
-  for (std::int64_t f : {rows, cols, batch})
-    if (__builtin_mul_overflow(b, std::size_t(f), &b))
-      throw Error(Status::Overflow, std::string("gemm: ") + what + " exceeds the address space");
-  return b;
-}
-
 }  // namespace
 
 TiledPlan GemmTiledFamily::plan(const Params& p, const GemmProblem& pr) const {
@@ -201,9 +192,9 @@ TiledPlan GemmTiledFamily::plan(const Params& p, const GemmProblem& pr) const {
   t.a_kcontig = t.a_fits && !pr.trans_a;
   t.b_kcontig = t.b_fits && pr.trans_b;
   const std::size_t elem = dtype_size(pr.dtype), epi = pr.dtype == DType::F64 ? 8 : 4;
-  if (!t.a_fits) t.scratch[0] = scratch_bytes(t.kp, t.mp, elem, pr.batch, "padded A");
-  if (!t.b_fits) t.scratch[1] = scratch_bytes(t.kp, t.np, elem, pr.batch, "padded B");
-  if (!t.c_fits) t.scratch[2] = scratch_bytes(t.mp, t.np, epi, pr.batch, "padded C");
+  if (!t.a_fits) t.scratch[0] = gemm_kernels::scratch_bytes(t.kp, t.mp, elem, pr.batch, "padded A");
+  if (!t.b_fits) t.scratch[1] = gemm_kernels::scratch_bytes(t.kp, t.np, elem, pr.batch, "padded B");
+  if (!t.c_fits) t.scratch[2] = gemm_kernels::scratch_bytes(t.mp, t.np, epi, pr.batch, "padded C");
   return t;
 }
 

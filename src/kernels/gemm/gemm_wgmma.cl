@@ -1,7 +1,8 @@
 // gemm_wgmma: C = act(alpha * op(A) op(B) + beta * C + bias) on Hopper's
 // warpgroup tensor cores (CUDA sm_90a only: wgmma, setmaxnreg and the
-// tensor-memory accelerator): f16 inputs, f32 accumulation, C and the bias
-// in CTYPE (half, bf16 or float). Arguments, grid and batching are
+// tensor-memory accelerator): f16 or bf16 inputs, or (WG_TF32) f32 inputs
+// that a helper pass has rounded to tf32 and laid out K-major, f32
+// accumulation, C and the bias in CTYPE (half, bf16 or float). Arguments, grid and batching are
 // gemm_mma's, plus two tensor maps (runtime/tensor_map.hpp) that describe A
 // and B to the copy engine. OpenCL and other CUDA targets see an empty file:
 // the descriptor compiles it with OPTUNE_NEED_SM90A, so for sm_90a.
@@ -31,6 +32,12 @@
 // stride); MN-major tiles are boxes of 64 K rows x 128 bytes, one per 64
 // columns (8192 bytes apart: the descriptor's leading offset).
 //
+// tf32 (WG_TF32, TYPE float): wgmma reads tf32 operands K-major only, so
+// the host packs A as M x K and B as N x K (gemm_helpers.cl's pad kernels
+// with PAD_TF32, which also round them) and builds the kernel with
+// TRANS_A 0, TRANS_B 1. A stage then holds 32 K (the same 128-byte rows),
+// and each wgmma is m64nBNk8: the same byte offsets as f16's k16.
+//
 // Edges: the copy engine zero-fills outside the matrices, so M, N and K are
 // free; the stores are guarded. The host checks what the copy engine needs:
 // 16-byte aligned bases, leading dimensions and batch strides.
@@ -42,6 +49,8 @@
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1 -DCTYPE=float -DC_HALF_STORAGE=0
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=ushort -DBF16_STORAGE=1 -DBN=128
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=ushort -DBF16_STORAGE=1 -DCTYPE=float -DC_BF16_STORAGE=0
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=float -DWG_TF32=1 -DTRANS_B=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=float -DWG_TF32=1 -DTRANS_B=1 -DBN=128 -DSTAGES=6
 
 #ifndef BN
 #define BN 256           // columns of C per group (128 or 256)
@@ -58,13 +67,23 @@
 #ifndef TRANS_B
 #define TRANS_B 0        // 0: B stored K x N (N contiguous); 1: stored N x K
 #endif
+#ifndef WG_TF32
+#define WG_TF32 0        // 1: f32 operands (packed K-major, rounded to tf32), m64nBNk8.tf32
+#endif
 #if OPTUNE_BACKEND_CUDA && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 #define WG_BM 128                                   // rows of C per group (two consumers of 64)
-#define WG_BK 64                                    // K per stage: 128 bytes of halves
+#if WG_TF32
+#define WG_ESIZE 4                                  // bytes per element
+#define WG_KSTEP 8                                  // K per wgmma
+#else
+#define WG_ESIZE 2
+#define WG_KSTEP 16
+#endif
+#define WG_BK (128 / WG_ESIZE)                      // K per stage: 128 bytes of each row
 #define WG_THREADS 384                              // producer + two consumer warpgroups
-#define WG_A_BYTES (WG_BM * WG_BK * 2)
-#define WG_B_BYTES (BN * WG_BK * 2)
+#define WG_A_BYTES (WG_BM * WG_BK * WG_ESIZE)
+#define WG_B_BYTES (BN * WG_BK * WG_ESIZE)
 #define WG_STAGE_BYTES (WG_A_BYTES + WG_B_BYTES)
 #define WG_SMEM_BYTES (STAGES * WG_STAGE_BYTES + 1024)  // + the 1024-byte alignment
 #define WG_ACC (BN / 2)                             // f32 accumulators per work-item
@@ -75,6 +94,7 @@
 #endif
 
 static_assert(BN == 128 || BN == 256, "BN: 128 or 256");
+static_assert(!WG_TF32 || (TRANS_A == 0 && TRANS_B == 1), "tf32: wgmma reads K-major operands only");
 static_assert(STAGES >= 2 && STAGES * WG_STAGE_BYTES + 1024 <= 227 * 1024, "the stages exceed 227 KiB");
 
 // Helpers are inlined by force: the accumulators must stay in registers
@@ -122,31 +142,41 @@ WG_FUNC unsigned long long wg_desc(const uint addr, const uint lead, const uint 
 
 #define WG_R8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
                  "+f"(d[i + 6]), "+f"(d[i + 7])
-// d (64 x BN, f32) += a (64 x 16) b (16 x BN) from the descriptors. The
-// transpose bits say which operand is MN-major: A stored K x M (TRANS_A),
-// B stored K x N (not TRANS_B: wgmma's B is N x K when K-major).
+#define WG_D64 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                    \
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "         \
+               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "         \
+               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define WG_D128 WG_D64 ", "                                                                                \
+                "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "        \
+                "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "        \
+                "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "   \
+                "%111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, " \
+                "%126, %127"
+#define WG_OUT64 WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
+#define WG_OUT128 WG_OUT64, WG_R8(64), WG_R8(72), WG_R8(80), WG_R8(88), WG_R8(96), WG_R8(104), WG_R8(112), \
+                  WG_R8(120)
+// d (64 x BN, f32) += a (64 x WG_KSTEP) b (WG_KSTEP x BN) from the
+// descriptors. f16 and bf16: the transpose bits say which operand is
+// MN-major: A stored K x M (TRANS_A), B stored K x N (not TRANS_B: wgmma's
+// B is N x K when K-major). tf32 has no transpose bits (K-major only).
 WG_FUNC void wg_mma(float* d, const unsigned long long da, const unsigned long long db) {
-#if BN == 256
-  asm volatile("{wgmma.mma_async.sync.aligned.m64n256k16.f32." WG_AB "." WG_AB " {"
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-               "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-               "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-               "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
-               "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#if WG_TF32 && BN == 256
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" WG_D128 "}, %128, %129, 1, 1, 1;}"
+               : WG_OUT128
+               : "l"(da), "l"(db));
+#elif WG_TF32
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" WG_D64 "}, %64, %65, 1, 1, 1;}"
+               : WG_OUT64
+               : "l"(da), "l"(db));
+#elif BN == 256
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n256k16.f32." WG_AB "." WG_AB " {" WG_D128
                "}, %128, %129, 1, 1, 1, %130, %131;}"
-               : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56), WG_R8(64), WG_R8(72), WG_R8(80), WG_R8(88), WG_R8(96), WG_R8(104), WG_R8(112), WG_R8(120)
+               : WG_OUT128
                : "l"(da), "l"(db), "n"(TRANS_A), "n"(1 - TRANS_B));
 #else
-  asm volatile("{wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_AB "." WG_AB " {"
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_AB "." WG_AB " {" WG_D64
                "}, %64, %65, 1, 1, 1, %66, %67;}"
-               : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
+               : WG_OUT64
                : "l"(da), "l"(db), "n"(TRANS_A), "n"(1 - TRANS_B));
 #endif
 }
@@ -201,10 +231,10 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K, const real alpha, c
         wg_copy(sa, &map_a, m0, k0, (int)z, full);
         wg_copy(sa + WG_BK * 128, &map_a, m0 + 64, k0, (int)z, full);
 #else
-        wg_copy(sa, &map_a, k0, m0, (int)z, full);  // 128 rows of 64 K
+        wg_copy(sa, &map_a, k0, m0, (int)z, full);  // 128 rows of WG_BK K
 #endif
 #if TRANS_B
-        wg_copy(sb, &map_b, k0, n0, (int)z, full);  // BN rows of 64 K
+        wg_copy(sb, &map_b, k0, n0, (int)z, full);  // BN rows of WG_BK K
 #else
 #pragma unroll
         for (int j = 0; j < BN / 64; ++j) wg_copy(sb + j * (WG_BK * 128), &map_b, n0 + 64 * j, k0, (int)z, full);
@@ -223,8 +253,9 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K, const real alpha, c
       const uint sa = smem + (uint)s * WG_STAGE_BYTES, sb = sa + WG_A_BYTES;
       asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-      for (int kk = 0; kk < WG_BK / 16; ++kk) {
-        // K-major: 16 K = 32 bytes along the row; MN-major: 16 K rows.
+      for (int kk = 0; kk < WG_BK / WG_KSTEP; ++kk) {
+        // K-major: one step of K (16 halves or 8 floats) = 32 bytes along
+        // the row; MN-major (f16 and bf16 only): 16 K rows.
 #if TRANS_A
         const unsigned long long da = wg_desc(sa + cw * (WG_BK * 128) + kk * 2048, 8192, 1024);
 #else

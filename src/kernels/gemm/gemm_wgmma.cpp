@@ -11,7 +11,7 @@ namespace optune::detail {
 namespace {
 
 constexpr std::int64_t kRows = 128;        // rows of C per group (two consumer warpgroups)
-constexpr std::int64_t kDepth = 64;        // K per stage
+constexpr std::int64_t kRowBytes = 128;    // bytes of K per stage and row (64 halves, 32 floats)
 constexpr std::int64_t kThreads = 384;     // producer + two consumers
 constexpr std::int64_t kMaxGridY = 65535;  // CUDA's grid limit in y (the M tiles)
 constexpr std::int64_t kMaxCoordinate = (std::int64_t(1) << 31) - 1;  // the copy engine's int32 coordinates
@@ -25,7 +25,7 @@ bool GemmWgmmaFamily::device_ok(const Capabilities& caps) {
 
 std::vector<DType> GemmWgmmaFamily::dtypes(const Capabilities& caps) const {
   if (!device_ok(caps)) return {};
-  return {DType::F16, DType::BF16};
+  return {DType::F16, DType::BF16, DType::F32};
 }
 
 // 128 x 256 tiles, four stages of 64 along K (192 KiB): 0.95x cuBLAS at
@@ -39,18 +39,20 @@ std::vector<Parameter> GemmWgmmaFamily::parameters(const Capabilities&) const {
 }
 
 std::uint64_t GemmWgmmaFamily::smem_bytes(const Params& p) {
-  return std::uint64_t(p.at("STAGES")) * std::uint64_t(kRows + p.at("BN")) * std::uint64_t(kDepth) * 2 + 1024;
+  return std::uint64_t(p.at("STAGES")) * std::uint64_t(kRows + p.at("BN")) * std::uint64_t(kRowBytes) + 1024;
 }
 
 std::string GemmWgmmaFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   if (std::string why = check_candidates(p, caps); !why.empty()) return why;
   if (!device_ok(caps)) return "needs CUDA compute capability 9.0 (wgmma, sm_90a)";
-  if (pr.dtype != DType::F16 && pr.dtype != DType::BF16) return "runs f16 and bf16 only";
+  if (pr.dtype != DType::F16 && pr.dtype != DType::BF16 && !(pr.dtype == DType::F32 && pr.tf32))
+    return "runs f16, bf16 and f32 as tf32 (GemmCompute::FastTF32) only";
+  if (pr.dtype == DType::F32 && pr.c_dtype != DType::F32) return "tf32 products write f32";
   if (std::string why = gemm_kernels::fits_group(caps, kThreads, 1); !why.empty()) return why;
   const std::uint64_t smem = smem_bytes(p);
   const std::uint64_t limit = std::max(caps.shared_mem_per_block_optin_bytes, caps.local_mem_bytes);
   if (smem > limit)
-    return "shared memory STAGES (128 + BN) 64 2 + 1024 = " + std::to_string(smem) + " bytes exceeds the device's " +
+    return "shared memory STAGES (128 + BN) 128 + 1024 = " + std::to_string(smem) + " bytes exceeds the device's " +
            std::to_string(limit);
   if ((std::max<std::int64_t>(pr.m, 1) + kRows - 1) / kRows > kMaxGridY) return "more than 65535 tiles along M";
   if (pr.m > kMaxCoordinate || pr.n > kMaxCoordinate || pr.k > kMaxCoordinate || pr.batch > kMaxCoordinate)
@@ -76,8 +78,11 @@ Defines GemmWgmmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   Defines d = gemm_kernels::type_defines(pr);
   for (auto& [k, v] : d)
     if (k == "COMP") v = "float";  // f32 accumulation whatever the call asked
-  d.insert(d.end(), {{"OPTUNE_NEED_SM90A", "1"}, {"TRANS_A", pr.trans_a ? "1" : "0"},
-                     {"TRANS_B", pr.trans_b ? "1" : "0"}});
+  // tf32: A and B arrive packed K-major (M x K and N x K, the candidate's
+  // passes), so the kernel reads A untransposed and B transposed.
+  const bool tf32 = pr.dtype == DType::F32;
+  d.insert(d.end(), {{"OPTUNE_NEED_SM90A", "1"}, {"TRANS_A", pr.trans_a && !tf32 ? "1" : "0"},
+                     {"TRANS_B", pr.trans_b || tf32 ? "1" : "0"}, {"WG_TF32", tf32 ? "1" : "0"}});
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
   return d;
 }

@@ -23,7 +23,8 @@ class GemmCase : public TuningCase {
     call_.c_dtype = pr.c_dtype;
     call_.comp_half = pr.comp_half;
     // The tensor-core family's f32 entries are tf32 (the only f32 it runs).
-    call_.tf32 = pr.tf32 || (pr.dtype == DType::F32 && family_ == families::gemm_mma().name());
+    call_.tf32 = pr.tf32 || (pr.dtype == DType::F32 && (family_ == families::gemm_mma().name() ||
+                                                         family_ == families::gemm_wgmma().name()));
     call_.trans_a = pr.trans_a;
     call_.trans_b = pr.trans_b;
     call_.m = m, call_.n = n, call_.k = k, call_.batch = batch;
