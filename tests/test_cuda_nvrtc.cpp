@@ -96,6 +96,9 @@ std::vector<Defines> gemm_variants(const std::string& name) {
         out.push_back(with(with(with(f64, nvidia), flags), {{"VWM", "2"}, {"VWN", "2"}, {"DB", "0"}}));
         out.push_back(with(with(with(f16, nvidia), flags), {{"VWM", "4"}, {"VWN", "4"}}));
         out.push_back(with(with(with(h16, nvidia), flags), {{"VWM", "2"}, {"VWN", "1"}, {"B_KCONTIG", direct}}));
+        // Half arithmetic in half2 FMAs (the twin of the OpenCL half-vector variant).
+        out.push_back(with(with(with(h16, nvidia), flags), {{"VWM", "2"}, {"VWN", "2"}, {"A_KCONTIG", list},
+                                                            {"B_KCONTIG", direct}}));
         // cp.async staging (ASYNC: f32 and f64, 16-byte vectors, operands in
         // the kernel's layout); f64 on 64 x 64 tiles to fit three stages.
         const char* stages = list[0] == '0' ? "2" : "3";

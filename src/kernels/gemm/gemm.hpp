@@ -64,7 +64,7 @@ double volume(const GemmProblem& problem);
 // The arithmetic type's size in bytes and whether the vector type of `vw`
 // lanes exists for it on the device's backend.
 std::size_t comp_bytes(const GemmProblem& problem);
-bool vector_ok(const Capabilities& caps, const GemmProblem& problem, std::int64_t vw, bool storage_only);
+bool vector_ok(const Capabilities& caps, const GemmProblem& problem, std::int64_t vw);
 // "" when the work-group fits the device.
 std::string fits_group(const Capabilities& caps, std::int64_t x, std::int64_t y);
 // The element-type defines of every GEMM kernel (TYPE, COMP, EPI, ...).
@@ -100,6 +100,8 @@ class GemmDirectFamily : public GemmFamilyBase {
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // The type defines, the parameters and COMP_HALF (half FMAs within a K step).
+  Defines defines(const Params& p, const GemmProblem& problem) const override;
   // Stored or default values that fit the device: as given when they pass
   // check(), else the defaults with the tile halved until it fits;
   // Error(Unsupported) when nothing does.

@@ -67,17 +67,16 @@ std::size_t comp_bytes(const GemmProblem& pr) {
 }
 
 // CUDA has 2- and 4-lane vectors of 4-byte types and 2-lane ones of double
-// and half; half (bf16) storage read as float goes through vload_halfN (vload_bf16N, any width
-// of the backend). f16 arithmetic on CUDA stays scalar along N (no
-// scalar-times-half2 operator in the prelude).
-bool vector_ok(const Capabilities& caps, const GemmProblem& pr, std::int64_t vw, bool storage_only) {
+// and half (f16 arithmetic: half2 FMAs); half (bf16) storage read as float
+// goes through vload_halfN (vload_bf16N, any width of the backend).
+bool vector_ok(const Capabilities& caps, const GemmProblem& pr, std::int64_t vw) {
   if (vw == 1) return true;
   const std::size_t bytes = comp_bytes(pr);
   if (std::size_t(vw) * bytes > 64) return false;
   if (caps.backend != Backend::CUDA) return true;
   if (vw > 4) return false;
   if ((pr.dtype == DType::F16 && !pr.comp_half) || pr.dtype == DType::BF16) return true;
-  if (bytes == 8 || bytes == 2) return vw <= 2 && !(bytes == 2 && !storage_only);
+  if (bytes == 8 || bytes == 2) return vw <= 2;
   return true;
 }
 
