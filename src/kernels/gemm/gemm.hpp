@@ -78,6 +78,20 @@ std::string program_text(const std::string& source, Unary activation);
 // gemm_copy_back) with square TILE x TILE groups.
 KernelSource helper_program(const GemmProblem& problem, const std::string& entry, std::size_t tile);
 
+// Vendor matrix extensions: the OpenCL extensions that give kernels a
+// device's matrix units (Intel's sub-group matrix multiply-accumulate, Arm's
+// matrix multiply). The GEMM family keeps a candidate slot for their kernels
+// (ops/gemm_launch.cpp, vendor_matrix_candidates), each to run only where the
+// device reports its extension; none is written yet.
+struct MatrixExtension {
+  std::string name;    // as CL_DEVICE_EXTENSIONS spells it
+  std::string vendor;
+};
+const std::vector<MatrixExtension>& matrix_extensions();
+// The known matrix extensions an extension string reports (whole names
+// separated by white space), in matrix_extensions()'s order.
+std::vector<std::string> reported_matrix_extensions(const std::string& extensions);
+
 }  // namespace gemm_kernels
 
 class GemmFamilyBase : public FamilyOf<GemmProblem> {

@@ -5,6 +5,7 @@
 // direct one.
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 #include "kernels/elementwise/expressions.hpp"
@@ -124,6 +125,22 @@ KernelSource helper_program(const GemmProblem& pr, const std::string& entry, std
   Defines d = type_defines(pr);
   d.emplace_back("TILE", std::to_string(tile));
   return {source, program_text(source, pr.activation), d, entry};
+}
+
+const std::vector<MatrixExtension>& matrix_extensions() {
+  static const std::vector<MatrixExtension> known{{"cl_intel_subgroup_matrix_multiply_accumulate", "Intel"},
+                                                  {"cl_arm_matrix_multiply", "Arm"}};
+  return known;
+}
+
+std::vector<std::string> reported_matrix_extensions(const std::string& extensions) {
+  std::set<std::string> words;
+  std::istringstream in(extensions);
+  for (std::string w; in >> w;) words.insert(w);
+  std::vector<std::string> out;
+  for (const MatrixExtension& e : matrix_extensions())
+    if (words.count(e.name)) out.push_back(e.name);
+  return out;
 }
 
 }  // namespace gemm_kernels
