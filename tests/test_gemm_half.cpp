@@ -34,6 +34,21 @@ detail::GemmProblem half_problem(bool comp_half) {
   return pr;
 }
 
+// Tiled shapes: K tiles of 16 and 32, scalar and two-lane vectors (CUDA's
+// half2), operands staged or read from global memory.
+const Params kTiledShapes[] = {
+    {{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"MDIMA", 8}, {"NDIMB", 8}, {"VWM", 2},
+     {"VWN", 2}, {"SA", 1}, {"SB", 1}, {"DB", 1}},
+    {{"MWG", 64}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 16}, {"NDIMC", 8}, {"MDIMA", 16}, {"NDIMB", 8}, {"VWM", 1},
+     {"VWN", 1}, {"KWI", 4}, {"SA", 1}, {"SB", 1}, {"DB", 0}},
+    {{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2}, {"SA", 0}, {"SB", 0},
+     {"DB", 0}},
+};
+
+// Direct shapes: K steps of 16 and 32 (one group's tile of C and of K).
+const Params kDirectShapes[] = {{{"WGD", 16}, {"MDIMCD", 8}, {"NDIMCD", 8}, {"KWID", 2}, {"VWMD", 1}, {"VWND", 1}},
+                                {{"WGD", 32}, {"MDIMCD", 8}, {"NDIMCD", 8}, {"KWID", 2}, {"VWMD", 1}, {"VWND", 1}}};
+
 }  // namespace
 
 // ---- the descriptors (no device needed) ----
@@ -79,6 +94,30 @@ TEST(GemmHalfDescriptor, CudaHalfVectorsAreHalf2) {
   EXPECT_EQ(tiled.fit(wide, cuda, half_problem(false)).at("VWN"), 4);
 }
 
+// The shapes the device tests force run on every kind of device that has
+// half arithmetic: CUDA (half2), NVIDIA's OpenCL, a mobile GPU, a CPU.
+TEST(GemmHalfDescriptor, ForcedShapesRunEverywhere) {
+  const detail::GemmTiledFamily& tiled = detail::families::gemm_tiled();
+  const detail::GemmDirectFamily& direct = detail::families::gemm_direct();
+  Capabilities mali = test::nvidia_caps(Backend::OpenCL, 90), cpu = mali;
+  mali.vendor = "ARM", mali.architecture = "mali-valhall", mali.max_work_group_size = 512;
+  mali.max_work_item_sizes = {512, 512, 512}, mali.local_mem_bytes = 32 * 1024;
+  cpu.type = DeviceType::CPU, cpu.vendor = "GenuineIntel", cpu.architecture = "pocl-x86";
+  const detail::GemmProblem pr = half_problem(true);
+  const Capabilities all[] = {test::nvidia_caps(Backend::CUDA, 90), test::nvidia_caps(Backend::OpenCL, 90), mali, cpu};
+  for (const Capabilities& caps : all) {
+    for (const Params& p : kTiledShapes) {
+      const Params full = tiled.complete(p, caps);
+      EXPECT_EQ(tiled.check(full, caps, pr), "") << caps.architecture << " " << detail::params_to_json(p);
+      const auto fitted = tiled.fit_or_none(p, caps, pr);
+      ASSERT_TRUE(fitted);
+      EXPECT_EQ(*fitted, full) << caps.architecture << ": fit changed the forced shape";
+    }
+    for (const Params& p : kDirectShapes)
+      EXPECT_EQ(direct.check(direct.complete(p, caps), caps, pr), "") << caps.architecture;
+  }
+}
+
 // ---- on a device with half arithmetic ----
 
 namespace {
@@ -110,17 +149,6 @@ class GemmHalfArithmetic : public ::testing::Test {
     if (!r) r << " (" << candidate << " with " << detail::params_to_json(p) << ")";
     return r;
   }
-};
-
-// Tiled shapes: K tiles of 16 and 32, scalar and two-lane vectors (CUDA's
-// half2), operands staged or read from global memory.
-const Params kTiledShapes[] = {
-    {{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"MDIMA", 8}, {"NDIMB", 8}, {"VWM", 2},
-     {"VWN", 2}},
-    {{"MWG", 64}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 16}, {"NDIMC", 8}, {"MDIMA", 16}, {"NDIMB", 8}, {"VWM", 1},
-     {"VWN", 1}, {"KWI", 4}},
-    {{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2}, {"SA", 0}, {"SB", 0},
-     {"DB", 0}},
 };
 
 const std::tuple<int, int, int> kSizes[] = {{1, 1, 1}, {33, 17, 45}, {64, 96, 128}, {130, 70, 1000}};
@@ -161,13 +189,12 @@ TEST_F(GemmHalfArithmetic, TiledEpilogueAndBatches) {
 }
 
 TEST_F(GemmHalfArithmetic, DirectKernel) {
-  for (std::int64_t wgd : {16, 32})
+  for (const Params& p : kDirectShapes)
     for (Transpose ta : {Transpose::No, Transpose::Yes})
       for (auto [m, n, k] : kSizes) {
-        const Params p{{"WGD", wgd}, {"MDIMCD", 8}, {"NDIMCD", 8}, {"KWID", 2}};
         GemmCase c = half_case(m, n, k);
         c.trans_a = ta, c.beta = -1;
-        EXPECT_TRUE(check(c, "direct", p, wgd));
+        EXPECT_TRUE(check(c, "direct", p, p.at("WGD")));
       }
 }
 
@@ -182,7 +209,7 @@ TEST_F(GemmHalfArithmetic, PartialSumsReachF32) {
   q.fill(a, half(1.0f)).wait();
   q.fill(b, half(1.0f)).wait();
   const std::pair<std::string, Params> forced[] = {{"tiled", kTiledShapes[0]}, {"tiled", kTiledShapes[1]},
-                                                   {"direct", {{"WGD", 32}, {"MDIMCD", 8}, {"NDIMCD", 8}}}};
+                                                   {"direct", kDirectShapes[1]}};
   for (const auto& [candidate, p] : forced) {
     q.fill(c, half(-1.0f)).wait();
     {

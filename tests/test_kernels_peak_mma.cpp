@@ -70,7 +70,8 @@ TEST(PeakMmaDescriptor, DefinesFlopsAndExpectedOutput) {
   EXPECT_EQ(PeakMmaFamily::operand_bits(DType::F16), 0x2C002C00u);
   EXPECT_EQ(PeakMmaFamily::operand_bits(DType::BF16), 0x3D803D80u);
   EXPECT_EQ(PeakMmaFamily::operand_bits(DType::F32), 0x3D800000u);
-  const Geometry g = fam().geometry({{"WGS", 256}}, test::nvidia_caps(Backend::CUDA, 90), problem(DType::F16, true, 300));
+  const Geometry g =
+      fam().geometry({{"WGS", 256}}, test::nvidia_caps(Backend::CUDA, 90), problem(DType::F16, true, 300));
   EXPECT_EQ(g.local[0], 256u);
   EXPECT_EQ(g.global[0], 512u);
 }

@@ -76,8 +76,8 @@ nlohmann::json measure_tensor_cores(const Queue& q, int runs, bool quiet, Ceilin
           row["median_ms"] = t.median_s * 1e3;
           row["gflops"] = gf;
           if (!quiet)
-            std::fprintf(stderr, "  mma  %-4s %-8s WGS=%-4lld %29s %9.1f GFLOP/s\n", names[ti], unit, (long long)wgs, "",
-                         gf);
+            std::fprintf(stderr, "  mma  %-4s %-8s WGS=%-4lld %29s %9.1f GFLOP/s\n", names[ti], unit,
+                         (long long)wgs, "", gf);
           if (gf > c.tensor_gflops[ti]) c.tensor_gflops[ti] = gf, c.tensor_unit[ti] = unit;
         } catch (const Error& e) {
           row["error"] = e.what();
