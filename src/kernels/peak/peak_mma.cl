@@ -80,9 +80,11 @@ void peak_mma(__global float* restrict out, const uint x_bits) {
 #endif
 // A 64 x K and B 256 x K, K-major, without swizzle: core matrices of 8 rows
 // of 16 bytes (K = 16 halves or 8 floats is two of them along K), 128 bytes
-// apart along K and 256 bytes apart along M (N).
-#define PEAK_A_BYTES 2048
-#define PEAK_B_BYTES 8192
+// apart along K and 256 bytes apart along M (N): A spans 2 KiB, B 8 KiB. The
+// buffer is larger (A at 0, B at 8 KiB, 32 KiB in all, every word x), so the
+// reads stay inside it however the strides are read.
+#define PEAK_A_BYTES 8192
+#define PEAK_SMEM_BYTES 32768
 
 __device__ __forceinline__ unsigned long long peak_desc(const uint addr) {
   return (unsigned long long)((addr & 0x3FFFF) >> 4) | ((unsigned long long)(128 >> 4) << 16) |
@@ -100,8 +102,8 @@ static_assert(WGS % 128 == 0, "WGMMA: whole warpgroups");
 
 __kernel __launch_bounds__(WGS, 1)
 void peak_mma(__global float* restrict out, const uint x_bits) {
-  __shared__ __align__(1024) uint peak_smem[(PEAK_A_BYTES + PEAK_B_BYTES) / 4];
-  for (int i = (int)threadIdx.x; i < (PEAK_A_BYTES + PEAK_B_BYTES) / 4; i += WGS) peak_smem[i] = x_bits;
+  __shared__ __align__(1024) uint peak_smem[PEAK_SMEM_BYTES / 4];
+  for (int i = (int)threadIdx.x; i < PEAK_SMEM_BYTES / 4; i += WGS) peak_smem[i] = x_bits;
   // The generic proxy's stores become visible to wgmma's (async proxy) reads.
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
