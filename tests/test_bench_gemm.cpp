@@ -43,6 +43,13 @@ TEST(BenchGemm, QuickRunHasEveryColumnAndAgreesWithTheReference) {
     ASSERT_FALSE(row.contains("error"));
     EXPECT_GT(row["gflops"].get<double>(), 0.0);
     EXPECT_GT(row["fraction_of_fma_ceiling"].get<double>(), 0.0);
+    // f16, bf16 and tf32 rows against the tensor cores where they exist
+    // (CUDA sm_80+: bench ceilings measured them), else none.
+    const std::string type = row["dtype"].get<std::string>();
+    const Capabilities& caps = test::device().caps();
+    const bool tensor = caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 &&
+                        (type == "f16" || type == "bf16" || type == "tf32");
+    EXPECT_EQ(row["fraction_of_tensor_ceiling"].get<double>() > 0.0, tensor);
     EXPECT_LE(row["spot_check_error"].get<double>(), row["tolerance"].get<double>());
     EXPECT_FALSE(row["flagged"].get<bool>());
     batched |= row["batch"].get<std::int64_t>() > 1;

@@ -96,6 +96,9 @@ std::vector<Defines> gemm_variants(const std::string& name) {
         out.push_back(with(with(with(f64, nvidia), flags), {{"VWM", "2"}, {"VWN", "2"}, {"DB", "0"}}));
         out.push_back(with(with(with(f16, nvidia), flags), {{"VWM", "4"}, {"VWN", "4"}}));
         out.push_back(with(with(with(h16, nvidia), flags), {{"VWM", "2"}, {"VWN", "1"}, {"B_KCONTIG", direct}}));
+        // Half arithmetic in half2 FMAs (the twin of the OpenCL half-vector variant).
+        out.push_back(with(with(with(h16, nvidia), flags), {{"VWM", "2"}, {"VWN", "2"}, {"A_KCONTIG", list},
+                                                            {"B_KCONTIG", direct}}));
         // cp.async staging (ASYNC: f32 and f64, 16-byte vectors, operands in
         // the kernel's layout); f64 on 64 x 64 tiles to fit three stages.
         const char* stages = list[0] == '0' ? "2" : "3";
@@ -553,6 +556,36 @@ TEST(CudaNvrtc, GemmWgmmaDescriptorProgramCompiles) {
     const std::vector<std::uint8_t> bin = nvrtc_binary_text(src.label, src.text, plain, sm90_caps(), arch);
     EXPECT_EQ(module_has_kernel(bin, "gemm_wgmma"), std::optional<bool>(false)) << arch;
   }
+}
+
+// The tensor-core peak (PeakMmaFamily's programs): mma.sync compiles into a
+// kernel of 2 parameters for sm_80 and sm_90 in every type, wgmma for sm_90a
+// (its defines ask for it); without OPTUNE_NEED_SM90A the wgmma text is
+// empty, so the bench can never time a kernel that does nothing.
+TEST(CudaNvrtc, TensorPeakProgramsCompile) {
+  require_nvrtc();
+  const PeakMmaFamily& fam = families::peak_mma();
+  for (DType t : {DType::F16, DType::BF16, DType::F32})
+    for (bool wgmma : {false, true}) {
+      PeakMmaProblem pr;
+      pr.dtype = t, pr.wgmma = wgmma, pr.items = 256, pr.iters = 4;
+      const KernelSource src = fam.program({{"WGS", 128}}, pr);
+      for (const char* arch : {"sm_90", "sm_80"}) {
+        if (wgmma && std::string(arch) == "sm_80") continue;
+        try {
+          const std::vector<std::uint8_t> bin = nvrtc_binary_text(src.label, src.text, src.defines, sm90_caps(), arch);
+          EXPECT_EQ(cubin_param_count(bin, "peak_mma"), std::optional<std::size_t>(2)) << arch << describe(src.defines);
+        } catch (const Error& e) {
+          ADD_FAILURE() << arch << describe(src.defines) << ":\n" << e.what();
+        }
+      }
+      if (wgmma) {
+        Defines plain = src.defines;
+        std::erase_if(plain, [](const auto& d) { return d.first == "OPTUNE_NEED_SM90A"; });
+        const std::vector<std::uint8_t> bin = nvrtc_binary_text(src.label, src.text, plain, sm90_caps(), "sm_90");
+        EXPECT_EQ(module_has_kernel(bin, "peak_mma"), std::optional<bool>(false));
+      }
+    }
 }
 
 // Kernels' parameter counts read from their cubins (runtime/cuda/

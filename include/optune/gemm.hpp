@@ -25,7 +25,10 @@
 // instantiated for these; the C API checks its untyped buffers the same way).
 // bf16 products, and f16 products whose C is not f16, accumulate in f32.
 // For half -> half, Accumulate::Default computes in f16 where the device has
-// f16 arithmetic (cl_khr_fp16, CUDA) and in f32 elsewhere; Accumulate::F32
+// f16 arithmetic (cl_khr_fp16, CUDA): the products and partial sums of one K
+// tile of the kernel (at most 128 terms) in f16, the tiles' partial sums
+// added in f32, so the error is about 2^-11 (tile + 4) (|A||B|)(i, j) rather
+// than growing with K; elsewhere in f32. Accumulate::F32
 // forces f32 accumulation everywhere. On CUDA devices of compute capability
 // 8.0 or newer, half and bfloat16 products that the tensor cores run (large
 // enough, A and B with leading dimensions, offsets and strides multiples of

@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor] [extra bench args]
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -191,6 +191,30 @@ thin_sweep() {
   done
 }
 
+# Issue 17's half arithmetic and tensor-core ceiling on cuda:0: the two test
+# programs (the tiled and direct kernels' half arithmetic forced, checked
+# against the double reference; the tensor-core peak kernel checked
+# exactly), `optune bench ceilings` (its tensor rows), and f16 and bf16
+# 4096^3 with the routine's choice and then with the tiled kernel forced
+# (gemm_routine:KERNEL=2: f16 in half2 arithmetic, bf16 as storage).
+tensor() {
+  local t
+  for t in test_gemm_half test_kernels_peak_mma; do
+    log "tensor: $t on cuda:0"
+    OPTUNE_DEVICE=cuda:0 OPTUNE_CACHE_DIR=/tmp/optune-cache-$t "build/gpu/tests/$t" >"$LOGS/tensor-$t.log" 2>&1 ||
+      STATUS=1
+    grep -E '^\[ +(OK|PASSED|FAILED|SKIPPED) ' "$LOGS/tensor-$t.log" | tee -a "$OUT/summary.txt"
+  done
+  log "tensor: bench ceilings on cuda:0"
+  ./build/gpu/optune bench ceilings --device cuda:0 --json "$OUT/bench-ceilings-cuda.json" "$@" \
+    2>>"$LOGS/tensor-bench.log" | tee -a "$OUT/summary.txt"
+  log "tensor: f16, bf16 4096^3, the routine's choice, then the tiled kernel forced"
+  ./build/gpu/optune bench gemm --device cuda:0 --gemm-product 4096,4096,4096 --gemm-types f16,bf16 "$@" \
+    2>>"$LOGS/tensor-bench.log" | tee -a "$OUT/summary.txt"
+  OPTUNE_PARAMS="gemm_routine:KERNEL=2" ./build/gpu/optune bench gemm --device cuda:0 \
+    --gemm-product 4096,4096,4096 --gemm-types f16,bf16 "$@" 2>>"$LOGS/tensor-bench.log" | tee -a "$OUT/summary.txt"
+}
+
 # BENCH_ON: cuda, opencl or both (default).
 bench() {
   local ocl
@@ -282,6 +306,7 @@ case "$WHAT" in
   launch-cost) build && launch_cost ;;
   gemm-tc) build && gemm_tc "$@" ;;
   diag) build && launch_cost && python_step ;;
+  tensor) build && tensor "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

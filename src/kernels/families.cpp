@@ -4,6 +4,7 @@ namespace optune::detail::families {
 
 const CopyFamily& copy() { static const CopyFamily f; return f; }
 const PeakFamily& peak() { static const PeakFamily f; return f; }
+const PeakMmaFamily& peak_mma() { static const PeakMmaFamily f; return f; }
 const ElementwiseFamily& elementwise() { static const ElementwiseFamily f; return f; }
 const ReduceRowsFamily& reduce_rows() { static const ReduceRowsFamily f; return f; }
 const ReduceColsFamily& reduce_cols() { static const ReduceColsFamily f; return f; }
@@ -17,7 +18,7 @@ const GemmThinFamily& gemm_thin() { static const GemmThinFamily f; return f; }
 const GemmRoutineFamily& gemm_routine() { static const GemmRoutineFamily f; return f; }
 
 const std::vector<const KernelFamily*>& all() {
-  static const std::vector<const KernelFamily*> every{&copy(),        &peak(),       &elementwise(),  &reduce_rows(),
+  static const std::vector<const KernelFamily*> every{&copy(),        &peak(),       &peak_mma(),     &elementwise(),  &reduce_rows(),
                                                       &reduce_cols(), &norm_rows(),  &softmax_cols(), &gemm_direct(),
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine()};

@@ -19,6 +19,7 @@ namespace optune::detail::families {
 
 const CopyFamily& copy();
 const PeakFamily& peak();
+const PeakMmaFamily& peak_mma();
 const ElementwiseFamily& elementwise();
 const ReduceRowsFamily& reduce_rows();
 const ReduceColsFamily& reduce_cols();

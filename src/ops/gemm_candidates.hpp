@@ -93,8 +93,17 @@ struct GemmChoice {
 };
 GemmChoice choose_gemm(const Queue& q, const GemmProblem& problem, bool product, const GemmForce* force);
 
-// In order of preference (the first that applies and is preferred runs).
+// In order of preference (the first that applies and is preferred runs):
+// thin, wgmma, mma, the vendor matrix extensions' slot, tiled, direct.
 const std::vector<const GemmCandidate*>& gemm_candidates();
+// The slot for kernels on vendor matrix extensions
+// (gemm_kernels::matrix_extensions(): cl_intel_subgroup_matrix_multiply_accumulate,
+// cl_arm_matrix_multiply), after the CUDA tensor-core candidates and before
+// tiled. A kernel for one enters here as a candidate whose applies() is ""
+// only where gemm_kernels::reported_matrix_extensions(caps.extensions) names
+// its extension, with an id among gemm_routine's KERNEL values. None is
+// written yet: the slot is empty, so no device runs one.
+const std::vector<const GemmCandidate*>& vendor_matrix_candidates();
 // By name; Error(NotFound) listing the candidates.
 const GemmCandidate& gemm_candidate(const std::string& name);
 

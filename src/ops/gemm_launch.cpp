@@ -152,10 +152,18 @@ Event GemmLaunch::pack(const GemmOperand& src, int which, bool transpose, std::i
   return batched(*k, args, {}, g, wait_for);
 }
 
+const std::vector<const GemmCandidate*>& vendor_matrix_candidates() {
+  static const std::vector<const GemmCandidate*> none;  // no kernel written yet
+  return none;
+}
+
 const std::vector<const GemmCandidate*>& gemm_candidates() {
-  static const std::vector<const GemmCandidate*> order{&thin_candidate(), &wgmma_candidate(), &mma_candidate(),
-                                                       &tiled_candidate(),
-                                                       &direct_candidate()};
+  static const std::vector<const GemmCandidate*> order = [] {
+    std::vector<const GemmCandidate*> o{&thin_candidate(), &wgmma_candidate(), &mma_candidate()};
+    o.insert(o.end(), vendor_matrix_candidates().begin(), vendor_matrix_candidates().end());
+    o.insert(o.end(), {&tiled_candidate(), &direct_candidate()});
+    return o;
+  }();
   return order;
 }
 

@@ -104,11 +104,15 @@ Event call(const Queue& q, const GemmCase& c, const Operand2& a, const DeviceDat
 
 DType c_type(const GemmCase& c) { return c.c_dtype.value_or(c.dtype); }
 
-double unit_roundoff(const GemmCase& c) {
-  if (c.dtype == DType::F64) return std::ldexp(1.0, -53);
+// The product's rounding, relative to scale: u (k + 4), or for f16
+// arithmetic f16 rounding over half_terms terms and f32 over k.
+double product_roundoff(const GemmCase& c) {
+  const double k4 = double(c.k + 4);
+  if (c.dtype == DType::F64) return std::ldexp(k4, -53);
   const bool half_arith = c.dtype == DType::F16 && c_type(c) == DType::F16 && c.accumulate == Accumulate::Default &&
                           test::device().caps().fp16;
-  return std::ldexp(1.0, half_arith ? -11 : -24);
+  if (!half_arith) return std::ldexp(k4, -24);
+  return std::ldexp(double(std::min(c.k, c.half_terms) + 4), -11) + std::ldexp(k4, -24);
 }
 
 // Runs the call with T for A and B, TC for C (the types the API offers).
@@ -212,7 +216,7 @@ std::string describe(const GemmCase& c) {
     r.act_p0 = p.size() > 0 ? p[0] : 0, r.act_p1 = p.size() > 1 ? p[1] : 0;
     gemm(r, want, &scale);
   }
-  const double u = unit_roundoff(c), lip = c.activation == Unary::Copy ? 1.0 : 1.5;
+  const double pu = product_roundoff(c), lip = c.activation == Unary::Copy ? 1.0 : 1.5;
   const double in_u = c.compute == GemmCompute::FastTF32 ? std::ldexp(1.0, -11) : 0.0;
   const double r_store = (tc == DType::F16 ? std::ldexp(1.0, -11) : tc == DType::BF16 ? std::ldexp(1.0, -8) : 0.0) +
                          (c.activation == Unary::Copy ? 0.0 : c.dtype == DType::F64 ? 1e-14 : 1e-6);
@@ -227,7 +231,7 @@ std::string describe(const GemmCase& c) {
                                            << want[i];
     if (std::isnan(want[i])) continue;
     // f16 results also round by half the subnormal spacing (2^-25) below 2^-14.
-    const double bound = (u * double(c.k + 4) + 2 * in_u) * lip * scale[i] + r_store * std::fabs(want[i]) +
+    const double bound = (pu + 2 * in_u) * lip * scale[i] + r_store * std::fabs(want[i]) +
                          (tc == DType::F16 ? std::ldexp(1.0, -25) : 0.0) + 1e-30;
     if (!(std::fabs(got[i] - want[i]) <= bound))
       return ::testing::AssertionFailure() << describe(c) << ": element " << i << " is " << got[i] << ", expected "

@@ -12,13 +12,16 @@
 // the epilogue and of the stored result):
 //   |got - ref| <= u * (k + 4) * L * scale + r * |ref| + a
 // where scale = |alpha| sum_p |a_ip b_pj| + |beta c_ij| + |bias|, u the unit
-// roundoff of the arithmetic (2^-24 f32, 2^-53 f64, 2^-11 f16 arithmetic), L
+// roundoff of the arithmetic (2^-24 f32, 2^-53 f64), L
 // = 1.5 with an activation (their slopes stay below 1.2), r the rounding of
 // the stored result (2^-11 for f16 storage, 2^-8 for bf16) plus the
 // activation's own evaluation error, and a = 1e-30 (so exact zeros compare).
 // The inputs are the values stored (rounded to f16 or bf16 on the host); with
 // GemmCompute::FastTF32 each is also rounded to tf32 on the device (relative
-// 2^-11), which adds 2 * 2^-11 * L * scale.
+// 2^-11), which adds 2 * 2^-11 * L * scale. f16 arithmetic (f16 -> f16 with
+// Accumulate::Default on a device with half arithmetic) sums at most
+// half_terms products in f16 (one K tile of the kernel) and the tiles in
+// f32: u * (k + 4) becomes 2^-11 (min(k, half_terms) + 4) + 2^-24 (k + 4).
 #pragma once
 
 #include <optional>
@@ -50,6 +53,9 @@ struct GemmCase {
   bool shared_a = false;             // strided: stride_a = 0
   std::vector<double> alphas, betas;  // list: per product (empty: alpha, beta for all)
   std::size_t product_align = 1;     // batches: products start at multiples of this (from the view)
+  // f16 arithmetic: products summed in f16 before the f32 sum (the kernels'
+  // K tile; 128, the direct kernel's largest, unless a test forces a smaller one).
+  std::int64_t half_terms = 128;
 };
 
 std::string describe(const GemmCase& c);

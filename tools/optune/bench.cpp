@@ -104,6 +104,14 @@ void run_bench(const BenchOptions& o) {
     else
       std::printf("%-34s %12s  (not supported by the device)\n", names[i], "-");
   }
+  const char* tensor_names[3] = {"tensor f16 (f32 accumulation)", "tensor bf16 (f32 accumulation)",
+                                 "tensor tf32 (f32 accumulation)"};
+  for (int i = 0; i < 3; ++i) {
+    if (c.tensor_gflops[i] > 0)
+      std::printf("%-34s %12.1f  GFLOP/s  (%s)\n", tensor_names[i], c.tensor_gflops[i], c.tensor_unit[i].c_str());
+    else if (caps.backend == Backend::CUDA && caps.compute_capability_major >= 8)
+      std::printf("%-34s %12s  (not measured: see the detail's errors)\n", tensor_names[i], "-");
+  }
   if (c.cache_bytes > 0)
     std::printf("%-34s %12.1f  MiB   (%s)\n", "device cache", double(c.cache_bytes) / (1 << 20), c.cache_source.c_str());
   if (!o.quiet && (wanted(o, "elementwise") || wanted(o, "reduce")) && !cache_note(c).empty())
@@ -147,6 +155,10 @@ void run_bench(const BenchOptions& o) {
           {"fma_f32_gflops", c.fma_gflops[0]},
           {"fma_f16_gflops", c.fma_gflops[1]},
           {"fma_f64_gflops", c.fma_gflops[2]},
+          {"tensor_f16_gflops", c.tensor_gflops[0]},
+          {"tensor_bf16_gflops", c.tensor_gflops[1]},
+          {"tensor_tf32_gflops", c.tensor_gflops[2]},
+          {"tensor_units", {c.tensor_unit[0], c.tensor_unit[1], c.tensor_unit[2]}},
           {"cache_bytes", c.cache_bytes},
           {"cache_source", c.cache_source},
           {"detail", c.detail}}},

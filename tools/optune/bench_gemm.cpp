@@ -145,6 +145,13 @@ double fma_ceiling(const Ceilings& c, DType t) {
   return c.fma_gflops[t == DType::F16 || t == DType::BF16 ? 1 : t == DType::F64 ? 2 : 0];
 }
 
+// f16, bf16 and tf32 rows against the tensor cores' rate for the type where
+// it was measured (CUDA sm_80+); 0 for other rows and devices.
+double tensor_ceiling(const Ceilings& c, const Case& cs) {
+  if (cs.tf32) return c.tensor_gflops[2];
+  return cs.dtype == DType::F16 ? c.tensor_gflops[0] : cs.dtype == DType::BF16 ? c.tensor_gflops[1] : 0.0;
+}
+
 template <class T>
 nlohmann::json run_case(const RowContext& rc, const Case& cs) {
   const GemmShape& s = cs.shape;
@@ -177,13 +184,15 @@ nlohmann::json run_case(const RowContext& rc, const Case& cs) {
   };
   const Timing t = time_events(ours, 2, rc.runs);
   const double gflops = s.flops() / t.median_s * 1e-9;
-  const double ceiling = fma_ceiling(rc.ceilings, cs.dtype);
+  const double fma = fma_ceiling(rc.ceilings, cs.dtype), tensor = tensor_ceiling(rc.ceilings, cs);
+  const double ceiling = tensor > 0 ? tensor : fma;  // the % column's
   const std::vector<T> our_c = q.download(c);
   const double our_spot = spot_check(s, ha, hb, our_c);
   row["median_us"] = t.median_s * 1e6;
   row["min_us"] = t.min_s * 1e6;
   row["gflops"] = gflops;
-  row["fraction_of_fma_ceiling"] = ceiling > 0 ? gflops / ceiling : 0.0;
+  row["fraction_of_fma_ceiling"] = fma > 0 ? gflops / fma : 0.0;
+  row["fraction_of_tensor_ceiling"] = tensor > 0 ? gflops / tensor : 0.0;
   // Reading A and B once and writing C once: what bounds the thin products.
   const double operand_bytes = double(sizeof(T)) * double(na + nb + nc);
   row["operand_bytes"] = operand_bytes;
@@ -296,13 +305,14 @@ nlohmann::json bench_gemm(const Queue& q, const Ceilings& c, const GemmBenchOpti
     std::printf("\ngemm: C = A B, row-major, alpha 1, beta 0; time = median of %d device-timed runs after 2 warm-ups\n",
                 rc.runs);
     std::printf("reference: %s\n", reference.c_str());
-    std::printf("GFLOP/s counts 2mnk per product; fma%% is of the measured FMA ceiling (2 flops per FMA, CUDA cores:\n"
-                "tensor cores may exceed it); vs ref > 1: optune faster; diff = max|ours - ref| / max|ref|;\n"
-                "thin rows: the %% column is of the copy ceiling, for reading A and B and writing C once;\n"
+    std::printf("GFLOP/s counts 2mnk per product; peak%% is of the measured FMA ceiling (2 flops per FMA), or for\n"
+                "f16, bf16 and tf32 where measured (CUDA sm_80+) of the tensor cores' ceiling for the type (bench\n"
+                "ceilings: mma.sync or wgmma, f32 accumulation); vs ref > 1: optune faster; diff = max|ours - ref| /\n"
+                "max|ref|; thin rows: the %% column is of the copy ceiling, for reading A and B and writing C once;\n"
                 "under each row, the kernel parameters and the database level they came from;\n"
                 "bf16: bf16 A, B, C, f32 accumulation (reference: cublasGemmEx CUDA_R_16BF, CUBLAS_COMPUTE_32F);\n"
                 "tf32: f32 with GemmCompute::FastTF32, CUDA sm_80+ only (reference: cublasGemmEx CUDA_R_32F,\n"
-                "CUBLAS_COMPUTE_32F_FAST_TF32); the fma%% of both is of the CUDA cores' f16 / f32 FMA ceiling\n");
+                "CUBLAS_COMPUTE_32F_FAST_TF32); without a tensor ceiling their %% is of the f16 / f32 FMA ceiling\n");
     if (cpu) {  // the JSON's note on two lines
       const std::string note = scaled;
       const std::size_t cut = note.find(" and its turns");
@@ -311,7 +321,7 @@ nlohmann::json bench_gemm(const Queue& q, const Ceilings& c, const GemmBenchOpti
     if (!caps.fp16 && contains(o.dtypes, "f16")) std::printf("f16: skipped, the device has no half arithmetic\n");
     if (!caps.fp64 && contains(o.dtypes, "f64")) std::printf("f64: skipped, the device has no fp64\n");
     std::printf("%-9s %-4s %-2s %15s %10s %9s %7s %10s %9s %7s %8s\n", "gemm", "type", "op", "m x n x k",
-                "time us", "GFLOP/s", "fma%", "ref us", "ref GF/s", "vs ref", "diff");
+                "time us", "GFLOP/s", "peak%", "ref us", "ref GF/s", "vs ref", "diff");
   }
   nlohmann::json rows = nlohmann::json::array();
   for (const Case& cs : cases) rows.push_back(run_row(rc, cs));

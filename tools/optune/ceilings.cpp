@@ -14,6 +14,7 @@ namespace optune::tool {
 using detail::CopyFamily;
 using detail::Params;
 using detail::PeakFamily;
+using detail::PeakMmaFamily;
 using detail::Problem;
 
 namespace {
@@ -42,6 +43,51 @@ void probe_cache(const Queue& q, Ceilings& c) {
     c.cache_bytes = bytes;
     c.cache_source = "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE";
   }
+}
+
+// The tensor cores' rate (peak_mma.cl) per type, unit and group size, each
+// run's output checked exactly; a unit that fails to build or run is
+// recorded with its error and skipped.
+nlohmann::json measure_tensor_cores(const Queue& q, int runs, bool quiet, Ceilings& c) {
+  const Capabilities& caps = q.device().caps();
+  const PeakMmaFamily& fam = detail::families::peak_mma();
+  nlohmann::json rows = nlohmann::json::array();
+  const DType types[3] = {DType::F16, DType::BF16, DType::F32};
+  const char* names[3] = {"f16", "bf16", "tf32"};
+  for (int ti = 0; ti < 3; ++ti)
+    for (bool wgmma : {false, true}) {
+      const detail::PeakMmaProblem pp = fam.ceiling_problem(types[ti], wgmma, caps);
+      const char* unit = wgmma ? "wgmma" : "mma.sync";
+      for (std::int64_t wgs : {128, 256}) {
+        const Params p{{"WGS", wgs}};
+        if (!fam.check(p, caps, pp).empty()) continue;
+        nlohmann::json row{{"dtype", names[ti]}, {"unit", unit}, {"params", {{"WGS", wgs}}}};
+        try {
+          Buffer<float> out = q.context().alloc<float>(detail::round_up(std::size_t(pp.items), 256));
+          q.fill(out, -1.0f).wait();
+          Timing t = time_events([&] { return fam.launch(q, p, pp, *out.mem()); }, 1, std::max(3, runs / 2));
+          const std::vector<float> got = q.download(out);
+          const double want = PeakMmaFamily::expected_output(pp);
+          for (std::size_t i = 0; i < std::size_t(pp.items); ++i)
+            if (double(got[i]) != want)
+              throw Error(Status::Internal, "work-item " + std::to_string(i) + " wrote " + std::to_string(got[i]) +
+                                                ", expected " + std::to_string(want));
+          const double gf = PeakMmaFamily::flops(p, pp) / t.median_s * 1e-9;
+          row["median_ms"] = t.median_s * 1e3;
+          row["gflops"] = gf;
+          if (!quiet)
+            std::fprintf(stderr, "  mma  %-4s %-8s WGS=%-4lld %29s %9.1f GFLOP/s\n", names[ti], unit,
+                         (long long)wgs, "", gf);
+          if (gf > c.tensor_gflops[ti]) c.tensor_gflops[ti] = gf, c.tensor_unit[ti] = unit;
+        } catch (const Error& e) {
+          row["error"] = e.what();
+          if (!quiet) std::fprintf(stderr, "  mma  %-4s %-8s WGS=%-4lld failed: %s\n", names[ti], unit, (long long)wgs,
+                                   e.what());
+        }
+        rows.push_back(row);
+      }
+    }
+  return rows;
 }
 
 }  // namespace
@@ -145,7 +191,8 @@ Ceilings measure_ceilings(const Queue& q, const CeilingOptions& opt) {
       c.fma_gflops[ti] = std::max(c.fma_gflops[ti], gf);
     }
   }
-  c.detail = {{"copy_bytes_per_buffer", bytes}, {"copies", copies}, {"fma", fmas}};
+  nlohmann::json tensors = measure_tensor_cores(q, runs, opt.quiet, c);
+  c.detail = {{"copy_bytes_per_buffer", bytes}, {"copies", copies}, {"fma", fmas}, {"tensor", tensors}};
   c.copy_bytes = bytes;
   probe_cache(q, c);
   return c;

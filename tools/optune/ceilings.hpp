@@ -1,6 +1,6 @@
 // The device's own ceilings, measured with optune's kernels: copy bandwidth
-// (bytes read plus written) and arithmetic rate. Every other benchmark divides
-// by these.
+// (bytes read plus written), arithmetic rate on the FMA pipes and, on CUDA
+// sm_80+, on the tensor cores. Every other benchmark divides by these.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -14,6 +14,10 @@ struct Ceilings {
   double backend_copy_gbs = 0;  // clEnqueueCopyBuffer / cuMemcpyDtoDAsync
   double kernel_copy_gbs = 0;   // best optune copy kernel
   double fma_gflops[3] = {0, 0, 0};  // f32, f16, f64 (0 when unsupported)
+  // The tensor cores (CUDA, compute capability 8.0+): f16, bf16, tf32 with
+  // f32 accumulation, the best of mma.sync and (9.0) wgmma; 0 elsewhere.
+  double tensor_gflops[3] = {0, 0, 0};
+  std::string tensor_unit[3];   // "mma.sync" or "wgmma": which gave it
   std::size_t copy_bytes = 0;   // per buffer of the copy measurement
   // The device's last-level cache as the API reports it (0: not reported):
   // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE on OpenCL, the L2 size on CUDA.

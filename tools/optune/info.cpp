@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "kernels/gemm/gemm.hpp"
 
 namespace optune::tool {
 
@@ -39,6 +40,10 @@ void print_device(const Capabilities& c) {
     sg += (i ? "," : " (sizes ") + std::to_string(c.subgroup_sizes[i]) + (i + 1 == c.subgroup_sizes.size() ? ")" : "");
   row("subgroups", sg);
   row("fp16 / fp64", std::string(c.fp16 ? "yes" : "no") + " / " + (c.fp64 ? "yes" : "no"));
+  std::string mx;
+  for (const std::string& e : detail::gemm_kernels::reported_matrix_extensions(c.extensions))
+    mx += (mx.empty() ? "" : ", ") + e;
+  row("matrix extensions", mx.empty() ? "none" : mx + " (no optune kernel for it yet)");
   row("images", c.images ? "yes (2D up to " + std::to_string(c.image2d_max_width) + " x " +
                                std::to_string(c.image2d_max_height) + ")"
                          : "no");

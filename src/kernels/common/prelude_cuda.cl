@@ -179,6 +179,27 @@ OPTUNE_MMA(optune_mma_tf32_1688, "m16n8k8", "tf32")
 #define OPTUNE_HAS_CP_ASYNC 0
 #endif
 
+// wgmma m64n256 (m64n128) with f32 accumulators (sm_90a): an asm
+// statement's 128 (64) accumulator operands d[0..] of a work-item, as the
+// braced list's text OPTUNE_WG_D128_TEXT ("%0, ..., %127"; the next operand
+// is %128) or OPTUNE_WG_D64_TEXT, and the constraints OPTUNE_WG_D128(d) or
+// OPTUNE_WG_D64(d).
+#define OPTUNE_WG_D64_TEXT \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define OPTUNE_WG_D128_TEXT OPTUNE_WG_D64_TEXT ", " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define OPTUNE_WG_R8(d, i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), \
+                           "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define OPTUNE_WG_R32(d, i) OPTUNE_WG_R8(d, i), OPTUNE_WG_R8(d, i + 8), OPTUNE_WG_R8(d, i + 16), OPTUNE_WG_R8(d, i + 24)
+#define OPTUNE_WG_D64(d) OPTUNE_WG_R32(d, 0), OPTUNE_WG_R32(d, 32)
+#define OPTUNE_WG_D128(d) OPTUNE_WG_D64(d), OPTUNE_WG_R32(d, 64), OPTUNE_WG_R32(d, 96)
+
 // ---- vector types: N lanes of T, splats, and their arithmetic ----
 
 template <class T, int N> struct optune_vec;

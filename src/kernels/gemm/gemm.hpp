@@ -64,7 +64,7 @@ double volume(const GemmProblem& problem);
 // The arithmetic type's size in bytes and whether the vector type of `vw`
 // lanes exists for it on the device's backend.
 std::size_t comp_bytes(const GemmProblem& problem);
-bool vector_ok(const Capabilities& caps, const GemmProblem& problem, std::int64_t vw, bool storage_only);
+bool vector_ok(const Capabilities& caps, const GemmProblem& problem, std::int64_t vw);
 // "" when the work-group fits the device.
 std::string fits_group(const Capabilities& caps, std::int64_t x, std::int64_t y);
 // The element-type defines of every GEMM kernel (TYPE, COMP, EPI, ...).
@@ -83,6 +83,20 @@ KernelSource helper_program(const GemmProblem& problem, const std::string& entry
 // naming `what` beyond the address space.
 std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem, std::int64_t batch,
                           const char* what);
+
+// Vendor matrix extensions: the OpenCL extensions that give kernels a
+// device's matrix units (Intel's sub-group matrix multiply-accumulate, Arm's
+// matrix multiply). The GEMM family keeps a candidate slot for their kernels
+// (ops/gemm_launch.cpp, vendor_matrix_candidates), each to run only where the
+// device reports its extension; none is written yet.
+struct MatrixExtension {
+  std::string name;    // as CL_DEVICE_EXTENSIONS spells it
+  std::string vendor;
+};
+const std::vector<MatrixExtension>& matrix_extensions();
+// The known matrix extensions an extension string reports (whole names
+// separated by white space), in matrix_extensions()'s order.
+std::vector<std::string> reported_matrix_extensions(const std::string& extensions);
 
 }  // namespace gemm_kernels
 
@@ -106,6 +120,8 @@ class GemmDirectFamily : public GemmFamilyBase {
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   std::string check(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
+  // The type defines, the parameters and COMP_HALF (half FMAs within a K step).
+  Defines defines(const Params& p, const GemmProblem& problem) const override;
   // Stored or default values that fit the device: as given when they pass
   // check(), else the defaults with the tile halved until it fits;
   // Error(Unsupported) when nothing does.

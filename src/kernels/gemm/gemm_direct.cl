@@ -24,6 +24,10 @@
 // (likewise columns): VWMD = 1 gives fully interleaved rows, coalesced
 // stores and conflict-free local reads.
 //
+// COMP_HALF = 1 (COMP half, devices with half arithmetic): the products and
+// partial sums of one K step (WGD terms) are half FMAs, added to f32 sums
+// after every step, so an f16 product keeps f32 accuracy across K.
+//
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 // check-variant: -DWGD=16 -DMDIMCD=4 -DNDIMCD=16 -DVWMD=2 -DKWID=4 -DPADA=0 -DLCHUNK=1
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1
@@ -31,6 +35,8 @@
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DCTYPE=half -DC_BF16_STORAGE=0 -DC_HALF_STORAGE=1
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DCTYPE=float -DC_HALF_STORAGE=0
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1 -DWGD=64 -DMDIMCD=8 -DNDIMCD=8 -DVWMD=2
 
 #ifndef WGD
 #define WGD 32           // tile of C per group (M and N) and of K per step
@@ -58,6 +64,9 @@
 #endif
 #ifndef LCHUNK
 #define LCHUNK 8         // tile loads per operand issued before their local stores
+#endif
+#ifndef COMP_HALF
+#define COMP_HALF 0      // 1 when COMP is half: half FMAs within a K step, f32 sums across steps
 #endif
 
 #define WGSD (MDIMCD * NDIMCD)  // work-items per group
@@ -113,6 +122,14 @@ void gemm_direct(const ulong M, const ulong N, const ulong K, const real alpha, 
   for (int mi = 0; mi < MWID; ++mi)
 #pragma unroll
     for (int ni = 0; ni < NWID; ++ni) acc[mi][ni] = (comp)0;
+#if COMP_HALF
+  // acc holds one K step's half partial sums; sum the f32 total of the steps.
+  float sum[MWID][NWID];
+#pragma unroll
+  for (int mi = 0; mi < MWID; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < NWID; ++ni) sum[mi][ni] = 0.0f;
+#endif
 
   for (ulong k0 = 0; k0 < kk; k0 += WGD) {
     // Tiles to local memory; the fast index runs along the stored rows. In
@@ -157,11 +174,31 @@ void gemm_direct(const ulong M, const ulong N, const ulong K, const real alpha, 
 #pragma unroll
         for (int mi = 0; mi < MWID; ++mi)
 #pragma unroll
-          for (int ni = 0; ni < NWID; ++ni) acc[mi][ni] += av[mi] * bv[ni];
+          for (int ni = 0; ni < NWID; ++ni) {
+#if COMP_HALF
+            acc[mi][ni] = fma(av[mi], bv[ni], acc[mi][ni]);
+#else
+            acc[mi][ni] += av[mi] * bv[ni];
+#endif
+          }
       }
     }
+#if COMP_HALF
+#pragma unroll
+    for (int mi = 0; mi < MWID; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < NWID; ++ni) {
+        sum[mi][ni] += (float)acc[mi][ni];
+        acc[mi][ni] = (comp)0;
+      }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+#if COMP_HALF
+#define GEMM_RESULT(mi, ni) sum[mi][ni]
+#else
+#define GEMM_RESULT(mi, ni) acc[mi][ni]
+#endif
 
 #pragma unroll
   for (int mi = 0; mi < MWID; ++mi) {
@@ -172,7 +209,7 @@ void gemm_direct(const ulong M, const ulong N, const ulong K, const real alpha, 
       if (i < M && j < N) {
         const ulong ci = i * ldc + j;
         const real old = beta_z == (real)0 ? (real)0 : GEMM_CLOAD(cp, ci);
-        const real v = gemm_finish((real)acc[mi][ni], alpha_z, old, beta_z, gemm_bias(flags, biasp, i, j), act_p0, act_p1);
+        const real v = gemm_finish((real)GEMM_RESULT(mi, ni), alpha_z, old, beta_z, gemm_bias(flags, biasp, i, j), act_p0, act_p1);
         GEMM_CSTORE(v, cp, ci);
       }
     }

@@ -52,6 +52,12 @@ Geometry GemmDirectFamily::geometry(const Params& p, const Capabilities&, const 
   return g;
 }
 
+Defines GemmDirectFamily::defines(const Params& p, const GemmProblem& pr) const {
+  Defines d = GemmFamilyBase::defines(p, pr);
+  d.emplace_back("COMP_HALF", pr.dtype == DType::F16 && pr.comp_half ? "1" : "0");
+  return d;
+}
+
 Params GemmDirectFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
   Params p = complete(tuned, caps);
   if (check(p, caps, pr).empty()) return p;

@@ -5,6 +5,7 @@
 // direct one.
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 #include "kernels/elementwise/expressions.hpp"
@@ -67,17 +68,16 @@ std::size_t comp_bytes(const GemmProblem& pr) {
 }
 
 // CUDA has 2- and 4-lane vectors of 4-byte types and 2-lane ones of double
-// and half; half (bf16) storage read as float goes through vload_halfN (vload_bf16N, any width
-// of the backend). f16 arithmetic on CUDA stays scalar along N (no
-// scalar-times-half2 operator in the prelude).
-bool vector_ok(const Capabilities& caps, const GemmProblem& pr, std::int64_t vw, bool storage_only) {
+// and half (f16 arithmetic: half2 FMAs); half (bf16) storage read as float
+// goes through vload_halfN (vload_bf16N, any width of the backend).
+bool vector_ok(const Capabilities& caps, const GemmProblem& pr, std::int64_t vw) {
   if (vw == 1) return true;
   const std::size_t bytes = comp_bytes(pr);
   if (std::size_t(vw) * bytes > 64) return false;
   if (caps.backend != Backend::CUDA) return true;
   if (vw > 4) return false;
   if ((pr.dtype == DType::F16 && !pr.comp_half) || pr.dtype == DType::BF16) return true;
-  if (bytes == 8 || bytes == 2) return vw <= 2 && !(bytes == 2 && !storage_only);
+  if (bytes == 8 || bytes == 2) return vw <= 2;
   return true;
 }
 
@@ -135,6 +135,22 @@ std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem
     if (__builtin_mul_overflow(b, std::size_t(f), &b))
       throw Error(Status::Overflow, std::string("gemm: ") + what + " exceeds the address space");
   return b;
+}
+
+const std::vector<MatrixExtension>& matrix_extensions() {
+  static const std::vector<MatrixExtension> known{{"cl_intel_subgroup_matrix_multiply_accumulate", "Intel"},
+                                                  {"cl_arm_matrix_multiply", "Arm"}};
+  return known;
+}
+
+std::vector<std::string> reported_matrix_extensions(const std::string& extensions) {
+  std::set<std::string> words;
+  std::istringstream in(extensions);
+  for (std::string w; in >> w;) words.insert(w);
+  std::vector<std::string> out;
+  for (const MatrixExtension& e : matrix_extensions())
+    if (words.count(e.name)) out.push_back(e.name);
+  return out;
 }
 
 }  // namespace gemm_kernels

@@ -59,6 +59,9 @@
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVWM=2 -DVWN=2
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DVWM=4 -DVWN=4 -DC_DIRECT=1 -DDB=0
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1 -DVWM=2 -DVWN=1 -DC_DIRECT=0
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1 -DVWM=8 -DVWN=16 -DMWG=128 -DNWG=128 -DKWG=32
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1 -DVWM=4 -DVWN=8 -DA_KCONTIG=1 -DB_KCONTIG=1 -DDB=1
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=half -DCOMP_HALF=1 -DVWM=2 -DVWN=2 -DSA=0 -DSB=0 -DDB=0
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DVWM=4 -DVWN=8 -DC_DIRECT=1
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCTYPE=float -DC_BF16_STORAGE=0 -DCOMP=float -DVWM=2 -DVWN=4 -DC_DIRECT=1
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCTYPE=bf16 -DC_HALF_STORAGE=0 -DC_BF16_STORAGE=1 -DCOMP=float -DVWN=2 -DC_DIRECT=1
@@ -126,7 +129,7 @@
 #define KSEG 32          // A_KCONTIG, B_KCONTIG: vectors along K adjacent work-items load from one row
 #endif
 #ifndef COMP_HALF
-#define COMP_HALF 0      // 1 when COMP is half (f16 arithmetic)
+#define COMP_HALF 0      // 1 when COMP is half: half FMAs within a K tile, f32 sums across tiles
 #endif
 #ifndef ASYNC
 #define ASYNC 0          // 1: cp.async copies into STAGES local stages (CUDA only)
@@ -299,6 +302,14 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
   for (int mi = 0; mi < MWI; ++mi)
 #pragma unroll
     for (int nv = 0; nv < NWIV; ++nv) acc[mi][nv] = OPTUNE_SPLAT(COMP, VWN, 0);
+#if COMP_HALF
+  // acc holds one K tile's half partial sums; sum the f32 total of the tiles.
+  float sum[MWI][NWI];
+#pragma unroll
+  for (int mi = 0; mi < MWI; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < NWI; ++ni) sum[mi][ni] = 0.0f;
+#endif
 
   // K steps. Step t multiplies tile t; with DB it first issues the global
   // loads of tile t + 1 (step -1 only loads tile 0), so they are in flight
@@ -388,9 +399,28 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
 #pragma unroll
           for (int mi = 0; mi < MWI; ++mi)
 #pragma unroll
-            for (int nv = 0; nv < NWIV; ++nv) acc[mi][nv] += av[mi] * bv[nv];
+            for (int nv = 0; nv < NWIV; ++nv) {
+#if COMP_HALF
+              acc[mi][nv] = fma(OPTUNE_SPLAT(COMP, VWN, av[mi]), bv[nv], acc[mi][nv]);
+#else
+              acc[mi][nv] += av[mi] * bv[nv];
+#endif
+            }
         }
       }
+#if COMP_HALF
+      // The tile's half partial sums into the f32 sums; the next tile starts at 0.
+#pragma unroll
+      for (int mi = 0; mi < MWI; ++mi)
+#pragma unroll
+        for (int nv = 0; nv < NWIV; ++nv) {
+          comp part[VWN];
+          OPTUNE_VUNPACK(VWN, acc[mi][nv], part);
+#pragma unroll
+          for (int l = 0; l < VWN; ++l) sum[mi][nv * VWN + l] += (float)part[l];
+          acc[mi][nv] = OPTUNE_SPLAT(COMP, VWN, 0);
+        }
+#endif
     }
 #if ASYNC
     // (the next step's wait and barrier close this one)
@@ -412,8 +442,14 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
 #pragma unroll
     for (int nv = 0; nv < NWIV; ++nv) {
       const int jv = (int)(n0 / VWN) + VEC_N(nv);
+#if COMP_HALF
+      float lanes[VWN];
+#pragma unroll
+      for (int l = 0; l < VWN; ++l) lanes[l] = sum[mi][nv * VWN + l];
+#else
       comp lanes[VWN];
       OPTUNE_VUNPACK(VWN, acc[mi][nv], lanes);
+#endif
       real out[VWN];
 #if C_DIRECT
       real old[VWN];

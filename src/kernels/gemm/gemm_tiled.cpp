@@ -90,7 +90,7 @@ std::string GemmTiledFamily::check(const Params& p, const Capabilities& caps, co
   if (nwg % (ndimc * vwn)) return "NWG is not a multiple of NDIMC * VWN";
   if (kwg % p.at("KWI")) return "KWG is not a multiple of KWI";
   if ((mwg / mdimc) * (nwg / ndimc) > 256) return "more than 256 accumulators per work-item";
-  if (!gemm_kernels::vector_ok(caps, pr, vwm, true) || !gemm_kernels::vector_ok(caps, pr, vwn, false))
+  if (!gemm_kernels::vector_ok(caps, pr, vwm) || !gemm_kernels::vector_ok(caps, pr, vwn))
     return "vector width not available for this type on this backend";
   if (sa) {
     const std::int64_t mdima = p.at("MDIMA");
@@ -139,8 +139,8 @@ Geometry GemmTiledFamily::geometry(const Params& p, const Capabilities&, const G
 std::optional<Params> GemmTiledFamily::fit_or_none(const Params& tuned, const Capabilities& caps,
                                                    const GemmProblem& pr) const {
   Params p = complete(tuned, caps);
-  while (p["VWM"] > 1 && !gemm_kernels::vector_ok(caps, pr, p["VWM"], true)) p["VWM"] /= 2;
-  while (p["VWN"] > 1 && !gemm_kernels::vector_ok(caps, pr, p["VWN"], false)) p["VWN"] /= 2;
+  while (p["VWM"] > 1 && !gemm_kernels::vector_ok(caps, pr, p["VWM"])) p["VWM"] /= 2;
+  while (p["VWN"] > 1 && !gemm_kernels::vector_ok(caps, pr, p["VWN"])) p["VWN"] /= 2;
   if (p["ASYNC"] && !check(p, caps, pr).empty()) p["STAGES"] = 2;
   if (p["ASYNC"] && !check(p, caps, pr).empty()) p["ASYNC"] = 0;
   if (!check(p, caps, pr).empty()) p["DB"] = 0;
@@ -201,7 +201,7 @@ TiledPlan GemmTiledFamily::plan(const Params& p, const GemmProblem& pr) const {
 Defines GemmTiledFamily::defines(const Params& p, const GemmProblem& pr) const {
   const TiledPlan t = plan(p, pr);
   Defines d = GemmFamilyBase::defines(p, pr);
-  d.insert(d.end(), {{"C_DIRECT", t.c_fits ? "1" : "0"}, {"COMP_HALF", pr.comp_half ? "1" : "0"},
+  d.insert(d.end(), {{"C_DIRECT", t.c_fits ? "1" : "0"}, {"COMP_HALF", pr.dtype == DType::F16 && pr.comp_half ? "1" : "0"},
                      {"A_KCONTIG", t.a_kcontig ? "1" : "0"}, {"B_KCONTIG", t.b_kcontig ? "1" : "0"}});
   return d;
 }

@@ -140,43 +140,28 @@ WG_FUNC unsigned long long wg_desc(const uint addr, const uint lead, const uint 
          ((unsigned long long)(stride >> 4) << 32) | (1ull << 62);
 }
 
-#define WG_R8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-                 "+f"(d[i + 6]), "+f"(d[i + 7])
-#define WG_D64 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                    \
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "         \
-               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "         \
-               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-#define WG_D128 WG_D64 ", "                                                                                \
-                "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "        \
-                "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "        \
-                "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "   \
-                "%111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, " \
-                "%126, %127"
-#define WG_OUT64 WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
-#define WG_OUT128 WG_OUT64, WG_R8(64), WG_R8(72), WG_R8(80), WG_R8(88), WG_R8(96), WG_R8(104), WG_R8(112), \
-                  WG_R8(120)
 // d (64 x BN, f32) += a (64 x WG_KSTEP) b (WG_KSTEP x BN) from the
 // descriptors. f16 and bf16: the transpose bits say which operand is
 // MN-major: A stored K x M (TRANS_A), B stored K x N (not TRANS_B: wgmma's
 // B is N x K when K-major). tf32 has no transpose bits (K-major only).
 WG_FUNC void wg_mma(float* d, const unsigned long long da, const unsigned long long db) {
 #if WG_TF32 && BN == 256
-  asm volatile("{wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" WG_D128 "}, %128, %129, 1, 1, 1;}"
-               : WG_OUT128
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" OPTUNE_WG_D128_TEXT "}, %128, %129, 1, 1, 1;}"
+               : OPTUNE_WG_D128(d)
                : "l"(da), "l"(db));
 #elif WG_TF32
-  asm volatile("{wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" WG_D64 "}, %64, %65, 1, 1, 1;}"
-               : WG_OUT64
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" OPTUNE_WG_D64_TEXT "}, %64, %65, 1, 1, 1;}"
+               : OPTUNE_WG_D64(d)
                : "l"(da), "l"(db));
 #elif BN == 256
-  asm volatile("{wgmma.mma_async.sync.aligned.m64n256k16.f32." WG_AB "." WG_AB " {" WG_D128
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n256k16.f32." WG_AB "." WG_AB " {" OPTUNE_WG_D128_TEXT
                "}, %128, %129, 1, 1, 1, %130, %131;}"
-               : WG_OUT128
+               : OPTUNE_WG_D128(d)
                : "l"(da), "l"(db), "n"(TRANS_A), "n"(1 - TRANS_B));
 #else
-  asm volatile("{wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_AB "." WG_AB " {" WG_D64
+  asm volatile("{wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_AB "." WG_AB " {" OPTUNE_WG_D64_TEXT
                "}, %64, %65, 1, 1, 1, %66, %67;}"
-               : WG_OUT64
+               : OPTUNE_WG_D64(d)
                : "l"(da), "l"(db), "n"(TRANS_A), "n"(1 - TRANS_B));
 #endif
 }

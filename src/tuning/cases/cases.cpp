@@ -27,6 +27,7 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
   }
   if (&family == &families::copy()) return cases::copy(queue, problem);
   if (&family == &families::peak()) return cases::peak(queue, problem);
+  if (&family == &families::peak_mma()) return cases::peak_mma(queue, problem);
   if (&family == &families::elementwise()) return cases::elementwise(queue, problem);
   if (&family == &families::reduce_rows() || &family == &families::reduce_cols())
     return cases::reduce(family, queue, problem);

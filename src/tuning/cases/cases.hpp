@@ -37,6 +37,7 @@ namespace cases {
 // One per file of this folder.
 std::unique_ptr<TuningCase> copy(const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> peak(const Queue& q, const Problem& pr);
+std::unique_ptr<TuningCase> peak_mma(const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> elementwise(const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> reduce(const KernelFamily& family, const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> norm_rows(const Queue& q, const Problem& pr);
