@@ -105,7 +105,7 @@ TEST(Cli, BenchConvQuickRunsEveryCase) {
   }
   for (const char* l : {" nchw f32", " nhwc f32"}) {
     EXPECT_EQ(chosen[std::string("dw3x3") + l], "depthwise");
-    EXPECT_EQ(chosen[std::string("conv3x3") + l], "direct");
+    EXPECT_EQ(chosen[std::string("conv3x3") + l], "im2col");
     EXPECT_EQ(chosen[std::string("conv1x1") + l], "pointwise");
   }
   EXPECT_EQ(chosen.size(), 6u);

@@ -1,7 +1,7 @@
 // conv2d against a double-precision direct convolution (reference/conv_check):
-// every candidate forced in turn with several parameter sets, odd sizes,
-// strides, dilations, asymmetric pads, groups 1, 2 and C, both layouts for
-// input and output, the epilogue (bias, activation, residual, in place),
+// every candidate (direct, depthwise, pointwise and im2col as GEMM) forced
+// in turn with several parameter sets, odd sizes, strides, dilations,
+// asymmetric pads, groups 1, 2 and C, both layouts for input and output, the epilogue (bias, activation, residual, in place),
 // f32, f16 and bf16, views at offsets and 4-d shapes; then the routine's
 // own choice.
 #include <gtest/gtest.h>
@@ -153,6 +153,35 @@ TEST(Conv, PointwiseAsGemm) {
   }
 }
 
+// One group, any layouts: the patch matrix in one chunk, then one image per
+// chunk (CHUNK_KIB = 1), with the epilogue and in every storage type.
+TEST(Conv, Im2colThenGemm) {
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC})
+      for (const Conv2dDesc& d : general_descs(in, out)) {
+        if (d.groups != 1) continue;
+        for (std::int64_t chunk : {262144, 1}) {
+          ConvCase c;
+          c.desc = d;
+          c.bias = chunk == 1;
+          c.residual = chunk == 1 && in == out;
+          c.activation = chunk == 1 ? Unary::Relu : Unary::Copy;
+          const ConvForce f = force("im2col", "conv_im2col", {{"CHUNK_KIB", chunk}});
+          EXPECT_TRUE(ref::check_conv(c, &f)) << "CHUNK_KIB " << chunk;
+        }
+      }
+  for (DType t : {DType::F16, DType::BF16}) {
+    ConvCase c;
+    c.dtype = t;
+    c.desc = conv_desc(3, 5, 6, 7, 4, 3, 3, 1, 1, 1, NHWC, NCHW);
+    c.bias = true;
+    c.residual = true;
+    c.offset = 1;
+    const ConvForce f = force("im2col", "conv_im2col", {{"CHUNK_KIB", 1}});
+    EXPECT_TRUE(ref::check_conv(c, &f));
+  }
+}
+
 TEST(Conv, RoutineChoosesAnApplicableCandidate) {
   std::vector<ConvCase> cases;
   for (ConvLayout in : {NCHW, NHWC})
@@ -198,7 +227,10 @@ TEST(Conv, CandidatesApplyAsDocumented) {
   const auto r = ref::check_conv(c, &f);
   EXPECT_FALSE(r);
   EXPECT_NE(std::string(r.message()).find("does not apply"), std::string::npos) << r.message();
-  test::expect_error(Status::NotFound, "candidates: pointwise, depthwise, direct",
+  const auto& im2col = detail::conv_candidate("im2col");
+  EXPECT_EQ(im2col.applies(problem(conv_desc(1, 4, 5, 5, 3, 3, 3, 2, 1, 1, NHWC, NCHW)), caps), "");
+  EXPECT_NE(im2col.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 2)), caps), "");  // grouped
+  test::expect_error(Status::NotFound, "candidates: pointwise, depthwise, im2col, direct",
                      [] { detail::conv_candidate("winograd"); });
 }
 

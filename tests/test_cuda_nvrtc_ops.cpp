@@ -8,7 +8,7 @@
 // softmax_cols. The text and defines come from the hosts' own code
 // (detail::*_call, elementwise_source, reduce_passes, norm_problem,
 // softmax_cols_problem and each family's fit and defines) for an H100;
-// and the convolution kernels (conv_direct, conv_depthwise) likewise.
+// and the convolution kernels (conv_direct, conv_depthwise, conv_im2col) likewise.
 #include <gtest/gtest.h>
 
 #ifdef OPTUNE_WITH_CUDA
@@ -317,7 +317,7 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
   std::printf("%d NVRTC compiles\n", compiled);
 }
 
-// conv_direct and conv_depthwise as their hosts build them for an H100:
+// conv_direct, conv_depthwise and conv_im2col as their hosts build them for an H100:
 // each storage type and layout (mixed ones on direct), the packs fit allows
 // there (VW up to 4, WPT stored as one pack), 3x3 and (f32) 5x3 filters,
 // with and without an activation (gelu: the one that uses erfc).
@@ -326,6 +326,7 @@ TEST(CudaNvrtcOps, ConvDefines) {
   const Capabilities& caps = compile.caps();
   const auto& direct = families::conv_direct();
   const auto& dw = families::conv_depthwise();
+  const auto& im2col = families::conv_im2col();
   for (DType t : {DType::F32, DType::F16, DType::BF16})
     for (bool in_nhwc : {false, true})
       for (bool out_nhwc : {false, true})
@@ -336,6 +337,7 @@ TEST(CudaNvrtcOps, ConvDefines) {
           const std::string what = std::string(dtype_name(t)) + (in_nhwc ? " nhwc" : " nchw") +
                                    (out_nhwc ? "->nhwc " : "->nchw ") + std::string(unary_name(act));
           for (std::int64_t kpt : {1, 16}) compile("conv_direct " + what, direct, direct.fit({{"KPT", kpt}}, caps, pr), pr);
+          if (act == Unary::Copy && out_nhwc) compile("conv_im2col " + what, im2col, im2col.fit({}, caps, pr), pr);
           if (in_nhwc != out_nhwc) continue;
           for (std::int64_t r : {3, 5}) {
             if (r == 5 && t != DType::F32) continue;

@@ -33,6 +33,7 @@ const GemmThinFamily& gemm_thin();
 const GemmRoutineFamily& gemm_routine();
 const ConvDirectFamily& conv_direct();
 const ConvDepthwiseFamily& conv_depthwise();
+const ConvIm2colFamily& conv_im2col();
 const ConvRoutineFamily& conv_routine();
 
 // Every family, in a stable order.

@@ -1,9 +1,11 @@
-// The conv2d routine: its candidates (direct, depthwise, pointwise as GEMM)
+// The conv2d routine: its candidates (direct, depthwise, pointwise and
+// im2col as GEMM)
 // and the choice among them by the database or the tuner's forced choice.
 #include "kernels/families.hpp"
 #include "ops/conv_ops.hpp"
 #include "ops/gemm_ops.hpp"
 #include "ops/params.hpp"
+#include "runtime/scratch.hpp"
 
 namespace optune::detail {
 
@@ -79,13 +81,71 @@ class DepthwiseCandidate : public ConvCandidate {
   }
 };
 
-// 1x1, stride 1, unpadded, one group, input and output in one layout: a
-// GEMM over the tensors where they lie, with GEMM's fused epilogue (the
-// residual as C with beta = 1, copied into the output first unless it is
-// the output).
-//   NHWC: out[NHW x K] = in[NHW x C] * wt[K x C]^T, bias per column.
-//   NCHW: out[n][K x HW] = wt[K x C] * in[n][C x HW], N products sharing
-//         the weight, bias per row.
+// The residual into the output (one element-wise copy) unless it is the
+// output: GEMM's C, read with beta = 1. Returns what the GEMMs wait for.
+WaitList residual_into_output(const Queue& q, const ConvCall& c, const WaitList& wait, EventSpan& span) {
+  const ConvProblem& pr = c.problem;
+  if (!pr.residual || (c.res.mem == c.out.mem && c.res.offset == c.out.offset)) return wait;
+  const std::int64_t elements = pr.n * pr.k * pr.oh * pr.ow;
+  Operand from, to;
+  from.mem = c.res.mem, from.offset = c.res.offset;
+  to.mem = c.out.mem, to.offset = c.out.offset;
+  for (Operand* o : {&from, &to}) o->count = std::size_t(elements), o->dtype = pr.dtype, o->shape = {elements};
+  const Event copied = unary(q, Unary::Copy, from, to, {}, wait);
+  span.add(copied);
+  return {copied};
+}
+
+// A matrix of `depth` values per output pixel for images [n0, n0 + images):
+// pixel-major (row p holds pixel p's values: NHWC input, or im2col's
+// patches) or channel-major per image (NCHW input: depth rows of OH OW).
+struct GemmSource {
+  std::shared_ptr<MemImpl> mem;
+  std::size_t offset = 0;
+  bool pixel_major = true;
+  std::int64_t depth = 0;
+};
+
+// out[images n0...] = act(src W^T + bias + out) through GEMM, reading both
+// where they lie (W is K x depth):
+//   NHWC output: one product [images OH OW x K] = src [.. x depth] W^T
+//                (pixel-major source), bias per column;
+//   NCHW output: `images` products out[n] = W src[n]^T (pixel-major) or
+//                W src[n] (channel-major), sharing W, bias per row.
+Event gemm_into_output(const Queue& q, const ConvCall& c, const GemmSource& src, std::int64_t n0,
+                       std::int64_t images, const WaitList& wait) {
+  const ConvProblem& pr = c.problem;
+  const std::int64_t pixels = pr.oh * pr.ow, d = src.depth;
+  GemmCall g;
+  g.dtype = g.c_dtype = pr.dtype;
+  g.comp_half = false;  // conv sums in f32 for f16 and bf16
+  g.alpha = 1;
+  g.beta = pr.residual ? 1 : 0;
+  if (pr.out_nhwc) {
+    g.m = images * pixels, g.n = pr.k, g.k = d;
+    g.trans_b = true;
+    g.a = GemmOperand{src.mem, src.offset, d, 0};
+    g.b = GemmOperand{c.wt.mem, c.wt.offset, d, 0};
+    g.c = GemmOperand{c.out.mem, c.out.offset + std::size_t(n0 * pixels * pr.k), pr.k, 0};
+    g.bias_mode = pr.bias ? 2 : 0;
+  } else {
+    g.m = pr.k, g.n = pixels, g.k = d, g.batch = images;
+    g.a = GemmOperand{c.wt.mem, c.wt.offset, d, 0};
+    g.trans_b = src.pixel_major;
+    g.b = src.pixel_major ? GemmOperand{src.mem, src.offset, d, pixels * d}
+                          : GemmOperand{src.mem, src.offset, pixels, d * pixels};
+    g.c = GemmOperand{c.out.mem, c.out.offset + std::size_t(n0 * pr.k * pixels), pixels, pr.k * pixels};
+    g.bias_mode = pr.bias ? 1 : 0;
+  }
+  if (pr.bias) g.bias = c.bias.mem, g.bias_offset = c.bias.offset;
+  g.activation = pr.activation;
+  g.activation_params = c.activation_params;
+  return run_gemm(q, g, wait);
+}
+
+// 1x1, stride 1, unpadded, one group, input and output in one layout: GEMM
+// over the tensors where they lie (NHWC: one product; NCHW: one per image),
+// with GEMM's fused epilogue. No copy of the input or the weight.
 class PointwiseCandidate : public ConvCandidate {
  public:
   std::string name() const override { return "pointwise"; }
@@ -98,53 +158,68 @@ class PointwiseCandidate : public ConvCandidate {
     return "";
   }
   void run(const Queue& q, const ConvCall& c, const Params&, const WaitList& wait, EventSpan& span) const override {
+    const WaitList pending = residual_into_output(q, c, wait, span);
+    const GemmSource src{c.in.mem, c.in.offset, c.problem.in_nhwc, c.problem.c};
+    span.add(gemm_into_output(q, c, src, 0, c.problem.n, pending));
+  }
+};
+
+// One group, any layouts: the patches of a chunk of images as a matrix in
+// scratch (conv_im2col.cl, slot 3), then GEMM (as pointwise, pixel-major),
+// chunk after chunk, so that the matrix stays within CHUNK_KIB (or one
+// image's patches).
+class Im2colCandidate : public ConvCandidate {
+ public:
+  std::string name() const override { return "im2col"; }
+  int id() const override { return 4; }
+  const FamilyOf<ConvProblem>* family() const override { return &families::conv_im2col(); }
+  std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
+    if (pr.groups != 1) return "grouped";
+    if (image_bytes(pr) > caps.max_alloc_bytes) return "one image's patches exceed the device's largest allocation";
+    return "";
+  }
+  void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
     const ConvProblem& pr = c.problem;
-    const std::int64_t hw = pr.h * pr.w;
-    WaitList pending = wait;
-    if (pr.residual && (c.res.mem != c.out.mem || c.res.offset != c.out.offset)) {
-      const std::int64_t elements = pr.n * pr.k * hw;
-      Operand from, to;
-      from.mem = c.res.mem, from.offset = c.res.offset;
-      to.mem = c.out.mem, to.offset = c.out.offset;
-      for (Operand* o : {&from, &to}) o->count = std::size_t(elements), o->dtype = pr.dtype, o->shape = {elements};
-      const Event copied = unary(q, Unary::Copy, from, to, {}, wait);
-      span.add(copied);
-      pending = {copied};
+    const ConvIm2colFamily& fam = families::conv_im2col();
+    const std::int64_t per_chunk =
+        std::clamp<std::int64_t>(std::int64_t((std::size_t(p.at("CHUNK_KIB")) << 10) / image_bytes(pr)), 1, pr.n);
+    ScratchLease s = lease_scratch(q, {0, 0, 0, std::size_t(per_chunk) * image_bytes(pr)});
+    WaitList pending = residual_into_output(q, c, wait, span);
+    KernelPtr k = fam.kernel(q, p, pr);
+    const std::int64_t depth = pr.c * pr.r * pr.s;
+    for (std::int64_t n0 = 0; n0 < pr.n; n0 += per_chunk) {
+      const std::int64_t images = std::min(per_chunk, pr.n - n0);
+      std::vector<KernelArg> args;
+      for (std::int64_t v : {pr.c, pr.h, pr.w, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w,
+                             pr.pad_t, pr.pad_l, n0, images})
+        args.push_back(int_arg(v));
+      args.insert(args.end(), {KernelArg::buffer(*c.in.mem), ulong_arg(c.in.offset), KernelArg::buffer(*s.slot[3])});
+      ConvProblem chunk = pr;
+      chunk.n = images;
+      const Event patched = launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), chunk), pending, &p);
+      span.add(patched);
+      const Event multiplied = gemm_into_output(q, c, GemmSource{s.slot[3], 0, true, depth}, n0, images, {patched});
+      span.add(multiplied);
+      pending = {multiplied};
     }
-    GemmCall g;
-    g.dtype = g.c_dtype = pr.dtype;
-    g.comp_half = false;  // conv sums in f32 for f16 and bf16
-    g.alpha = 1;
-    g.beta = pr.residual ? 1 : 0;
-    if (pr.in_nhwc) {
-      g.m = pr.n * hw, g.n = pr.k, g.k = pr.c;
-      g.trans_b = true;
-      g.a = GemmOperand{c.in.mem, c.in.offset, pr.c, 0};
-      g.b = GemmOperand{c.wt.mem, c.wt.offset, pr.c, 0};
-      g.c = GemmOperand{c.out.mem, c.out.offset, pr.k, 0};
-      g.bias_mode = pr.bias ? 2 : 0;
-    } else {
-      g.m = pr.k, g.n = hw, g.k = pr.c, g.batch = pr.n;
-      g.a = GemmOperand{c.wt.mem, c.wt.offset, pr.c, 0};
-      g.b = GemmOperand{c.in.mem, c.in.offset, hw, pr.c * hw};
-      g.c = GemmOperand{c.out.mem, c.out.offset, hw, pr.k * hw};
-      g.bias_mode = pr.bias ? 1 : 0;
-    }
-    if (pr.bias) g.bias = c.bias.mem, g.bias_offset = c.bias.offset;
-    g.activation = pr.activation;
-    g.activation_params = c.activation_params;
-    span.add(run_gemm(q, g, pending));
+  }
+
+ private:
+  static std::size_t image_bytes(const ConvProblem& pr) {
+    return std::size_t(pr.oh * pr.ow) * std::size_t(pr.c * pr.r * pr.s) * dtype_size(pr.dtype);
   }
 };
 
 const DirectCandidate direct_conv;
 const DepthwiseCandidate depthwise_conv;
 const PointwiseCandidate pointwise_conv;
+const Im2colCandidate im2col_conv;
 
 }  // namespace
 
 const std::vector<const ConvCandidate*>& conv_candidates() {
-  static const std::vector<const ConvCandidate*> order{&pointwise_conv, &depthwise_conv, &direct_conv};
+  static const std::vector<const ConvCandidate*> order{&pointwise_conv, &depthwise_conv, &im2col_conv,
+                                                                 &direct_conv};
   return order;
 }
 

@@ -198,11 +198,49 @@ ConvProblem ConvDepthwiseFamily::make_example(DType dtype, const std::string& bu
   return depthwise_example(dtype, bucket == "nhwc", caps);
 }
 
+// ---- conv_im2col ----
+
+std::vector<Parameter> ConvIm2colFamily::parameters(const Capabilities&) const {
+  return {{"WGS", {64, 128, 256, 512}, 256, "work-items per group (one matrix element each)"},
+          {"CHUNK_KIB", {1, 4096, 65536, 262144}, 262144,
+           "the patch matrix's size in KiB, in whole images (at least one): the batch runs in chunks of it "
+           "(host only, no define)"}};
+}
+
+std::string ConvIm2colFamily::check(const Params& p, const Capabilities& caps, const ConvProblem&) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  if (!group_fits(p.at("WGS"), caps)) return "WGS exceeds the device's work-group limit";
+  return "";
+}
+
+Params ConvIm2colFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem&) const {
+  Params p = complete(tuned, caps);
+  while (p["WGS"] > 64 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
+  return p;
+}
+
+Geometry ConvIm2colFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
+  return one_dim(pr.n * pr.oh * pr.ow * pr.c * pr.r * pr.s, p.at("WGS"));
+}
+
+Defines ConvIm2colFamily::defines(const Params& p, const ConvProblem& pr) const {
+  Params kernel = p;
+  kernel.erase("CHUNK_KIB");  // the host's, not the program's
+  Defines d = ConvFamilyBase::defines(kernel, pr);
+  d.emplace_back("ELEM", dtype_size(pr.dtype) == 4 ? "uint" : "ushort");
+  return d;
+}
+
+ConvProblem ConvIm2colFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  return general_example(dtype, bucket == "nhwc", caps);
+}
+
 // ---- conv_routine ----
 
 std::vector<Parameter> ConvRoutineFamily::parameters(const Capabilities&) const {
-  return {{"KERNEL", {0, 1, 2, 3}, 0,
-           "0: the first candidate that applies (pointwise, depthwise, direct); 1 direct; 2 depthwise; 3 pointwise"}};
+  return {{"KERNEL", {0, 1, 2, 3, 4}, 0,
+           "0: the first candidate that applies (pointwise, depthwise, im2col, direct); 1 direct; 2 depthwise; "
+           "3 pointwise; 4 im2col"}};
 }
 
 Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const ConvProblem&) const {

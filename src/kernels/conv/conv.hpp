@@ -85,9 +85,27 @@ class ConvDepthwiseFamily : public ConvFamilyBase {
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 };
 
+// The patches of a chunk of images as a row-major matrix (one group,
+// either input layout), which GEMM multiplies by the weights: one element
+// per work-item, its bits copied (ELEM).
+class ConvIm2colFamily : public ConvFamilyBase {
+ public:
+  std::string name() const override { return "conv_im2col"; }
+  std::string source() const override { return "conv/conv_im2col.cl"; }
+  std::string kernel_name() const override { return "conv_im2col"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
+  // For the whole batch; the candidate launches chunks of images itself.
+  Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Defines defines(const Params& p, const ConvProblem& problem) const override;
+  ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+};
+
 // Which candidate runs (KERNEL: 0 the first that applies in the order
-// pointwise, depthwise, direct; 1 direct; 2 depthwise; 3 pointwise, each
-// where it applies). No kernel of its own: its tuning case times the routine.
+// pointwise, depthwise, im2col, direct; 1 direct; 2 depthwise; 3 pointwise;
+// 4 im2col, each where it applies). No kernel of its own: its tuning case
+// times the routine.
 class ConvRoutineFamily : public FamilyOf<ConvProblem> {
  public:
   std::string name() const override { return "conv_routine"; }
