@@ -194,6 +194,10 @@ void add_bench_command(CLI::App& app) {
         ->group(hidden ? "" : "Options");
   }
   cmd->add_flag("--conv-quick", o->conv.quick, "conv: f32 only (the six cases' f32 rows, both layouts)");
+  cmd->add_option("--conv-cases", o->conv.groups,
+                  "conv: which groups, e.g. issue,mobilenet,resnet (default: issue, the issue's table)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"issue", "mobilenet", "resnet"}));
   cmd->add_option("--only", o->only, "Only the cases whose name contains one of these, in every suite (e.g. gelu,row-sum); "
                   "one that matches no case is an error")
       ->delimiter(',');

@@ -1,5 +1,6 @@
 #include "bench_conv.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -17,13 +18,63 @@ struct Case {
   bool compute_bound = false;  // report TFLOP/s against the FMA ceiling (else GB/s against the copy ceiling)
 };
 
+// One layer of a network: C x HW x HW -> K, R x R (pad R / 2), stride, groups.
+struct Layer {
+  const char* name;
+  std::int64_t c, hw, k, r, stride, groups;
+};
+
+// MobileNetV2 (224 x 224): the stem, then each distinct expansion (1x1),
+// depthwise (3x3) and projection (1x1) layer of the inverted residual blocks,
+// and the last 1x1.
+const Layer kMobileNetV2[] = {
+    {"stem3x3s2 3-32", 3, 224, 32, 3, 2, 1},       {"dw 32 112", 32, 112, 32, 3, 1, 32},
+    {"pw 32-16 112", 32, 112, 16, 1, 1, 1},        {"pw 16-96 112", 16, 112, 96, 1, 1, 1},
+    {"dw 96 112s2", 96, 112, 96, 3, 2, 96},        {"pw 96-24 56", 96, 56, 24, 1, 1, 1},
+    {"pw 24-144 56", 24, 56, 144, 1, 1, 1},        {"dw 144 56", 144, 56, 144, 3, 1, 144},
+    {"pw 144-24 56", 144, 56, 24, 1, 1, 1},        {"dw 144 56s2", 144, 56, 144, 3, 2, 144},
+    {"pw 144-32 28", 144, 28, 32, 1, 1, 1},        {"pw 32-192 28", 32, 28, 192, 1, 1, 1},
+    {"dw 192 28", 192, 28, 192, 3, 1, 192},        {"pw 192-32 28", 192, 28, 32, 1, 1, 1},
+    {"dw 192 28s2", 192, 28, 192, 3, 2, 192},      {"pw 192-64 14", 192, 14, 64, 1, 1, 1},
+    {"pw 64-384 14", 64, 14, 384, 1, 1, 1},        {"dw 384 14", 384, 14, 384, 3, 1, 384},
+    {"pw 384-64 14", 384, 14, 64, 1, 1, 1},        {"pw 384-96 14", 384, 14, 96, 1, 1, 1},
+    {"pw 96-576 14", 96, 14, 576, 1, 1, 1},        {"dw 576 14", 576, 14, 576, 3, 1, 576},
+    {"pw 576-96 14", 576, 14, 96, 1, 1, 1},        {"dw 576 14s2", 576, 14, 576, 3, 2, 576},
+    {"pw 576-160 7", 576, 7, 160, 1, 1, 1},        {"pw 160-960 7", 160, 7, 960, 1, 1, 1},
+    {"dw 960 7", 960, 7, 960, 3, 1, 960},          {"pw 960-160 7", 960, 7, 160, 1, 1, 1},
+    {"pw 960-320 7", 960, 7, 320, 1, 1, 1},        {"pw 320-1280 7", 320, 7, 1280, 1, 1, 1},
+};
+
+// ResNet-50 (224 x 224, torchvision v1.5: the stride on the 3x3): each
+// distinct convolution.
+const Layer kResNet50[] = {
+    {"conv1 7x7s2 3-64", 3, 224, 64, 7, 2, 1},     {"1x1 64-64 56", 64, 56, 64, 1, 1, 1},
+    {"3x3 64-64 56", 64, 56, 64, 3, 1, 1},         {"1x1 64-256 56", 64, 56, 256, 1, 1, 1},
+    {"1x1 256-64 56", 256, 56, 64, 1, 1, 1},       {"1x1 256-128 56", 256, 56, 128, 1, 1, 1},
+    {"3x3 128 56s2", 128, 56, 128, 3, 2, 1},       {"1x1 128-512 28", 128, 28, 512, 1, 1, 1},
+    {"1x1s2 256-512 56", 256, 56, 512, 1, 2, 1},   {"1x1 512-128 28", 512, 28, 128, 1, 1, 1},
+    {"3x3 128-128 28", 128, 28, 128, 3, 1, 1},     {"1x1 512-256 28", 512, 28, 256, 1, 1, 1},
+    {"3x3 256 28s2", 256, 28, 256, 3, 2, 1},       {"1x1 256-1024 14", 256, 14, 1024, 1, 1, 1},
+    {"1x1s2 512-1024 28", 512, 28, 1024, 1, 2, 1}, {"1x1 1024-256 14", 1024, 14, 256, 1, 1, 1},
+    {"3x3 256-256 14", 256, 14, 256, 3, 1, 1},     {"1x1 1024-512 14", 1024, 14, 512, 1, 1, 1},
+    {"3x3 512 14s2", 512, 14, 512, 3, 2, 1},       {"1x1 512-2048 7", 512, 7, 2048, 1, 1, 1},
+    {"1x1s2 1024-2048 14", 1024, 14, 2048, 1, 2, 1}, {"1x1 2048-512 7", 2048, 7, 512, 1, 1, 1},
+    {"3x3 512-512 7", 512, 7, 512, 3, 1, 1},
+};
+
+bool group_wanted(const ConvBenchOptions& o, const std::string& g) {
+  if (o.groups.empty()) return g == "issue";
+  return std::find(o.groups.begin(), o.groups.end(), g) != o.groups.end();
+}
+
 std::vector<Case> make_cases(const Capabilities& caps, const ConvBenchOptions& o) {
   const bool cpu = caps.type == DeviceType::CPU;
   const auto desc = [](std::int64_t n, std::int64_t c, std::int64_t hw, std::int64_t k, std::int64_t r,
-                       std::int64_t groups, ConvLayout l) {
+                       std::int64_t groups, ConvLayout l, std::int64_t stride = 1) {
     Conv2dDesc d;
     d.batch = n, d.in_channels = c, d.in_height = d.in_width = hw, d.out_channels = k;
     d.kernel_h = d.kernel_w = r;
+    d.stride_h = d.stride_w = stride;
     d.pad_top = d.pad_bottom = d.pad_left = d.pad_right = r / 2;
     d.groups = groups;
     d.input_layout = d.output_layout = l;
@@ -35,9 +86,26 @@ std::vector<Case> make_cases(const Capabilities& caps, const ConvBenchOptions& o
   for (DType t : types)
     for (ConvLayout l : {ConvLayout::NCHW, ConvLayout::NHWC}) {
       const std::string suffix = std::string(l == ConvLayout::NHWC ? " nhwc " : " nchw ") + std::string(dtype_name(t));
-      out.push_back({"dw3x3" + suffix, cpu ? desc(1, 64, 56, 64, 3, 64, l) : desc(8, 256, 112, 256, 3, 256, l), t, false});
-      out.push_back({"conv3x3" + suffix, cpu ? desc(1, 64, 28, 64, 3, 1, l) : desc(32, 64, 56, 64, 3, 1, l), t, true});
-      out.push_back({"conv1x1" + suffix, cpu ? desc(1, 256, 28, 64, 1, 1, l) : desc(32, 256, 56, 64, 1, 1, l), t, true});
+      if (group_wanted(o, "issue")) {
+        out.push_back({"dw3x3" + suffix, cpu ? desc(1, 64, 56, 64, 3, 64, l) : desc(8, 256, 112, 256, 3, 256, l), t,
+                       false});
+        out.push_back({"conv3x3" + suffix, cpu ? desc(1, 64, 28, 64, 3, 1, l) : desc(32, 64, 56, 64, 3, 1, l), t, true});
+        out.push_back({"conv1x1" + suffix, cpu ? desc(1, 256, 28, 64, 1, 1, l) : desc(32, 256, 56, 64, 1, 1, l), t,
+                       true});
+      }
+      const auto layers = [&](const char* net, const Layer* begin, const Layer* end,
+                              std::initializer_list<std::int64_t> batches) {
+        for (std::int64_t n : batches)
+          for (const Layer* y = begin; y != end; ++y)
+            out.push_back({std::string(net) + " b" + std::to_string(n) + " " + y->name + suffix,
+                           desc(n, y->c, y->hw, y->k, y->r, y->groups, l, y->stride), t, y->groups == 1});
+      };
+      if (group_wanted(o, "mobilenet"))
+        layers("mobilenetv2", std::begin(kMobileNetV2), std::end(kMobileNetV2),
+               cpu ? std::initializer_list<std::int64_t>{1} : std::initializer_list<std::int64_t>{1, 8});
+      if (group_wanted(o, "resnet"))
+        layers("resnet50", std::begin(kResNet50), std::end(kResNet50),
+               cpu ? std::initializer_list<std::int64_t>{1} : std::initializer_list<std::int64_t>{32});
     }
   return out;
 }
@@ -109,15 +177,15 @@ double sampled_error(const Conv2dDesc& d, const std::vector<float>& in, const st
 }
 
 template <class T>
-nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int runs, bool quiet) {
+nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int runs, bool quiet, int width) {
   const Conv2dDesc& d = k.d;
   const std::vector<float> in = values(std::size_t(d.input_elements()), 1, k.dtype);
   const std::vector<float> wt = values(std::size_t(d.weight_elements()), 2, k.dtype);
   const Buffer<T> bin = upload<T>(q, in), bwt = upload<T>(q, wt);
   const Buffer<T> bout = q.context().alloc<T>(std::size_t(d.output_elements()));
   detail::ConvProblem pr = detail::conv_kernels::make(k.dtype, d.batch, d.in_channels, d.in_height, d.in_width,
-                                                      d.out_channels, d.kernel_h, d.kernel_w, 1, d.pad_top, d.groups,
-                                                      d.input_layout == ConvLayout::NHWC);
+                                                      d.out_channels, d.kernel_h, d.kernel_w, d.stride_h, d.pad_top,
+                                                      d.groups, d.input_layout == ConvLayout::NHWC);
   const detail::ConvChoice choice = detail::choose_conv(q, pr, nullptr);
   const Timing t = time_events([&] { return conv2d(q, d, bin, bwt, bout); }, 2, runs);
   const double err = sampled_error(d, in, wt, download(q, bout));
@@ -129,9 +197,9 @@ nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int ru
   const bool cached = fits_in_cache(c, bytes);
   const double tol = k.dtype == DType::F16 ? 2e-3 : 1e-5;
   if (!quiet)
-    std::printf("%-20s %12.1f %10.1f %9.2f %7.1f%%%s %-9s %8.1e%s %s\n", k.name.c_str(), t.median_s * 1e6, gbs, tflops,
-                100 * frac, cached ? "*" : " ", choice.candidate->name().c_str(), err, err <= tol ? "" : " WRONG",
-                t.parameters_text.c_str());
+    std::printf("%-*s %10.1f %9.1f %8.2f %7.1f%%%s %-9s %8.1e%s\n      %s\n", width, k.name.c_str(),
+                t.median_s * 1e6, gbs, tflops, 100 * frac, cached ? "*" : " ", choice.candidate->name().c_str(), err,
+                err <= tol ? "" : " WRONG", t.parameters_text.c_str());
   return {{"case", k.name},
           {"dtype", std::string(dtype_name(k.dtype))},
           {"nchw_in", {d.batch, d.in_channels, d.in_height, d.in_width}},
@@ -166,17 +234,20 @@ nlohmann::json bench_conv(const Queue& q, const Ceilings& c, const ConvBenchOpti
   const bool cpu = caps.type == DeviceType::CPU;
   const int runs = o.runs > 0 ? o.runs : (cpu ? 5 : 20);
   nlohmann::json rows = nlohmann::json::array();
+  std::vector<Case> cases;
+  int width = 4;
+  for (Case& k : make_cases(caps, o))
+    if (selected(k.name, o.only)) width = std::max(width, int(k.name.size())), cases.push_back(std::move(k));
   if (!o.quiet) {
-    std::printf("\nconv (%s; dw3x3 against the copy ceiling, conv3x3 and conv1x1 against the f32 FMA ceiling;\n"
-                "error: the largest |optune - double| / sum |x w| over 512 sampled outputs)\n",
-                cpu ? "CPU: batch 1, 28 x 28 or 56 x 56" : "the issue's shapes");
-    std::printf("%-20s %12s %10s %9s %8s %-9s %8s %s\n", "case", "time us", "GB/s", "TFLOP/s", "ceiling", "candidate",
-                "error", "parameters");
+    std::printf("\nconv (%s; depthwise against the copy ceiling, the others against the f32 FMA ceiling;\n"
+                "error: the largest |optune - double| / sum |x w| over 512 sampled outputs; parameters below each)\n",
+                cpu ? "CPU: batch 1, the issue's cases at 28 x 28 or 56 x 56" : "the issue's shapes");
+    std::printf("%-*s %10s %9s %8s %8s %-9s %8s\n", width, "case", "time us", "GB/s", "TFLOP/s", "ceiling", "candidate",
+                "error");
   }
-  for (const Case& k : make_cases(caps, o)) {
-    if (!selected(k.name, o.only)) continue;
-    rows.push_back(k.dtype == DType::F16 ? run_case<half>(q, c, k, runs, o.quiet)
-                                         : run_case<float>(q, c, k, runs, o.quiet));
+  for (const Case& k : cases) {
+    rows.push_back(k.dtype == DType::F16 ? run_case<half>(q, c, k, runs, o.quiet, width)
+                                         : run_case<float>(q, c, k, runs, o.quiet, width));
     std::fflush(stdout);
   }
   return rows;

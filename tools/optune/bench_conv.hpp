@@ -7,8 +7,11 @@
 // with the candidate the routine chose and its parameters, and a check of
 // 512 sampled outputs against a double-precision sum on the host. CPU
 // devices run the same cases scaled down (batch 1, 28 x 28 or 56 x 56), and
-// --conv-quick keeps f32 alone. No reference library yet (cuDNN, CLBlast's
-// convgemm: docs/DESIGN.md section 12).
+// --conv-quick keeps f32 alone. --conv-cases adds the distinct layers of
+// MobileNetV2 (batch 1 and 8; CPUs 1) and ResNet-50 (batch 32; CPUs 1), each
+// reported against the FMA ceiling (depthwise ones against the copy
+// ceiling). No reference library yet (cuDNN, CLBlast's convgemm:
+// docs/DESIGN.md section 12).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,6 +25,7 @@ namespace optune::tool {
 struct ConvBenchOptions {
   int runs = 0;                   // 0: 5 on CPUs, 20 on GPUs
   bool quick = false;             // --conv-quick: f32 only
+  std::vector<std::string> groups;  // --conv-cases: issue, mobilenet, resnet (empty: issue)
   std::vector<std::string> only;  // --only: cases whose name ("dw3x3 nchw f32") contains one
   bool quiet = false;
 };
