@@ -204,7 +204,13 @@ TEST(ConvErrors, CApi) {
   const auto call = [&](const optune_conv2d_desc* desc, const optune_tensor* i, optune_unary_op act) {
     return optune_conv2d(&qh, desc, i, &vwt, &vout, nullptr, nullptr, act, nullptr, nullptr, 0, nullptr);
   };
+  // Ones through a 3x3, pad 1, 4-channel convolution: 4 * 9 taps inside, 4 * 4 at a corner.
+  for (optune_buffer_t* b : {&in, &wt}) test::queue().fill(Buffer<float>(b->mem, 0, 144), 1.0f).wait();
   EXPECT_EQ(call(&d, &vin, OPTUNE_UNARY_RELU), OPTUNE_SUCCESS) << optune_last_error_message();
+  const std::vector<float> got = test::queue().download(Buffer<float>(out.mem, 0, 144));
+  EXPECT_EQ(got[0], 16.0f);
+  EXPECT_EQ(got[7], 36.0f);  // (0, 0, 1, 1)
+  EXPECT_EQ(got[36 + 35], 16.0f);  // channel 1's last corner
   EXPECT_EQ(call(nullptr, &vin, OPTUNE_UNARY_COPY), OPTUNE_INVALID_ARGUMENT);
   EXPECT_NE(std::string(optune_last_error_message()).find("optune_conv2d: desc is NULL"), std::string::npos);
   EXPECT_EQ(call(&d, nullptr, OPTUNE_UNARY_COPY), OPTUNE_INVALID_ARGUMENT);

@@ -166,8 +166,9 @@ class PointwiseCandidate : public ConvCandidate {
 
 // One group, any layouts: the patches of a chunk of images as a matrix in
 // scratch (conv_im2col.cl, slot 3), then GEMM (as pointwise, pixel-major),
-// chunk after chunk, so that the matrix stays within CHUNK_KIB (or one
-// image's patches).
+// chunk after chunk, so that the matrix stays within CHUNK_KIB and the
+// device's largest allocation (or one image's patches, which applies()
+// checks against the latter).
 class Im2colCandidate : public ConvCandidate {
  public:
   std::string name() const override { return "im2col"; }
@@ -181,8 +182,9 @@ class Im2colCandidate : public ConvCandidate {
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
     const ConvProblem& pr = c.problem;
     const ConvIm2colFamily& fam = families::conv_im2col();
-    const std::int64_t per_chunk =
-        std::clamp<std::int64_t>(std::int64_t((std::size_t(p.at("CHUNK_KIB")) << 10) / image_bytes(pr)), 1, pr.n);
+    const std::size_t budget =
+        std::min<std::size_t>(std::size_t(p.at("CHUNK_KIB")) << 10, q.device().caps().max_alloc_bytes);
+    const std::int64_t per_chunk = std::clamp<std::int64_t>(std::int64_t(budget / image_bytes(pr)), 1, pr.n);
     ScratchLease s = lease_scratch(q, {0, 0, 0, std::size_t(per_chunk) * image_bytes(pr)});
     WaitList pending = residual_into_output(q, c, wait, span);
     KernelPtr k = fam.kernel(q, p, pr);
