@@ -153,13 +153,14 @@ TEST(Conv, PointwiseAsGemm) {
   }
 }
 
-// One group, any layouts: the patch matrix in one chunk, then one image per
-// chunk (CHUNK_KIB = 1), with the epilogue and in every storage type.
+// Any layouts and groups (a product per group): the patch matrix in one
+// chunk, then one image per chunk (CHUNK_KIB = 1), with the epilogue and in
+// every storage type.
 TEST(Conv, Im2colThenGemm) {
   for (ConvLayout in : {NCHW, NHWC})
     for (ConvLayout out : {NCHW, NHWC})
       for (const Conv2dDesc& d : general_descs(in, out)) {
-        if (d.groups != 1) continue;
+        if (d.groups == d.in_channels) continue;  // depthwise-shaped: not im2col's
         for (std::int64_t chunk : {262144, 1}) {
           ConvCase c;
           c.desc = d;
@@ -173,7 +174,7 @@ TEST(Conv, Im2colThenGemm) {
   for (DType t : {DType::F16, DType::BF16}) {
     ConvCase c;
     c.dtype = t;
-    c.desc = conv_desc(3, 5, 6, 7, 4, 3, 3, 1, 1, 1, NHWC, NCHW);
+    c.desc = conv_desc(3, 6, 6, 7, 4, 3, 3, 1, 1, 2, NHWC, NCHW);
     c.bias = true;
     c.residual = true;
     c.offset = 1;
@@ -229,7 +230,11 @@ TEST(Conv, CandidatesApplyAsDocumented) {
   EXPECT_NE(std::string(r.message()).find("does not apply"), std::string::npos) << r.message();
   const auto& im2col = detail::conv_candidate("im2col");
   EXPECT_EQ(im2col.applies(problem(conv_desc(1, 4, 5, 5, 3, 3, 3, 2, 1, 1, NHWC, NCHW)), caps), "");
-  EXPECT_NE(im2col.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 2)), caps), "");  // grouped
+  EXPECT_EQ(im2col.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 2)), caps), "");  // grouped
+  EXPECT_NE(im2col.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 4)), caps), "");  // depthwise
+  EXPECT_EQ(im2col.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4)), caps), "");  // channel multiplier 2
+  EXPECT_EQ(im2col.applies(problem(conv_desc(1, 64, 5, 5, 64, 3, 3, 1, 1, 32)), caps), "");  // 32 groups
+  EXPECT_NE(im2col.applies(problem(conv_desc(1, 66, 5, 5, 66, 3, 3, 1, 1, 33)), caps), "");  // 33: direct's
   test::expect_error(Status::NotFound, "candidates: pointwise, depthwise, im2col, direct",
                      [] { detail::conv_candidate("winograd"); });
 }

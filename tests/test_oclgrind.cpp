@@ -281,7 +281,8 @@ TEST(Oclgrind, LayerNormAndRmsNorm) {
 }
 
 // conv2d: each candidate on tiny problems (direct with mixed layouts and
-// groups, depthwise in both layouts with packs, im2col in two chunks,
+// groups, depthwise in both layouts with packs, im2col in two chunks and
+// with two groups,
 // pointwise), with bias, residual and an activation; the results against
 // the double-precision reference (poisoned outputs, NaN around the inputs).
 TEST(Oclgrind, ConvKernels) {
@@ -299,6 +300,7 @@ TEST(Oclgrind, ConvKernels) {
       {conv_desc(1, 8, 4, 5, 8, 3, 3, 2, 1, 8, NHWC, NHWC), "depthwise", {{"VW", 4}, {"PPT", 2}, {"WGS", 32}},
        "conv_depthwise"},
       {conv_desc(2, 3, 4, 5, 4, 3, 3, 1, 1, 1, NHWC, NCHW), "im2col", {{"CHUNK_KIB", 1}, {"WGS", 64}}, "conv_im2col"},
+      {conv_desc(1, 4, 4, 5, 6, 3, 3, 1, 1, 2, NCHW, NHWC), "im2col", {{"WGS", 64}}, "conv_im2col"},
       {conv_desc(2, 5, 3, 3, 4, 1, 1, 1, 0, 1, NHWC, NHWC), "pointwise", {}, ""},
   };
   for (const Run& r : runs) {

@@ -106,41 +106,45 @@ struct GemmSource {
   std::int64_t depth = 0;
 };
 
-// out[images n0...] = act(src W^T + bias + out) through GEMM, reading both
-// where they lie (W is K x depth):
-//   NHWC output: one product [images OH OW x K] = src [.. x depth] W^T
-//                (pixel-major source), bias per column;
-//   NCHW output: `images` products out[n] = W src[n]^T (pixel-major) or
-//                W src[n] (channel-major), sharing W, bias per row.
+// out[images n0..., group g's K / groups channels] = act(src W_g^T + bias +
+// out) through GEMM, reading both where they lie (W_g is group g's
+// K / groups x depth rows of the weights):
+//   NHWC output: one product [images OH OW x Kg] = src [.. x depth] W_g^T
+//                (pixel-major source) into columns g Kg.. of rows K apart,
+//                bias per column;
+//   NCHW output: `images` products out[n][g Kg..] = W_g src[n]^T
+//                (pixel-major) or W_g src[n] (channel-major), sharing W_g,
+//                bias per row.
 Event gemm_into_output(const Queue& q, const ConvCall& c, const GemmSource& src, std::int64_t n0,
-                       std::int64_t images, const WaitList& wait) {
+                       std::int64_t images, std::int64_t g, const WaitList& wait) {
   const ConvProblem& pr = c.problem;
-  const std::int64_t pixels = pr.oh * pr.ow, d = src.depth;
-  GemmCall g;
-  g.dtype = g.c_dtype = pr.dtype;
-  g.comp_half = false;  // conv sums in f32 for f16 and bf16
-  g.alpha = 1;
-  g.beta = pr.residual ? 1 : 0;
+  const std::int64_t pixels = pr.oh * pr.ow, d = src.depth, kg = pr.k / pr.groups;
+  GemmCall gc;
+  gc.dtype = gc.c_dtype = pr.dtype;
+  gc.comp_half = false;  // conv sums in f32 for f16 and bf16
+  gc.alpha = 1;
+  gc.beta = pr.residual ? 1 : 0;
+  const std::size_t w_off = c.wt.offset + std::size_t(g * kg * d);
   if (pr.out_nhwc) {
-    g.m = images * pixels, g.n = pr.k, g.k = d;
-    g.trans_b = true;
-    g.a = GemmOperand{src.mem, src.offset, d, 0};
-    g.b = GemmOperand{c.wt.mem, c.wt.offset, d, 0};
-    g.c = GemmOperand{c.out.mem, c.out.offset + std::size_t(n0 * pixels * pr.k), pr.k, 0};
-    g.bias_mode = pr.bias ? 2 : 0;
+    gc.m = images * pixels, gc.n = kg, gc.k = d;
+    gc.trans_b = true;
+    gc.a = GemmOperand{src.mem, src.offset, d, 0};
+    gc.b = GemmOperand{c.wt.mem, w_off, d, 0};
+    gc.c = GemmOperand{c.out.mem, c.out.offset + std::size_t(n0 * pixels * pr.k + g * kg), pr.k, 0};
+    gc.bias_mode = pr.bias ? 2 : 0;
   } else {
-    g.m = pr.k, g.n = pixels, g.k = d, g.batch = images;
-    g.a = GemmOperand{c.wt.mem, c.wt.offset, d, 0};
-    g.trans_b = src.pixel_major;
-    g.b = src.pixel_major ? GemmOperand{src.mem, src.offset, d, pixels * d}
-                          : GemmOperand{src.mem, src.offset, pixels, d * pixels};
-    g.c = GemmOperand{c.out.mem, c.out.offset + std::size_t(n0 * pr.k * pixels), pixels, pr.k * pixels};
-    g.bias_mode = pr.bias ? 1 : 0;
+    gc.m = kg, gc.n = pixels, gc.k = d, gc.batch = images;
+    gc.a = GemmOperand{c.wt.mem, w_off, d, 0};
+    gc.trans_b = src.pixel_major;
+    gc.b = src.pixel_major ? GemmOperand{src.mem, src.offset, d, pixels * d}
+                           : GemmOperand{src.mem, src.offset, pixels, d * pixels};
+    gc.c = GemmOperand{c.out.mem, c.out.offset + std::size_t((n0 * pr.k + g * kg) * pixels), pixels, pr.k * pixels};
+    gc.bias_mode = pr.bias ? 1 : 0;
   }
-  if (pr.bias) g.bias = c.bias.mem, g.bias_offset = c.bias.offset;
-  g.activation = pr.activation;
-  g.activation_params = c.activation_params;
-  return run_gemm(q, g, wait);
+  if (pr.bias) gc.bias = c.bias.mem, gc.bias_offset = c.bias.offset + std::size_t(g * kg);
+  gc.activation = pr.activation;
+  gc.activation_params = c.activation_params;
+  return run_gemm(q, gc, wait);
 }
 
 // 1x1, stride 1, unpadded, one group, input and output in one layout: GEMM
@@ -160,22 +164,26 @@ class PointwiseCandidate : public ConvCandidate {
   void run(const Queue& q, const ConvCall& c, const Params&, const WaitList& wait, EventSpan& span) const override {
     const WaitList pending = residual_into_output(q, c, wait, span);
     const GemmSource src{c.in.mem, c.in.offset, c.problem.in_nhwc, c.problem.c};
-    span.add(gemm_into_output(q, c, src, 0, c.problem.n, pending));
+    span.add(gemm_into_output(q, c, src, 0, c.problem.n, 0, pending));
   }
 };
 
-// One group, any layouts: the patches of a chunk of images as a matrix in
-// scratch (conv_im2col.cl, slot 3), then GEMM (as pointwise, pixel-major),
-// chunk after chunk, so that the matrix stays within CHUNK_KIB and the
-// device's largest allocation (or one image's patches, which applies()
-// checks against the latter).
+// Any groups and layouts: for each chunk of images and each group, the
+// patches over the group's channels as a matrix in scratch
+// (conv_im2col.cl, slot 3), then GEMM by the group's weights (as pointwise,
+// pixel-major) into its output channels; up to kMaxGroups groups (more are
+// as many small GEMMs: direct takes them). A chunk's matrix stays within
+// CHUNK_KIB and the device's largest allocation (or one image's patches,
+// which applies() checks against the latter).
 class Im2colCandidate : public ConvCandidate {
  public:
+  static constexpr std::int64_t kMaxGroups = 32;
   std::string name() const override { return "im2col"; }
   int id() const override { return 4; }
   const FamilyOf<ConvProblem>* family() const override { return &families::conv_im2col(); }
   std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
-    if (pr.groups != 1) return "grouped";
+    if (pr.depthwise() && pr.groups > 1) return "depthwise (one channel per group: the depthwise kernel's)";
+    if (pr.groups > kMaxGroups) return "more than " + std::to_string(kMaxGroups) + " groups (a GEMM each)";
     if (image_bytes(pr) > caps.max_alloc_bytes) return "one image's patches exceed the device's largest allocation";
     return "";
   }
@@ -188,27 +196,30 @@ class Im2colCandidate : public ConvCandidate {
     ScratchLease s = lease_scratch(q, {0, 0, 0, std::size_t(per_chunk) * image_bytes(pr)});
     WaitList pending = residual_into_output(q, c, wait, span);
     KernelPtr k = fam.kernel(q, p, pr);
-    const std::int64_t depth = pr.c * pr.r * pr.s;
-    for (std::int64_t n0 = 0; n0 < pr.n; n0 += per_chunk) {
-      const std::int64_t images = std::min(per_chunk, pr.n - n0);
-      std::vector<KernelArg> args;
-      for (std::int64_t v : {pr.c, pr.h, pr.w, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w,
-                             pr.pad_t, pr.pad_l, n0, images})
-        args.push_back(int_arg(v));
-      args.insert(args.end(), {KernelArg::buffer(*c.in.mem), ulong_arg(c.in.offset), KernelArg::buffer(*s.slot[3])});
-      ConvProblem chunk = pr;
-      chunk.n = images;
-      const Event patched = launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), chunk), pending, &p);
-      span.add(patched);
-      const Event multiplied = gemm_into_output(q, c, GemmSource{s.slot[3], 0, true, depth}, n0, images, {patched});
-      span.add(multiplied);
-      pending = {multiplied};
-    }
+    const std::int64_t cg = pr.c / pr.groups, depth = cg * pr.r * pr.s;
+    for (std::int64_t n0 = 0; n0 < pr.n; n0 += per_chunk)
+      for (std::int64_t g = 0; g < pr.groups; ++g) {
+        const std::int64_t images = std::min(per_chunk, pr.n - n0);
+        std::vector<KernelArg> args;
+        for (std::int64_t v : {pr.c, pr.h, pr.w, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h,
+                               pr.dil_w, pr.pad_t, pr.pad_l, n0, images, g * cg, cg})
+          args.push_back(int_arg(v));
+        args.insert(args.end(), {KernelArg::buffer(*c.in.mem), ulong_arg(c.in.offset), KernelArg::buffer(*s.slot[3])});
+        ConvProblem chunk = pr;
+        chunk.n = images;
+        const Event patched = launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), chunk), pending, &p);
+        span.add(patched);
+        const Event multiplied =
+            gemm_into_output(q, c, GemmSource{s.slot[3], 0, true, depth}, n0, images, g, {patched});
+        span.add(multiplied);
+        pending = {multiplied};
+      }
   }
 
  private:
+  // One image's patches over one group's channels.
   static std::size_t image_bytes(const ConvProblem& pr) {
-    return std::size_t(pr.oh * pr.ow) * std::size_t(pr.c * pr.r * pr.s) * dtype_size(pr.dtype);
+    return std::size_t(pr.oh * pr.ow) * std::size_t(pr.c / pr.groups * pr.r * pr.s) * dtype_size(pr.dtype);
   }
 };
 

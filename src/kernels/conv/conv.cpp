@@ -220,7 +220,7 @@ Params ConvIm2colFamily::fit(const Params& tuned, const Capabilities& caps, cons
 }
 
 Geometry ConvIm2colFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
-  return one_dim(pr.n * pr.oh * pr.ow * pr.c * pr.r * pr.s, p.at("WGS"));
+  return one_dim(pr.n * pr.oh * pr.ow * (pr.c / pr.groups) * pr.r * pr.s, p.at("WGS"));
 }
 
 Defines ConvIm2colFamily::defines(const Params& p, const ConvProblem& pr) const {

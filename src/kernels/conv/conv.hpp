@@ -85,9 +85,9 @@ class ConvDepthwiseFamily : public ConvFamilyBase {
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 };
 
-// The patches of a chunk of images as a row-major matrix (one group,
-// either input layout), which GEMM multiplies by the weights: one element
-// per work-item, its bits copied (ELEM).
+// The patches of a chunk of images over one group's channels as a
+// row-major matrix (either input layout), which GEMM multiplies by the
+// group's weights: one element per work-item, its bits copied (ELEM).
 class ConvIm2colFamily : public ConvFamilyBase {
  public:
   std::string name() const override { return "conv_im2col"; }
