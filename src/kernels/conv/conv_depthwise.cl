@@ -13,8 +13,11 @@
 //   NHWC  each work-item computes VW adjacent channels (loaded, stored and
 //         the residual read as packs along C; the host makes C and the
 //         offsets multiples of VW) of PPT adjacent output pixels along W.
-// The filter size is a define, so its loops unroll. Sums are in `real`
-// (f32; f16 and bf16 are storage).
+// The filter size is a define, so its loops unroll. With stride 1 and
+// dilation 1 along W (a branch on the arguments), a row's window of
+// WPT + FS - 1 inputs (NCHW) or PPT + FS - 1 pixels (NHWC) is loaded once
+// into registers and shared by the outputs; otherwise each tap is loaded
+// where it falls. Sums are in `real` (f32; f16 and bf16 are storage).
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DWPT=4 -DVEC=1 -DTYPE=half -DHALF_STORAGE=1
@@ -82,6 +85,26 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     const int iy = oy * SH - PT + r * DH;
     if (iy < 0 || iy >= H) continue;
     const ulong row = in_off + (n * (ulong)H + (ulong)iy) * (ulong)W * (ulong)C + (ulong)c0;
+    if (SW == 1 && DW == 1) {
+      // The PPT + FS - 1 input pixels of the row's window, each loaded once.
+      real xs[PPT + FS - 1][VW];
+      for (int u = 0; u < PPT + FS - 1; ++u) {
+        const int ix = ox0 - PL + u;
+        if (ix >= 0 && ix < W) {
+          const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, (row + (ulong)ix * (ulong)C) / VW, in);
+          OPTUNE_VUNPACK(VW, xv, xs[u]);
+        } else {
+          for (int l = 0; l < VW; ++l) xs[u][l] = (real)0;
+        }
+      }
+      for (int s = 0; s < FS; ++s) {
+        real wv[VW];
+        for (int l = 0; l < VW; ++l) wv[l] = GEMM_LOAD(wt, wt_off + (ulong)(c0 + l) * (FR * FS) + r * FS + s);
+        for (int p = 0; p < PPT; ++p)
+          for (int l = 0; l < VW; ++l) acc[p][l] += wv[l] * xs[p + s][l];
+      }
+      continue;
+    }
     for (int s = 0; s < FS; ++s) {
       real wv[VW];
       for (int l = 0; l < VW; ++l) wv[l] = GEMM_LOAD(wt, wt_off + (ulong)(c0 + l) * (FR * FS) + r * FS + s);
@@ -127,6 +150,19 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     const int iy = oy * SH - PT + r * DH;
     if (iy < 0 || iy >= H) continue;
     const ulong row = in_off + (plane * (ulong)H + (ulong)iy) * (ulong)W;
+    if (SW == 1 && DW == 1) {
+      // The WPT + FS - 1 inputs of the row's window, each loaded once.
+      real xs[WPT + FS - 1];
+      for (int u = 0; u < WPT + FS - 1; ++u) {
+        const int ix = ox0 - PL + u;
+        xs[u] = ix >= 0 && ix < W ? GEMM_LOAD(in, row + (ulong)ix) : (real)0;
+      }
+      for (int s = 0; s < FS; ++s) {
+        const real wv = GEMM_LOAD(wt, wt_off + (ulong)c * (FR * FS) + r * FS + s);
+        for (int j = 0; j < WPT; ++j) acc[j] += wv * xs[j + s];
+      }
+      continue;
+    }
     for (int s = 0; s < FS; ++s) {
       const real wv = GEMM_LOAD(wt, wt_off + (ulong)c * (FR * FS) + r * FS + s);
       for (int j = 0; j < WPT; ++j) {
