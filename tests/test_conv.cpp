@@ -6,6 +6,7 @@
 // own choice.
 #include <gtest/gtest.h>
 
+#include "ops/gemm_ops.hpp"
 #include "reference/conv_check.hpp"
 #include "support/test_support.hpp"
 
@@ -127,17 +128,34 @@ TEST(Conv, DepthwiseEpilogueTypesAndOffsets) {
       }
 }
 
+// GEMM's direct kernel with its default parameters, not shrunk per product
+// size: one GEMM program per type and activation (PoCL spends seconds on
+// each), however many shapes a test runs. The routine test below lets GEMM
+// choose.
+struct PinnedGemm {
+  detail::GemmForce f{"direct", {{"gemm_direct", {}}}};
+  detail::GemmForceScope scope{f};
+};
+
+// Every GEMM-based case below uses leaky_relu (0.2): bias and residual are
+// runtime flags, the activation is compiled in, so f32, f16 and bf16 make
+// three GEMM programs in all.
+ConvCase gemm_case(const Conv2dDesc& d, DType t = DType::F32) {
+  ConvCase c;
+  c.desc = d;
+  c.dtype = t;
+  c.activation = Unary::LeakyRelu;
+  c.activation_params.alpha = 0.2;
+  return c;
+}
+
 TEST(Conv, PointwiseAsGemm) {
-  // f32 step by step; f16 and bf16 with the whole epilogue at once (each
-  // activation and type is a GEMM program of its own, seconds on PoCL).
+  const PinnedGemm pinned;
   const ConvForce f = force("pointwise");
   for (ConvLayout l : {NCHW, NHWC}) {
-    ConvCase c;
-    c.desc = conv_desc(2, 13, 5, 7, 9, 1, 1, 1, 0, 1, l, l);
+    ConvCase c = gemm_case(conv_desc(2, 13, 5, 7, 9, 1, 1, 1, 0, 1, l, l));
     EXPECT_TRUE(ref::check_conv(c, &f));
     c.bias = true;
-    c.activation = Unary::LeakyRelu;
-    c.activation_params.alpha = 0.2;
     c.offset = 2;
     EXPECT_TRUE(ref::check_conv(c, &f));
     c.residual = true;
@@ -157,24 +175,21 @@ TEST(Conv, PointwiseAsGemm) {
 // chunk, then one image per chunk (CHUNK_KIB = 1), with the epilogue and in
 // every storage type.
 TEST(Conv, Im2colThenGemm) {
+  const PinnedGemm pinned;
   for (ConvLayout in : {NCHW, NHWC})
     for (ConvLayout out : {NCHW, NHWC})
       for (const Conv2dDesc& d : general_descs(in, out)) {
         if (d.groups == d.in_channels) continue;  // depthwise-shaped: not im2col's
         for (std::int64_t chunk : {262144, 1}) {
-          ConvCase c;
-          c.desc = d;
+          ConvCase c = gemm_case(d);
           c.bias = chunk == 1;
           c.residual = chunk == 1 && in == out;
-          c.activation = chunk == 1 ? Unary::Relu : Unary::Copy;
           const ConvForce f = force("im2col", "conv_im2col", {{"CHUNK_KIB", chunk}});
           EXPECT_TRUE(ref::check_conv(c, &f)) << "CHUNK_KIB " << chunk;
         }
       }
   for (DType t : {DType::F16, DType::BF16}) {
-    ConvCase c;
-    c.dtype = t;
-    c.desc = conv_desc(3, 6, 6, 7, 4, 3, 3, 1, 1, 2, NHWC, NCHW);
+    ConvCase c = gemm_case(conv_desc(3, 6, 6, 7, 4, 3, 3, 1, 1, 2, NHWC, NCHW), t);
     c.bias = true;
     c.residual = true;
     c.offset = 1;

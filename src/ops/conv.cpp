@@ -57,18 +57,16 @@ std::int64_t Conv2dDesc::output_elements() const { return batch * out_channels *
 
 void Conv2dDesc::validate() const {
   const std::pair<const char*, std::int64_t> sizes[] = {
-      {"conv2d: batch", batch},           {"conv2d: in_channels", in_channels}, {"conv2d: in_height", in_height},
-      {"conv2d: in_width", in_width},     {"conv2d: out_channels", out_channels}, {"conv2d: kernel_h", kernel_h},
-      {"conv2d: kernel_w", kernel_w},     {"conv2d: stride_h", stride_h},       {"conv2d: stride_w", stride_w},
-      {"conv2d: dilation_h", dilation_h}, {"conv2d: dilation_w", dilation_w},   {"conv2d: groups", groups}};
-  for (const auto& [name, v] : sizes) validate::positive(name, v);
-  const std::pair<const char*, std::int64_t> pads[] = {{"conv2d: pad_top", pad_top},
-                                                       {"conv2d: pad_bottom", pad_bottom},
-                                                       {"conv2d: pad_left", pad_left},
-                                                       {"conv2d: pad_right", pad_right}};
-  for (const auto& [name, v] : pads) validate::non_negative(name, v);
-  for (const auto& [name, v] : sizes) fits_int(name + 8, v);
-  for (const auto& [name, v] : pads) fits_int(name + 8, v);
+      {"batch", batch},           {"in_channels", in_channels}, {"in_height", in_height},
+      {"in_width", in_width},     {"out_channels", out_channels}, {"kernel_h", kernel_h},
+      {"kernel_w", kernel_w},     {"stride_h", stride_h},       {"stride_w", stride_w},
+      {"dilation_h", dilation_h}, {"dilation_w", dilation_w},   {"groups", groups}};
+  const std::pair<const char*, std::int64_t> pads[] = {
+      {"pad_top", pad_top}, {"pad_bottom", pad_bottom}, {"pad_left", pad_left}, {"pad_right", pad_right}};
+  for (const auto& [name, v] : sizes) validate::positive(("conv2d: " + std::string(name)).c_str(), v);
+  for (const auto& [name, v] : pads) validate::non_negative(("conv2d: " + std::string(name)).c_str(), v);
+  for (const auto& [name, v] : sizes) fits_int(name, v);
+  for (const auto& [name, v] : pads) fits_int(name, v);
   if (int(input_layout) < 0 || int(input_layout) > 1) fail(Status::InvalidArgument, "unknown input_layout");
   if (int(output_layout) < 0 || int(output_layout) > 1) fail(Status::InvalidArgument, "unknown output_layout");
   if (in_channels % groups)
