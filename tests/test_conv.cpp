@@ -1,9 +1,9 @@
 // conv2d against a double-precision direct convolution (reference/conv_check):
 // every candidate (direct, depthwise, pointwise and im2col as GEMM) forced
 // in turn with several parameter sets, odd sizes, strides, dilations,
-// asymmetric pads, groups 1, 2 and C, both layouts for input and output, the epilogue (bias, activation, residual, in place),
-// f32, f16 and bf16, views at offsets and 4-d shapes; then the routine's
-// own choice.
+// asymmetric pads, groups 1, 2 and C, both layouts for input and output,
+// the epilogue (bias, activation, residual, in place), f32, f16 and bf16,
+// views at offsets and 4-d shapes; then the routine's own choice.
 #include <gtest/gtest.h>
 
 #include "ops/gemm_ops.hpp"

@@ -24,7 +24,8 @@ constexpr std::int64_t kIntMax = INT32_MAX;
 // slack for the per-work-item blocks).
 void fits_int(const char* name, std::int64_t v) {
   if (v > kIntMax)
-    fail(Status::Overflow, std::string(name) + " = " + std::to_string(v) + " exceeds 2^31 - 1, the kernels' index range");
+    fail(Status::Overflow,
+         std::string(name) + " = " + std::to_string(v) + " exceeds 2^31 - 1, the kernels' index range");
 }
 
 std::string layout_name(ConvLayout l) { return l == ConvLayout::NHWC ? "NHWC" : "NCHW"; }

@@ -53,7 +53,8 @@ std::string describe(const ConvCase& c) {
   const Conv2dDesc& d = c.desc;
   std::ostringstream s;
   s << dtype_name(c.dtype) << " " << d.batch << "x" << d.in_channels << "x" << d.in_height << "x" << d.in_width
-    << " -> " << d.out_channels << " " << d.kernel_h << "x" << d.kernel_w << " stride " << d.stride_h << "," << d.stride_w
+    << " -> " << d.out_channels << " " << d.kernel_h << "x" << d.kernel_w << " stride " << d.stride_h << ","
+    << d.stride_w
     << " dil " << d.dilation_h << "," << d.dilation_w << " pad " << d.pad_top << "," << d.pad_bottom << ","
     << d.pad_left << "," << d.pad_right << " groups " << d.groups << " " << name(d.input_layout) << "->"
     << name(d.output_layout) << " off " << c.offset << (c.rank4 ? " rank4" : "");
@@ -111,7 +112,8 @@ std::string describe(const ConvCase& c) {
                    (act ? std::ldexp(1.0, -21) : 0.0);
   const double taps = double(Cg * R * S);
   for (std::size_t i = 0; i < off; ++i)
-    if (got[i] != kSentinel) return ::testing::AssertionFailure() << describe(c) << ": element " << i << " before the output's view was written";
+    if (got[i] != kSentinel)
+      return ::testing::AssertionFailure() << describe(c) << ": element " << i << " before the output's view was written";
   for (std::size_t i = 0; i < 3; ++i)
     if (got[off + out0.size() + i] != kSentinel)
       return ::testing::AssertionFailure() << describe(c) << ": an element after the output was written";
@@ -140,8 +142,8 @@ std::string describe(const ConvCase& c) {
           if (c.bias) sum += b[std::size_t(k)], scale += std::fabs(b[std::size_t(k)]);
           if (c.residual) sum += res[o], scale += std::fabs(res[o]);
           const double want = unary(c.activation, sum, p.empty() ? 0 : p[0], p.size() < 2 ? 0 : p[1]);
-          const double tol = u * (taps + 4) * L * scale + r * std::fabs(want) + (act ? std::ldexp(1.0, -21) * scale : 0) +
-                             1e-30;
+          const double tol = u * (taps + 4) * L * scale + r * std::fabs(want) +
+                             (act ? std::ldexp(1.0, -21) * scale : 0) + 1e-30;
           const double have = got[off + o];
           if (!(std::fabs(have - want) <= tol)) {
             if (bad++ == 0)

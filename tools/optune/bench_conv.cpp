@@ -89,7 +89,8 @@ std::vector<Case> make_cases(const Capabilities& caps, const ConvBenchOptions& o
       if (group_wanted(o, "issue")) {
         out.push_back({"dw3x3" + suffix, cpu ? desc(1, 64, 56, 64, 3, 64, l) : desc(8, 256, 112, 256, 3, 256, l), t,
                        false});
-        out.push_back({"conv3x3" + suffix, cpu ? desc(1, 64, 28, 64, 3, 1, l) : desc(32, 64, 56, 64, 3, 1, l), t, true});
+        out.push_back({"conv3x3" + suffix, cpu ? desc(1, 64, 28, 64, 3, 1, l) : desc(32, 64, 56, 64, 3, 1, l), t,
+                       true});
         out.push_back({"conv1x1" + suffix, cpu ? desc(1, 256, 28, 64, 1, 1, l) : desc(32, 256, 56, 64, 1, 1, l), t,
                        true});
       }

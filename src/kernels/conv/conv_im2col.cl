@@ -1,9 +1,10 @@
 // conv_im2col: the input patches of `images` images from image n0, over the
 // CG channels from channel c0 (one group's), as a row-major matrix
 // col[P][D], P = images OH OW output pixels (n, oy, ox), D = CG R S taps in
-// the weights' order ((c R + r) S + s), 0 where a tap falls in the padding. The host then multiplies it by the K x D weights
-// with GEMM (ops/conv_launch.cpp). Elements are copied as their bits (ELEM:
-// uint for f32, ushort for f16 and bf16), so no conversion rounds them.
+// the weights' order ((c R + r) S + s), 0 where a tap falls in the padding.
+// The host then multiplies it by the group's Kg x D weights with GEMM
+// (ops/conv_launch.cpp). Elements are copied as their bits (ELEM: uint for
+// f32, ushort for f16 and bf16), so no conversion rounds them.
 //
 // One element per work-item, the tap index fastest, so stores coalesce.
 //
