@@ -1,5 +1,6 @@
 // The optune tool: info, bench and their errors, run as a user would.
 #include <fstream>
+#include <map>
 #include <set>
 #include <nlohmann/json.hpp>
 
@@ -86,6 +87,28 @@ TEST(Cli, BenchElementwiseReportsEveryOperator) {
   }
   EXPECT_EQ(ops, (std::set<std::string>{"relu f32", "gelu f32", "gelu f16", "add f32", "where f32", "cast f32->f16"}));
   EXPECT_EQ(rows.size(), 6u * 2u);  // 2^10 and 2^12
+}
+
+// The conv suite's quick set: the three f32 cases in both layouts, each with
+// the candidate the routine chose and its sampled outputs correct.
+TEST(Cli, BenchConvQuickRunsEveryCase) {
+  const std::string path = test::temp_dir() + "/bench-conv.json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("bench conv --conv-quick --runs 1 --copy-mib 4 --json " + path, &out), 0) << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  std::map<std::string, std::string> chosen;
+  for (const auto& r : j["operators"]["conv"]) {
+    chosen[r["case"].get<std::string>()] = r["candidate"].get<std::string>();
+    EXPECT_TRUE(r["correct"].get<bool>()) << r.dump();
+    EXPECT_GT(r["median_us"].get<double>(), 0.0);
+  }
+  for (const char* l : {" nchw f32", " nhwc f32"}) {
+    EXPECT_EQ(chosen[std::string("dw3x3") + l], "depthwise");
+    EXPECT_EQ(chosen[std::string("conv3x3") + l], "im2col");
+    EXPECT_EQ(chosen[std::string("conv1x1") + l], "pointwise");
+  }
+  EXPECT_EQ(chosen.size(), 6u);
 }
 
 // --fix holds parameters at a value: the baseline and every candidate carry

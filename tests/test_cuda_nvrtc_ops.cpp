@@ -7,7 +7,8 @@
 // passes), norm_rows (each operator, strategy and optional operand) and
 // softmax_cols. The text and defines come from the hosts' own code
 // (detail::*_call, elementwise_source, reduce_passes, norm_problem,
-// softmax_cols_problem and each family's fit and defines) for an H100.
+// softmax_cols_problem and each family's fit and defines) for an H100;
+// and the convolution kernels (conv_direct, conv_depthwise, conv_im2col) likewise.
 #include <gtest/gtest.h>
 
 #ifdef OPTUNE_WITH_CUDA
@@ -314,6 +315,43 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
     compiled += compile.compiled();
   }
   std::printf("%d NVRTC compiles\n", compiled);
+}
+
+// conv_direct, conv_depthwise and conv_im2col as their hosts build them for an H100:
+// each storage type and layout (mixed ones on direct), the packs fit allows
+// there (VW up to 4, WPT stored as one pack), 3x3 and (f32) 5x3 filters,
+// with and without an activation (gelu: the one that uses erfc).
+TEST(CudaNvrtcOps, ConvDefines) {
+  Compiler compile(test::sm90_caps());
+  const Capabilities& caps = compile.caps();
+  const auto& direct = families::conv_direct();
+  const auto& dw = families::conv_depthwise();
+  const auto& im2col = families::conv_im2col();
+  for (DType t : {DType::F32, DType::F16, DType::BF16})
+    for (bool in_nhwc : {false, true})
+      for (bool out_nhwc : {false, true})
+        for (Unary act : {Unary::Copy, Unary::Gelu}) {
+          ConvProblem pr = conv_kernels::make(t, 2, 16, 9, 12, 16, 3, 3, 1, 1, 16, in_nhwc);
+          pr.out_nhwc = out_nhwc;
+          pr.activation = act;
+          const std::string what = std::string(dtype_name(t)) + (in_nhwc ? " nhwc" : " nchw") +
+                                   (out_nhwc ? "->nhwc " : "->nchw ") + std::string(unary_name(act));
+          for (std::int64_t kpt : {1, 16}) compile("conv_direct " + what, direct, direct.fit({{"KPT", kpt}}, caps, pr), pr);
+          if (act == Unary::Copy && out_nhwc) compile("conv_im2col " + what, im2col, im2col.fit({}, caps, pr), pr);
+          if (in_nhwc != out_nhwc) continue;
+          for (std::int64_t r : {3, 5}) {
+            if (r == 5 && t != DType::F32) continue;
+            pr.r = r;
+            if (in_nhwc)
+              for (std::int64_t vw : {1, 2, 4})
+                for (std::int64_t ppt : {1, 4})
+                  compile("conv_depthwise " + what, dw, dw.fit({{"VW", vw}, {"PPT", ppt}}, caps, pr), pr);
+            else
+              for (std::int64_t wpt : {1, 2, 4, 8})
+                compile("conv_depthwise " + what, dw, dw.fit({{"WPT", wpt}}, caps, pr), pr);
+          }
+        }
+  std::printf("%d NVRTC compiles\n", compile.compiled());
 }
 
 #else  // !OPTUNE_WITH_CUDA

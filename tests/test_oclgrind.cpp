@@ -8,6 +8,7 @@
 #include "kernels/families.hpp"
 #include "support/gemm_fixture.hpp"
 #include "ops/reduce_ops.hpp"
+#include "reference/conv_check.hpp"
 #include "reference/elementwise_ref.hpp"
 #include "reference/reduce_ref.hpp"
 #include "support/test_support.hpp"
@@ -277,4 +278,41 @@ TEST(Oclgrind, LayerNormAndRmsNorm) {
   const auto want_rms = ref::rms_norm(x, rows, cols, &g, 1e-5);
   got = z.values();
   for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(ref::close(got[i], want_rms.y[i], std::fabs(want_rms.y[i]), 2e-5)) << i;
+}
+
+// conv2d: each candidate on tiny problems (direct with mixed layouts and
+// groups, depthwise in both layouts with packs, im2col in two chunks and
+// with two groups,
+// pointwise), with bias, residual and an activation; the results against
+// the double-precision reference (poisoned outputs, NaN around the inputs).
+TEST(Oclgrind, ConvKernels) {
+  using ref::conv_desc;
+  constexpr ConvLayout NCHW = ConvLayout::NCHW, NHWC = ConvLayout::NHWC;
+  struct Run {
+    Conv2dDesc d;
+    const char* candidate;
+    Params p;
+    const char* family;
+  };
+  const Run runs[] = {
+      {conv_desc(1, 4, 5, 6, 4, 3, 3, 2, 1, 2, NCHW, NHWC), "direct", {{"KPT", 2}, {"WGS", 32}}, "conv_direct"},
+      {conv_desc(1, 4, 5, 7, 4, 3, 3, 1, 1, 4, NCHW, NCHW), "depthwise", {{"WPT", 4}, {"WGS", 32}}, "conv_depthwise"},
+      {conv_desc(1, 8, 4, 5, 8, 3, 3, 2, 1, 8, NHWC, NHWC), "depthwise", {{"VW", 4}, {"PPT", 2}, {"WGS", 32}},
+       "conv_depthwise"},
+      {conv_desc(2, 3, 4, 5, 4, 3, 3, 1, 1, 1, NHWC, NCHW), "im2col", {{"CHUNK_KIB", 1}, {"WGS", 64}}, "conv_im2col"},
+      {conv_desc(1, 4, 4, 5, 6, 3, 3, 1, 1, 2, NCHW, NHWC), "im2col", {{"WGS", 64}}, "conv_im2col"},
+      {conv_desc(2, 5, 3, 3, 4, 1, 1, 1, 0, 1, NHWC, NHWC), "pointwise", {}, ""},
+  };
+  for (const Run& r : runs) {
+    ref::ConvCase c;
+    c.desc = r.d;
+    c.bias = true;
+    c.residual = true;
+    c.activation = Unary::Relu;
+    c.offset = 4;
+    ConvForce f;
+    f.candidate = r.candidate;
+    if (*r.family) f.params[r.family] = r.p;
+    EXPECT_TRUE(ref::check_conv(c, &f)) << r.candidate;
+  }
 }

@@ -347,6 +347,35 @@ optune_status optune_gemm_strided_batched(optune_queue queue, optune_layout layo
                                           int64_t stride_c, int64_t batch, const optune_gemm_options* options,
                                           const optune_event* wait_list, size_t wait_count, optune_event* event);
 
+/* ---- 2-D convolution (optune/conv.hpp): out = act(conv(input, weight) + bias + residual) ---- */
+
+typedef enum optune_conv_layout {
+  OPTUNE_CONV_NCHW = 0, /* element (n, c, y, x) at ((n C + c) H + y) W + x */
+  OPTUNE_CONV_NHWC = 1, /* element (n, c, y, x) at ((n H + y) W + x) C + c */
+  OPTUNE_CONV_LAYOUT_FORCE_INT = 0x7fffffff
+} optune_conv_layout;
+
+/* Sizes as optune::Conv2dDesc: input N x C x H x W, weight K x C/groups x R x S
+ * (kernel_h x kernel_w), output N x K x OH x OW, each tensor in its layout. */
+typedef struct optune_conv2d_desc {
+  int64_t batch, in_channels, in_height, in_width, out_channels, kernel_h, kernel_w;
+  int64_t stride_h, stride_w, dilation_h, dilation_w;
+  int64_t pad_top, pad_bottom, pad_left, pad_right;
+  int64_t groups;
+  optune_conv_layout input_layout, output_layout;
+} optune_conv2d_desc;
+
+/* Every tensor of one dtype (f32, f16, bf16), dense from its offset: ndim 1
+ * holding at least the elements the descriptor needs, or ndim 4 of exactly
+ * its shape. bias (K elements) and residual (the output's shape and layout,
+ * possibly the output itself) may be NULL; activation OPTUNE_UNARY_COPY is
+ * none, activation_params NULL its defaults. */
+optune_status optune_conv2d(optune_queue queue, const optune_conv2d_desc* desc, const optune_tensor* input,
+                            const optune_tensor* weight, const optune_tensor* output, const optune_tensor* bias,
+                            const optune_tensor* residual, optune_unary_op activation,
+                            const optune_op_params* activation_params, const optune_event* wait_list,
+                            size_t wait_count, optune_event* event);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

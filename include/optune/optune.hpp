@@ -7,5 +7,6 @@
 #include "optune/elementwise.hpp"
 #include "optune/reduce.hpp"
 #include "optune/gemm.hpp"
+#include "optune/conv.hpp"
 #include "optune/interop.hpp"
 #include "optune/warm.hpp"

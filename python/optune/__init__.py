@@ -10,7 +10,7 @@ whose calls wait before returning.
 Names and options are the C++ API's (include/optune/*.hpp): ``unary(op, x)``,
 ``binary(op, a, b)``, ``ternary``, ``cast``, ``elementwise`` (custom OpenCL C
 expressions), ``fused``, ``reduce(op, x, axis, keepdims)``, ``softmax``,
-``log_softmax``, ``layer_norm``, ``rms_norm``, ``gemm``; plus one function per
+``log_softmax``, ``layer_norm``, ``rms_norm``, ``gemm``, ``conv2d``; plus one function per
 operator name (``optune.gelu(x)``, ``optune.add(a, b)``, ``optune.sum(x)``; as
 in numpy, ``max``/``min`` reduce and ``maximum``/``minimum`` are binary)
 and Python's operators on tensors (``a + b``, ``a @ b``, ``-a``, ``a < b``).
@@ -21,7 +21,7 @@ driver and compiler failures raise ``optune.Error`` (``.status`` names it).
 
 from . import _optune
 from ._optune import (  # noqa: F401
-    Device, Error, Tensor, asarray, binary, cast, default_device, devices, elementwise, empty, from_cl_buffer,
+    Device, Error, Tensor, asarray, binary, cast, conv2d, default_device, devices, elementwise, empty, from_cl_buffer,
     from_cuda_array_interface, from_dlpack, full, fused, gemm, layer_norm, log_softmax, reduce, rms_norm, softmax,
     ternary, unary, zeros, UNARY_OPS, BINARY_OPS, TERNARY_OPS, REDUCE_OPS,
 )

@@ -1,5 +1,5 @@
 // The operators, with the C++ API's names and options (include/optune/
-// elementwise.hpp, reduce.hpp, gemm.hpp). Each returns a new tensor, or
+// elementwise.hpp, reduce.hpp, gemm.hpp, conv.hpp). Each returns a new tensor, or
 // writes into out= and returns it. Arguments are checked by the library
 // before any device work; the GIL is released while a call enqueues (a first
 // call may compile) and while it waits.
@@ -326,6 +326,78 @@ TensorPtr py_rms_norm(const py::object& x_obj, const py::object& gamma, double e
   return y;
 }
 
+// ---- conv2d ----
+
+// An int, or a sequence of `n` ints (or of `n_alt`: padding takes 2 or 4).
+std::vector<std::int64_t> ints(const py::object& o, std::size_t n, std::size_t n_alt, const char* what) {
+  if (py::isinstance<py::int_>(o)) return std::vector<std::int64_t>(n, o.cast<std::int64_t>());
+  std::vector<std::int64_t> v;
+  try {
+    v = o.cast<std::vector<std::int64_t>>();
+  } catch (const py::cast_error&) {
+    throw Error(Status::InvalidArgument, std::string("conv2d: ") + what + " must be an int or a sequence of ints");
+  }
+  if (v.size() != n && v.size() != n_alt)
+    throw Error(Status::InvalidArgument, std::string("conv2d: ") + what + " takes " + std::to_string(n) +
+                                             (n_alt != n ? " or " + std::to_string(n_alt) : "") + " values, not " +
+                                             std::to_string(v.size()));
+  return v;
+}
+
+ConvLayout conv_layout(const std::string& s, const char* what) {
+  if (s == "nchw" || s == "NCHW") return ConvLayout::NCHW;
+  if (s == "nhwc" || s == "NHWC") return ConvLayout::NHWC;
+  throw Error(Status::InvalidArgument, std::string("conv2d: ") + what + " must be 'nchw' or 'nhwc', not '" + s + "'");
+}
+
+TensorPtr py_conv2d(const py::object& x_obj, const py::object& w_obj, const py::object& bias_obj,
+                    const py::object& residual_obj, const py::object& stride, const py::object& padding,
+                    const py::object& dilation, std::int64_t groups, const std::string& layout,
+                    const py::object& out_layout, const std::string& activation, const py::object& act_alpha,
+                    const py::object& act_beta, const py::object& out) {
+  TensorPtr x = as_tensor(x_obj, "x"), w = as_tensor(w_obj, "weight");
+  same_device(x->dev, *w, "weight");
+  if (x->shape.size() != 4)
+    throw Error(Status::InvalidShape, "conv2d: x must be 4-d ((N, C, H, W) or (N, H, W, C)), not " +
+                                          std::to_string(x->shape.size()) + "-d");
+  if (w->shape.size() != 4)
+    throw Error(Status::InvalidShape, "conv2d: weight must be 4-d (K, C / groups, R, S), not " +
+                                          std::to_string(w->shape.size()) + "-d");
+  Conv2dDesc d;
+  d.input_layout = conv_layout(layout, "layout");
+  d.output_layout = out_layout.is_none() ? d.input_layout : conv_layout(out_layout.cast<std::string>(), "out_layout");
+  const bool nhwc = d.input_layout == ConvLayout::NHWC;
+  d.batch = x->shape[0];
+  d.in_channels = x->shape[nhwc ? 3 : 1];
+  d.in_height = x->shape[nhwc ? 1 : 2];
+  d.in_width = x->shape[nhwc ? 2 : 3];
+  d.out_channels = w->shape[0];
+  d.kernel_h = w->shape[2], d.kernel_w = w->shape[3];
+  const auto st = ints(stride, 2, 2, "stride"), di = ints(dilation, 2, 2, "dilation");
+  const auto pa = ints(padding, 2, 4, "padding");  // (h, w) or (top, bottom, left, right)
+  d.stride_h = st[0], d.stride_w = st[1], d.dilation_h = di[0], d.dilation_w = di[1];
+  if (pa.size() == 2) d.pad_top = d.pad_bottom = pa[0], d.pad_left = d.pad_right = pa[1];
+  else d.pad_top = pa[0], d.pad_bottom = pa[1], d.pad_left = pa[2], d.pad_right = pa[3];
+  d.groups = groups;
+  d.validate();
+  const std::int64_t oh = d.out_height(), ow = d.out_width();
+  const std::vector<std::int64_t> y_shape = d.output_layout == ConvLayout::NHWC
+                                                ? std::vector<std::int64_t>{d.batch, oh, ow, d.out_channels}
+                                                : std::vector<std::int64_t>{d.batch, d.out_channels, oh, ow};
+  TensorPtr y = output(out, x->dev, x->dtype, y_shape);
+  auto b = optional_tensor(bias_obj, "bias"), r = optional_tensor(residual_obj, "residual");
+  Conv2dOptions o;
+  o.bias = optional_operand(b, x->dev, "bias");
+  o.residual = optional_operand(r, x->dev, "residual");
+  o.activation = lookup(unary_ops(), activation, "conv2d activation");
+  o.activation_params = params(act_alpha, act_beta);
+  std::vector<const Tensor*> all{x.get(), w.get(), y.get()};
+  for (const auto* t : {&b, &r})
+    if (*t) all.push_back(t->value().get());
+  run(all, [&] { return optune::conv2d(x->dev->queue(), d, x->operand(), w->operand(), y->operand(), o); });
+  return y;
+}
+
 // ---- GEMM ----
 
 // A matrix operand (the last two axes of a tensor) as the row-major storage
@@ -472,6 +544,12 @@ void bind_ops(py::module_& m) {
         arg("activation_beta") = none, arg("accumulate") = "default",
         "out = activation(alpha op(a) op(b) + beta out + bias); 3-d operands run a strided batch "
         "(a 2-d operand is shared by every product).");
+  m.def("conv2d", &py_conv2d, arg("x"), arg("weight"), py::kw_only(), arg("bias") = none, arg("residual") = none,
+        arg("stride") = 1, arg("padding") = 0, arg("dilation") = 1, arg("groups") = 1, arg("layout") = "nchw",
+        arg("out_layout") = none, arg("activation") = "copy", arg("activation_alpha") = none,
+        arg("activation_beta") = none, arg("out") = none,
+        "out = activation(conv2d(x, weight) + bias + residual); x (N, C, H, W) or (N, H, W, C) as layout says, "
+        "weight (K, C / groups, R, S); padding (h, w) or (top, bottom, left, right); out_layout defaults to layout.");
   m.def("_cpp_unary_loop", [](const std::string& name, const TensorPtr& x, const TensorPtr& y, int iterations) {
     // The same call as optune.unary(name, x, out=y), `iterations` times from
     // C++: the host time of the enqueues (the queue is drained before and

@@ -8,7 +8,9 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv] [extra bench args]
+# `conv` runs the convolution tests on both back ends and `optune bench conv`
+# (conv-cuda.json, conv-opencl.json).
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -292,6 +294,30 @@ startup() {
   fi
 }
 
+# Convolution (issue 19): its tests on CUDA and on the NVIDIA OpenCL device,
+# then `optune bench conv` on both back ends (JSON in $OUT/conv-*.json).
+conv() {
+  local ocl
+  ocl=$(ocl_device)
+  log "conv tests (CUDA, and $ocl)"
+  (cd build/gpu && ctest -R 'test_conv.*\.cuda$|test_cuda_nvrtc_ops' --output-on-failure --timeout 900) \
+    >"$LOGS/tests-conv.log" 2>&1 || STATUS=1
+  if [ -n "$ocl" ]; then
+    for t in test_conv test_conv_errors; do
+      OPTUNE_DEVICE="$ocl" ./build/gpu/tests/$t >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
+    done
+  fi
+  grep -E 'tests passed|tests failed|Failed|FAILED|PASSED|\*\*\*' "$LOGS/tests-conv.log" | tail -15 | tee -a "$OUT/summary.txt"
+  log "bench conv cuda:0"
+  ./build/gpu/optune bench conv --device cuda:0 --json "$OUT/conv-cuda.json" "$@" 2>>"$LOGS/bench.log" |
+    tee -a "$OUT/summary.txt"
+  if [ -n "$ocl" ]; then
+    log "bench conv $ocl (NVIDIA OpenCL)"
+    ./build/gpu/optune bench conv --device "$ocl" --json "$OUT/conv-opencl.json" "$@" 2>>"$LOGS/bench.log" |
+      tee -a "$OUT/summary.txt"
+  fi
+}
+
 case "$WHAT" in
   build) build ;;
   python) build && python_step ;;
@@ -307,6 +333,7 @@ case "$WHAT" in
   gemm-tc) build && gemm_tc "$@" ;;
   diag) build && launch_cost && python_step ;;
   tensor) build && tensor "$@" ;;
+  conv) build && conv "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

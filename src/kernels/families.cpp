@@ -16,12 +16,17 @@ const GemmMmaFamily& gemm_mma() { static const GemmMmaFamily f; return f; }
 const GemmWgmmaFamily& gemm_wgmma() { static const GemmWgmmaFamily f; return f; }
 const GemmThinFamily& gemm_thin() { static const GemmThinFamily f; return f; }
 const GemmRoutineFamily& gemm_routine() { static const GemmRoutineFamily f; return f; }
+const ConvDirectFamily& conv_direct() { static const ConvDirectFamily f; return f; }
+const ConvDepthwiseFamily& conv_depthwise() { static const ConvDepthwiseFamily f; return f; }
+const ConvIm2colFamily& conv_im2col() { static const ConvIm2colFamily f; return f; }
+const ConvRoutineFamily& conv_routine() { static const ConvRoutineFamily f; return f; }
 
 const std::vector<const KernelFamily*>& all() {
   static const std::vector<const KernelFamily*> every{&copy(),        &peak(),       &peak_mma(),     &elementwise(),  &reduce_rows(),
                                                       &reduce_cols(), &norm_rows(),  &softmax_cols(), &gemm_direct(),
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
-                                                      &gemm_routine()};
+                                                      &gemm_routine(), &conv_direct(), &conv_depthwise(),
+                                                      &conv_im2col(),   &conv_routine()};
   return every;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/conv/conv.hpp"
 #include "kernels/copy/copy.hpp"
 #include "kernels/elementwise/elementwise.hpp"
 #include "kernels/gemm/gemm.hpp"
@@ -31,6 +32,10 @@ const GemmMmaFamily& gemm_mma();
 const GemmWgmmaFamily& gemm_wgmma();
 const GemmThinFamily& gemm_thin();
 const GemmRoutineFamily& gemm_routine();
+const ConvDirectFamily& conv_direct();
+const ConvDepthwiseFamily& conv_depthwise();
+const ConvIm2colFamily& conv_im2col();
+const ConvRoutineFamily& conv_routine();
 
 // Every family, in a stable order.
 const std::vector<const KernelFamily*>& all();

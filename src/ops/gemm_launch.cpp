@@ -64,8 +64,6 @@ std::int64_t alignment(const GemmOperand& o, const std::vector<std::int64_t>& li
   return offset_alignment(values);
 }
 
-thread_local const GemmForce* scoped_force = nullptr;
-
 }  // namespace
 
 KernelArg GemmLaunch::real(double v) const {
@@ -176,9 +174,6 @@ const GemmCandidate& gemm_candidate(const std::string& name) {
   throw Error(Status::NotFound, "gemm: no candidate kernel '" + name + "' (candidates: " + names + ")");
 }
 
-GemmForceScope::GemmForceScope(const GemmForce& f) : previous_(scoped_force) { scoped_force = &f; }
-GemmForceScope::~GemmForceScope() { scoped_force = previous_; }
-
 GemmProblem gemm_problem(const GemmCall& c) {
   GemmProblem pr;
   pr.dtype = c.dtype;
@@ -227,7 +222,7 @@ GemmChoice choose_gemm(const Queue& q, const GemmProblem& pr, bool product, cons
 }
 
 Event run_gemm(const Queue& q, const GemmCall& c, const WaitList& wait, const GemmForce* force) {
-  if (!force) force = scoped_force;
+  if (!force) force = GemmForceScope::current();
   const GemmProblem pr = gemm_problem(c);
   const bool product = c.k > 0 && (c.list ? std::any_of(c.alphas.begin(), c.alphas.end(), [](double x) { return x != 0; })
                                           : c.alpha != 0);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/gemm/gemm.hpp"
+#include "ops/force.hpp"
 #include "optune/gemm.hpp"
 
 namespace optune::detail {
@@ -50,32 +51,14 @@ struct GemmCall {
   bool swapped = false;
 };
 
-// What the tuner and the tests force instead of the database's choice: a
-// candidate by name ("direct", "tiled", "mma", "thin"; empty: the routine's
-// choice) and parameters by family name ("gemm_direct", "gemm_tiled",
-// "gemm_mma", "gemm_thin", "gemm_routine").
-// Forced parameters run as given (fitted to the device, not shrunk).
-struct GemmForce {
-  std::string candidate;
-  std::map<std::string, Params> params;
-  const Params* find(const std::string& family) const {
-    auto it = params.find(family);
-    return it == params.end() ? nullptr : &it->second;
-  }
-};
-
-// While alive, the GEMM calls of this thread that pass no GemmForce use f
-// (tests run the public entry points with forced configurations this way).
-class GemmForceScope {
- public:
-  explicit GemmForceScope(const GemmForce& f);
-  ~GemmForceScope();
-  GemmForceScope(const GemmForceScope&) = delete;
-  GemmForceScope& operator=(const GemmForceScope&) = delete;
-
- private:
-  const GemmForce* previous_;
-};
+// GEMM's forced candidate ("direct", "tiled", "mma", "wgmma", "thin") and
+// parameters by family ("gemm_direct", "gemm_tiled", "gemm_mma",
+// "gemm_thin", "gemm_routine"; ops/force.hpp). Forced parameters run as
+// given (fitted to the device, not shrunk).
+using GemmForce = CandidateForce;
+struct GemmForceTag;
+// While alive, the GEMM calls of this thread that pass no GemmForce use it.
+using GemmForceScope = ForceScope<GemmForceTag>;
 
 // An untyped matrix (the C API's buffers): memory, the view, the element type.
 struct GemmMatrix {

@@ -39,7 +39,7 @@ Operand dense_view(const Operand& op, const std::vector<std::int64_t>& shape);
 // enqueued.
 struct Scratch {
   Operand values, indices;  // indices only when asked for
-  std::unique_lock<std::mutex> lock;
+  std::unique_lock<std::recursive_mutex> lock;
 };
 Scratch queue_scratch(const Queue& q, DType values_type, std::size_t count, bool indices);
 

@@ -14,7 +14,7 @@ struct Slot {
 
 struct QueueScratch {
   std::weak_ptr<QueueImpl> owner;
-  std::shared_ptr<std::mutex> mutex = std::make_shared<std::mutex>();
+  std::shared_ptr<std::recursive_mutex> mutex = std::make_shared<std::recursive_mutex>();
   std::array<Slot, kScratchSlots> slots;
 };
 
@@ -37,14 +37,14 @@ QueueScratch& entry_of(const Queue& q) {
 }  // namespace
 
 ScratchLease lease_scratch(const Queue& q, const std::array<std::size_t, kScratchSlots>& bytes) {
-  std::shared_ptr<std::mutex> m;
+  std::shared_ptr<std::recursive_mutex> m;
   QueueScratch* e = nullptr;
   {
     std::lock_guard lock(registry_mutex);
     e = &entry_of(q);
     m = e->mutex;
   }
-  ScratchLease lease{std::unique_lock<std::mutex>(*m), {}};
+  ScratchLease lease{std::unique_lock<std::recursive_mutex>(*m), {}};
   for (std::size_t i = 0; i < kScratchSlots; ++i) {
     if (bytes[i] == 0) continue;
     Slot& s = e->slots[i];
@@ -73,7 +73,7 @@ std::size_t scratch_bytes(const Queue& q) {
 }
 
 void release_queue_scratch(const Queue& q) {
-  std::shared_ptr<std::mutex> m;
+  std::shared_ptr<std::recursive_mutex> m;
   {
     std::lock_guard lock(registry_mutex);
     auto it = registry().find(q.impl().get());

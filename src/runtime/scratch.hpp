@@ -9,6 +9,11 @@
 // trimming, when a slot has served kTrimAfter leases in a row that each
 // needed under a quarter of it (a large product once, small ones since), the
 // slot is given back and the next lease allocates what it needs.
+//
+// Slots 0 to 2 serve the passes of one kernel family (GEMM's helpers, split
+// reductions); slot 3 holds an operator's own intermediate (conv2d's im2col
+// matrix) across calls to another operator, whose lease, nested in the same
+// thread, takes the (recursive) lock again and leaves slot 3 alone.
 #pragma once
 
 #include <array>
@@ -20,11 +25,11 @@
 
 namespace optune::detail {
 
-constexpr std::size_t kScratchSlots = 3;
+constexpr std::size_t kScratchSlots = 4;
 constexpr int kTrimAfter = 16;
 
 struct ScratchLease {
-  std::unique_lock<std::mutex> lock;
+  std::unique_lock<std::recursive_mutex> lock;
   std::array<std::shared_ptr<MemImpl>, kScratchSlots> slot;  // null where 0 bytes were asked
 };
 

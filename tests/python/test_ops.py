@@ -365,3 +365,66 @@ def test_binding_errors():
             optune.from_cl_buffer(1, (2, 2), strides=(1,))
         with pytest.raises(ValueError, match="offset must be >= 0"):
             optune.from_cl_buffer(1, (2, 2), offset=-1)
+
+
+def conv2d_ref(x, w, stride, pads, dilation, groups):
+    """Direct convolution in float64: x (N, C, H, W), w (K, C/groups, R, S), pads (top, bottom, left, right)."""
+    n, c, h, wd = x.shape
+    k, cg, r, s = w.shape
+    xp = np.zeros((n, c, h + pads[0] + pads[1], wd + pads[2] + pads[3]))
+    xp[:, :, pads[0]:pads[0] + h, pads[2]:pads[2] + wd] = x
+    oh = (xp.shape[2] - dilation[0] * (r - 1) - 1) // stride[0] + 1
+    ow = (xp.shape[3] - dilation[1] * (s - 1) - 1) // stride[1] + 1
+    y = np.zeros((n, k, oh, ow))
+    kg = k // groups
+    for ko in range(k):
+        g = ko // kg
+        for i in range(r):
+            for j in range(s):
+                patch = xp[:, g * cg:(g + 1) * cg, i * dilation[0]:i * dilation[0] + stride[0] * (oh - 1) + 1:stride[0],
+                           j * dilation[1]:j * dilation[1] + stride[1] * (ow - 1) + 1:stride[1]]
+                y[:, ko] += np.einsum("nchw,c->nhw", patch, w[ko, :, i, j])
+    return y
+
+
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_conv2d(rng, layout):
+    # float32 tensors (conv2d takes f32, f16, bf16); groups 2, stride 2 along H,
+    # dilation along W, asymmetric padding, bias, residual, relu.
+    x = rng.standard_normal((2, 4, 7, 9)).astype(np.float32)
+    w = rng.standard_normal((6, 2, 3, 2)).astype(np.float32)
+    bias = rng.standard_normal(6).astype(np.float32)
+    pads = (1, 0, 2, 1)
+    ref = conv2d_ref(x.astype(np.float64), w.astype(np.float64), (2, 1), pads, (1, 2), 2)
+    res = rng.standard_normal(ref.shape).astype(np.float32)
+    to = (lambda a: a.transpose(0, 2, 3, 1).copy()) if layout == "nhwc" else (lambda a: a)
+    back = (lambda a: a.transpose(0, 3, 1, 2)) if layout == "nhwc" else (lambda a: a)
+    tx, tw = optune.asarray(to(x)), optune.asarray(w)
+    y = optune.conv2d(tx, tw, stride=(2, 1), padding=pads, dilation=(1, 2), groups=2, layout=layout)
+    np.testing.assert_allclose(back(y.numpy()), ref, rtol=1e-5, atol=1e-5)
+    y = optune.conv2d(tx, tw, bias=optune.asarray(bias), residual=optune.asarray(to(res)), stride=(2, 1),
+                      padding=pads, dilation=(1, 2), groups=2, layout=layout, activation="relu")
+    np.testing.assert_allclose(back(y.numpy()), np.maximum(ref + bias[None, :, None, None] + res, 0), rtol=1e-5,
+                               atol=1e-5)
+    # The other output layout.
+    other = "nchw" if layout == "nhwc" else "nhwc"
+    y = optune.conv2d(tx, tw, stride=(2, 1), padding=pads, dilation=(1, 2), groups=2, layout=layout,
+                      out_layout=other)
+    got = y.numpy().transpose(0, 3, 1, 2) if other == "nhwc" else y.numpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_conv2d_errors():
+    x = optune.zeros((1, 4, 5, 5), dtype=np.float32)
+    with pytest.raises(ValueError, match="not divisible by groups"):
+        optune.conv2d(x, optune.zeros((4, 2, 3, 3), dtype=np.float32), groups=3)
+    with pytest.raises(ValueError, match="weight has shape"):
+        optune.conv2d(x, optune.zeros((4, 3, 3, 3), dtype=np.float32))
+    with pytest.raises(ValueError, match="the output would be"):
+        optune.conv2d(x, optune.zeros((4, 4, 7, 7), dtype=np.float32))
+    with pytest.raises(ValueError, match="padding takes 2 or 4"):
+        optune.conv2d(x, optune.zeros((4, 4, 3, 3), dtype=np.float32), padding=(1, 1, 1))
+    with pytest.raises(ValueError, match="'nchw' or 'nhwc'"):
+        optune.conv2d(x, optune.zeros((4, 4, 3, 3), dtype=np.float32), layout="chwn")
+    with pytest.raises(ValueError, match="must be 4-d"):
+        optune.conv2d(optune.zeros((4, 5, 5), dtype=np.float32), optune.zeros((4, 4, 3, 3), dtype=np.float32))

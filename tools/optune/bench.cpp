@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "bench_conv.hpp"
 #include "bench_elementwise.hpp"
 #include "bench_gemm.hpp"
 #include "bench_reduce.hpp"
@@ -28,6 +29,7 @@ struct BenchOptions {
   std::vector<std::string> only;
   bool quiet = false;
   GemmBenchOptions gemm;
+  ConvBenchOptions conv;
 };
 
 bool wanted(const BenchOptions& o, const std::string& suite) {
@@ -44,6 +46,7 @@ void check_only(const BenchOptions& o, const Capabilities& caps) {
   if (wanted(o, "elementwise")) suites.emplace_back("elementwise", elementwise_case_names());
   if (wanted(o, "reduce")) suites.emplace_back("reduce", reduce_case_names());
   if (wanted(o, "gemm")) suites.emplace_back("gemm", gemm_case_names(caps, o.gemm));
+  if (wanted(o, "conv")) suites.emplace_back("conv", conv_case_names(caps, o.conv));
   if (wanted(o, "startup")) suites.emplace_back("startup", startup_case_names());
   std::vector<std::string> unmatched;
   for (const std::string& word : o.only) {
@@ -134,6 +137,13 @@ void run_bench(const BenchOptions& o) {
     go.only = o.only;
     ops["gemm"] = bench_gemm(q, c, go);
   }
+  if (wanted(o, "conv")) {
+    ConvBenchOptions co2 = o.conv;
+    co2.runs = o.runs;
+    co2.quiet = o.quiet;
+    co2.only = o.only;
+    ops["conv"] = bench_conv(q, c, co2);
+  }
   if (wanted(o, "startup")) {
     StartupBenchOptions so;
     so.only = o.only;
@@ -177,8 +187,8 @@ void add_bench_command(CLI::App& app) {
   auto* o = new BenchOptions();
   auto* cmd = app.add_subcommand("bench", "Measure the device's ceilings and the operators against them");
   cmd->add_option("suites", o->suites,
-                  "What to measure besides the ceilings: elementwise, reduce, gemm, startup, all (default: all)")
-      ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "gemm", "startup", "all"}));
+                  "What to measure besides the ceilings: elementwise, reduce, gemm, conv, startup, all (default: all)")
+      ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "gemm", "conv", "startup", "all"}));
   // Options that one suite reads name it; the old spellings stay accepted,
   // hidden (group ""), for scripts.
   for (const bool hidden : {false, true}) {
@@ -195,6 +205,11 @@ void add_bench_command(CLI::App& app) {
                   "on CPUs)")
         ->group(hidden ? "" : "Options");
   }
+  cmd->add_flag("--conv-quick", o->conv.quick, "conv: f32 only (the six cases' f32 rows, both layouts)");
+  cmd->add_option("--conv-cases", o->conv.groups,
+                  "conv: which groups, e.g. issue,mobilenet,resnet (default: issue, the issue's table)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"issue", "mobilenet", "resnet"}));
   cmd->add_option("--only", o->only, "Only the cases whose name contains one of these, in every suite (e.g. gelu,row-sum); "
                   "one that matches no case is an error")
       ->delimiter(',');

@@ -1,0 +1,265 @@
+// The convolution families: conv_direct, conv_depthwise and conv_routine
+// (kernels/conv/conv.hpp).
+#include "kernels/conv/conv.hpp"
+
+#include <algorithm>
+
+#include "kernels/gemm/gemm.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+std::string flag(bool b) { return b ? "1" : "0"; }
+
+bool group_fits(std::int64_t wgs, const Capabilities& caps) {
+  return std::size_t(wgs) <= caps.max_work_group_size && std::size_t(wgs) <= caps.max_work_item_sizes[0];
+}
+
+// Packs of more than 4 lanes exist on OpenCL only.
+std::int64_t max_lanes(const Capabilities& caps) { return caps.backend == Backend::CUDA ? 4 : 16; }
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+Geometry one_dim(std::int64_t items, std::int64_t wgs) {
+  Geometry g;
+  g.local[0] = std::size_t(wgs);
+  g.global[0] = round_up(std::size_t(std::max<std::int64_t>(items, 1)), std::size_t(wgs));
+  return g;
+}
+
+std::vector<DType> storage_types() { return {DType::F32, DType::F16, DType::BF16}; }
+
+// The cases (smaller on CPUs): conv 3x3 32 x 64 x 56 x 56 -> 64 and
+// depthwise 3x3 8 x 256 x 112 x 112.
+ConvProblem general_example(DType dtype, bool nhwc, const Capabilities& caps) {
+  return caps.type == DeviceType::CPU ? conv_kernels::make(dtype, 1, 32, 28, 28, 32, 3, 3, 1, 1, 1, nhwc)
+                                      : conv_kernels::make(dtype, 32, 64, 56, 56, 64, 3, 3, 1, 1, 1, nhwc);
+}
+ConvProblem depthwise_example(DType dtype, bool nhwc, const Capabilities& caps) {
+  return caps.type == DeviceType::CPU ? conv_kernels::make(dtype, 1, 64, 56, 56, 64, 3, 3, 1, 1, 64, nhwc)
+                                      : conv_kernels::make(dtype, 8, 256, 112, 112, 256, 3, 3, 1, 1, 256, nhwc);
+}
+
+}  // namespace
+
+namespace conv_kernels {
+
+std::int64_t out_size(std::int64_t in, std::int64_t pad_lo, std::int64_t pad_hi, std::int64_t dil, std::int64_t k,
+                      std::int64_t stride) {
+  const std::int64_t span = in + pad_lo + pad_hi - dil * (k - 1) - 1;
+  return span < 0 ? 0 : span / stride + 1;
+}
+
+ConvProblem make(DType dtype, std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k,
+                 std::int64_t r, std::int64_t s, std::int64_t stride, std::int64_t pad, std::int64_t groups,
+                 bool nhwc) {
+  ConvProblem pr;
+  pr.dtype = dtype;
+  pr.n = n, pr.c = c, pr.h = h, pr.w = w, pr.k = k, pr.r = r, pr.s = s;
+  pr.stride_h = pr.stride_w = stride;
+  pr.pad_t = pr.pad_b = pr.pad_l = pr.pad_r = pad;
+  pr.groups = groups;
+  pr.oh = out_size(h, pad, pad, 1, r, stride);
+  pr.ow = out_size(w, pad, pad, 1, s, stride);
+  pr.in_nhwc = pr.out_nhwc = nhwc;
+  return pr;
+}
+
+}  // namespace conv_kernels
+
+double ConvProblem::flops() const {
+  return 2.0 * double(n) * double(k) * double(oh) * double(ow) * double(c / groups) * double(r) * double(s);
+}
+
+double ConvProblem::bytes() const {
+  const double e = double(dtype_size(dtype));
+  const double out = double(n) * double(k) * double(oh) * double(ow);
+  return e * (double(n) * double(c) * double(h) * double(w) + double(k) * double(c / groups) * double(r) * double(s) +
+              out * (residual ? 2 : 1));
+}
+
+std::string ConvFamilyBase::bucket(const ConvProblem& pr) const { return pr.in_nhwc ? "nhwc" : "nchw"; }
+
+std::vector<DType> ConvFamilyBase::dtypes(const Capabilities&) const { return storage_types(); }
+
+KernelSource ConvFamilyBase::program(const Params& p, const ConvProblem& pr) const {
+  return {source(), gemm_kernels::program_text(source(), pr.activation), defines(p, pr), kernel_name()};
+}
+
+Defines ConvFamilyBase::defines(const Params& p, const ConvProblem& pr) const {
+  Defines d{{"TYPE", c_type_name(pr.dtype)},
+            {"EPI", "float"},
+            {"HALF_STORAGE", flag(pr.dtype == DType::F16)},
+            {"BF16_STORAGE", flag(pr.dtype == DType::BF16)},
+            {"IN_NHWC", flag(pr.in_nhwc)},
+            {"OUT_NHWC", flag(pr.out_nhwc)}};
+  for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
+  return d;
+}
+
+// ---- conv_direct ----
+
+std::vector<Parameter> ConvDirectFamily::parameters(const Capabilities& caps) const {
+  return {{"WGS", {32, 64, 128, 256}, caps.type == DeviceType::CPU ? 64 : 128, "work-items per group (pixels)"},
+          {"KPT", {1, 2, 4, 8, 16}, caps.type == DeviceType::CPU ? 8 : 4,
+           "output channels per work-item (each input value loaded once for all of them)"}};
+}
+
+std::string ConvDirectFamily::check(const Params& p, const Capabilities& caps, const ConvProblem&) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  if (!group_fits(p.at("WGS"), caps)) return "WGS exceeds the device's work-group limit";
+  return "";
+}
+
+Params ConvDirectFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
+  Params p = complete(tuned, caps);
+  while (p["WGS"] > 32 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
+  // No more channels per work-item than a group has.
+  while (p["KPT"] > 1 && p["KPT"] / 2 >= pr.k / pr.groups) p["KPT"] /= 2;
+  return p;
+}
+
+Geometry ConvDirectFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
+  // One dimension: the channel block is the slow index, so a group's
+  // work-items share their weights. CUDA's grid y/z limits never apply.
+  const std::int64_t wgs = p.at("WGS"), kg = pr.k / pr.groups;
+  const std::int64_t pixels = round_up(std::size_t(pr.n * pr.oh * pr.ow), std::size_t(wgs));
+  return one_dim(pixels * pr.groups * ceil_div(kg, p.at("KPT")), wgs);
+}
+
+ConvProblem ConvDirectFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  return general_example(dtype, bucket == "nhwc", caps);
+}
+
+// ---- conv_depthwise ----
+
+std::vector<Parameter> ConvDepthwiseFamily::parameters(const Capabilities& caps) const {
+  std::vector<std::int64_t> lanes{1, 2, 4};
+  if (max_lanes(caps) > 4) lanes.insert(lanes.end(), {8, 16});
+  return {{"WGS", {32, 64, 128, 256}, 128, "work-items per group"},
+          {"WPT", {1, 2, 4, 8}, 4, "NCHW: outputs along W per work-item (one pack where aligned)"},
+          {"VW", lanes, 4, "NHWC: channels per work-item, loaded and stored as one pack"},
+          {"PPT", {1, 2, 4}, 1, "NHWC: output pixels along W per work-item"}};
+}
+
+std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  if (!group_fits(p.at("WGS"), caps)) return "WGS exceeds the device's work-group limit";
+  if (!pr.depthwise()) return "not a depthwise convolution (groups == C == K)";
+  if (pr.in_nhwc != pr.out_nhwc) return "input and output in different layouts";
+  // A layout's unused parameters stay at their defaults (so the tuner runs
+  // no program twice).
+  const Params dflt = defaults(caps);
+  if (pr.in_nhwc) {
+    if (p.at("WPT") != dflt.at("WPT") && p.at("WPT") != 1) return "WPT applies to NCHW only";
+    const std::int64_t vw = p.at("VW");
+    if (vw > max_lanes(caps)) return "VW wider than the backend's vectors";
+    if (pr.c % vw || pr.align % vw) return "channels or offsets not a multiple of VW";
+  } else {
+    if ((p.at("VW") != dflt.at("VW") && p.at("VW") != 1) || (p.at("PPT") != dflt.at("PPT") && p.at("PPT") != 1))
+      return "VW and PPT apply to NHWC only";
+    if (p.at("WPT") > max_lanes(caps) && p.count("VEC") && p.at("VEC")) return "WPT wider than the backend's vectors";
+  }
+  return "";
+}
+
+Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
+  Params p = complete(tuned, caps);
+  while (p["WGS"] > 32 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
+  if (pr.in_nhwc) {
+    p["WPT"] = 1;
+    p["VW"] = std::min(p["VW"], max_lanes(caps));
+    while (p["VW"] > 1 && (pr.c % p["VW"] || pr.align % p["VW"])) p["VW"] /= 2;
+    p["VEC"] = 0;
+  } else {
+    p["VW"] = p["PPT"] = 1;
+    // The WPT outputs go out as one pack where every row starts on a pack.
+    const std::int64_t wpt = p["WPT"];
+    p["VEC"] = wpt > 1 && wpt <= max_lanes(caps) && pr.ow % wpt == 0 && pr.align % wpt == 0;
+  }
+  return p;
+}
+
+Geometry ConvDepthwiseFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
+  const std::int64_t items = pr.in_nhwc ? pr.n * pr.oh * ceil_div(pr.ow, p.at("PPT")) * (pr.c / p.at("VW"))
+                                        : pr.n * pr.c * pr.oh * ceil_div(pr.ow, p.at("WPT"));
+  return one_dim(items, p.at("WGS"));
+}
+
+Defines ConvDepthwiseFamily::defines(const Params& p, const ConvProblem& pr) const {
+  Defines d = ConvFamilyBase::defines(p, pr);
+  d.emplace_back("FR", std::to_string(pr.r));
+  d.emplace_back("FS", std::to_string(pr.s));
+  return d;
+}
+
+ConvProblem ConvDepthwiseFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  return depthwise_example(dtype, bucket == "nhwc", caps);
+}
+
+// ---- conv_im2col ----
+
+std::vector<Parameter> ConvIm2colFamily::parameters(const Capabilities&) const {
+  return {{"WGS", {64, 128, 256, 512}, 256, "work-items per group (one matrix element each)"},
+          {"CHUNK_KIB", {1, 4096, 65536, 262144}, 262144,
+           "the patch matrix's size in KiB, in whole images (at least one): the batch runs in chunks of it "
+           "(host only, no define)"}};
+}
+
+std::string ConvIm2colFamily::check(const Params& p, const Capabilities& caps, const ConvProblem&) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  if (!group_fits(p.at("WGS"), caps)) return "WGS exceeds the device's work-group limit";
+  return "";
+}
+
+Params ConvIm2colFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem&) const {
+  Params p = complete(tuned, caps);
+  while (p["WGS"] > 64 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
+  return p;
+}
+
+Geometry ConvIm2colFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
+  return one_dim(pr.n * pr.oh * pr.ow * (pr.c / pr.groups) * pr.r * pr.s, p.at("WGS"));
+}
+
+Defines ConvIm2colFamily::defines(const Params& p, const ConvProblem& pr) const {
+  Params kernel = p;
+  kernel.erase("CHUNK_KIB");  // the host's, not the program's
+  Defines d = ConvFamilyBase::defines(kernel, pr);
+  d.emplace_back("ELEM", dtype_size(pr.dtype) == 4 ? "uint" : "ushort");
+  return d;
+}
+
+ConvProblem ConvIm2colFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  return general_example(dtype, bucket == "nhwc", caps);
+}
+
+// ---- conv_routine ----
+
+std::vector<Parameter> ConvRoutineFamily::parameters(const Capabilities&) const {
+  return {{"KERNEL", {0, 1, 2, 3, 4}, 0,
+           "0: the first candidate that applies (pointwise, depthwise, im2col, direct); 1 direct; 2 depthwise; "
+           "3 pointwise; 4 im2col"}};
+}
+
+Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const ConvProblem&) const {
+  return Geometry{};
+}
+
+std::string ConvRoutineFamily::bucket(const ConvProblem& pr) const {
+  return pr.pointwise() ? "pointwise" : pr.depthwise() ? "depthwise" : "general";
+}
+
+std::vector<DType> ConvRoutineFamily::dtypes(const Capabilities&) const { return storage_types(); }
+
+ConvProblem ConvRoutineFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  const bool cpu = caps.type == DeviceType::CPU;
+  if (bucket == "pointwise")
+    return cpu ? conv_kernels::make(dtype, 1, 64, 28, 28, 64, 1, 1, 1, 0, 1, true)
+               : conv_kernels::make(dtype, 32, 256, 56, 56, 64, 1, 1, 1, 0, 1, true);
+  if (bucket == "depthwise") return depthwise_example(dtype, true, caps);
+  return general_example(dtype, true, caps);
+}
+
+}  // namespace optune::detail

@@ -1,0 +1,131 @@
+// Descriptors of the convolution families: conv_direct (conv/conv_direct.cl,
+// any descriptor), conv_depthwise (conv/conv_depthwise.cl, groups == C == K)
+// and conv_routine (routine parameters only: which candidate runs). The 1x1
+// candidate runs GEMM's families (ops/conv_candidates.cpp).
+#pragma once
+
+#include "kernels/descriptor.hpp"
+#include "optune/elementwise.hpp"
+
+namespace optune::detail {
+
+// One convolution as the kernels see it (validated sizes, NCHW or NHWC per
+// tensor, the epilogue's presence). Weights are K x C/groups x R x S.
+struct ConvProblem {
+  DType dtype = DType::F32;
+  std::int64_t n = 1, c = 1, h = 1, w = 1, k = 1, r = 1, s = 1, oh = 1, ow = 1;
+  std::int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1, pad_t = 0, pad_l = 0, pad_b = 0, pad_r = 0;
+  std::int64_t groups = 1;
+  bool in_nhwc = false, out_nhwc = false;
+  bool bias = false, residual = false;
+  Unary activation = Unary::Copy;
+  // The largest pack (elements, a power of two up to 16) that the input's,
+  // output's and residual's offsets allow.
+  std::int64_t align = 16;
+  std::vector<std::int64_t> sizes() const { return {n, c, h, w, k, r, s}; }
+  std::map<std::string, std::int64_t> fields() const {
+    return {{"oh", oh},         {"ow", ow},           {"stride_h", stride_h}, {"stride_w", stride_w},
+            {"dil_h", dil_h},   {"dil_w", dil_w},     {"pad_t", pad_t},       {"pad_l", pad_l},
+            {"pad_b", pad_b},   {"pad_r", pad_r},     {"groups", groups},     {"in_nhwc", in_nhwc},
+            {"out_nhwc", out_nhwc}, {"bias", bias},   {"residual", residual}, {"activation", int(activation)},
+            {"align", align}};
+  }
+  bool depthwise() const { return groups == c && k == c; }
+  bool pointwise() const {
+    return r == 1 && s == 1 && stride_h == 1 && stride_w == 1 && pad_t == 0 && pad_l == 0 && pad_b == 0 &&
+           pad_r == 0;
+  }
+  double flops() const;  // 2 N K OH OW (C / groups) R S
+  double bytes() const;  // input, weight and output once (and the residual)
+};
+
+// Runtime flag bits of the conv kernels (conv/conv_common.cl names the same).
+constexpr unsigned kConvBias = 1u, kConvResidual = 2u;
+
+class ConvFamilyBase : public FamilyOf<ConvProblem> {
+ public:
+  // Layout buckets of the kernel families: the input's layout.
+  std::string bucket(const ConvProblem& problem) const override;
+  std::vector<std::string> buckets() const override { return {"nchw", "nhwc"}; }
+  std::vector<DType> dtypes(const Capabilities& caps) const override;
+  // The activation macro, then conv_common.cl's parts, then the source.
+  KernelSource program(const Params& p, const ConvProblem& problem) const override;
+  // Element types and layouts, then the parameters.
+  Defines defines(const Params& p, const ConvProblem& problem) const override;
+};
+
+// Any convolution: each work-item computes KPT output channels of one
+// output pixel (one group along pixels shares its channels).
+class ConvDirectFamily : public ConvFamilyBase {
+ public:
+  std::string name() const override { return "conv_direct"; }
+  std::string source() const override { return "conv/conv_direct.cl"; }
+  std::string kernel_name() const override { return "conv_direct"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+};
+
+// groups == C == K, input and output in one layout: NCHW work-items compute
+// WPT outputs along W (stored as one pack where aligned: VEC), NHWC ones VW
+// channels (one pack) of PPT pixels along W. The filter size is a define.
+class ConvDepthwiseFamily : public ConvFamilyBase {
+ public:
+  std::string name() const override { return "conv_depthwise"; }
+  std::string source() const override { return "conv/conv_depthwise.cl"; }
+  std::string kernel_name() const override { return "conv_depthwise"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  // Adds the derived VEC (NCHW: the WPT outputs stored as one pack).
+  Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Defines defines(const Params& p, const ConvProblem& problem) const override;
+  ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+};
+
+// The patches of a chunk of images over one group's channels as a
+// row-major matrix (either input layout), which GEMM multiplies by the
+// group's weights: one element per work-item, its bits copied (ELEM).
+class ConvIm2colFamily : public ConvFamilyBase {
+ public:
+  std::string name() const override { return "conv_im2col"; }
+  std::string source() const override { return "conv/conv_im2col.cl"; }
+  std::string kernel_name() const override { return "conv_im2col"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
+  // For the whole batch; the candidate launches chunks of images itself.
+  Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Defines defines(const Params& p, const ConvProblem& problem) const override;
+  ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+};
+
+// Which candidate runs (KERNEL: 0 the first that applies in the order
+// pointwise, depthwise, im2col, direct; 1 direct; 2 depthwise; 3 pointwise;
+// 4 im2col, each where it applies). No kernel of its own: its tuning case
+// times the routine.
+class ConvRoutineFamily : public FamilyOf<ConvProblem> {
+ public:
+  std::string name() const override { return "conv_routine"; }
+  std::string source() const override { return ""; }
+  std::string kernel_name() const override { return ""; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  std::string bucket(const ConvProblem& problem) const override;
+  std::vector<std::string> buckets() const override { return {"pointwise", "depthwise", "general"}; }
+  std::vector<DType> dtypes(const Capabilities& caps) const override;
+  ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+};
+
+namespace conv_kernels {
+// The output size of one dimension, or <= 0 when none fits.
+std::int64_t out_size(std::int64_t in, std::int64_t pad_lo, std::int64_t pad_hi, std::int64_t dil, std::int64_t k,
+                      std::int64_t stride);
+// A problem of these sizes with output sizes and a dense layout filled in.
+ConvProblem make(DType dtype, std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k,
+                 std::int64_t r, std::int64_t s, std::int64_t stride, std::int64_t pad, std::int64_t groups, bool nhwc);
+}  // namespace conv_kernels
+
+}  // namespace optune::detail

@@ -1,0 +1,44 @@
+// conv_common: what the convolution kernels share — tensor indexing in
+// either layout and the fused epilogue
+//   out = act(sum + bias[k] + residual)
+// The host puts gemm_flags.cl and gemm_common.cl (element types, GEMM_LOAD /
+// GEMM_STORE of the storage type, `real`, gemm_finish with the activation
+// GEMM_ACT) before this text, then the kernel.
+//
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
+
+#ifndef IN_NHWC
+#define IN_NHWC 0        // 1: the input is N x H x W x C, else N x C x H x W
+#endif
+#ifndef OUT_NHWC
+#define OUT_NHWC 0       // 1: the output (and the residual) is N x H x W x K
+#endif
+
+// Runtime flag bits (the host names the same: kConvBias, kConvResidual).
+#define CONV_BIAS 1u
+#define CONV_RESIDUAL 2u
+
+// Element (n, c, y, x) of a tensor of `ch` channels of h x w.
+OPTUNE_FUNC ulong conv_index(const int nhwc, const ulong n, const int c, const int y, const int x, const int ch,
+                             const int h, const int w) {
+  return nhwc ? ((n * (ulong)h + (ulong)y) * (ulong)w + (ulong)x) * (ulong)ch + (ulong)c
+              : ((n * (ulong)ch + (ulong)c) * (ulong)h + (ulong)y) * (ulong)w + (ulong)x;
+}
+
+// act(sum + bias + residual): `bias` and `res` are the values already
+// loaded (0 when absent); gemm_finish drops a residual of beta 0 unread.
+OPTUNE_FUNC real conv_finish(const real sum, const uint flags, const real bias, const real res, const real act_p0,
+                             const real act_p1) {
+  return gemm_finish(sum, (real)1, res, (flags & CONV_RESIDUAL) ? (real)1 : (real)0,
+                     (flags & CONV_BIAS) ? bias : (real)0, act_p0, act_p1);
+}
+
+// The bias of output channel k, 0 without one.
+OPTUNE_FUNC real conv_bias(const uint flags, __global const TYPE* bias, const ulong bias_off, const int k) {
+  return (flags & CONV_BIAS) ? GEMM_LOAD(bias, bias_off + (ulong)k) : (real)0;
+}
+
+// The residual at element i, 0 without one.
+OPTUNE_FUNC real conv_residual(const uint flags, __global const TYPE* res, const ulong i) {
+  return (flags & CONV_RESIDUAL) ? GEMM_LOAD(res, i) : (real)0;
+}

@@ -1,0 +1,287 @@
+// The conv2d routine: its candidates (direct, depthwise, pointwise and
+// im2col as GEMM)
+// and the choice among them by the database or the tuner's forced choice.
+#include "kernels/families.hpp"
+#include "ops/conv_ops.hpp"
+#include "ops/gemm_ops.hpp"
+#include "ops/params.hpp"
+#include "runtime/scratch.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+KernelArg int_arg(std::int64_t v) { return KernelArg::scalar(std::int32_t(v)); }
+KernelArg ulong_arg(std::size_t v) { return KernelArg::scalar(std::uint64_t(v)); }
+
+// Bias and residual stand in for themselves or, when absent, for the output
+// (never read: the flags say so).
+const ConvTensor& or_out(const ConvCall& c, const ConvTensor& t, bool present) { return present ? t : c.out; }
+
+// The tensor block every conv kernel takes after its sizes: input, weight,
+// bias, residual, output (buffer and offset each), flags, act_p0, act_p1.
+std::vector<KernelArg> tensor_args(const ConvCall& c) {
+  const ConvProblem& pr = c.problem;
+  std::vector<KernelArg> args;
+  for (const ConvTensor* t : {&c.in, &c.wt, &or_out(c, c.bias, pr.bias), &or_out(c, c.res, pr.residual), &c.out}) {
+    args.push_back(KernelArg::buffer(*t->mem));
+    args.push_back(ulong_arg(t->offset));
+  }
+  const auto param = [&](std::size_t i) { return i < c.activation_params.size() ? c.activation_params[i] : 0.0; };
+  args.push_back(KernelArg::scalar(std::uint32_t((pr.bias ? kConvBias : 0u) | (pr.residual ? kConvResidual : 0u))));
+  args.push_back(KernelArg::scalar(float(param(0))));
+  args.push_back(KernelArg::scalar(float(param(1))));
+  return args;
+}
+
+// Compiles the family's program and launches it over the sizes (as int
+// arguments) and the tensor block.
+template <class Family>
+void launch_family(const Family& fam, const Queue& q, const ConvCall& c, const Params& p,
+                   std::initializer_list<std::int64_t> sizes, const WaitList& wait, EventSpan& span) {
+  std::vector<KernelArg> args;
+  for (std::int64_t v : sizes) args.push_back(int_arg(v));
+  const std::vector<KernelArg> tensors = tensor_args(c);
+  args.insert(args.end(), tensors.begin(), tensors.end());
+  KernelPtr k = fam.kernel(q, p, c.problem);
+  span.add(launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), c.problem), wait, &p));
+}
+
+class DirectCandidate : public ConvCandidate {
+ public:
+  std::string name() const override { return "direct"; }
+  int id() const override { return 1; }
+  const FamilyOf<ConvProblem>* family() const override { return &families::conv_direct(); }
+  std::string applies(const ConvProblem&, const Capabilities&) const override { return ""; }
+  void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
+    const ConvProblem& pr = c.problem;
+    launch_family(families::conv_direct(), q, c, p,
+                  {pr.n, pr.c, pr.h, pr.w, pr.k, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w,
+                   pr.pad_t, pr.pad_l, pr.groups},
+                  wait, span);
+  }
+};
+
+class DepthwiseCandidate : public ConvCandidate {
+ public:
+  std::string name() const override { return "depthwise"; }
+  int id() const override { return 2; }
+  const FamilyOf<ConvProblem>* family() const override { return &families::conv_depthwise(); }
+  std::string applies(const ConvProblem& pr, const Capabilities&) const override {
+    if (!pr.depthwise()) return "not depthwise (groups == C == K)";
+    if (pr.in_nhwc != pr.out_nhwc) return "input and output in different layouts";
+    return "";
+  }
+  void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
+    const ConvProblem& pr = c.problem;
+    launch_family(families::conv_depthwise(), q, c, p,
+                  {pr.n, pr.c, pr.h, pr.w, pr.oh, pr.ow, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w, pr.pad_t,
+                   pr.pad_l},
+                  wait, span);
+  }
+};
+
+// The residual into the output (one element-wise copy) unless it is the
+// output: GEMM's C, read with beta = 1. Returns what the GEMMs wait for.
+WaitList residual_into_output(const Queue& q, const ConvCall& c, const WaitList& wait, EventSpan& span) {
+  const ConvProblem& pr = c.problem;
+  if (!pr.residual || (c.res.mem == c.out.mem && c.res.offset == c.out.offset)) return wait;
+  const std::int64_t elements = pr.n * pr.k * pr.oh * pr.ow;
+  Operand from, to;
+  from.mem = c.res.mem, from.offset = c.res.offset;
+  to.mem = c.out.mem, to.offset = c.out.offset;
+  for (Operand* o : {&from, &to}) o->count = std::size_t(elements), o->dtype = pr.dtype, o->shape = {elements};
+  const Event copied = unary(q, Unary::Copy, from, to, {}, wait);
+  span.add(copied);
+  return {copied};
+}
+
+// A matrix of `depth` values per output pixel for images [n0, n0 + images):
+// pixel-major (row p holds pixel p's values: NHWC input, or im2col's
+// patches) or channel-major per image (NCHW input: depth rows of OH OW).
+struct GemmSource {
+  std::shared_ptr<MemImpl> mem;
+  std::size_t offset = 0;
+  bool pixel_major = true;
+  std::int64_t depth = 0;
+};
+
+// out[images n0..., group g's K / groups channels] = act(src W_g^T + bias +
+// out) through GEMM, reading both where they lie (W_g is group g's
+// K / groups x depth rows of the weights):
+//   NHWC output: one product [images OH OW x Kg] = src [.. x depth] W_g^T
+//                (pixel-major source) into columns g Kg.. of rows K apart,
+//                bias per column;
+//   NCHW output: `images` products out[n][g Kg..] = W_g src[n]^T
+//                (pixel-major) or W_g src[n] (channel-major), sharing W_g,
+//                bias per row.
+Event gemm_into_output(const Queue& q, const ConvCall& c, const GemmSource& src, std::int64_t n0,
+                       std::int64_t images, std::int64_t g, const WaitList& wait) {
+  const ConvProblem& pr = c.problem;
+  const std::int64_t pixels = pr.oh * pr.ow, d = src.depth, kg = pr.k / pr.groups;
+  GemmCall gc;
+  gc.dtype = gc.c_dtype = pr.dtype;
+  gc.comp_half = false;  // conv sums in f32 for f16 and bf16
+  gc.alpha = 1;
+  gc.beta = pr.residual ? 1 : 0;
+  const std::size_t w_off = c.wt.offset + std::size_t(g * kg * d);
+  if (pr.out_nhwc) {
+    gc.m = images * pixels, gc.n = kg, gc.k = d;
+    gc.trans_b = true;
+    gc.a = GemmOperand{src.mem, src.offset, d, 0};
+    gc.b = GemmOperand{c.wt.mem, w_off, d, 0};
+    gc.c = GemmOperand{c.out.mem, c.out.offset + std::size_t(n0 * pixels * pr.k + g * kg), pr.k, 0};
+    gc.bias_mode = pr.bias ? 2 : 0;
+  } else {
+    gc.m = kg, gc.n = pixels, gc.k = d, gc.batch = images;
+    gc.a = GemmOperand{c.wt.mem, w_off, d, 0};
+    gc.trans_b = src.pixel_major;
+    gc.b = src.pixel_major ? GemmOperand{src.mem, src.offset, d, pixels * d}
+                           : GemmOperand{src.mem, src.offset, pixels, d * pixels};
+    gc.c = GemmOperand{c.out.mem, c.out.offset + std::size_t((n0 * pr.k + g * kg) * pixels), pixels, pr.k * pixels};
+    gc.bias_mode = pr.bias ? 1 : 0;
+  }
+  if (pr.bias) gc.bias = c.bias.mem, gc.bias_offset = c.bias.offset + std::size_t(g * kg);
+  gc.activation = pr.activation;
+  gc.activation_params = c.activation_params;
+  return run_gemm(q, gc, wait);
+}
+
+// 1x1, stride 1, unpadded, one group, input and output in one layout: GEMM
+// over the tensors where they lie (NHWC: one product; NCHW: one per image),
+// with GEMM's fused epilogue. No copy of the input or the weight.
+class PointwiseCandidate : public ConvCandidate {
+ public:
+  std::string name() const override { return "pointwise"; }
+  int id() const override { return 3; }
+  const FamilyOf<ConvProblem>* family() const override { return nullptr; }
+  std::string applies(const ConvProblem& pr, const Capabilities&) const override {
+    if (!pr.pointwise()) return "not a 1x1, stride 1, unpadded convolution";
+    if (pr.groups != 1) return "grouped";
+    if (pr.in_nhwc != pr.out_nhwc) return "input and output in different layouts";
+    return "";
+  }
+  void run(const Queue& q, const ConvCall& c, const Params&, const WaitList& wait, EventSpan& span) const override {
+    const WaitList pending = residual_into_output(q, c, wait, span);
+    const GemmSource src{c.in.mem, c.in.offset, c.problem.in_nhwc, c.problem.c};
+    span.add(gemm_into_output(q, c, src, 0, c.problem.n, 0, pending));
+  }
+};
+
+// Any groups and layouts: for each chunk of images and each group, the
+// patches over the group's channels as a matrix in scratch
+// (conv_im2col.cl, slot 3), then GEMM by the group's weights (as pointwise,
+// pixel-major) into its output channels; up to kMaxGroups groups (more are
+// as many small GEMMs: direct takes them). A chunk's matrix stays within
+// CHUNK_KIB and the device's largest allocation (or one image's patches,
+// which applies() checks against the latter).
+class Im2colCandidate : public ConvCandidate {
+ public:
+  static constexpr std::int64_t kMaxGroups = 32;
+  std::string name() const override { return "im2col"; }
+  int id() const override { return 4; }
+  const FamilyOf<ConvProblem>* family() const override { return &families::conv_im2col(); }
+  std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
+    if (pr.depthwise() && pr.groups > 1) return "depthwise (one channel per group: the depthwise kernel's)";
+    if (pr.groups > kMaxGroups) return "more than " + std::to_string(kMaxGroups) + " groups (a GEMM each)";
+    if (image_bytes(pr) > caps.max_alloc_bytes) return "one image's patches exceed the device's largest allocation";
+    return "";
+  }
+  void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
+    const ConvProblem& pr = c.problem;
+    const ConvIm2colFamily& fam = families::conv_im2col();
+    const std::size_t budget =
+        std::min<std::size_t>(std::size_t(p.at("CHUNK_KIB")) << 10, q.device().caps().max_alloc_bytes);
+    const std::int64_t per_chunk = std::clamp<std::int64_t>(std::int64_t(budget / image_bytes(pr)), 1, pr.n);
+    ScratchLease s = lease_scratch(q, {0, 0, 0, std::size_t(per_chunk) * image_bytes(pr)});
+    WaitList pending = residual_into_output(q, c, wait, span);
+    KernelPtr k = fam.kernel(q, p, pr);
+    const std::int64_t cg = pr.c / pr.groups, depth = cg * pr.r * pr.s;
+    for (std::int64_t n0 = 0; n0 < pr.n; n0 += per_chunk)
+      for (std::int64_t g = 0; g < pr.groups; ++g) {
+        const std::int64_t images = std::min(per_chunk, pr.n - n0);
+        std::vector<KernelArg> args;
+        for (std::int64_t v : {pr.c, pr.h, pr.w, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h,
+                               pr.dil_w, pr.pad_t, pr.pad_l, n0, images, g * cg, cg})
+          args.push_back(int_arg(v));
+        args.insert(args.end(), {KernelArg::buffer(*c.in.mem), ulong_arg(c.in.offset), KernelArg::buffer(*s.slot[3])});
+        ConvProblem chunk = pr;
+        chunk.n = images;
+        const Event patched = launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), chunk), pending, &p);
+        span.add(patched);
+        const Event multiplied =
+            gemm_into_output(q, c, GemmSource{s.slot[3], 0, true, depth}, n0, images, g, {patched});
+        span.add(multiplied);
+        pending = {multiplied};
+      }
+  }
+
+ private:
+  // One image's patches over one group's channels.
+  static std::size_t image_bytes(const ConvProblem& pr) {
+    return std::size_t(pr.oh * pr.ow) * std::size_t(pr.c / pr.groups * pr.r * pr.s) * dtype_size(pr.dtype);
+  }
+};
+
+const DirectCandidate direct_conv;
+const DepthwiseCandidate depthwise_conv;
+const PointwiseCandidate pointwise_conv;
+const Im2colCandidate im2col_conv;
+
+}  // namespace
+
+const std::vector<const ConvCandidate*>& conv_candidates() {
+  static const std::vector<const ConvCandidate*> order{&pointwise_conv, &depthwise_conv, &im2col_conv,
+                                                                 &direct_conv};
+  return order;
+}
+
+const ConvCandidate& conv_candidate(const std::string& name) {
+  std::string names;
+  for (const ConvCandidate* c : conv_candidates()) {
+    if (c->name() == name) return *c;
+    names += (names.empty() ? "" : ", ") + c->name();
+  }
+  throw Error(Status::NotFound, "conv2d: no candidate kernel '" + name + "' (candidates: " + names + ")");
+}
+
+ConvChoice choose_conv(const Queue& q, const ConvProblem& pr, const ConvForce* force) {
+  const Capabilities& caps = q.device().caps();
+  const auto fitted = [&](const ConvCandidate& cand) -> Params {
+    const FamilyOf<ConvProblem>* fam = cand.family();
+    if (!fam) return {};
+    const Params* forced = force ? force->find(fam->name()) : nullptr;
+    const Params p = forced ? fam->complete(*forced, caps) : fam->fit(params_for(q, *fam, pr), caps, pr);
+    // Forced values run as given where the device allows them (derived
+    // values, VEC, still come from fit).
+    const Params run = forced ? fam->fit(p, caps, pr) : p;
+    if (std::string why = fam->check(run, caps, Problem(pr)); !why.empty())
+      throw Error(Status::Unsupported, "conv2d: the " + cand.name() + " parameters cannot run here: " + why);
+    return run;
+  };
+  if (force && !force->candidate.empty()) {
+    const ConvCandidate& cand = conv_candidate(force->candidate);
+    if (std::string why = cand.applies(pr, caps); !why.empty())
+      throw Error(Status::Unsupported, "conv2d: the forced " + cand.name() + " kernel does not apply: " + why);
+    return {&cand, fitted(cand)};
+  }
+  const ConvRoutineFamily& routine = families::conv_routine();
+  const Params* forced_routine = force ? force->find(routine.name()) : nullptr;
+  const Params rp = routine.complete(forced_routine ? *forced_routine : params_for(q, routine, pr), caps);
+  const std::int64_t wanted = rp.at("KERNEL");
+  for (const ConvCandidate* cand : conv_candidates())
+    if (cand->id() == wanted && cand->applies(pr, caps).empty()) return {cand, fitted(*cand)};
+  for (const ConvCandidate* cand : conv_candidates())
+    if (cand->applies(pr, caps).empty()) return {cand, fitted(*cand)};
+  return {&direct_conv, fitted(direct_conv)};
+}
+
+Event run_conv(const Queue& q, const ConvCall& call, const WaitList& wait, const ConvForce* force) {
+  if (!force) force = ConvForceScope::current();
+  const ConvChoice choice = choose_conv(q, call.problem, force);
+  EventSpan span;
+  choice.candidate->run(q, call, choice.params, wait, span);
+  return span.result();
+}
+
+}  // namespace optune::detail

@@ -1,0 +1,74 @@
+// Host side of conv2d: the validated call, the candidates that can compute
+// it (direct, depthwise, pointwise as GEMM) and the routine that chooses
+// one, shared by the public entry point and the tuning cases.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/conv/conv.hpp"
+#include "ops/force.hpp"
+#include "optune/conv.hpp"
+#include "runtime/event_span.hpp"
+
+namespace optune::detail {
+
+// A dense tensor's memory and first element.
+struct ConvTensor {
+  std::shared_ptr<MemImpl> mem;
+  std::size_t offset = 0;
+};
+
+// One validated call: the problem (sizes, layouts, epilogue), the tensors
+// (bias and residual where the problem says so) and the activation's
+// parameters (P0, P1 of the unary expression).
+struct ConvCall {
+  ConvProblem problem;
+  ConvTensor in, wt, out, bias, res;
+  std::vector<double> activation_params;
+};
+
+// conv2d's forced candidate ("direct", "depthwise", "pointwise") and
+// parameters by family ("conv_direct", "conv_depthwise", "conv_routine";
+// ops/force.hpp).
+using ConvForce = CandidateForce;
+struct ConvForceTag;
+// While alive, the conv2d calls of this thread that pass no ConvForce use it.
+using ConvForceScope = ForceScope<ConvForceTag>;
+
+class ConvCandidate {
+ public:
+  virtual ~ConvCandidate() = default;
+  virtual std::string name() const = 0;  // ConvForce::candidate
+  virtual int id() const = 0;            // its value of conv_routine's KERNEL
+  // The family whose parameters it runs with; nullptr when it runs another
+  // routine's (pointwise: GEMM's).
+  virtual const FamilyOf<ConvProblem>* family() const = 0;
+  // "" when it can run the problem on this device; else why not.
+  virtual std::string applies(const ConvProblem& problem, const Capabilities& caps) const = 0;
+  // Enqueues the call with these (fitted) parameters, adding its events to span.
+  virtual void run(const Queue& q, const ConvCall& call, const Params& p, const WaitList& wait,
+                   EventSpan& span) const = 0;
+};
+
+// In order of preference: pointwise, depthwise, direct (which applies to
+// every problem).
+const std::vector<const ConvCandidate*>& conv_candidates();
+// By name; Error(NotFound) listing the candidates.
+const ConvCandidate& conv_candidate(const std::string& name);
+
+struct ConvChoice {
+  const ConvCandidate* candidate = nullptr;
+  Params params;  // fitted to the problem (empty for pointwise)
+};
+// The forced candidate (Error(Unsupported) when it does not apply), else
+// conv_routine's KERNEL where that candidate applies, else the first that
+// applies.
+ConvChoice choose_conv(const Queue& q, const ConvProblem& problem, const ConvForce* force);
+
+// Enqueues a validated call.
+Event run_conv(const Queue& q, const ConvCall& call, const WaitList& wait, const ConvForce* force = nullptr);
+
+}  // namespace optune::detail

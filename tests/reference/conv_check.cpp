@@ -1,0 +1,158 @@
+#include "reference/conv_check.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "ops/elementwise_ops.hpp"
+#include "reference/elementwise_ref.hpp"
+#include "support/test_support.hpp"
+
+namespace optune::ref {
+
+namespace {
+
+constexpr double kSentinel = -77.0;
+
+const char* name(ConvLayout l) { return l == ConvLayout::NHWC ? "NHWC" : "NCHW"; }
+
+std::size_t at(ConvLayout l, std::int64_t n, std::int64_t c, std::int64_t y, std::int64_t x, std::int64_t C,
+               std::int64_t H, std::int64_t W) {
+  return std::size_t(l == ConvLayout::NHWC ? ((n * H + y) * W + x) * C + c : ((n * C + c) * H + y) * W + x);
+}
+
+std::vector<std::int64_t> shape4(ConvLayout l, std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) {
+  return l == ConvLayout::NHWC ? std::vector<std::int64_t>{n, h, w, c} : std::vector<std::int64_t>{n, c, h, w};
+}
+
+// `values` placed at `offset` in an allocation with NaN (or `fill`) before
+// and three elements after.
+std::vector<double> placed(const std::vector<double>& values, std::size_t offset, double fill) {
+  std::vector<double> out(offset, fill);
+  out.insert(out.end(), values.begin(), values.end());
+  out.insert(out.end(), 3, fill);
+  return out;
+}
+
+double poison_value(DType t) { return t == DType::F16 ? -38048.0 : std::ldexp(-1.0, 127); }
+
+}  // namespace
+
+Conv2dDesc conv_desc(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t r,
+                     std::int64_t s, std::int64_t stride, std::int64_t pad, std::int64_t groups, ConvLayout in,
+                     ConvLayout out) {
+  Conv2dDesc d;
+  d.batch = n, d.in_channels = c, d.in_height = h, d.in_width = w, d.out_channels = k;
+  d.kernel_h = r, d.kernel_w = s, d.stride_h = d.stride_w = stride;
+  d.pad_top = d.pad_bottom = d.pad_left = d.pad_right = pad;
+  d.groups = groups;
+  d.input_layout = in, d.output_layout = out;
+  return d;
+}
+
+std::string describe(const ConvCase& c) {
+  const Conv2dDesc& d = c.desc;
+  std::ostringstream s;
+  s << dtype_name(c.dtype) << " " << d.batch << "x" << d.in_channels << "x" << d.in_height << "x" << d.in_width
+    << " -> " << d.out_channels << " " << d.kernel_h << "x" << d.kernel_w << " stride " << d.stride_h << ","
+    << d.stride_w
+    << " dil " << d.dilation_h << "," << d.dilation_w << " pad " << d.pad_top << "," << d.pad_bottom << ","
+    << d.pad_left << "," << d.pad_right << " groups " << d.groups << " " << name(d.input_layout) << "->"
+    << name(d.output_layout) << " off " << c.offset << (c.rank4 ? " rank4" : "");
+  if (c.bias) s << " bias";
+  if (c.residual) s << (c.residual_in_place ? " residual(in place)" : " residual");
+  if (c.activation != Unary::Copy) s << " " << unary_name(c.activation);
+  return s.str();
+}
+
+::testing::AssertionResult check_conv(const ConvCase& c, const detail::ConvForce* force) {
+  const Queue& q = test::queue();
+  const Conv2dDesc& d = c.desc;
+  const std::int64_t N = d.batch, C = d.in_channels, H = d.in_height, W = d.in_width, K = d.out_channels;
+  const std::int64_t R = d.kernel_h, S = d.kernel_w, G = d.groups, Cg = C / G, Kg = K / G;
+  const std::int64_t OH = d.out_height(), OW = d.out_width();
+  const std::size_t off = c.offset;
+  const DType t = c.dtype;
+
+  const std::vector<double> x = random_values(t, std::size_t(d.input_elements()), -1, 1, false);
+  const std::vector<double> w = random_values(t, std::size_t(d.weight_elements()), -1, 1, false);
+  const std::vector<double> b = random_values(t, std::size_t(K), -1, 1, false);
+  const std::vector<double> res = random_values(t, std::size_t(d.output_elements()), -1, 1, false);
+  const DeviceData dx = upload(q, t, placed(x, off, NAN)), dw = upload(q, t, placed(w, off, NAN));
+  const DeviceData db = upload(q, t, placed(b, off, NAN)), dr = upload(q, t, placed(res, off, NAN));
+  std::vector<double> out0(std::size_t(d.output_elements()), poison_value(t));
+  if (c.residual && c.residual_in_place) out0 = res;
+  const DeviceData dout = upload(q, t, placed(out0, off, kSentinel));
+
+  const auto tensor = [&](const DeviceData& dd, std::vector<std::int64_t> shape) {
+    std::int64_t count = 1;
+    for (std::int64_t v : shape) count *= v;
+    return dd.operand(c.rank4 ? shape : std::vector<std::int64_t>{count}, {}, off);
+  };
+  const std::vector<std::int64_t> out_shape = shape4(d.output_layout, N, K, OH, OW);
+  Conv2dOptions opt;
+  opt.activation = c.activation;
+  opt.activation_params = c.activation_params;
+  if (c.bias) opt.bias = db.operand({K}, {}, off);
+  if (c.residual) opt.residual = tensor(c.residual_in_place ? dout : dr, out_shape);
+  try {
+    std::optional<detail::ConvForceScope> scope;
+    if (force) scope.emplace(*force);
+    Event e = conv2d(q, d, tensor(dx, shape4(d.input_layout, N, C, H, W)), tensor(dw, {K, Cg, R, S}),
+                     tensor(dout, out_shape), opt);
+    if (e.valid()) e.wait();
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure() << describe(c) << ": " << e.what();
+  }
+  const std::vector<double> got = download(q, dout);
+
+  const std::vector<double> p = detail::unary_params(c.activation, c.activation_params);
+  const bool act = c.activation != Unary::Copy;
+  const double u = std::ldexp(1.0, -24), L = act ? 1.5 : 1.0;
+  const double r = (t == DType::F16 ? std::ldexp(1.0, -11) : t == DType::BF16 ? std::ldexp(1.0, -8) : 0.0) +
+                   (act ? std::ldexp(1.0, -21) : 0.0);
+  const double taps = double(Cg * R * S);
+  for (std::size_t i = 0; i < off; ++i)
+    if (got[i] != kSentinel)
+      return ::testing::AssertionFailure() << describe(c) << ": element " << i << " before the output's view was written";
+  for (std::size_t i = 0; i < 3; ++i)
+    if (got[off + out0.size() + i] != kSentinel)
+      return ::testing::AssertionFailure() << describe(c) << ": an element after the output was written";
+  std::size_t bad = 0;
+  std::ostringstream first;
+  for (std::int64_t n = 0; n < N; ++n)
+    for (std::int64_t k = 0; k < K; ++k)
+      for (std::int64_t oy = 0; oy < OH; ++oy)
+        for (std::int64_t ox = 0; ox < OW; ++ox) {
+          const std::int64_t g = k / Kg;
+          double sum = 0, scale = 0;
+          for (std::int64_t ci = 0; ci < Cg; ++ci)
+            for (std::int64_t ry = 0; ry < R; ++ry) {
+              const std::int64_t iy = oy * d.stride_h - d.pad_top + ry * d.dilation_h;
+              if (iy < 0 || iy >= H) continue;
+              for (std::int64_t sx = 0; sx < S; ++sx) {
+                const std::int64_t ix = ox * d.stride_w - d.pad_left + sx * d.dilation_w;
+                if (ix < 0 || ix >= W) continue;
+                const double v = x[at(d.input_layout, n, g * Cg + ci, iy, ix, C, H, W)] *
+                                 w[std::size_t(((k * Cg + ci) * R + ry) * S + sx)];
+                sum += v;
+                scale += std::fabs(v);
+              }
+            }
+          const std::size_t o = at(d.output_layout, n, k, oy, ox, K, OH, OW);
+          if (c.bias) sum += b[std::size_t(k)], scale += std::fabs(b[std::size_t(k)]);
+          if (c.residual) sum += res[o], scale += std::fabs(res[o]);
+          const double want = unary(c.activation, sum, p.empty() ? 0 : p[0], p.size() < 2 ? 0 : p[1]);
+          const double tol = u * (taps + 4) * L * scale + r * std::fabs(want) +
+                             (act ? std::ldexp(1.0, -21) * scale : 0) + 1e-30;
+          const double have = got[off + o];
+          if (!(std::fabs(have - want) <= tol)) {
+            if (bad++ == 0)
+              first << " first at n=" << n << " k=" << k << " y=" << oy << " x=" << ox << ": got " << have << ", want "
+                    << want << " (tolerance " << tol << ")";
+          }
+        }
+  if (bad) return ::testing::AssertionFailure() << describe(c) << ": " << bad << " wrong elements;" << first.str();
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace optune::ref

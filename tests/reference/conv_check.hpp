@@ -1,0 +1,48 @@
+// Runs one conv2d call on fresh random data through the public API and
+// checks every element of the output against a double-precision direct
+// convolution computed here from the stored (rounded) inputs.
+//
+// Poisoning: every allocation has elements before its view's offset (and,
+// for the inputs, after the tensor): NaN in the inputs, so reading one
+// shows, and a sentinel in the output, which must stay; the output itself is
+// poisoned (-2^127 f32 and bf16, -38048 f16) unless it is the residual.
+//
+// Error bound per element (the sum of C/groups R S products in f32 in any
+// order, then the epilogue and the stored result):
+//   |got - ref| <= 2^-24 (taps + 4) L scale + r |ref| + a
+// where scale = sum |x w| + |bias| + |residual|, L = 1.5 with an activation
+// (their slopes stay below 1.2, and its evaluation in f32 adds 2^-21 |ref|
+// and 2^-21 scale: gelu's erfc fit, exp), r the rounding of the stored result
+// (2^-11 f16, 2^-8 bf16, 0 f32) and a = 1e-30 (exact zeros compare).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "ops/conv_ops.hpp"
+#include "optune/optune.hpp"
+
+namespace optune::ref {
+
+struct ConvCase {
+  Conv2dDesc desc;
+  DType dtype = DType::F32;
+  bool bias = false;
+  bool residual = false;
+  bool residual_in_place = false;  // the residual is the output itself
+  Unary activation = Unary::Copy;
+  OpParams activation_params;
+  std::size_t offset = 0;          // every tensor's view starts this far into its allocation
+  bool rank4 = false;              // pass the tensors with their 4-d shapes (else rank-1 views)
+};
+
+std::string describe(const ConvCase& c);
+// Runs the case (with `force` when given) and checks it.
+::testing::AssertionResult check_conv(const ConvCase& c, const detail::ConvForce* force = nullptr);
+
+// A descriptor in one line: n, c, h, w, k, r, s, stride, pad (all sides),
+// groups, layouts (input and output).
+Conv2dDesc conv_desc(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t r,
+                     std::int64_t s, std::int64_t stride = 1, std::int64_t pad = 0, std::int64_t groups = 1,
+                     ConvLayout in = ConvLayout::NCHW, ConvLayout out = ConvLayout::NCHW);
+
+}  // namespace optune::ref

@@ -1,0 +1,258 @@
+// conv2d against a double-precision direct convolution (reference/conv_check):
+// every candidate (direct, depthwise, pointwise and im2col as GEMM) forced
+// in turn with several parameter sets, odd sizes, strides, dilations,
+// asymmetric pads, groups 1, 2 and C, both layouts for input and output,
+// the epilogue (bias, activation, residual, in place), f32, f16 and bf16,
+// views at offsets and 4-d shapes; then the routine's own choice.
+#include <gtest/gtest.h>
+
+#include "ops/gemm_ops.hpp"
+#include "reference/conv_check.hpp"
+#include "support/test_support.hpp"
+
+namespace optune {
+namespace {
+
+using ref::ConvCase;
+using ref::conv_desc;
+using detail::ConvForce;
+constexpr ConvLayout NCHW = ConvLayout::NCHW, NHWC = ConvLayout::NHWC;
+
+ConvForce force(const std::string& candidate, const std::string& family = "", detail::Params p = {}) {
+  ConvForce f;
+  f.candidate = candidate;
+  if (!family.empty()) f.params[family] = std::move(p);
+  return f;
+}
+
+// General descriptors: every stride, dilation, pad and group combination
+// the direct kernel has to get right, small enough for PoCL.
+std::vector<Conv2dDesc> general_descs(ConvLayout in, ConvLayout out) {
+  std::vector<Conv2dDesc> v;
+  v.push_back(conv_desc(2, 3, 7, 9, 5, 3, 3, 1, 1, 1, in, out));     // odd sizes, pad 1
+  v.push_back(conv_desc(1, 4, 8, 6, 6, 3, 3, 2, 0, 2, in, out));     // stride 2, groups 2
+  v.push_back(conv_desc(1, 6, 9, 7, 6, 3, 1, 1, 0, 6, in, out));     // depthwise-shaped 3x1 through direct
+  Conv2dDesc d = conv_desc(2, 4, 11, 10, 8, 3, 2, 1, 0, 2, in, out);  // dilation 2, asymmetric pads and strides
+  d.dilation_h = 2, d.dilation_w = 1;
+  d.pad_top = 2, d.pad_bottom = 0, d.pad_left = 1, d.pad_right = 3;
+  d.stride_h = 2, d.stride_w = 1;
+  v.push_back(d);
+  Conv2dDesc e = conv_desc(1, 3, 5, 5, 7, 5, 5, 1, 0, 1, in, out);   // filter as large as the input
+  e.dilation_w = 1;
+  v.push_back(e);
+  return v;
+}
+
+TEST(Conv, DirectEveryLayoutAndShape) {
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC})
+      for (const Conv2dDesc& d : general_descs(in, out))
+        for (std::int64_t kpt : {1, 4, 16}) {
+          ConvCase c;
+          c.desc = d;
+          const ConvForce f = force("direct", "conv_direct", {{"KPT", kpt}, {"WGS", kpt == 16 ? 32 : 64}});
+          EXPECT_TRUE(ref::check_conv(c, &f)) << "KPT " << kpt;
+        }
+}
+
+TEST(Conv, DirectEpilogueAndTypes) {
+  for (DType t : {DType::F32, DType::F16, DType::BF16})
+    for (ConvLayout layout : {NCHW, NHWC}) {
+      ConvCase c;
+      c.dtype = t;
+      c.desc = conv_desc(2, 4, 6, 7, 6, 3, 3, 2, 1, 2, layout, layout);
+      c.bias = true;
+      c.residual = true;
+      c.activation = Unary::Relu6;
+      c.offset = 3;
+      const ConvForce f = force("direct");
+      EXPECT_TRUE(ref::check_conv(c, &f));
+      c.residual_in_place = true;
+      c.activation = Unary::Gelu;
+      c.rank4 = true;
+      EXPECT_TRUE(ref::check_conv(c, &f));
+    }
+}
+
+std::vector<Conv2dDesc> depthwise_descs(ConvLayout l) {
+  std::vector<Conv2dDesc> v;
+  v.push_back(conv_desc(2, 8, 9, 13, 8, 3, 3, 1, 1, 8, l, l));   // 3x3, pad 1, odd width
+  v.push_back(conv_desc(1, 4, 10, 11, 4, 3, 3, 2, 0, 4, l, l));  // stride 2, no pad
+  Conv2dDesc d = conv_desc(1, 12, 12, 9, 12, 5, 5, 1, 0, 12, l, l);  // 5x5, dilation 2, asymmetric pads
+  d.dilation_h = d.dilation_w = 2;
+  d.pad_top = 3, d.pad_bottom = 1, d.pad_left = 0, d.pad_right = 4;
+  v.push_back(d);
+  Conv2dDesc e = conv_desc(3, 6, 5, 16, 6, 1, 3, 1, 0, 6, l, l);  // 1x3, stride 2 along W only
+  e.stride_w = 2, e.pad_left = 1;
+  v.push_back(e);
+  return v;
+}
+
+TEST(Conv, DepthwiseNchwEveryWorkPerItem) {
+  for (const Conv2dDesc& d : depthwise_descs(NCHW))
+    for (std::int64_t wpt : {1, 2, 4, 8}) {
+      ConvCase c;
+      c.desc = d;
+      const ConvForce f = force("depthwise", "conv_depthwise", {{"WPT", wpt}, {"WGS", 64}, {"VW", 1}, {"PPT", 1}});
+      EXPECT_TRUE(ref::check_conv(c, &f)) << "WPT " << wpt;
+    }
+}
+
+TEST(Conv, DepthwiseNhwcEveryPack) {
+  for (const Conv2dDesc& d : depthwise_descs(NHWC))
+    for (std::int64_t vw : {1, 2, 4})
+      for (std::int64_t ppt : {1, 4}) {
+        ConvCase c;
+        c.desc = d;
+        const ConvForce f = force("depthwise", "conv_depthwise", {{"VW", vw}, {"PPT", ppt}, {"WGS", 32}, {"WPT", 1}});
+        EXPECT_TRUE(ref::check_conv(c, &f)) << "VW " << vw << " PPT " << ppt;
+      }
+}
+
+TEST(Conv, DepthwiseEpilogueTypesAndOffsets) {
+  for (DType t : {DType::F32, DType::F16, DType::BF16})
+    for (ConvLayout l : {NCHW, NHWC})
+      for (std::size_t offset : {0, 1, 4}) {
+        ConvCase c;
+        c.dtype = t;
+        c.desc = conv_desc(2, 8, 7, 8, 8, 3, 3, 1, 1, 8, l, l);
+        c.bias = true;
+        c.residual = true;
+        c.residual_in_place = offset == 4;
+        c.activation = offset == 1 ? Unary::Silu : Unary::Relu;
+        c.offset = offset;
+        c.rank4 = offset == 0;
+        // The default parameters: the packs shrink to what the offsets allow.
+        const ConvForce f = force("depthwise");
+        EXPECT_TRUE(ref::check_conv(c, &f));
+      }
+}
+
+// GEMM's direct kernel with its default parameters, not shrunk per product
+// size: one GEMM program per type and activation (PoCL spends seconds on
+// each), however many shapes a test runs. The routine test below lets GEMM
+// choose.
+struct PinnedGemm {
+  detail::GemmForce f{"direct", {{"gemm_direct", {}}}};
+  detail::GemmForceScope scope{f};
+};
+
+// Every GEMM-based case below uses leaky_relu (0.2): bias and residual are
+// runtime flags, the activation is compiled in, so f32, f16 and bf16 make
+// three GEMM programs in all.
+ConvCase gemm_case(const Conv2dDesc& d, DType t = DType::F32) {
+  ConvCase c;
+  c.desc = d;
+  c.dtype = t;
+  c.activation = Unary::LeakyRelu;
+  c.activation_params.alpha = 0.2;
+  return c;
+}
+
+TEST(Conv, PointwiseAsGemm) {
+  const PinnedGemm pinned;
+  const ConvForce f = force("pointwise");
+  for (ConvLayout l : {NCHW, NHWC}) {
+    ConvCase c = gemm_case(conv_desc(2, 13, 5, 7, 9, 1, 1, 1, 0, 1, l, l));
+    EXPECT_TRUE(ref::check_conv(c, &f));
+    c.bias = true;
+    c.offset = 2;
+    EXPECT_TRUE(ref::check_conv(c, &f));
+    c.residual = true;
+    EXPECT_TRUE(ref::check_conv(c, &f));
+    c.residual_in_place = true;
+    c.rank4 = true;
+    EXPECT_TRUE(ref::check_conv(c, &f));
+    for (DType t : {DType::F16, DType::BF16}) {
+      c.dtype = t;
+      c.residual_in_place = t == DType::BF16;
+      EXPECT_TRUE(ref::check_conv(c, &f));
+    }
+  }
+}
+
+// Any layouts and groups (a product per group): the patch matrix in one
+// chunk, then one image per chunk (CHUNK_KIB = 1), with the epilogue and in
+// every storage type.
+TEST(Conv, Im2colThenGemm) {
+  const PinnedGemm pinned;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC})
+      for (const Conv2dDesc& d : general_descs(in, out)) {
+        if (d.groups == d.in_channels) continue;  // depthwise-shaped: not im2col's
+        for (std::int64_t chunk : {262144, 1}) {
+          ConvCase c = gemm_case(d);
+          c.bias = chunk == 1;
+          c.residual = chunk == 1 && in == out;
+          const ConvForce f = force("im2col", "conv_im2col", {{"CHUNK_KIB", chunk}});
+          EXPECT_TRUE(ref::check_conv(c, &f)) << "CHUNK_KIB " << chunk;
+        }
+      }
+  for (DType t : {DType::F16, DType::BF16}) {
+    ConvCase c = gemm_case(conv_desc(3, 6, 6, 7, 4, 3, 3, 1, 1, 2, NHWC, NCHW), t);
+    c.bias = true;
+    c.residual = true;
+    c.offset = 1;
+    const ConvForce f = force("im2col", "conv_im2col", {{"CHUNK_KIB", 1}});
+    EXPECT_TRUE(ref::check_conv(c, &f));
+  }
+}
+
+TEST(Conv, RoutineChoosesAnApplicableCandidate) {
+  std::vector<ConvCase> cases;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC}) {
+      for (const Conv2dDesc& d : {conv_desc(1, 6, 6, 5, 6, 3, 3, 1, 1, 6, in, out),
+                                  conv_desc(2, 5, 4, 6, 3, 1, 1, 1, 0, 1, in, out),
+                                  conv_desc(1, 4, 6, 6, 4, 1, 1, 2, 0, 2, in, out)}) {
+        ConvCase c;
+        c.desc = d;
+        c.bias = true;
+        c.residual = true;
+        c.activation = Unary::Relu;
+        cases.push_back(c);
+      }
+    }
+  for (const ConvCase& c : cases) EXPECT_TRUE(ref::check_conv(c));
+}
+
+TEST(Conv, CandidatesApplyAsDocumented) {
+  const Capabilities& caps = test::device().caps();
+  const auto problem = [](const Conv2dDesc& d) {
+    detail::ConvProblem pr = detail::conv_kernels::make(DType::F32, d.batch, d.in_channels, d.in_height, d.in_width,
+                                                        d.out_channels, d.kernel_h, d.kernel_w, d.stride_h,
+                                                        d.pad_top, d.groups, d.input_layout == NHWC);
+    pr.out_nhwc = d.output_layout == NHWC;
+    return pr;
+  };
+  const auto& pw = detail::conv_candidate("pointwise");
+  const auto& dw = detail::conv_candidate("depthwise");
+  const auto& direct = detail::conv_candidate("direct");
+  EXPECT_EQ(pw.applies(problem(conv_desc(1, 4, 5, 5, 3, 1, 1)), caps), "");
+  EXPECT_NE(pw.applies(problem(conv_desc(1, 4, 5, 5, 3, 1, 1, 2)), caps), "");         // stride 2
+  EXPECT_NE(pw.applies(problem(conv_desc(1, 4, 5, 5, 4, 1, 1, 1, 0, 2)), caps), "");   // grouped
+  EXPECT_NE(pw.applies(problem(conv_desc(1, 4, 5, 5, 3, 1, 1, 1, 0, 1, NCHW, NHWC)), caps), "");
+  EXPECT_EQ(dw.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 4)), caps), "");
+  EXPECT_NE(dw.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4)), caps), "");   // channel multiplier 2
+  EXPECT_NE(dw.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 2)), caps), "");
+  EXPECT_EQ(direct.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4, NHWC, NCHW)), caps), "");
+  // A forced candidate that does not apply is an error, not a fallback.
+  const ConvForce f = force("pointwise");
+  ConvCase c;
+  c.desc = conv_desc(1, 4, 5, 5, 3, 3, 3);
+  const auto r = ref::check_conv(c, &f);
+  EXPECT_FALSE(r);
+  EXPECT_NE(std::string(r.message()).find("does not apply"), std::string::npos) << r.message();
+  const auto& im2col = detail::conv_candidate("im2col");
+  EXPECT_EQ(im2col.applies(problem(conv_desc(1, 4, 5, 5, 3, 3, 3, 2, 1, 1, NHWC, NCHW)), caps), "");
+  EXPECT_EQ(im2col.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 2)), caps), "");  // grouped
+  EXPECT_NE(im2col.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 4)), caps), "");  // depthwise
+  EXPECT_EQ(im2col.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4)), caps), "");  // channel multiplier 2
+  EXPECT_EQ(im2col.applies(problem(conv_desc(1, 64, 5, 5, 64, 3, 3, 1, 1, 32)), caps), "");  // 32 groups
+  EXPECT_NE(im2col.applies(problem(conv_desc(1, 66, 5, 5, 66, 3, 3, 1, 1, 33)), caps), "");  // 33: direct's
+  test::expect_error(Status::NotFound, "candidates: pointwise, depthwise, im2col, direct",
+                     [] { detail::conv_candidate("winograd"); });
+}
+
+}  // namespace
+}  // namespace optune
