@@ -92,6 +92,7 @@ void run_bench(const BenchOptions& o) {
   co.copy_bytes = o.copy_mib << 20;
   co.runs = o.runs;
   co.quiet = o.quiet;
+  co.tensor = wanted(o, "gemm") || wanted(o, "ceilings");
   Ceilings c = measure_ceilings(q, co);
 
   std::printf("\n%-34s %12s  %s\n", "ceiling", "value", "unit");

@@ -30,6 +30,10 @@ struct CeilingOptions {
   std::size_t copy_bytes = 0;  // per buffer; 0 picks by device type
   int runs = 0;                // 0 picks by device type
   bool quiet = false;
+  // The tensor cores' peak (peak_mma, CUDA sm_80+): a dozen sm_90a compiles
+  // on a cold cache, so measured only for the suites that report against it
+  // (gemm, ceilings).
+  bool tensor = true;
 };
 
 Ceilings measure_ceilings(const Queue& queue, const CeilingOptions& opt);
