@@ -113,7 +113,7 @@ void run_bench(const BenchOptions& o) {
   for (int i = 0; i < 3; ++i) {
     if (c.tensor_gflops[i] > 0)
       std::printf("%-34s %12.1f  GFLOP/s  (%s)\n", tensor_names[i], c.tensor_gflops[i], c.tensor_unit[i].c_str());
-    else if (caps.backend == Backend::CUDA && caps.compute_capability_major >= 8)
+    else if (caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 && co.tensor)
       std::printf("%-34s %12s  (not measured: see the detail's errors)\n", tensor_names[i], "-");
   }
   if (c.cache_bytes > 0)

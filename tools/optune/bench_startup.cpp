@@ -380,6 +380,13 @@ nlohmann::json bench_startup(const Device& dev, const StartupBenchOptions& o) {
     Env plain_env = cache_env(plain_root.path, dcs);
     plain_env.emplace_back("OPTUNE_EMBEDDED_CUBINS", "0");
     fs::copy(warmed.path, warm_root.path, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    // As `cp -a` or an image layer would: the files keep their modification
+    // times (the cache file's integrity stamp is made of them).
+    for (const auto& e : fs::recursive_directory_iterator(warmed.path)) {
+      std::error_code ec;
+      const fs::path to = warm_root.path / fs::relative(e.path(), warmed.path, ec);
+      if (!ec && e.is_regular_file(ec)) fs::last_write_time(to, fs::last_write_time(e.path(), ec), ec);
+    }
     Env after_env = warm_env;
     for (auto& [name, value] : after_env)
       value = (warm_root.path / fs::path(value).lexically_relative(warmed.path)).string();
