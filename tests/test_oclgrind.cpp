@@ -4,6 +4,8 @@
 // work-item. Outputs are views inside poisoned buffers, so an overrun shows
 // as a changed neighbour even where oclgrind sees only a valid allocation.
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "kernels/families.hpp"
 #include "support/gemm_fixture.hpp"
@@ -315,4 +317,19 @@ TEST(Oclgrind, ConvKernels) {
     if (*r.family) f.params[r.family] = r.p;
     EXPECT_TRUE(ref::check_conv(c, &f)) << r.candidate;
   }
+}
+
+// oclgrind 21.10 (Debian 12) at times aborts in its own teardown, after
+// every test here has passed ("corrupted double-linked list" from free():
+// 3 of 29 runs of two at once on the 2-core machine with --data-races, none
+// of 16 without that plugin, none under gdb). Its checks have reported by
+// then (each finding is printed as it happens and fails the test through
+// FAIL_REGULAR_EXPRESSION), and the library's own teardown runs in every
+// PoCL suite, so under oclgrind the program ends without static destructors.
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  const int rc = RUN_ALL_TESTS();
+  std::fflush(nullptr);
+  if (std::getenv("OPTUNE_OCLGRIND")) std::_Exit(rc);
+  return rc;
 }
