@@ -39,6 +39,13 @@ detail::GemmProblem f16(std::int64_t m, std::int64_t n, std::int64_t k) {
 const Params kSmallTiles{{"BM", 64}, {"BN", 64}, {"BK", 32}, {"WM", 32}, {"WN", 32}, {"STAGES", 4},
                          {"SWIZZLE_GROUP", 1}};
 
+// A program's defines by name (the last of a name wins).
+std::map<std::string, std::string> define_map(const detail::Defines& defines) {
+  std::map<std::string, std::string> m;
+  for (const auto& [k, v] : defines) m[k] = v;
+  return m;
+}
+
 }  // namespace
 
 // ---- the descriptor and the candidate's rules (no device needed) ----
@@ -138,8 +145,7 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   // bf16 A and B with an f32 C; f32 (tf32) with f32 C.
   detail::GemmProblem bf = test::dense_problem(DType::BF16, 256, 256, 256);
   bf.c_dtype = DType::F32;
-  std::map<std::string, std::string> db;
-  for (const auto& [k, v] : fam().defines(fam().defaults(sm90), bf)) db[k] = v;
+  std::map<std::string, std::string> db = define_map(fam().defines(fam().defaults(sm90), bf));
   EXPECT_EQ(db["TYPE"], "bf16");
   EXPECT_EQ(db["BF16_STORAGE"], "1");
   EXPECT_EQ(db["HALF_STORAGE"], "0");
@@ -147,8 +153,8 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   EXPECT_EQ(db["C_HALF_STORAGE"], "0");
   EXPECT_EQ(db["C_BF16_STORAGE"], "0");
   EXPECT_EQ(db["MMA_TF32"], "0");
-  std::map<std::string, std::string> dt;
-  for (const auto& [k, v] : fam().defines(*tf32, test::dense_problem(DType::F32, 256, 256, 256))) dt[k] = v;
+  std::map<std::string, std::string> dt =
+      define_map(fam().defines(*tf32, test::dense_problem(DType::F32, 256, 256, 256)));
   EXPECT_EQ(dt["TYPE"], "float");
   EXPECT_EQ(dt["MMA_TF32"], "1");
   EXPECT_EQ(dt["CTYPE"], "float");
@@ -239,8 +245,7 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_EQ(g.global[1], 3u);
   EXPECT_EQ(g.global[2], 7u);
   EXPECT_EQ(g.shared_bytes, detail::GemmWgmmaFamily::smem_bytes(d));
-  std::map<std::string, std::string> defs;
-  for (const auto& [k, v] : wfam().defines(d, pr)) defs[k] = v;
+  std::map<std::string, std::string> defs = define_map(wfam().defines(d, pr));
   EXPECT_EQ(defs["OPTUNE_NEED_SM90A"], "1");
   EXPECT_EQ(defs["COMP"], "float");
   EXPECT_EQ(defs["TRANS_A"], "1");
@@ -253,8 +258,7 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_NE(wwhy({}, sm90, t32).find("tf32"), std::string::npos);
   t32.tf32 = true, t32.trans_a = true;
   EXPECT_EQ(wwhy({}, sm90, t32), "");
-  defs.clear();
-  for (const auto& [k, v] : wfam().defines(d, t32)) defs[k] = v;
+  defs = define_map(wfam().defines(d, t32));
   EXPECT_EQ(defs["WG_TF32"], "1");
   EXPECT_EQ(defs["TRANS_A"], "0");
   EXPECT_EQ(defs["TRANS_B"], "1");

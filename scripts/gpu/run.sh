@@ -274,24 +274,31 @@ launch_cost() {
   done
 }
 
+# `optune bench SUITE` on cuda:0 and on the NVIDIA OpenCL device, JSON in
+# $OUT/SUITE-cuda.json and $OUT/SUITE-opencl.json: bench_both SUITE [args].
+bench_both() {
+  local suite=$1 ocl
+  shift
+  ocl=$(ocl_device)
+  log "bench $suite cuda:0"
+  ./build/gpu/optune bench "$suite" --device cuda:0 --json "$OUT/$suite-cuda.json" "$@" 2>>"$LOGS/bench.log" |
+    tee -a "$OUT/summary.txt"
+  if [ -n "$ocl" ]; then
+    log "bench $suite $ocl (NVIDIA OpenCL)"
+    ./build/gpu/optune bench "$suite" --device "$ocl" --json "$OUT/$suite-opencl.json" "$@" 2>>"$LOGS/bench.log" |
+      tee -a "$OUT/summary.txt"
+  fi
+}
+
 # Start-up with the embedded cubins: the tests that prove them (the gpu
 # run asserts a cold SGEMM 256^3 compiles nothing on the H100), then
 # `optune bench startup` on both back ends, JSON in $OUT/startup-*.json.
 startup() {
-  local ocl
-  ocl=$(ocl_device)
   log "embedded cubins and start-up tests (CUDA)"
   (cd build/gpu && ctest -R 'test_embedded_cubins|test_bench_startup' --output-on-failure --timeout 900) \
     >"$LOGS/tests-startup.log" 2>&1 || STATUS=1
   grep -E 'tests passed|tests failed|Failed|Skipped|\*\*\*' "$LOGS/tests-startup.log" | tail -15 | tee -a "$OUT/summary.txt"
-  log "bench startup cuda:0"
-  ./build/gpu/optune bench startup --device cuda:0 --json "$OUT/startup-cuda.json" "$@" 2>>"$LOGS/bench.log" |
-    tee -a "$OUT/summary.txt"
-  if [ -n "$ocl" ]; then
-    log "bench startup $ocl (NVIDIA OpenCL)"
-    ./build/gpu/optune bench startup --device "$ocl" --json "$OUT/startup-opencl.json" "$@" 2>>"$LOGS/bench.log" |
-      tee -a "$OUT/summary.txt"
-  fi
+  bench_both startup "$@"
 }
 
 # Convolution (issue 19): its tests on CUDA and on the NVIDIA OpenCL device,
@@ -308,14 +315,7 @@ conv() {
     done
   fi
   grep -E 'tests passed|tests failed|Failed|FAILED|PASSED|\*\*\*' "$LOGS/tests-conv.log" | tail -15 | tee -a "$OUT/summary.txt"
-  log "bench conv cuda:0"
-  ./build/gpu/optune bench conv --device cuda:0 --json "$OUT/conv-cuda.json" "$@" 2>>"$LOGS/bench.log" |
-    tee -a "$OUT/summary.txt"
-  if [ -n "$ocl" ]; then
-    log "bench conv $ocl (NVIDIA OpenCL)"
-    ./build/gpu/optune bench conv --device "$ocl" --json "$OUT/conv-opencl.json" "$@" 2>>"$LOGS/bench.log" |
-      tee -a "$OUT/summary.txt"
-  fi
+  bench_both conv "$@"
 }
 
 case "$WHAT" in

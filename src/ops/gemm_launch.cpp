@@ -103,27 +103,31 @@ Event GemmLaunch::batched(KernelImpl& k, std::vector<KernelArg> args, std::vecto
   return last;
 }
 
-Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after) const {
+namespace {
+
+// Both forms of GemmLaunch::in_place: A and B as given, listed or not.
+Event launch_in_place(const GemmLaunch& l, KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after,
+                      const GemmOperand& a, const GemmOperand& b, bool ab_lists, const WaitList& wait_for) {
+  const GemmCall& call = l.call;
   std::vector<KernelArg> args{ulong_arg(std::uint64_t(call.m)), ulong_arg(std::uint64_t(call.n)),
-                              ulong_arg(std::uint64_t(call.k)), real(call.alpha), real(call.beta)};
-  const bool lists[3] = {call.list, call.list, call.list};
-  const std::vector<KernelArg> operands = operand_args(call.a, call.b, call.c, lists);
+                              ulong_arg(std::uint64_t(call.k)), l.real(call.alpha), l.real(call.beta)};
+  const bool lists[3] = {ab_lists, ab_lists, call.list};
+  const std::vector<KernelArg> operands = l.operand_args(a, b, call.c, lists);
   args.insert(args.end(), operands.begin(), operands.end());
-  std::vector<KernelArg> tail = activation_args();
+  std::vector<KernelArg> tail = l.activation_args();
   tail.insert(tail.end(), after.begin(), after.end());
-  return batched(k, args, tail, g, wait);
+  return l.batched(k, args, tail, g, wait_for);
+}
+
+}  // namespace
+
+Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after) const {
+  return launch_in_place(*this, k, g, after, call.a, call.b, call.list, wait);
 }
 
 Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after,
                            const GemmOperand& a, const GemmOperand& b, const WaitList& wait_for) const {
-  std::vector<KernelArg> args{ulong_arg(std::uint64_t(call.m)), ulong_arg(std::uint64_t(call.n)),
-                              ulong_arg(std::uint64_t(call.k)), real(call.alpha), real(call.beta)};
-  const bool lists[3] = {false, false, call.list};
-  const std::vector<KernelArg> operands = operand_args(a, b, call.c, lists);
-  args.insert(args.end(), operands.begin(), operands.end());
-  std::vector<KernelArg> tail = activation_args();
-  tail.insert(tail.end(), after.begin(), after.end());
-  return batched(k, args, tail, g, wait_for);
+  return launch_in_place(*this, k, g, after, a, b, false, wait_for);
 }
 
 std::size_t gemm_helper_tile(const Capabilities& caps) { return caps.max_work_group_size >= 256 ? 16 : 8; }

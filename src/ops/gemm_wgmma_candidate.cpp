@@ -51,6 +51,13 @@ KernelArg operand_map(const GemmCall& call, const GemmOperand& o, std::int64_t i
 
 bool tf32(const GemmProblem& pr) { return pr.dtype == DType::F32; }
 
+// The tf32 path packs A as M x K and B as N x K: operand `which` (0 A, 1 B)
+// is transposed on the way when it is stored the other way round.
+bool pack_transposes(int which, const GemmProblem& pr) { return which == 0 ? pr.trans_a : !pr.trans_b; }
+const char* pack_entry(int which, const GemmProblem& pr) {
+  return pack_transposes(which, pr) ? "gemm_pad_transpose" : "gemm_pad";
+}
+
 // The tf32 path's packed operands: K padded to a multiple of 4 floats.
 struct Packed {
   std::int64_t kp = 0;
@@ -109,15 +116,13 @@ class WgmmaCandidate : public GemmCandidate {
     if (!tf32(pr)) return n;
     const Packed k = packed(pr);
     n.scratch[0] = k.a_bytes, n.scratch[1] = k.b_bytes;
-    n.passes = {std::string(pr.trans_a ? "gemm_pad_transpose" : "gemm_pad") + " (A, tf32)",
-                std::string(pr.trans_b ? "gemm_pad" : "gemm_pad_transpose") + " (B, tf32)"};
+    n.passes = {std::string(pack_entry(0, pr)) + " (A, tf32)", std::string(pack_entry(1, pr)) + " (B, tf32)"};
     return n;
   }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
     if (tf32(pr)) {
       const std::size_t tile = gemm_helper_tile(q.device().caps());
-      for (const char* entry : {"gemm_pad", "gemm_pad_transpose"})
-        compile_kernel(q, gemm_kernels::helper_program(pr, entry, tile, true));
+      for (int which : {0, 1}) compile_kernel(q, gemm_kernels::helper_program(pr, pack_entry(which, pr), tile, true));
     }
     families::gemm_wgmma().kernel(q, p, pr);
   }
@@ -132,8 +137,8 @@ class WgmmaCandidate : public GemmCandidate {
       // kernel reads both K-major (TRANS_A 0, TRANS_B 1).
       const Packed pk = packed(l.problem);
       ScratchLease s = lease_scratch(l.q, {pk.a_bytes, pk.b_bytes, 0});
-      l.pack(c.a, 0, c.trans_a, c.m, c.k, c.m, pk.kp, *s.slot[0], l.wait, true);
-      l.pack(c.b, 1, !c.trans_b, c.n, c.k, c.n, pk.kp, *s.slot[1], {}, true);
+      l.pack(c.a, 0, pack_transposes(0, l.problem), c.m, c.k, c.m, pk.kp, *s.slot[0], l.wait, true);
+      l.pack(c.b, 1, pack_transposes(1, l.problem), c.n, c.k, c.n, pk.kp, *s.slot[1], {}, true);
       const GemmOperand a{s.slot[0], 0, pk.kp, c.m * pk.kp}, b{s.slot[1], 0, pk.kp, c.n * pk.kp};
       const std::vector<KernelArg> maps = {operand_map(c, a, pk.kp, c.m, 128), operand_map(c, b, pk.kp, c.n, bn)};
       return l.in_place(*k, fam.geometry(p, l.q.device().caps(), l.problem), maps, a, b, {});

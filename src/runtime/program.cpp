@@ -49,9 +49,8 @@ ProgramPtr load_stored(ContextImpl& ctx, const std::vector<std::uint8_t>& bin, c
 ProgramPtr compile_or_load(ContextImpl& ctx, std::string_view label, const std::string& text,
                            const std::string& options, const std::string& key, ProgramStats* stats) {
   const Capabilities& caps = ctx.device()->caps();
-  const auto t0 = std::chrono::steady_clock::now();
   CacheFile* file = cache_enabled() ? CacheFile::instance() : nullptr;
-  ns_file.fetch_add(ns_since(t0), std::memory_order_relaxed);
+  const auto t0 = std::chrono::steady_clock::now();
   // A cubin the build compiled for exactly this architecture, options and
   // text (embedded_cubins.hpp): no compile, and nothing to store.
   if (caps.backend == Backend::CUDA) {

@@ -43,8 +43,8 @@ struct ProgramCounts {
   std::uint64_t from_memory = 0;  // found in the context's own map
   std::uint64_t from_embedded = 0;  // cubins embedded at build time, loaded without compiling
   // Where the time of the programs not found in memory went, in ns: reading
-  // the cache file (opening it included), the driver loading stored
-  // binaries (embedded or from the file), and compiles.
+  // the cache file (its open is CacheFile::open_ns()), the driver loading
+  // stored binaries (embedded or from the file), and compiles.
   std::uint64_t file_ns = 0, load_ns = 0, compile_ns = 0;
 };
 ProgramCounts program_counts();

@@ -80,15 +80,7 @@
 #ifndef STAGES
 #define STAGES 3         // shared stages of the cp.async pipeline (2 to 5)
 #endif
-#ifndef SWIZZLE_GROUP
-#define SWIZZLE_GROUP 8  // tile rows (along M) visited together, for L2 reuse; 1: row by row
-#endif
-#ifndef TRANS_A
-#define TRANS_A 0        // 0: A stored M x K (K contiguous); 1: stored K x M
-#endif
-#ifndef TRANS_B
-#define TRANS_B 0        // 0: B stored K x N (N contiguous); 1: stored N x K
-#endif
+// SWIZZLE_GROUP, TRANS_A, TRANS_B: gemm_tc_common.cl.
 #if OPTUNE_BACKEND_CUDA
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
 #error "gemm_mma needs mma.sync and cp.async (CUDA, compute capability 8.0 or newer)"

@@ -3,6 +3,18 @@
 // differ from A's and B's type): one element's load and store as `real`, a
 // pair's store as one access, the tile order and the epilogue of a pair.
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
+
+// The parameters both kernels share, with their defaults.
+#ifndef SWIZZLE_GROUP
+#define SWIZZLE_GROUP 8  // tile rows (along M) visited together, for L2 reuse; 1: row by row
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0        // 0: A stored M x K (K contiguous); 1: stored K x M
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0        // 0: B stored K x N (N contiguous); 1: stored N x K
+#endif
+
 #if OPTUNE_BACKEND_CUDA
 
 #define C_LOAD(p, i) GEMM_CLOAD(p, i)

@@ -58,15 +58,7 @@
 #ifndef STAGES
 #define STAGES 4         // shared stages of the copy ring (2 to 6; BN 256: at most 4)
 #endif
-#ifndef SWIZZLE_GROUP
-#define SWIZZLE_GROUP 8  // tile rows (along M) visited together, for L2 reuse; 1: row by row
-#endif
-#ifndef TRANS_A
-#define TRANS_A 0        // 0: A stored M x K (K contiguous); 1: stored K x M
-#endif
-#ifndef TRANS_B
-#define TRANS_B 0        // 0: B stored K x N (N contiguous); 1: stored N x K
-#endif
+// SWIZZLE_GROUP, TRANS_A, TRANS_B: gemm_tc_common.cl.
 #ifndef WG_TF32
 #define WG_TF32 0        // 1: f32 operands (packed K-major, rounded to tf32), m64nBNk8.tf32
 #endif
