@@ -169,7 +169,7 @@ TEST(ReferenceBlas, NamesItselfAndItsVersion) {
   const std::string name = blas.name();
   EXPECT_TRUE(name.rfind("CLBlast ", 0) == 0 || name.rfind("cuBLAS ", 0) == 0) << name;
   EXPECT_EQ(name.find("version unknown"), std::string::npos) << name;
-  if (name.rfind("cuBLAS", 0) == 0) EXPECT_NE(name.find("no TF32"), std::string::npos) << name;
+  if (name.rfind("cuBLAS", 0) == 0) EXPECT_NE(name.find("without TF32"), std::string::npos) << name;
   EXPECT_EQ(blas.unsupported(DType::F32), "");
   EXPECT_NE(blas.unsupported(DType::I32), "");
 }

@@ -28,11 +28,15 @@ TEST(Warm, SecondProcessCompilesNothing) {
   ASSERT_EQ(code, 0);
   EXPECT_GT(first.value("variants", 0), 0);
   EXPECT_EQ(first.value("failed", 1), 0);
-  EXPECT_GT(first.value("compiled", 0), 0);
+  // On CUDA with cubins embedded at build time the first process takes
+  // them from the library instead of compiling; either way the second
+  // process compiles nothing and finds every program the first one had.
+  const int first_programs = first.value("compiled", 0) + first.value("embedded", 0);
+  EXPECT_GT(first_programs, 0) << first.dump();
   const nlohmann::json second = warm(cache, "softmax_cols", &code);
   ASSERT_EQ(code, 0);
   EXPECT_EQ(second.value("compiled", 1), 0) << second.dump();
-  EXPECT_EQ(second.value("loaded", 0), first.value("compiled", 0)) << second.dump();
+  EXPECT_EQ(second.value("loaded", 0) + second.value("embedded", 0), first_programs) << second.dump();
 }
 
 TEST(Warm, UnknownFamilyIsAnError) {

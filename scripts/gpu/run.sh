@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json).
 # The Python module is built for the machine's python3 (the one with torch)
@@ -80,7 +80,7 @@ tests() {
   local ocl
   ocl=$(ocl_device)
   log "ctest -L gpu (CUDA)"
-  (cd build/gpu && ctest -L gpu --output-on-failure -j 4 --timeout 600) >"$LOGS/tests-cuda.log" 2>&1 || STATUS=1
+  (cd build/gpu && ctest -L gpu --output-on-failure -j "${CTEST_JOBS:-10}" --timeout 600) >"$LOGS/tests-cuda.log" 2>&1 || STATUS=1
   grep -E 'tests passed|tests failed|Failed|\*\*\*' "$LOGS/tests-cuda.log" | tail -15 | tee -a "$OUT/summary.txt"
   if [ -n "$ocl" ]; then
     log "ctest -LE gpu|oclgrind on NVIDIA OpenCL ($ocl)"
@@ -147,6 +147,38 @@ sanitize() {
   sort "$LOGS/sanitize-lines" | tee -a "$OUT/summary.txt"
   if grep -vqE '^\S+ +\S+ +0 ok$' "$LOGS/sanitize-lines"; then STATUS=1; fi
   log "sanitize done (status $STATUS)"
+}
+
+# A few gpu-label programs, then compute-sanitizer memcheck and racecheck over
+# the tensor-core ones (issue 17), in one call of the machine's time limit.
+# VERIFY_TESTS: a ctest regex of the programs (their .cuda entries); the
+# sanitizer runs of VERIFY_SANITIZE reuse each program's ctest cache folder,
+# so their programs are compiled once, by the plain run.
+VERIFY_SANITIZE_DEFAULT="test_gemm_candidate_mma test_gemm_mma test_gemm_bf16 test_gemm_half test_kernels_peak_mma"
+verify() {
+  local re=${VERIFY_TESTS:-'test_gemm_candidate_mma|test_gemm_mma|test_gemm_bf16|test_gemm_half|test_kernels_peak_mma'}
+  log "ctest ($re).cuda"
+  (cd build/gpu && ctest -R "^($re)\.cuda\$" --output-on-failure -j "${CTEST_JOBS:-10}" --timeout 600) \
+    >"$LOGS/tests-verify.log" 2>&1 || STATUS=1
+  grep -E 'Test +#|tests passed|tests failed|Failure' "$LOGS/tests-verify.log" | tail -25 | tee -a "$OUT/summary.txt"
+  local cs prog tool filter=${SANITIZE_FILTER:-'-*Large*:*Huge*:*Tune*:*Tuner*:*Concurrent*:*Threads*'}
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  [ -x "$cs" ] || { log "verify: compute-sanitizer not found"; STATUS=1; return; }
+  log "verify: memcheck and racecheck ($("$cs" --version | tail -1))"
+  : >"$LOGS/sanitize-lines"
+  for prog in ${VERIFY_SANITIZE:-$VERIFY_SANITIZE_DEFAULT}; do
+    for tool in memcheck racecheck; do
+      (
+        mkdir -p "/tmp/optune-cache-sanitize-$tool-$prog"
+        cp -a "build/gpu/tests/cache/$prog.cuda/." "/tmp/optune-cache-sanitize-$tool-$prog/" 2>/dev/null
+        sanitize_one "$cs" "$tool" "$prog" "$filter"
+      ) &
+    done
+  done
+  wait
+  printf '%-10s %-28s %8s %s\n' tool program errors status | tee -a "$OUT/summary.txt"
+  sort "$LOGS/sanitize-lines" | tee -a "$OUT/summary.txt"
+  if grep -vqE '^\S+ +\S+ +0 ok$' "$LOGS/sanitize-lines"; then STATUS=1; fi
 }
 
 # Tunes every family on both back ends into the cache file, then exports each
@@ -252,13 +284,18 @@ python_step() {
 # given types (default tf32): `bash scripts/gpu/run.sh gemm-tc tf32,f16`.
 gemm_tc() {
   local types=${1:-tf32}
+  shift || true
+  if [ -z "${GEMM_TC_NO_TESTS:-}" ]; then
   log "tensor-core GEMM tests (cuda:0)"
   (cd build/gpu && OPTUNE_DEVICE=cuda:0 ctest -R 'test_gemm_candidate_mma|test_gemm_bf16|test_gemm_mma' \
     --output-on-failure --timeout 600) >"$LOGS/tests-gemm-tc.log" 2>&1 || STATUS=1
   grep -E 'tests passed|tests failed|Failed|Failure' "$LOGS/tests-gemm-tc.log" | tail -15 | tee -a "$OUT/summary.txt"
-  log "bench gemm $types (cuda:0)"
-  ./build/gpu/optune bench gemm --device cuda:0 --gemm-types ${types//,/ } --json "$OUT/gemm-tc.json" --quiet \
-    2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
+  fi
+  # The progress (stderr) goes to $OUT too: a run cut at its time limit still
+  # shows the rows it measured.
+  log "bench gemm $types (cuda:0) $*"
+  ./build/gpu/optune bench gemm --device cuda:0 --gemm-types ${types//,/ } --json "$OUT/gemm-tc.json" "$@" \
+    2>"$OUT/bench-gemm-progress.log" | tee -a "$OUT/summary.txt"
 }
 
 # Host time per small call, split into its parts (scripts/gpu/launch_cost.cpp,
@@ -334,6 +371,8 @@ case "$WHAT" in
   diag) build && launch_cost && python_step ;;
   tensor) build && tensor "$@" ;;
   conv) build && conv "$@" ;;
+  verify) build && verify ;;
+  verify-python) build && python_step && verify ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

@@ -53,7 +53,11 @@ std::shared_ptr<MemImpl> adopt_bytes(const Context& ctx, const interop::NativeBu
 
 std::shared_ptr<MemImpl> adopt_host_bytes(const Context& ctx, void* data, std::size_t bytes,
                                           std::shared_ptr<void> owner) {
-  auto mem = context_impl(ctx, "adopt_host").adopt_host(data, bytes);
+  ContextImpl& impl = context_impl(ctx, "adopt_host");
+  // The arguments are checked before what the back end can do, so every
+  // back end names the same mistake.
+  if (!data) throw Error(Status::InvalidArgument, "interop::adopt_host: data is null");
+  auto mem = impl.adopt_host(data, bytes);
   mem->keep(std::move(owner));
   return mem;
 }

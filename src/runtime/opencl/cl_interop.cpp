@@ -167,7 +167,6 @@ std::shared_ptr<MemImpl> ClContext::adopt(const interop::NativeBuffer& native, s
 }
 
 std::shared_ptr<MemImpl> ClContext::adopt_host(void* data, std::size_t bytes) {
-  if (!data) throw Error(Status::InvalidArgument, "interop::adopt_host: data is null");
   if (bytes == 0) throw Error(Status::InvalidArgument, "interop::adopt_host: bytes must be positive");
   // Only where the device works on host memory itself: elsewhere
   // CL_MEM_USE_HOST_PTR may cache a copy, and the host would not see results.
