@@ -1,10 +1,12 @@
 // Program cache: once per process, once per machine through the cache file,
 // damaged files set aside, build errors carry the compiler's log.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 #include <unistd.h>
 
+#include "database/database.hpp"
 #include "runtime/cache_file.hpp"
 #include "runtime/program.hpp"
 #include "support/test_support.hpp"
@@ -157,4 +159,36 @@ TEST(ProgramCache, MissingKernelAndSourceAreErrors) {
   }
   EXPECT_THROW(get_program(*test::context().impl(), "no/such.cl", {}), Error);
   EXPECT_THROW(get_program_from_text(*test::context().impl(), "tiny.cl", kTiny, {{"BAD NAME", "1"}}), Error);
+}
+
+// Launch plans (ops/launch_plan.hpp): a repeated element-wise call reuses
+// what the first one chose, without the program lookup; a change of the
+// database's answers (forget, an import) makes it look again; a call of
+// another size or type has its own plan; every call's result is right.
+TEST(LaunchPlan, RepeatedCallSkipsTheLookupsUntilTheDatabaseChanges) {
+  const Context& ctx = test::context();
+  const Queue& q = test::queue();
+  const std::size_t n = 1000;
+  std::vector<float> host(n);
+  for (std::size_t i = 0; i < n; ++i) host[i] = float(i % 7) - 3.0f;
+  Buffer<float> x = ctx.alloc<float>(n), y = ctx.alloc<float>(n);
+  q.upload(x, std::span<const float>(host));
+  const auto check = [&](std::size_t count) {
+    q.upload(y, std::span<const float>(std::vector<float>(n, std::nanf(""))));  // poisoned
+    unary(q, Unary::Relu, x.view(0, count), y.view(0, count)).wait();
+    const std::vector<float> out = q.download(y);
+    for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(out[i], std::max(host[i], 0.0f)) << i;
+  };
+  check(n);  // makes the plan (compiles or finds the program)
+  const ProgramCounts c1 = program_counts();
+  check(n);  // reuses it: no program lookup at all
+  const ProgramCounts c2 = program_counts();
+  EXPECT_EQ(c2.from_memory, c1.from_memory);
+  EXPECT_EQ(c2.compiled + c2.from_disk, c1.compiled + c1.from_disk);
+  Database::instance().forget();  // the answers may have changed: look again
+  check(n);
+  const ProgramCounts c3 = program_counts();
+  EXPECT_EQ(c3.from_memory + c3.compiled + c3.from_disk, c2.from_memory + c2.compiled + c2.from_disk + 1);
+  check(n - 1);  // another size: its own plan, and a right result
+  check(n);
 }

@@ -86,7 +86,14 @@ Database& Database::instance() {
   return *current;
 }
 
+namespace {
+std::atomic<std::uint64_t> answers_generation{0};
+}  // namespace
+
+std::uint64_t Database::generation() { return answers_generation.load(std::memory_order_acquire); }
+
 void Database::reset_instance() {
+  answers_generation.fetch_add(1, std::memory_order_acq_rel);
   std::lock_guard lock(instance_mu);
   if (current) retired.push_back(current);
   current = nullptr;
@@ -99,12 +106,14 @@ std::size_t Database::add_json(const std::string& text, const std::string& sourc
   std::lock_guard lock(mu_);
   shipped_.insert(shipped_.end(), entries.begin(), entries.end());
   memo_.clear();
+  answers_generation.fetch_add(1, std::memory_order_acq_rel);
   return entries.size();
 }
 
 void Database::forget() {
   std::lock_guard lock(mu_);
   memo_.clear();
+  answers_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
 std::vector<Candidate> Database::candidates(const Capabilities& caps, const std::string& family,

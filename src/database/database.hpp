@@ -88,6 +88,10 @@ class Database {
   Params lookup(const Queue& queue, const KernelFamily& family, const Problem& problem, Lookup* info = nullptr);
   // Forgets memoised lookups (after the cache file changed).
   void forget();
+  // Grows whenever an answer of lookup() may change (add_json, forget,
+  // reset_instance): what remembers an answer (ops/launch_plan.hpp) keeps
+  // the generation it was given with and asks again when it moved.
+  static std::uint64_t generation();
 
  private:
   struct Slot;

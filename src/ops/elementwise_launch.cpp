@@ -6,6 +6,7 @@
 #include "kernels/families.hpp"
 #include "ops/elementwise_ops.hpp"
 #include "ops/elementwise_plan.hpp"
+#include "ops/launch_plan.hpp"
 #include "ops/params.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/log.hpp"
@@ -70,8 +71,14 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
   const Capabilities& caps = q.device().caps();
   const ElementwiseFamily& fam = families::elementwise();
   const ElementwiseProblem pr = elementwise_problem(call, plan);
-  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-  KernelPtr kernel = fam.kernel(q, p, pr);
+  const std::shared_ptr<const LaunchPlan> lp = launch_plan(q, "ew" + pr.key(), !forced, [&] {
+    LaunchPlan made;
+    made.params = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+    if (!forced) made.lookup = last_lookup();
+    made.kernel = fam.kernel(q, made.params, pr);
+    made.geometry = fam.geometry(made.params, caps, pr);
+    return made;
+  });
 
   std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(plan.n))};
   std::vector<const Operand*> all(call.inputs);
@@ -102,8 +109,7 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
   for (const auto& s : plan.strides) meta.insert(meta.end(), s.begin(), s.end());
   args.push_back(KernelArg::bytes(meta.data(), meta.size() * 8));
 
-  const Geometry g = fam.geometry(p, caps, pr);
-  return launch_kernel(q, *kernel, args, g, wait, &p);
+  return launch_kernel(q, *lp->kernel, args, lp->geometry, wait, &lp->params);
 }
 
 }  // namespace optune::detail

@@ -93,9 +93,15 @@ Params params_for(const Queue& q, const KernelFamily& family, const Problem& pro
   if (trace::on())
     trace::lookup(r.family, problem.dtype, r.bucket, problem.sizes, problem.fields(), r.lookup.params,
                   level_name(r.lookup.level), r.lookup.source);
-  if (recent.size() == kKeep) recent.erase(recent.begin());
-  recent.push_back(std::move(r));
+  note_lookup(r);
   return p;
+}
+
+LookupRecord last_lookup() { return recent.empty() ? LookupRecord{} : recent.back(); }
+
+void note_lookup(const LookupRecord& r) {
+  if (recent.size() == kKeep) recent.erase(recent.begin());
+  recent.push_back(r);
 }
 
 std::vector<LookupRecord> take_lookups() {

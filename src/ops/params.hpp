@@ -24,5 +24,10 @@ struct LookupRecord {
 // The lookups params_for made on this thread since the last call (oldest
 // first), and forgets them. At most the last 64 are kept.
 std::vector<LookupRecord> take_lookups();
+// The record of this thread's latest params_for (empty if none is kept), and
+// a record added again for a call that reused that answer (launch_plan.hpp),
+// so tools still see every call's parameters.
+LookupRecord last_lookup();
+void note_lookup(const LookupRecord& r);
 
 }  // namespace optune::detail

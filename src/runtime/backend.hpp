@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -191,6 +192,12 @@ class ContextImpl {
   // program without assembling the whole text and digesting it (which cost
   // most of a call's host time, 60% of 85 us on PoCL).
   std::map<std::string, std::vector<std::pair<std::string, ProgramPtr>>> programs_by_source;
+  // Launch plans of repeated calls (ops/launch_plan.hpp): what a family chose
+  // for a problem (parameters, kernel, grid), by the problem's key, so a
+  // repeated call skips the database lookup and the program lookup. They go
+  // with the context; plans_mutex guards the map.
+  std::mutex plans_mutex;
+  std::unordered_map<std::string, std::shared_ptr<const void>> plans;
 
  private:
   std::shared_ptr<DeviceImpl> device_;
