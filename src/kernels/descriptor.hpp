@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -88,6 +89,11 @@ std::size_t resident_per_unit(const Capabilities& caps);
 // Static local memory a group may use (CUDA caps static shared memory at 48 KiB).
 std::uint64_t local_limit(const Capabilities& caps);
 std::string params_to_json(const Params& p);
+// A problem's fields as bytes, the start of its key() (launch plans,
+// ops/launch_plan.hpp): equal keys must mean equal problems.
+inline std::string plan_key(std::initializer_list<std::int64_t> fields) {
+  return std::string(reinterpret_cast<const char*>(fields.begin()), fields.size() * sizeof(std::int64_t));
+}
 Params params_from_json(const std::string& json);  // throws Error(InvalidArgument)
 // A parameter value written as text ("64", "-1"): nothing when the text is
 // not one whole integer (OPTUNE_PARAMS, optune tune --fix).

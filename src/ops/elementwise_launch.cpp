@@ -68,17 +68,9 @@ Event run_elementwise(const Queue& q, const ElementwiseCall& call, const WaitLis
     }
   const ElementwisePlan plan = plan_elementwise(call.what.c_str(), q, call.inputs, call.outputs);
   if (plan.n == 0) return Event();
-  const Capabilities& caps = q.device().caps();
   const ElementwiseFamily& fam = families::elementwise();
   const ElementwiseProblem pr = elementwise_problem(call, plan);
-  const std::shared_ptr<const LaunchPlan> lp = launch_plan(q, "ew" + pr.key(), !forced, [&] {
-    LaunchPlan made;
-    made.params = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-    if (!forced) made.lookup = last_lookup();
-    made.kernel = fam.kernel(q, made.params, pr);
-    made.geometry = fam.geometry(made.params, caps, pr);
-    return made;
-  });
+  const std::shared_ptr<const LaunchPlan> lp = family_plan(q, fam, pr, forced);
 
   std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(plan.n))};
   std::vector<const Operand*> all(call.inputs);

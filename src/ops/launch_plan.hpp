@@ -64,10 +64,20 @@ std::shared_ptr<const LaunchPlan> launch_plan(const Queue& q, const std::string&
   return plan;
 }
 
-// Appends v's bytes to a key.
-template <class T>
-void key_append(std::string& key, const T& v) {
-  key.append(reinterpret_cast<const char*>(&v), sizeof v);
+// The usual plan of a family's one-kernel call: params_for (or the forced
+// parameters) fitted, the kernel, the grid; the problem's key() names it.
+template <class Family, class Prob>
+std::shared_ptr<const LaunchPlan> family_plan(const Queue& q, const Family& fam, const Prob& pr,
+                                              const Params* forced) {
+  return launch_plan(q, fam.name() + '\0' + pr.key(), forced == nullptr, [&] {
+    const Capabilities& caps = q.device().caps();
+    LaunchPlan made;
+    made.params = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+    if (!forced) made.lookup = last_lookup();
+    made.kernel = fam.kernel(q, made.params, pr);
+    made.geometry = fam.geometry(made.params, caps, pr);
+    return made;
+  });
 }
 
 }  // namespace optune::detail

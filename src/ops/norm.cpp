@@ -5,6 +5,7 @@
 #include "kernels/families.hpp"
 #include "kernels/reduce/reduce_common.hpp"
 #include "ops/elementwise_plan.hpp"
+#include "ops/launch_plan.hpp"
 #include "ops/params.hpp"
 #include "ops/reduce_ops.hpp"
 #include "ops/reduce_plan.hpp"
@@ -31,11 +32,10 @@ NormProblem norm_problem(const NormCall& c) {
 }
 
 Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, const Params* forced) {
-  const Capabilities& caps = q.device().caps();
   const NormRowsFamily& fam = families::norm_rows();
   const NormProblem pr = norm_problem(c);
-  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-  KernelPtr k = fam.kernel(q, p, pr);
+  const std::shared_ptr<const LaunchPlan> lp = family_plan(q, fam, pr, forced);
+  const Params& p = lp->params;
   const auto buffer = [&](const std::optional<Operand>& o, const Operand& fallback) {
     return KernelArg::buffer(*(o ? o->mem : fallback.mem));
   };
@@ -48,8 +48,7 @@ Event run_norm_rows(const Queue& q, const NormCall& c, const WaitList& wait, con
                               buffer(c.mean, c.y), offset(c.mean), buffer(c.rstd, c.y), offset(c.rstd)};
   if (c.x.dtype == DType::F64) args.push_back(KernelArg::scalar(c.eps));
   else args.push_back(KernelArg::scalar(float(c.eps)));
-  const Geometry g = fam.geometry(p, caps, pr);
-  return launch_kernel(q, *k, args, g, wait, &p);
+  return launch_kernel(q, *lp->kernel, args, lp->geometry, wait, &p);
 }
 
 }  // namespace detail

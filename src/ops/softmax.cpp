@@ -2,6 +2,7 @@
 // any other through softmax_cols (one work-item per column).
 #include "kernels/families.hpp"
 #include "ops/elementwise_plan.hpp"
+#include "ops/launch_plan.hpp"
 #include "ops/params.hpp"
 #include "ops/reduce_ops.hpp"
 #include "ops/reduce_plan.hpp"
@@ -19,17 +20,14 @@ SoftmaxColsProblem softmax_cols_problem(const SoftmaxColsCall& c) {
 }
 
 Event run_softmax_cols(const Queue& q, const SoftmaxColsCall& c, const WaitList& wait, const Params* forced) {
-  const Capabilities& caps = q.device().caps();
   const SoftmaxColsFamily& fam = families::softmax_cols();
   const SoftmaxColsProblem pr = softmax_cols_problem(c);
-  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-  KernelPtr k = fam.kernel(q, p, pr);
+  const std::shared_ptr<const LaunchPlan> lp = family_plan(q, fam, pr, forced);
   std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(c.outer)), KernelArg::scalar(std::uint64_t(c.rows)),
                               KernelArg::scalar(std::uint64_t(c.inner)), KernelArg::buffer(*c.x.mem),
                               KernelArg::scalar(std::uint64_t(c.x.offset)), KernelArg::buffer(*c.y.mem),
                               KernelArg::scalar(std::uint64_t(c.y.offset))};
-  const Geometry g = fam.geometry(p, caps, pr);
-  return launch_kernel(q, *k, args, g, wait, &p);
+  return launch_kernel(q, *lp->kernel, args, lp->geometry, wait, &lp->params);
 }
 
 }  // namespace detail

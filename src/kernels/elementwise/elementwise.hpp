@@ -37,12 +37,9 @@ struct ElementwiseProblem {
   // Every field above, as bytes: equal keys, equal problems (launch plans,
   // ops/launch_plan.hpp). A field added to the struct belongs here too.
   std::string key() const {
-    std::string k;
-    k.reserve(64 + body.size());
-    const std::int64_t f[] = {std::int64_t(dtype), n, contiguous, max_elem_bytes, min_elem_bytes, align,
-                              std::int64_t(compute), ndim, n_scalars, aliased,
-                              std::int64_t(inputs.size()), std::int64_t(outputs.size())};
-    k.append(reinterpret_cast<const char*>(f), sizeof f);
+    std::string k = plan_key({std::int64_t(dtype), n, contiguous, max_elem_bytes, min_elem_bytes, align,
+                              std::int64_t(compute), ndim, n_scalars, aliased, std::int64_t(inputs.size()),
+                              std::int64_t(outputs.size())});
     for (DType t : inputs) k.push_back(char(t));
     for (DType t : outputs) k.push_back(char(t));
     k += body;

@@ -23,6 +23,10 @@ struct NormProblem {
   std::map<std::string, std::int64_t> fields() const {
     return {{"op", int(op)}, {"align", align}, {"gamma", gamma}, {"beta", beta}, {"stats", stats}, {"stat", int(stat)}};
   }
+  // Every field, as bytes (launch plans, ops/launch_plan.hpp).
+  std::string key() const {
+    return plan_key({std::int64_t(dtype), rows, cols, std::int64_t(op), align, gamma, beta, stats, std::int64_t(stat)});
+  }
 };
 
 class NormRowsFamily : public FamilyOf<NormProblem> {

@@ -15,6 +15,8 @@ struct SoftmaxColsProblem {
   bool log = false;
   std::vector<std::int64_t> sizes() const { return {outer, rows, inner}; }
   std::map<std::string, std::int64_t> fields() const { return {{"log", log}}; }
+  // Every field, as bytes (launch plans, ops/launch_plan.hpp).
+  std::string key() const { return plan_key({std::int64_t(dtype), outer, rows, inner, log}); }
 };
 
 class SoftmaxColsFamily : public FamilyOf<SoftmaxColsProblem> {
