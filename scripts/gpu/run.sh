@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json).
 # The Python module is built for the machine's python3 (the one with torch)
@@ -179,6 +179,41 @@ verify() {
   printf '%-10s %-28s %8s %s\n' tool program errors status | tee -a "$OUT/summary.txt"
   sort "$LOGS/sanitize-lines" | tee -a "$OUT/summary.txt"
   if grep -vqE '^\S+ +\S+ +0 ok$' "$LOGS/sanitize-lines"; then STATUS=1; fi
+}
+
+# The last calls of a session, each within the machine's 10 minutes:
+# `final-a` runs the FINAL_TESTS programs on cuda:0, the Python step and the
+# launch-cost diagnostic; `final-b` runs the same programs on the NVIDIA
+# OpenCL device, then FINAL_BENCH (suites with their options, `;`-separated,
+# each on both back ends; default: gemm's thin group, blas, conv).
+FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_gemm_thin|test_conv|test_program_cache|test_softmax_norm|test_elementwise'
+final_tests() {
+  local dev=$1 name=$2 re=${FINAL_TESTS:-$FINAL_TESTS_DEFAULT}
+  log "ctest ($re) on $dev"
+  if [ "$dev" = cuda:0 ]; then
+    (cd build/gpu && ctest -R "^($re)\.cuda\$" --output-on-failure -j "${CTEST_JOBS:-10}" --timeout 400) \
+      >"$LOGS/tests-final-$name.log" 2>&1 || STATUS=1
+  else
+    (cd build/gpu && OPTUNE_DEVICE=$dev ctest -R "^($re)\$" -LE 'gpu|oclgrind' --output-on-failure \
+      -j "${CTEST_JOBS:-10}" --timeout 400) >"$LOGS/tests-final-$name.log" 2>&1 || STATUS=1
+  fi
+  grep -E 'Test +#|tests passed|tests failed' "$LOGS/tests-final-$name.log" | tail -20 | tee -a "$OUT/summary.txt"
+}
+final_bench() {
+  local ocl item suite dev name
+  ocl=$(ocl_device)
+  IFS=';' read -r -a items <<<"${FINAL_BENCH:-gemm --gemm-cases thin;blas;conv}"
+  for item in "${items[@]}"; do
+    suite=${item%% *}
+    for dev in cuda:0 "$ocl"; do
+      [ -n "$dev" ] || continue
+      name=$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)
+      log "bench $item on $dev"
+      # shellcheck disable=SC2086
+      ./build/gpu/optune bench $item --device "$dev" --quiet --json "$OUT/$suite-$name.json" \
+        2>>"$LOGS/bench-final.log" | tail -40 | tee -a "$OUT/summary.txt"
+    done
+  done
 }
 
 # Tunes every family on both back ends into the cache file, then exports each
@@ -372,6 +407,8 @@ case "$WHAT" in
   tensor) build && tensor "$@" ;;
   conv) build && conv "$@" ;;
   verify) build && verify ;;
+  final-a) build && final_tests cuda:0 cuda && python_step && launch_cost ;;
+  final-b) build && final_tests "$(ocl_device)" opencl && final_bench ;;
   verify-python) build && python_step && verify ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
