@@ -48,6 +48,11 @@ class ConvCandidate {
   virtual const FamilyOf<ConvProblem>* family() const = 0;
   // "" when it can run the problem on this device; else why not.
   virtual std::string applies(const ConvProblem& problem, const Capabilities& caps) const = 0;
+  // "" when the routine's default order (conv_routine KERNEL = 0) may take
+  // it for the problem; else why it passes it over (a shape it applies to
+  // but is known to run badly, e.g. GEMM's thin kernel on pixel-major
+  // operands). A tuned or forced KERNEL still runs it.
+  virtual std::string passed_over(const ConvProblem&) const { return ""; }
   // Enqueues the call with these (fitted) parameters, adding its events to span.
   virtual void run(const Queue& q, const ConvCall& call, const Params& p, const WaitList& wait,
                    EventSpan& span) const = 0;
@@ -65,7 +70,7 @@ struct ConvChoice {
 };
 // The forced candidate (Error(Unsupported) when it does not apply), else
 // conv_routine's KERNEL where that candidate applies, else the first that
-// applies.
+// applies and is not passed over (direct at the end applies always).
 ConvChoice choose_conv(const Queue& q, const ConvProblem& problem, const ConvForce* force);
 
 // Enqueues a validated call.

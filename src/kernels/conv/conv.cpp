@@ -239,8 +239,8 @@ ConvProblem ConvIm2colFamily::make_example(DType dtype, const std::string& bucke
 
 std::vector<Parameter> ConvRoutineFamily::parameters(const Capabilities&) const {
   return {{"KERNEL", {0, 1, 2, 3, 4}, 0,
-           "0: the first candidate that applies (pointwise, depthwise, im2col, direct); 1 direct; 2 depthwise; "
-           "3 pointwise; 4 im2col"}};
+           "0: the first candidate that applies and is not passed over (pointwise, depthwise, im2col, direct); "
+           "1 direct; 2 depthwise; 3 pointwise; 4 im2col"}};
 }
 
 Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const ConvProblem&) const {
@@ -248,13 +248,17 @@ Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const C
 }
 
 std::string ConvRoutineFamily::bucket(const ConvProblem& pr) const {
-  return pr.pointwise() ? "pointwise" : pr.depthwise() ? "depthwise" : "general";
+  if (pr.pointwise()) return pr.k / pr.groups <= GemmThinFamily::kMaxThin ? "pointwise_thin" : "pointwise";
+  return pr.depthwise() ? "depthwise" : "general";
 }
 
 std::vector<DType> ConvRoutineFamily::dtypes(const Capabilities&) const { return storage_types(); }
 
 ConvProblem ConvRoutineFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
   const bool cpu = caps.type == DeviceType::CPU;
+  // MobileNetV2's 1 x 1 32 -> 16 at 112 x 112 (CPU: 56 x 56).
+  if (bucket == "pointwise_thin")
+    return conv_kernels::make(dtype, 1, 32, cpu ? 56 : 112, cpu ? 56 : 112, 16, 1, 1, 1, 0, 1, true);
   if (bucket == "pointwise")
     return cpu ? conv_kernels::make(dtype, 1, 64, 28, 28, 64, 1, 1, 1, 0, 1, true)
                : conv_kernels::make(dtype, 32, 256, 56, 56, 64, 1, 1, 1, 0, 1, true);

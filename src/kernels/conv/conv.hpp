@@ -114,7 +114,11 @@ class ConvRoutineFamily : public FamilyOf<ConvProblem> {
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
   std::string bucket(const ConvProblem& problem) const override;
-  std::vector<std::string> buckets() const override { return {"pointwise", "depthwise", "general"}; }
+  // pointwise_thin: 1 x 1 with at most 16 output channels per group (GEMM's
+  // thin side, ops/conv_launch.cpp).
+  std::vector<std::string> buckets() const override {
+    return {"pointwise", "pointwise_thin", "depthwise", "general"};
+  }
   std::vector<DType> dtypes(const Capabilities& caps) const override;
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 };
