@@ -198,7 +198,7 @@ nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int ru
   const bool cached = fits_in_cache(c, bytes);
   const double tol = k.dtype == DType::F16 ? 2e-3 : 1e-5;
   if (!quiet)
-    std::printf("%-*s %10.1f %9.1f %8.2f %7.1f%%%s %-9s %8.1e%s\n      %s\n", width, k.name.c_str(),
+    std::printf("%-*s %10.1f %9.1f %8.2f %7.1f%%%s %-15s %8.1e%s\n      %s\n", width, k.name.c_str(),
                 t.median_s * 1e6, gbs, tflops, 100 * frac, cached ? "*" : " ", choice.candidate->name().c_str(), err,
                 err <= tol ? "" : " WRONG", t.parameters_text.c_str());
   return {{"case", k.name},
@@ -243,7 +243,7 @@ nlohmann::json bench_conv(const Queue& q, const Ceilings& c, const ConvBenchOpti
     std::printf("\nconv (%s; depthwise against the copy ceiling, the others against the f32 FMA ceiling;\n"
                 "error: the largest |optune - double| / sum |x w| over 512 sampled outputs; parameters below each)\n",
                 cpu ? "CPU: batch 1, the issue's cases at 28 x 28 or 56 x 56" : "the issue's shapes");
-    std::printf("%-*s %10s %9s %8s %8s %-9s %8s\n", width, "case", "time us", "GB/s", "TFLOP/s", "ceiling", "candidate",
+    std::printf("%-*s %10s %9s %8s %8s %-15s %8s\n", width, "case", "time us", "GB/s", "TFLOP/s", "ceiling", "candidate",
                 "error");
   }
   for (const Case& k : cases) {
