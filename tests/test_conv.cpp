@@ -440,6 +440,13 @@ TEST(Conv, CandidatesApplyAsDocumented) {
   if (caps.images) {
     EXPECT_EQ(dwi.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 4)), caps), "");
     EXPECT_EQ(dwi.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 4, NCHW, NHWC)), caps), "");
+    // One image's channel block (5 x 5 texels of at most 16 bytes) must fit
+    // the largest allocation.
+    Capabilities small = caps;
+    small.max_alloc_bytes = 16 * 25 - 1;
+    EXPECT_NE(dwi.applies(problem(conv_desc(2, 8, 5, 5, 8, 3, 3, 1, 1, 8)), small), "");
+    small.max_alloc_bytes = 16 * 25;
+    EXPECT_EQ(dwi.applies(problem(conv_desc(2, 8, 5, 5, 8, 3, 3, 1, 1, 8)), small), "");
   }
   test::expect_error(Status::NotFound, "candidates: pointwise, depthwise, depthwise_image, winograd, im2col, direct",
                      [] { detail::conv_candidate("fft"); });

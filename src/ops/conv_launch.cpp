@@ -104,8 +104,9 @@ class DepthwiseCandidate : public ConvCandidate {
 // tile by tile into an RGBA image in NC4HW4 order (conv_pack_nc4hw4), then
 // the depthwise kernel reading it with read_imagef into the output buffer.
 // A tile is as many channel blocks of 4 as fit the image's width limit
-// (W texels each) and as many images as fit its height limit (H rows each);
-// an input whose W or H alone exceeds a limit is the buffer candidate's.
+// (W texels each) and as many images as fit its height limit (H rows each),
+// within the device's largest allocation; an input one of whose images'
+// channel blocks alone exceeds a limit is the buffer candidate's.
 // f16 is packed as half texels where the device has that format (else
 // float); f32 and bf16 as float.
 class DepthwiseImageCandidate : public ConvCandidate {
@@ -116,19 +117,18 @@ class DepthwiseImageCandidate : public ConvCandidate {
   std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
     if (!pr.depthwise()) return "not depthwise (groups == C == K)";
     if (!caps.images) return "the device has no images (the CUDA back end has none in optune)";
-    const auto [lw, lh] = ConvImageLimitScope::limits(caps);
-    if (std::size_t(pr.w) > lw || std::size_t(pr.h) > lh)
-      return "one image's row or column exceeds the device's image limits (" + std::to_string(lw) + " x " +
-             std::to_string(lh) + "): the buffer kernel's";
+    if (tile_of(pr, caps)[0] < 1 || tile_of(pr, caps)[1] < 1) {
+      const auto [lw, lh] = ConvImageLimitScope::limits(caps);
+      return "one image's channel block exceeds the device's image limits (" + std::to_string(lw) + " x " +
+             std::to_string(lh) + " texels, " + std::to_string(caps.max_alloc_bytes) + " bytes): the buffer kernel's";
+    }
     return "";
   }
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
     const ConvProblem& pr = c.problem;
     const ConvDepthwiseImageFamily& fam = families::conv_depthwise_image();
-    const auto [lw, lh] = ConvImageLimitScope::limits(q.device().caps());
     const std::int64_t blocks = (pr.c + 3) / 4;
-    const std::int64_t tile_cb = std::min<std::int64_t>(blocks, std::int64_t(lw) / pr.w);
-    const std::int64_t tile_n = std::min<std::int64_t>(pr.n, std::int64_t(lh) / pr.h);
+    const auto [tile_cb, tile_n] = tile_of(pr, q.device().caps());
     const Image2D img = make_image(q, std::size_t(tile_cb * pr.w), std::size_t(tile_n * pr.h), pr.dtype);
     KernelPtr pack = compile_kernel(q, fam.entry_program(p, pr, "conv_pack_nc4hw4"));
     KernelPtr conv = fam.kernel(q, p, pr);
@@ -159,6 +159,16 @@ class DepthwiseImageCandidate : public ConvCandidate {
   }
 
  private:
+  // Channel blocks and images of a tile: within the image limits and, at 16
+  // bytes a texel, the device's largest allocation (0 where one image's
+  // block alone does not fit).
+  static std::array<std::int64_t, 2> tile_of(const ConvProblem& pr, const Capabilities& caps) {
+    const auto [lw, lh] = ConvImageLimitScope::limits(caps);
+    const std::int64_t plane = pr.w * pr.h, texels = std::int64_t(caps.max_alloc_bytes / 16);
+    const std::int64_t cb = std::min<std::int64_t>({(pr.c + 3) / 4, std::int64_t(lw) / pr.w, texels / plane});
+    if (cb < 1) return {0, 0};
+    return {cb, std::min<std::int64_t>({pr.n, std::int64_t(lh) / pr.h, texels / (cb * plane)})};
+  }
   // Half texels for f16 where the device has them, else float.
   static Image2D make_image(const Queue& q, std::size_t w, std::size_t h, DType t) {
     if (t == DType::F16) {
