@@ -338,6 +338,23 @@ TEST(Conv, WinogradEveryLayoutAndPad) {
   EXPECT_TRUE(ref::check_conv(c, &f));
 }
 
+// Winograd's product on GEMM's thin kernel, forced, with either side thin:
+// 9 tiles (U streamed along K: stored C x K) and 16 output channels (V
+// streamed along the tiles).
+TEST(Conv, WinogradOnThinGemm) {
+  const detail::GemmForce thin{"thin", {}};
+  const detail::GemmForceScope scope(thin);
+  for (const Conv2dDesc& d : {conv_desc(1, 40, 6, 5, 72, 3, 3, 1, 1), conv_desc(2, 24, 11, 12, 16, 3, 3, 1, 1, 1,
+                                                                                NHWC, NHWC)}) {
+    ConvCase c;
+    c.desc = d;
+    c.winograd = true;
+    c.bias = true;
+    const ConvForce f = force("winograd");
+    EXPECT_TRUE(ref::check_conv(c, &f));
+  }
+}
+
 TEST(Conv, RoutineChoosesAnApplicableCandidate) {
   std::vector<ConvCase> cases;
   for (ConvLayout in : {NCHW, NHWC})

@@ -2,11 +2,15 @@
 // dilation 1, one group (Lavin and Gray's formulation). The host runs
 // (ops/conv_launch.cpp):
 //
-//   conv_wino_weights  U[xi][k][c] = (G g[k][c] G^T)[xi], 16 K x C matrices
+//   conv_wino_weights  U[xi][c][k] = (G g[k][c] G^T)[xi], 16 C x K matrices
+//                      (stored transposed: GEMM reads them as K x C with
+//                      trans_a, so that whichever side of the product is
+//                      thin, GEMM's thin kernel streams a wide operand that
+//                      is contiguous along its long side)
 //   conv_wino_input    V[xi][c][t] = (B^T d[c][t] B)[xi] for the 4 x 4 input
 //                      patch d of tile t (its 2 x 2 outputs' receptive
 //                      field; zeros in the padding), 16 C x P matrices
-//   GEMM (batched, 16) M[xi] = U[xi] V[xi], 16 K x P matrices, in f32
+//   GEMM (batched, 16) M[xi] = U[xi]^T' V[xi], 16 K x P matrices, in f32
 //   conv_wino_output   out[n, k, 2 ty + i, 2 tx + j] = act((A^T M[.][k][t] A)[i][j]
 //                      + bias[k] + res[n, k, 2 ty + i, 2 tx + j])
 //
@@ -19,9 +23,9 @@
 // ceil(OH / 2), TW = ceil(OW / 2)); outputs past OH or OW are not stored.
 // The transformed matrices are f32 (`float` scratch) for every storage
 // type; inputs and outputs are in the storage type (TYPE) and either layout
-// (IN_NHWC, OUT_NHWC). One element (weights: one k, c; input: one c, t;
+// (IN_NHWC, OUT_NHWC). One element (weights: one c, k; input: one c, t;
 // output: one k, t) per work-item, the fastest index the one that is
-// contiguous in the matrix written.
+// contiguous in the matrix written (the weights': k).
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
@@ -35,10 +39,11 @@ __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void conv_wino_weights(const int K, const int C, __global const TYPE* wt, const ulong wt_off, __global float* u,
                        const ulong u_off) {
   const ulong id = get_global_id(0);
-  if (id >= (ulong)K * (ulong)C) return;  // id = k C + c
+  if (id >= (ulong)K * (ulong)C) return;  // id = c K + k: U's element
+  const ulong k = id % (ulong)K, c = id / (ulong)K;
   float g[3][3];
   for (int r = 0; r < 3; ++r)
-    for (int s = 0; s < 3; ++s) g[r][s] = (float)GEMM_LOAD(wt, wt_off + id * 9 + (ulong)(r * 3 + s));
+    for (int s = 0; s < 3; ++s) g[r][s] = (float)GEMM_LOAD(wt, wt_off + (k * (ulong)C + c) * 9 + (ulong)(r * 3 + s));
   float gg[4][3];  // G g
   for (int s = 0; s < 3; ++s) {
     gg[0][s] = g[0][s];
