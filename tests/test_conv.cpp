@@ -1,9 +1,11 @@
 // conv2d against a double-precision direct convolution (reference/conv_check):
-// every candidate (direct, depthwise, pointwise and im2col as GEMM) forced
-// in turn with several parameter sets, odd sizes, strides, dilations,
-// asymmetric pads, groups 1, 2 and C, both layouts for input and output,
-// the epilogue (bias, activation, residual, in place), f32, f16 and bf16,
-// views at offsets and 4-d shapes; then the routine's own choice.
+// every candidate (direct, depthwise on buffers and on images, pointwise,
+// im2col and Winograd around GEMM) forced in turn with several parameter
+// sets, odd sizes, strides, dilations, asymmetric pads, groups 1, 2 and C,
+// both layouts for input and output, the epilogue (bias, activation,
+// residual, in place), f32, f16 and bf16, views at offsets and 4-d shapes,
+// the image candidate past (lowered) image limits; then the routine's own
+// choice and the default order's pinned choices.
 #include <gtest/gtest.h>
 
 #include "kernels/families.hpp"
