@@ -102,10 +102,13 @@ TEST(Cli, BenchConvQuickRunsEveryCase) {
     chosen[r["case"].get<std::string>()] = r["candidate"].get<std::string>();
     EXPECT_TRUE(r["correct"].get<bool>()) << r.dump();
     EXPECT_GT(r["median_us"].get<double>(), 0.0);
+    // No reference convolution on OpenCL yet (cuDNN on CUDA), and it says so.
+    EXPECT_FALSE(r["reference"]["available"].get<bool>()) << r.dump();
+    EXPECT_NE(r["reference"]["reason"].get<std::string>().find("OpenCL"), std::string::npos) << r.dump();
   }
   for (const char* l : {" nchw f32", " nhwc f32"}) {
     EXPECT_EQ(chosen[std::string("dw3x3") + l], "depthwise");
-    EXPECT_EQ(chosen[std::string("conv3x3") + l], "im2col");
+    EXPECT_EQ(chosen[std::string("conv3x3") + l], "winograd");
     EXPECT_EQ(chosen[std::string("conv1x1") + l], "pointwise");
   }
   EXPECT_EQ(chosen.size(), 6u);

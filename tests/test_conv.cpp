@@ -1,11 +1,14 @@
 // conv2d against a double-precision direct convolution (reference/conv_check):
-// every candidate (direct, depthwise, pointwise and im2col as GEMM) forced
-// in turn with several parameter sets, odd sizes, strides, dilations,
-// asymmetric pads, groups 1, 2 and C, both layouts for input and output,
-// the epilogue (bias, activation, residual, in place), f32, f16 and bf16,
-// views at offsets and 4-d shapes; then the routine's own choice.
+// every candidate (direct, depthwise on buffers and on images, pointwise,
+// im2col and Winograd around GEMM) forced in turn with several parameter
+// sets, odd sizes, strides, dilations, asymmetric pads, groups 1, 2 and C,
+// both layouts for input and output, the epilogue (bias, activation,
+// residual, in place), f32, f16 and bf16, views at offsets and 4-d shapes,
+// the image candidate past (lowered) image limits; then the routine's own
+// choice and the default order's pinned choices.
 #include <gtest/gtest.h>
 
+#include "kernels/families.hpp"
 #include "ops/gemm_ops.hpp"
 #include "reference/conv_check.hpp"
 #include "support/test_support.hpp"
@@ -109,23 +112,114 @@ TEST(Conv, DepthwiseNhwcEveryPack) {
       }
 }
 
+// A depthwise case of C channels with bias and residual in type t and layout
+// l: 4-d tensors at offset 0, else rank-1 views at the offset; the residual
+// is the output itself at in_place_offset, and the activation silu at
+// silu_offset (relu6 elsewhere).
+ConvCase depthwise_epilogue_case(DType t, ConvLayout l, std::int64_t ch, std::size_t offset,
+                                 std::size_t in_place_offset, std::size_t silu_offset) {
+  ConvCase c;
+  c.dtype = t;
+  c.desc = conv_desc(2, ch, 7, 8, ch, 3, 3, 1, 1, ch, l, l);
+  c.bias = true;
+  c.residual = true;
+  c.residual_in_place = offset == in_place_offset;
+  c.activation = offset == silu_offset ? Unary::Silu : Unary::Relu6;
+  c.offset = offset;
+  c.rank4 = offset == 0;
+  return c;
+}
+
 TEST(Conv, DepthwiseEpilogueTypesAndOffsets) {
+  // The default parameters: the packs shrink to what the offsets allow.
+  const ConvForce f = force("depthwise");
   for (DType t : {DType::F32, DType::F16, DType::BF16})
     for (ConvLayout l : {NCHW, NHWC})
-      for (std::size_t offset : {0, 1, 4}) {
+      for (std::size_t offset : {0, 1, 4})
+        EXPECT_TRUE(ref::check_conv(depthwise_epilogue_case(t, l, 8, offset, 4, 1), &f));
+}
+
+std::string families_bucket(const detail::ConvProblem& pr) { return detail::families::conv_routine().bucket(pr); }
+
+detail::ConvProblem problem_of(const Conv2dDesc& d) {
+  detail::ConvProblem pr = detail::conv_kernels::make(DType::F32, d.batch, d.in_channels, d.in_height, d.in_width,
+                                                      d.out_channels, d.kernel_h, d.kernel_w, d.stride_h, d.pad_top,
+                                                      d.groups, d.input_layout == NHWC);
+  pr.out_nhwc = d.output_layout == NHWC;
+  return pr;
+}
+
+// The image candidate needs a device with images (PoCL and oclgrind have
+// them; the CUDA back end has none).
+bool has_images() { return test::device().caps().images; }
+
+// Every layout pair (the image kernel reads either input layout through the
+// image and stores either output layout), every stride, dilation and pad
+// case of the buffer kernel's tests, channel counts that leave a partial
+// block of 4, and every WPT.
+TEST(Conv, DepthwiseImageEveryLayoutAndWorkPerItem) {
+  if (!has_images()) GTEST_SKIP() << "the device has no images";
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC}) {
+      std::vector<Conv2dDesc> descs = depthwise_descs(in);
+      descs.push_back(conv_desc(2, 5, 6, 7, 5, 3, 3, 1, 1, 5, in, in));  // one block of 4 and one of 1
+      // Each layout pair meets every WPT, not every pairing of them (a
+      // program each: PoCL takes a second or more per program).
+      for (std::size_t i = 0; i < descs.size(); ++i) {
+        descs[i].output_layout = out;
+        const std::int64_t wpt = std::int64_t(1) << ((i + (in == NHWC) + 2 * (out == NHWC)) % 4);
         ConvCase c;
-        c.dtype = t;
-        c.desc = conv_desc(2, 8, 7, 8, 8, 3, 3, 1, 1, 8, l, l);
-        c.bias = true;
-        c.residual = true;
-        c.residual_in_place = offset == 4;
-        c.activation = offset == 1 ? Unary::Silu : Unary::Relu;
-        c.offset = offset;
-        c.rank4 = offset == 0;
-        // The default parameters: the packs shrink to what the offsets allow.
-        const ConvForce f = force("depthwise");
-        EXPECT_TRUE(ref::check_conv(c, &f));
+        c.desc = descs[i];
+        const ConvForce f = force("depthwise_image", "conv_depthwise_image", {{"WPT", wpt}, {"WGS", 32}});
+        EXPECT_TRUE(ref::check_conv(c, &f)) << "WPT " << wpt;
       }
+    }
+}
+
+TEST(Conv, DepthwiseImageEpilogueTypesAndOffsets) {
+  if (!has_images()) GTEST_SKIP() << "the device has no images";
+  const ConvForce f = force("depthwise_image");
+  for (DType t : {DType::F32, DType::F16, DType::BF16})
+    for (ConvLayout l : {NCHW, NHWC})
+      for (std::size_t offset : {0, 3})
+        EXPECT_TRUE(ref::check_conv(depthwise_epilogue_case(t, l, 7, offset, 3, 3), &f));
+}
+
+// Past the image limits (lowered by the test's scope): tiles of channel
+// blocks and images, partial ones at the ends; where one image's W or H
+// alone exceeds a limit the candidate does not apply and the routine's
+// KERNEL = 5 falls back to the buffer kernel, never the host.
+TEST(Conv, DepthwiseImageTilesPastTheLimits) {
+  if (!has_images()) GTEST_SKIP() << "the device has no images";
+  for (ConvLayout l : {NCHW, NHWC}) {
+    const Conv2dDesc d = conv_desc(3, 10, 7, 9, 10, 3, 3, 1, 1, 10, l, l);  // 3 blocks of W 9, 3 images of H 7
+    for (auto [w, h] : {std::pair<std::size_t, std::size_t>{20, 15}, {9, 7}, {27, 14}}) {
+      const detail::ConvImageLimitScope limit(w, h);
+      ConvCase c;
+      c.desc = d;
+      c.bias = true;
+      c.residual = true;
+      c.activation = Unary::Relu;
+      const ConvForce f = force("depthwise_image", "conv_depthwise_image", {{"WPT", 2}, {"WGS", 64}});
+      EXPECT_TRUE(ref::check_conv(c, &f)) << "limit " << w << " x " << h;
+    }
+    const Queue& q = test::queue();
+    detail::ConvForce routine;
+    routine.params["conv_routine"] = {{"KERNEL", 5}};
+    EXPECT_EQ(detail::choose_conv(q, problem_of(d), &routine).candidate->name(), "depthwise_image");
+    for (auto [w, h] : {std::pair<std::size_t, std::size_t>{8, 100}, {100, 6}}) {
+      const detail::ConvImageLimitScope limit(w, h);
+      EXPECT_NE(detail::conv_candidate("depthwise_image").applies(problem_of(d), q.device().caps()), "");
+      EXPECT_EQ(detail::choose_conv(q, problem_of(d), &routine).candidate->name(), "depthwise");
+      ConvCase c;
+      c.desc = d;
+      EXPECT_TRUE(ref::check_conv(c, &routine));
+      const ConvForce f = force("depthwise_image");
+      const auto r = ref::check_conv(c, &f);
+      EXPECT_FALSE(r);
+      EXPECT_NE(std::string(r.message()).find("image limits"), std::string::npos) << r.message();
+    }
+  }
 }
 
 // GEMM's direct kernel with its default parameters, not shrunk per product
@@ -198,6 +292,71 @@ TEST(Conv, Im2colThenGemm) {
   }
 }
 
+// Winograd F(2x2, 3x3) against the reference with its wider bound
+// (ConvCase::winograd, reference/conv_check.hpp): odd output sizes (a
+// partial 2 x 2 tile), asymmetric and no pads, every layout pair, the whole
+// batch in one chunk and one image per chunk (CHUNK_KIB = 1), the epilogue,
+// f16 and bf16 storage.
+TEST(Conv, WinogradEveryLayoutAndPad) {
+  const PinnedGemm pinned;
+  std::vector<Conv2dDesc> descs;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC}) {
+      descs.push_back(conv_desc(2, 3, 7, 9, 5, 3, 3, 1, 1, 1, in, out));  // OH 7, OW 9: partial tiles
+      descs.push_back(conv_desc(3, 6, 6, 8, 4, 3, 3, 1, 0, 1, in, out));  // no pad, even outputs
+      Conv2dDesc d = conv_desc(1, 5, 5, 6, 7, 3, 3, 1, 0, 1, in, out);     // asymmetric pads
+      d.pad_top = 2, d.pad_bottom = 0, d.pad_left = 0, d.pad_right = 3;
+      descs.push_back(d);
+    }
+  for (std::size_t i = 0; i < descs.size(); ++i) {
+    const bool one_image = i % 2;
+    ConvCase c;
+    c.desc = descs[i];
+    c.winograd = true;
+    c.bias = one_image;
+    c.residual = one_image && descs[i].input_layout == descs[i].output_layout;
+    c.activation = one_image ? Unary::Relu : Unary::Copy;
+    c.offset = i % 3;
+    const ConvForce f = force("winograd", "conv_winograd", {{"CHUNK_KIB", one_image ? 1 : 262144}, {"WGS", 64}});
+    EXPECT_TRUE(ref::check_conv(c, &f)) << i;
+  }
+  for (DType t : {DType::F16, DType::BF16}) {
+    ConvCase c;
+    c.dtype = t;
+    c.desc = conv_desc(2, 8, 5, 7, 6, 3, 3, 1, 1, 1, NHWC, NCHW);
+    c.winograd = true;
+    c.bias = true;
+    c.residual = true;
+    c.activation = Unary::Silu;
+    c.offset = 1;
+    const ConvForce f = force("winograd");
+    EXPECT_TRUE(ref::check_conv(c, &f));
+  }
+  // Many channels: the transforms' rounding against the bound's C term.
+  ConvCase c;
+  c.desc = conv_desc(1, 64, 6, 6, 8, 3, 3, 1, 1, 1);
+  c.winograd = true;
+  const ConvForce f = force("winograd");
+  EXPECT_TRUE(ref::check_conv(c, &f));
+}
+
+// Winograd's product on GEMM's thin kernel, forced, with either side thin:
+// 9 tiles (U streamed along K: stored C x K) and 16 output channels (V
+// streamed along the tiles).
+TEST(Conv, WinogradOnThinGemm) {
+  const detail::GemmForce thin{"thin", {}};
+  const detail::GemmForceScope scope(thin);
+  for (const Conv2dDesc& d : {conv_desc(1, 40, 6, 5, 72, 3, 3, 1, 1), conv_desc(2, 24, 11, 12, 16, 3, 3, 1, 1, 1,
+                                                                                NHWC, NHWC)}) {
+    ConvCase c;
+    c.desc = d;
+    c.winograd = true;
+    c.bias = true;
+    const ConvForce f = force("winograd");
+    EXPECT_TRUE(ref::check_conv(c, &f));
+  }
+}
+
 TEST(Conv, RoutineChoosesAnApplicableCandidate) {
   std::vector<ConvCase> cases;
   for (ConvLayout in : {NCHW, NHWC})
@@ -216,15 +375,49 @@ TEST(Conv, RoutineChoosesAnApplicableCandidate) {
   for (const ConvCase& c : cases) EXPECT_TRUE(ref::check_conv(c));
 }
 
+// The default order (conv_routine KERNEL = 0, forced here so that no
+// database entry decides) passes over GEMM products whose thin side (at
+// most 16 output channels per group) meets a pixel-major operand: GEMM's
+// thin kernel runs a work-group row per pixel there (PoCL: MobileNetV2's
+// 1 x 1 32 -> 16 at 112 x 112 NHWC took 2.7 s). A KERNEL that names the
+// candidate still runs it.
+TEST(Conv, DefaultOrderPassesOverThinPixelMajorGemm) {
+  const Queue& q = test::queue();
+  const auto chosen = [&](const Conv2dDesc& d, std::int64_t kernel = 0) {
+    detail::ConvForce f;
+    f.params["conv_routine"] = {{"KERNEL", kernel}};
+    return detail::choose_conv(q, problem_of(d), &f).candidate->name();
+  };
+  EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 16, 1, 1, 1, 0, 1, NHWC, NHWC)), "direct");
+  EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 16, 1, 1, 1, 0, 1, NCHW, NCHW)), "pointwise");  // channel-major
+  EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 17, 1, 1, 1, 0, 1, NHWC, NHWC)), "pointwise");  // not thin
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 2, 1, 1, NHWC, NHWC)), "direct");       // im2col's patches
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 2, 1, 1, NCHW, NCHW)), "direct");
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 2, 1, 1, NCHW, NCHW)), "im2col");
+  // Winograd's V is channel-major (C x tiles): thin GEMM reads it K x N.
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 1, 1, 1, NHWC, NHWC)), "winograd");
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 1, 1, 1, NCHW, NHWC)), "winograd");
+  EXPECT_EQ(chosen(conv_desc(1, 64, 14, 14, 64, 3, 3, 1, 1, 2, NHWC, NHWC)), "im2col");      // 32 per group
+  EXPECT_EQ(chosen(conv_desc(1, 64, 14, 14, 32, 1, 1, 1, 0, 2, NCHW, NCHW)), "direct");      // 16 per group
+  EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 16, 1, 1, 1, 0, 1, NHWC, NHWC), 3), "pointwise");
+  // 16-bit storage passes Winograd (an f32 GEMM) over for im2col.
+  detail::ConvForce routine;
+  routine.params["conv_routine"] = {{"KERNEL", 0}};
+  detail::ConvProblem half3x3 = problem_of(conv_desc(1, 32, 14, 14, 32, 3, 3, 1, 1, 1, NHWC, NHWC));
+  half3x3.dtype = DType::F16;
+  EXPECT_EQ(detail::choose_conv(q, half3x3, &routine).candidate->name(), "im2col");
+  half3x3.dtype = DType::BF16;
+  EXPECT_EQ(detail::choose_conv(q, half3x3, &routine).candidate->name(), "im2col");
+  EXPECT_NE(detail::conv_candidate("pointwise").passed_over(problem_of(conv_desc(1, 32, 9, 9, 16, 1, 1, 1, 0, 1,
+                                                                                 NHWC, NHWC))),
+            "");
+  EXPECT_EQ(families_bucket(problem_of(conv_desc(1, 32, 9, 9, 16, 1, 1, 1, 0, 1, NHWC, NHWC))), "pointwise_thin");
+  EXPECT_EQ(families_bucket(problem_of(conv_desc(1, 32, 9, 9, 17, 1, 1, 1, 0, 1, NHWC, NHWC))), "pointwise");
+}
+
 TEST(Conv, CandidatesApplyAsDocumented) {
   const Capabilities& caps = test::device().caps();
-  const auto problem = [](const Conv2dDesc& d) {
-    detail::ConvProblem pr = detail::conv_kernels::make(DType::F32, d.batch, d.in_channels, d.in_height, d.in_width,
-                                                        d.out_channels, d.kernel_h, d.kernel_w, d.stride_h,
-                                                        d.pad_top, d.groups, d.input_layout == NHWC);
-    pr.out_nhwc = d.output_layout == NHWC;
-    return pr;
-  };
+  const auto problem = problem_of;
   const auto& pw = detail::conv_candidate("pointwise");
   const auto& dw = detail::conv_candidate("depthwise");
   const auto& direct = detail::conv_candidate("direct");
@@ -250,8 +443,32 @@ TEST(Conv, CandidatesApplyAsDocumented) {
   EXPECT_EQ(im2col.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4)), caps), "");  // channel multiplier 2
   EXPECT_EQ(im2col.applies(problem(conv_desc(1, 64, 5, 5, 64, 3, 3, 1, 1, 32)), caps), "");  // 32 groups
   EXPECT_NE(im2col.applies(problem(conv_desc(1, 66, 5, 5, 66, 3, 3, 1, 1, 33)), caps), "");  // 33: direct's
-  test::expect_error(Status::NotFound, "candidates: pointwise, depthwise, im2col, direct",
-                     [] { detail::conv_candidate("winograd"); });
+  const auto& wino = detail::conv_candidate("winograd");
+  EXPECT_EQ(wino.applies(problem(conv_desc(1, 4, 5, 5, 3, 3, 3, 1, 1, 1, NHWC, NCHW)), caps), "");
+  EXPECT_NE(wino.applies(problem(conv_desc(1, 4, 5, 5, 3, 3, 3, 2, 1)), caps), "");        // stride 2
+  EXPECT_NE(wino.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 2)), caps), "");     // grouped
+  EXPECT_NE(wino.applies(problem(conv_desc(1, 4, 5, 5, 3, 3, 1, 1, 1)), caps), "");        // 3 x 1
+  detail::ConvProblem dilated = problem(conv_desc(1, 4, 9, 9, 3, 3, 3, 1, 2));
+  dilated.dil_h = dilated.dil_w = 2;
+  EXPECT_NE(wino.applies(dilated, caps), "");
+  const auto& dwi = detail::conv_candidate("depthwise_image");
+  Capabilities no_images = caps;
+  no_images.images = false;
+  EXPECT_NE(dwi.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 4)), no_images), "");  // CUDA
+  EXPECT_NE(dwi.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4)), caps), "");
+  if (caps.images) {
+    EXPECT_EQ(dwi.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 4)), caps), "");
+    EXPECT_EQ(dwi.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 4, NCHW, NHWC)), caps), "");
+    // One image's channel block (5 x 5 texels of at most 16 bytes) must fit
+    // the largest allocation.
+    Capabilities small = caps;
+    small.max_alloc_bytes = 16 * 25 - 1;
+    EXPECT_NE(dwi.applies(problem(conv_desc(2, 8, 5, 5, 8, 3, 3, 1, 1, 8)), small), "");
+    small.max_alloc_bytes = 16 * 25;
+    EXPECT_EQ(dwi.applies(problem(conv_desc(2, 8, 5, 5, 8, 3, 3, 1, 1, 8)), small), "");
+  }
+  test::expect_error(Status::NotFound, "candidates: pointwise, depthwise, depthwise_image, winograd, im2col, direct",
+                     [] { detail::conv_candidate("fft"); });
 }
 
 }  // namespace

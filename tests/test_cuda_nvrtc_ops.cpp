@@ -317,7 +317,7 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
   std::printf("%d NVRTC compiles\n", compiled);
 }
 
-// conv_direct, conv_depthwise and conv_im2col as their hosts build them for an H100:
+// conv_direct, conv_depthwise, conv_im2col and conv_winograd as their hosts build them for an H100:
 // each storage type and layout (mixed ones on direct), the packs fit allows
 // there (VW up to 4, WPT stored as one pack), 3x3 and (f32) 5x3 filters,
 // with and without an activation (gelu: the one that uses erfc).
@@ -327,6 +327,7 @@ TEST(CudaNvrtcOps, ConvDefines) {
   const auto& direct = families::conv_direct();
   const auto& dw = families::conv_depthwise();
   const auto& im2col = families::conv_im2col();
+  const auto& wino = families::conv_winograd();
   for (DType t : {DType::F32, DType::F16, DType::BF16})
     for (bool in_nhwc : {false, true})
       for (bool out_nhwc : {false, true})
@@ -338,6 +339,12 @@ TEST(CudaNvrtcOps, ConvDefines) {
                                    (out_nhwc ? "->nhwc " : "->nchw ") + std::string(unary_name(act));
           for (std::int64_t kpt : {1, 16}) compile("conv_direct " + what, direct, direct.fit({{"KPT", kpt}}, caps, pr), pr);
           if (act == Unary::Copy && out_nhwc) compile("conv_im2col " + what, im2col, im2col.fit({}, caps, pr), pr);
+          {
+            // Winograd: one program holds the three transforms.
+            ConvProblem one_group = pr;
+            one_group.groups = 1;
+            compile("conv_winograd " + what, wino, wino.fit({}, caps, one_group), one_group);
+          }
           if (in_nhwc != out_nhwc) continue;
           for (std::int64_t r : {3, 5}) {
             if (r == 5 && t != DType::F32) continue;

@@ -284,9 +284,9 @@ TEST(Oclgrind, LayerNormAndRmsNorm) {
 
 // conv2d: each candidate on tiny problems (direct with mixed layouts and
 // groups, depthwise in both layouts with packs, im2col in two chunks and
-// with two groups,
-// pointwise), with bias, residual and an activation; the results against
-// the double-precision reference (poisoned outputs, NaN around the inputs).
+// with two groups, pointwise, depthwise on images with mixed layouts and in
+// tiles, Winograd in two chunks), with bias, residual and an activation; the results against the
+// double-precision reference (poisoned outputs, NaN around the inputs).
 TEST(Oclgrind, ConvKernels) {
   using ref::conv_desc;
   constexpr ConvLayout NCHW = ConvLayout::NCHW, NHWC = ConvLayout::NHWC;
@@ -304,6 +304,12 @@ TEST(Oclgrind, ConvKernels) {
       {conv_desc(2, 3, 4, 5, 4, 3, 3, 1, 1, 1, NHWC, NCHW), "im2col", {{"CHUNK_KIB", 1}, {"WGS", 64}}, "conv_im2col"},
       {conv_desc(1, 4, 4, 5, 6, 3, 3, 1, 1, 2, NCHW, NHWC), "im2col", {{"WGS", 64}}, "conv_im2col"},
       {conv_desc(2, 5, 3, 3, 4, 1, 1, 1, 0, 1, NHWC, NHWC), "pointwise", {}, ""},
+      {conv_desc(1, 5, 5, 7, 5, 3, 3, 2, 1, 5, NCHW, NHWC), "depthwise_image", {{"WPT", 2}, {"WGS", 32}},
+       "conv_depthwise_image"},
+      {conv_desc(2, 8, 4, 6, 8, 3, 3, 1, 1, 8, NHWC, NCHW), "depthwise_image", {{"WPT", 4}, {"WGS", 32}},
+       "conv_depthwise_image"},
+      {conv_desc(2, 3, 5, 6, 4, 3, 3, 1, 1, 1, NHWC, NCHW), "winograd", {{"CHUNK_KIB", 1}, {"WGS", 64}},
+       "conv_winograd"},
   };
   for (const Run& r : runs) {
     ref::ConvCase c;
@@ -312,10 +318,23 @@ TEST(Oclgrind, ConvKernels) {
     c.residual = true;
     c.activation = Unary::Relu;
     c.offset = 4;
+    c.winograd = std::string(r.candidate) == "winograd";
     ConvForce f;
     f.candidate = r.candidate;
     if (*r.family) f.params[r.family] = r.p;
     EXPECT_TRUE(ref::check_conv(c, &f)) << r.candidate;
+  }
+  // The image kernel in tiles (limits lowered to 2 channel blocks by 1
+  // image): the last tile's blocks and the images past the first.
+  if (test::device().caps().images) {
+    const detail::ConvImageLimitScope limit(12, 4);
+    ref::ConvCase c;
+    c.desc = conv_desc(2, 10, 4, 6, 10, 3, 3, 1, 1, 10, NHWC, NHWC);
+    c.bias = true;
+    ConvForce f;
+    f.candidate = "depthwise_image";
+    f.params["conv_depthwise_image"] = {{"WPT", 4}, {"WGS", 32}};
+    EXPECT_TRUE(ref::check_conv(c, &f)) << "depthwise_image in tiles";
   }
 }
 

@@ -2,11 +2,14 @@
 // library for the test device (CLBlast on OpenCL, cuBLAS on CUDA) multiplies
 // optune buffers correctly for every layout and transpose, which checks the
 // argument mapping (cuBLAS's row-major swap, offsets, leading dimensions and
-// strides), and a missing library is reported, never fatal.
+// strides), and a missing library is reported, never fatal. The bench's
+// reference convolution (cuDNN on CUDA) is probed here too, and on CUDA
+// with cuDNN installed its output is compared with optune's conv2d.
 #include <cmath>
 #include <cstring>
 
 #include "reference_blas.hpp"
+#include "reference_conv.hpp"
 #include "dynamic_library.hpp"
 #include "gemm_check.hpp"
 #include "support/test_support.hpp"
@@ -228,7 +231,7 @@ TEST(ReferenceBlas, WrongBackendIsNotAvailable) {
 TEST(ReferenceBlas, ProbesReportAVersionOrAReason) {
   // No driver is needed to find a library; where one is missing the probe
   // says why instead of failing.
-  for (const tool::LibraryProbe& p : {tool::probe_clblast(), tool::probe_cublas()}) {
+  for (const tool::LibraryProbe& p : {tool::probe_clblast(), tool::probe_cublas(), tool::probe_cudnn()}) {
     std::printf("probe: %s\n", p.loaded ? (p.path + " version " + p.version).c_str() : p.reason.c_str());
     if (p.loaded) {
       EXPECT_FALSE(p.path.empty());
@@ -237,6 +240,52 @@ TEST(ReferenceBlas, ProbesReportAVersionOrAReason) {
       EXPECT_FALSE(p.reason.empty());
     }
   }
+}
+
+// The cuDNN reference: none on OpenCL (and the reason says so); on CUDA
+// with the library, a grouped NCHW convolution (the weights' layout is
+// optune's there) with stride and pads agrees with optune::conv2d.
+TEST(ReferenceBlas, CudnnConvolutionAgreesOrSaysWhyNot) {
+  const Queue& q = test::queue();
+  tool::ReferenceConvOpen r = tool::open_reference_conv(q);
+  if (q.device().backend() != Backend::CUDA) {
+    EXPECT_EQ(r.conv, nullptr);
+    EXPECT_NE(r.reason.find("OpenCL"), std::string::npos) << r.reason;
+    return;
+  }
+  if (!r.conv) {
+    EXPECT_EQ(tool::probe_cudnn().loaded, false) << r.reason;
+    EXPECT_EQ(r.reason.rfind("not installed: ", 0), 0u) << r.reason;
+    GTEST_SKIP() << r.reason;
+  }
+  Conv2dDesc d;
+  d.batch = 2, d.in_channels = 8, d.in_height = 9, d.in_width = 11, d.out_channels = 6;
+  d.kernel_h = d.kernel_w = 3;
+  d.stride_h = 2, d.stride_w = 1;
+  d.pad_top = d.pad_bottom = 1, d.pad_left = d.pad_right = 2;
+  d.groups = 2;
+  const auto values = [](std::size_t n, std::uint64_t seed) {
+    std::vector<float> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = float(std::int64_t((i * 2654435761u + seed) % 17) - 8) / 8;
+    return v;
+  };
+  Buffer<float> in = test::context().alloc<float>(std::size_t(d.input_elements()));
+  Buffer<float> wt = test::context().alloc<float>(std::size_t(d.weight_elements()));
+  Buffer<float> ours = test::context().alloc<float>(std::size_t(d.output_elements()));
+  Buffer<float> theirs = test::context().alloc<float>(std::size_t(d.output_elements()));
+  q.upload(in, std::span<const float>(values(std::size_t(d.input_elements()), 1)));
+  q.upload(wt, std::span<const float>(values(std::size_t(d.weight_elements()), 5)));
+  conv2d(q, d, in, wt, ours).wait();
+  EXPECT_EQ(r.conv->unsupported(d, DType::F32), "");
+  const tool::PreparedConv p = r.conv->prepare(q, d, DType::F32, interop::native_buffer(in),
+                                               interop::native_buffer(wt), interop::native_buffer(theirs));
+  EXPECT_FALSE(p.algorithm.empty());
+  p.run().wait();
+  const std::vector<float> a = q.download(ours), b = q.download(theirs);
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4 * (1 + std::fabs(a[i]))) << i;
+  Conv2dDesc asym = d;
+  asym.pad_bottom = 0;
+  EXPECT_NE(r.conv->unsupported(asym, DType::F32), "");
 }
 
 TEST(ReferenceBlas, MissingLibraryNamesEveryAttempt) {

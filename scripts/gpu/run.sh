@@ -374,7 +374,8 @@ startup() {
 }
 
 # Convolution (issue 19): its tests on CUDA and on the NVIDIA OpenCL device,
-# then `optune bench conv` on both back ends (JSON in $OUT/conv-*.json).
+# the cuDNN reference's check, then `optune bench conv` on both back ends
+# (JSON in $OUT/conv-*.json; on CUDA each row with cuDNN's time).
 conv() {
   local ocl
   ocl=$(ocl_device)
@@ -386,6 +387,17 @@ conv() {
       OPTUNE_DEVICE="$ocl" ./build/gpu/tests/$t >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
     done
   fi
+  # The bench's reference: cuDNN from the system, else the one PyTorch's
+  # wheels ship (nvidia.cudnn, or torch/lib in older wheels).
+  if [ -z "${OPTUNE_CUDNN_LIBRARY:-}" ] && ! ldconfig -p | grep -q 'libcudnn\.so\.9 '; then
+    local lib
+    lib=$(python3 -c 'import nvidia.cudnn as c; print(c.__path__[0] + "/lib/libcudnn.so.9")' 2>/dev/null || true)
+    [ -f "$lib" ] || lib=$(python3 -c 'import torch, os; print(os.path.dirname(torch.__file__) + "/lib/libcudnn.so.9")' 2>/dev/null || true)
+    [ -f "$lib" ] && export OPTUNE_CUDNN_LIBRARY="$lib"
+  fi
+  log "conv reference: ${OPTUNE_CUDNN_LIBRARY:-system libcudnn}"
+  (cd build/gpu && OPTUNE_DEVICE=cuda:0 ./tests/test_reference_blas --gtest_filter='*Cudnn*:*Probes*') \
+    >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
   grep -E 'tests passed|tests failed|Failed|FAILED|PASSED|\*\*\*' "$LOGS/tests-conv.log" | tail -15 | tee -a "$OUT/summary.txt"
   bench_both conv "$@"
 }

@@ -18,6 +18,8 @@ const GemmThinFamily& gemm_thin() { static const GemmThinFamily f; return f; }
 const GemmRoutineFamily& gemm_routine() { static const GemmRoutineFamily f; return f; }
 const ConvDirectFamily& conv_direct() { static const ConvDirectFamily f; return f; }
 const ConvDepthwiseFamily& conv_depthwise() { static const ConvDepthwiseFamily f; return f; }
+const ConvDepthwiseImageFamily& conv_depthwise_image() { static const ConvDepthwiseImageFamily f; return f; }
+const ConvWinogradFamily& conv_winograd() { static const ConvWinogradFamily f; return f; }
 const ConvIm2colFamily& conv_im2col() { static const ConvIm2colFamily f; return f; }
 const ConvRoutineFamily& conv_routine() { static const ConvRoutineFamily f; return f; }
 
@@ -26,7 +28,8 @@ const std::vector<const KernelFamily*>& all() {
                                                       &reduce_cols(), &norm_rows(),  &softmax_cols(), &gemm_direct(),
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
-                                                      &conv_im2col(),   &conv_routine()};
+                                                      &conv_depthwise_image(), &conv_winograd(), &conv_im2col(),
+                                                      &conv_routine()};
   return every;
 }
 

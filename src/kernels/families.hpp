@@ -34,6 +34,8 @@ const GemmThinFamily& gemm_thin();
 const GemmRoutineFamily& gemm_routine();
 const ConvDirectFamily& conv_direct();
 const ConvDepthwiseFamily& conv_depthwise();
+const ConvDepthwiseImageFamily& conv_depthwise_image();
+const ConvWinogradFamily& conv_winograd();
 const ConvIm2colFamily& conv_im2col();
 const ConvRoutineFamily& conv_routine();
 

@@ -1,5 +1,5 @@
-// The conv2d routine: its candidates (direct, depthwise, pointwise and
-// im2col as GEMM)
+// The conv2d routine: its candidates (direct, depthwise on buffers and on
+// images, pointwise and im2col as GEMM)
 // and the choice among them by the database or the tuner's forced choice.
 #include "kernels/families.hpp"
 #include "ops/conv_ops.hpp"
@@ -47,6 +47,25 @@ void launch_family(const Family& fam, const Queue& q, const ConvCall& c, const P
   span.add(launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), c.problem), wait, &p));
 }
 
+// A GEMM-based candidate's product has the output channels of a group as
+// one side; with at most GemmThinFamily::kMaxThin (16) of them GEMM's
+// routine gives it to the thin kernel (gemm_thin.cl), the pixels being its
+// wide operand. Where that operand is pixel-major (an NHWC input, im2col's
+// patches) it is stored N x K, and the thin kernel's K-contiguous path gives
+// each pixel's column of the output to one row of work-items, reducing over
+// the depth (C / groups R S) across its lanes: made for long products (a
+// GEMV over thousands), it runs a group per pixel with a depth of tens, and
+// PoCL runs those groups one after another (MobileNetV2's 1 x 1 32 -> 16 at
+// 112 x 112 NHWC: 2.7 s through thin, 8.4 ms through the direct kernel; the
+// same in NCHW is a channel-major operand, K x N, 1.7 ms through thin). The
+// default order passes such shapes over; a tuned KERNEL (the conv_routine
+// bucket pointwise_thin) may still choose them.
+std::string thin_pixel_major(const ConvProblem& pr, bool pixel_major) {
+  if (!pixel_major || pr.k / pr.groups > GemmThinFamily::kMaxThin) return "";
+  return "at most " + std::to_string(GemmThinFamily::kMaxThin) +
+         " output channels per group over pixel-major pixels (GEMM's thin kernel, one work-group row per pixel)";
+}
+
 class DirectCandidate : public ConvCandidate {
  public:
   std::string name() const override { return "direct"; }
@@ -78,6 +97,88 @@ class DepthwiseCandidate : public ConvCandidate {
                   {pr.n, pr.c, pr.h, pr.w, pr.oh, pr.ow, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w, pr.pad_t,
                    pr.pad_l},
                   wait, span);
+  }
+};
+
+// groups == C == K, any layouts, on devices with images: the input packed
+// tile by tile into an RGBA image in NC4HW4 order (conv_pack_nc4hw4), then
+// the depthwise kernel reading it with read_imagef into the output buffer.
+// A tile is as many channel blocks of 4 as fit the image's width limit
+// (W texels each) and as many images as fit its height limit (H rows each),
+// within the device's largest allocation; an input one of whose images'
+// channel blocks alone exceeds a limit is the buffer candidate's.
+// f16 is packed as half texels where the device has that format (else
+// float); f32 and bf16 as float.
+class DepthwiseImageCandidate : public ConvCandidate {
+ public:
+  std::string name() const override { return "depthwise_image"; }
+  int id() const override { return 5; }
+  const FamilyOf<ConvProblem>* family() const override { return &families::conv_depthwise_image(); }
+  std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
+    if (!pr.depthwise()) return "not depthwise (groups == C == K)";
+    if (!caps.images) return "the device has no images (the CUDA back end has none in optune)";
+    if (tile_of(pr, caps)[0] < 1 || tile_of(pr, caps)[1] < 1) {
+      const auto [lw, lh] = ConvImageLimitScope::limits(caps);
+      return "one image's channel block exceeds the device's image limits (" + std::to_string(lw) + " x " +
+             std::to_string(lh) + " texels, " + std::to_string(caps.max_alloc_bytes) + " bytes): the buffer kernel's";
+    }
+    return "";
+  }
+  void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
+    const ConvProblem& pr = c.problem;
+    const ConvDepthwiseImageFamily& fam = families::conv_depthwise_image();
+    const std::int64_t blocks = (pr.c + 3) / 4;
+    const auto [tile_cb, tile_n] = tile_of(pr, q.device().caps());
+    const Image2D img = make_image(q, std::size_t(tile_cb * pr.w), std::size_t(tile_n * pr.h), pr.dtype);
+    KernelPtr pack = compile_kernel(q, fam.entry_program(p, pr, "conv_pack_nc4hw4"));
+    KernelPtr conv = fam.kernel(q, p, pr);
+    const std::vector<KernelArg> tensors = tensor_args(c);
+    WaitList pending = wait;
+    for (std::int64_t n0 = 0; n0 < pr.n; n0 += tile_n)
+      for (std::int64_t cb0 = 0; cb0 < blocks; cb0 += tile_cb) {
+        ConvProblem tile = pr;
+        tile.n = std::min(tile_n, pr.n - n0);
+        const std::int64_t cbt = std::min(tile_cb, blocks - cb0);
+        tile.c = std::min(4 * cbt, pr.c - 4 * cb0);
+        std::vector<KernelArg> args;
+        for (std::int64_t v : {pr.c, pr.h, pr.w, n0, tile.n, cb0, cbt}) args.push_back(int_arg(v));
+        args.insert(args.end(), {KernelArg::buffer(*c.in.mem), ulong_arg(c.in.offset), KernelArg::img(*img.impl())});
+        const Event packed = launch_kernel(q, *pack, args, fam.pack_geometry(p, tile), pending, &p);
+        span.add(packed);
+        args.clear();
+        for (std::int64_t v : {pr.c, pr.h, pr.w, pr.oh, pr.ow, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w, pr.pad_t,
+                               pr.pad_l, n0, tile.n, cb0, cbt})
+          args.push_back(int_arg(v));
+        args.push_back(KernelArg::img(*img.impl()));
+        // The tensor block without the input (read through the image).
+        args.insert(args.end(), tensors.begin() + 2, tensors.end());
+        const Event done = launch_kernel(q, *conv, args, fam.geometry(p, q.device().caps(), tile), {packed}, &p);
+        span.add(done);
+        pending = {done};
+      }
+  }
+
+ private:
+  // Channel blocks and images of a tile: within the image limits and, at 16
+  // bytes a texel, the device's largest allocation (0 where one image's
+  // block alone does not fit).
+  static std::array<std::int64_t, 2> tile_of(const ConvProblem& pr, const Capabilities& caps) {
+    const auto [lw, lh] = ConvImageLimitScope::limits(caps);
+    const std::int64_t plane = pr.w * pr.h, texels = std::int64_t(caps.max_alloc_bytes / 16);
+    const std::int64_t cb = std::min<std::int64_t>({(pr.c + 3) / 4, std::int64_t(lw) / pr.w, texels / plane});
+    if (cb < 1) return {0, 0};
+    return {cb, std::min<std::int64_t>({pr.n, std::int64_t(lh) / pr.h, texels / (cb * plane)})};
+  }
+  // Half texels for f16 where the device has them, else float.
+  static Image2D make_image(const Queue& q, std::size_t w, std::size_t h, DType t) {
+    if (t == DType::F16) {
+      try {
+        return Image2D(q.context(), w, h, ChannelType::Half);
+      } catch (const Error& e) {
+        if (e.status() != Status::Unsupported) throw;
+      }
+    }
+    return Image2D(q.context(), w, h, ChannelType::Float);
   }
 };
 
@@ -161,6 +262,7 @@ class PointwiseCandidate : public ConvCandidate {
     if (pr.in_nhwc != pr.out_nhwc) return "input and output in different layouts";
     return "";
   }
+  std::string passed_over(const ConvProblem& pr) const override { return thin_pixel_major(pr, pr.in_nhwc); }
   void run(const Queue& q, const ConvCall& c, const Params&, const WaitList& wait, EventSpan& span) const override {
     const WaitList pending = residual_into_output(q, c, wait, span);
     const GemmSource src{c.in.mem, c.in.offset, c.problem.in_nhwc, c.problem.c};
@@ -187,6 +289,7 @@ class Im2colCandidate : public ConvCandidate {
     if (image_bytes(pr) > caps.max_alloc_bytes) return "one image's patches exceed the device's largest allocation";
     return "";
   }
+  std::string passed_over(const ConvProblem& pr) const override { return thin_pixel_major(pr, true); }
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
     const ConvProblem& pr = c.problem;
     const ConvIm2colFamily& fam = families::conv_im2col();
@@ -223,16 +326,99 @@ class Im2colCandidate : public ConvCandidate {
   }
 };
 
+// 3 x 3, stride 1, dilation 1, one group, any layouts and pads: Winograd
+// F(2x2, 3x3) (conv_winograd.cl). Slot 3 of the queue's scratch holds, in
+// f32, the transformed weights U (16 K x C, stored C x K so that with few
+// tiles, P <= 16, GEMM's thin kernel streams U along K rather than reducing
+// a short C per work-group row: ResNet-50's 3x3 512 at 7 x 7, batch 1, took
+// 1.7 s on PoCL stored K x C), then for a chunk of images the
+// transformed input tiles V (16 C x P, P the chunk's 2 x 2 output tiles)
+// and the product M = U V (16 K x P), one batched GEMM of 16 (GEMM's own
+// choice of kernel); the output transform applies the epilogue. A chunk's V
+// and M stay within CHUNK_KIB and the device's largest allocation (at least
+// one image, which applies() checks against the latter).
+class WinogradCandidate : public ConvCandidate {
+ public:
+  std::string name() const override { return "winograd"; }
+  int id() const override { return 6; }
+  const FamilyOf<ConvProblem>* family() const override { return &families::conv_winograd(); }
+  std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
+    if (!ConvWinogradFamily::applies(pr)) return "not a 3x3, stride 1, dilation 1 convolution of one group";
+    if (weight_bytes(pr) + image_bytes(pr) > caps.max_alloc_bytes)
+      return "the transformed weights and one image's tiles exceed the device's largest allocation";
+    return "";
+  }
+  // Its GEMM runs in f32 (the transformed matrices), so f16 and bf16 would
+  // forgo the half arithmetic and tensor cores that im2col's GEMM reaches.
+  std::string passed_over(const ConvProblem& pr) const override {
+    return pr.dtype == DType::F32 ? "" : "16-bit storage (its GEMM is f32; im2col's reaches half arithmetic)";
+  }
+  void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
+    const ConvProblem& pr = c.problem;
+    const ConvWinogradFamily& fam = families::conv_winograd();
+    const std::int64_t th = (pr.oh + 1) / 2, tw = (pr.ow + 1) / 2;
+    const std::size_t budget = std::min<std::size_t>(std::size_t(p.at("CHUNK_KIB")) << 10,
+                                                     q.device().caps().max_alloc_bytes - weight_bytes(pr));
+    const std::int64_t per_chunk = std::clamp<std::int64_t>(std::int64_t(budget / image_bytes(pr)), 1, pr.n);
+    ScratchLease s = lease_scratch(q, {0, 0, 0, weight_bytes(pr) + std::size_t(per_chunk) * image_bytes(pr)});
+    const std::shared_ptr<MemImpl>& scratch = s.slot[3];
+    KernelPtr weights = compile_kernel(q, fam.entry_program(p, pr, "conv_wino_weights"));
+    KernelPtr input = compile_kernel(q, fam.entry_program(p, pr, "conv_wino_input"));
+    KernelPtr output = fam.kernel(q, p, pr);
+    const std::size_t u_off = 0, v_off = std::size_t(16 * pr.k * pr.c);
+    std::vector<KernelArg> args{int_arg(pr.k), int_arg(pr.c), KernelArg::buffer(*c.wt.mem), ulong_arg(c.wt.offset),
+                                KernelArg::buffer(*scratch), ulong_arg(u_off)};
+    Event done = launch_kernel(q, *weights, args, fam.items_geometry(p, pr.k * pr.c), wait, &p);
+    span.add(done);
+    const std::vector<KernelArg> tensors = tensor_args(c);
+    for (std::int64_t n0 = 0; n0 < pr.n; n0 += per_chunk) {
+      const std::int64_t images = std::min(per_chunk, pr.n - n0), tiles = images * th * tw;
+      const std::size_t m_off = v_off + std::size_t(16 * pr.c * tiles);
+      args.clear();
+      for (std::int64_t v : {pr.c, pr.h, pr.w, th, tw, pr.pad_t, pr.pad_l, n0, images}) args.push_back(int_arg(v));
+      args.insert(args.end(), {KernelArg::buffer(*c.in.mem), ulong_arg(c.in.offset), KernelArg::buffer(*scratch),
+                               ulong_arg(v_off)});
+      const Event transformed = launch_kernel(q, *input, args, fam.items_geometry(p, tiles * pr.c), {done}, &p);
+      span.add(transformed);
+      GemmCall gc;
+      gc.dtype = gc.c_dtype = DType::F32;
+      gc.m = pr.k, gc.n = tiles, gc.k = pr.c, gc.batch = 16;
+      gc.trans_a = true;  // U stored C x K (conv_winograd.cl)
+      gc.a = GemmOperand{scratch, u_off, pr.k, pr.k * pr.c};
+      gc.b = GemmOperand{scratch, v_off, tiles, pr.c * tiles};
+      gc.c = GemmOperand{scratch, m_off, tiles, pr.k * tiles};
+      const Event multiplied = run_gemm(q, gc, {transformed});
+      span.add(multiplied);
+      args.clear();
+      for (std::int64_t v : {pr.k, pr.oh, pr.ow, th, tw, n0, images}) args.push_back(int_arg(v));
+      args.insert(args.end(), {KernelArg::buffer(*scratch), ulong_arg(m_off)});
+      // The tensor block from the bias on (input and weights are in scratch).
+      args.insert(args.end(), tensors.begin() + 4, tensors.end());
+      done = launch_kernel(q, *output, args, fam.items_geometry(p, tiles * pr.k), {multiplied}, &p);
+      span.add(done);
+    }
+  }
+
+ private:
+  static std::size_t weight_bytes(const ConvProblem& pr) { return std::size_t(16 * pr.k * pr.c) * sizeof(float); }
+  // One image's transformed tiles and their product.
+  static std::size_t image_bytes(const ConvProblem& pr) {
+    return std::size_t(16 * (pr.c + pr.k) * ((pr.oh + 1) / 2) * ((pr.ow + 1) / 2)) * sizeof(float);
+  }
+};
+
 const DirectCandidate direct_conv;
 const DepthwiseCandidate depthwise_conv;
+const DepthwiseImageCandidate depthwise_image_conv;
 const PointwiseCandidate pointwise_conv;
 const Im2colCandidate im2col_conv;
+const WinogradCandidate winograd_conv;
 
 }  // namespace
 
 const std::vector<const ConvCandidate*>& conv_candidates() {
-  static const std::vector<const ConvCandidate*> order{&pointwise_conv, &depthwise_conv, &im2col_conv,
-                                                                 &direct_conv};
+  static const std::vector<const ConvCandidate*> order{&pointwise_conv, &depthwise_conv, &depthwise_image_conv,
+                                                       &winograd_conv, &im2col_conv, &direct_conv};
   return order;
 }
 
@@ -272,7 +458,7 @@ ConvChoice choose_conv(const Queue& q, const ConvProblem& pr, const ConvForce* f
   for (const ConvCandidate* cand : conv_candidates())
     if (cand->id() == wanted && cand->applies(pr, caps).empty()) return {cand, fitted(*cand)};
   for (const ConvCandidate* cand : conv_candidates())
-    if (cand->applies(pr, caps).empty()) return {cand, fitted(*cand)};
+    if (cand->applies(pr, caps).empty() && cand->passed_over(pr).empty()) return {cand, fitted(*cand)};
   return {&direct_conv, fitted(direct_conv)};
 }
 

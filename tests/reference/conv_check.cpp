@@ -117,6 +117,22 @@ std::string describe(const ConvCase& c) {
   for (std::size_t i = 0; i < 3; ++i)
     if (got[off + out0.size() + i] != kSentinel)
       return ::testing::AssertionFailure() << describe(c) << ": an element after the output was written";
+  // Winograd's scale: sum_c (sum |x| over the 4 x 4 input tile of output
+  // (oy, ox)'s 2 x 2 block) (sum |w| of channel c's taps for output k).
+  const auto tile_scale = [&](std::int64_t n, std::int64_t k, std::int64_t oy, std::int64_t ox) {
+    double t = 0;
+    for (std::int64_t ci = 0; ci < C; ++ci) {
+      double xs = 0, ws = 0;
+      for (std::int64_t i = 0; i < 4; ++i)
+        for (std::int64_t j = 0; j < 4; ++j) {
+          const std::int64_t iy = oy / 2 * 2 - d.pad_top + i, ix = ox / 2 * 2 - d.pad_left + j;
+          if (iy >= 0 && iy < H && ix >= 0 && ix < W) xs += std::fabs(x[at(d.input_layout, n, ci, iy, ix, C, H, W)]);
+        }
+      for (std::int64_t tap = 0; tap < 9; ++tap) ws += std::fabs(w[std::size_t((k * C + ci) * 9 + tap)]);
+      t += xs * ws;
+    }
+    return t;
+  };
   std::size_t bad = 0;
   std::ostringstream first;
   for (std::int64_t n = 0; n < N; ++n)
@@ -143,7 +159,8 @@ std::string describe(const ConvCase& c) {
           if (c.residual) sum += res[o], scale += std::fabs(res[o]);
           const double want = unary(c.activation, sum, p.empty() ? 0 : p[0], p.size() < 2 ? 0 : p[1]);
           const double tol = u * (taps + 4) * L * scale + r * std::fabs(want) +
-                             (act ? std::ldexp(1.0, -21) * scale : 0) + 1e-30;
+                             (act ? std::ldexp(1.0, -21) * scale : 0) +
+                             (c.winograd ? u * double(C + 16) * 2 * L * tile_scale(n, k, oy, ox) : 0) + 1e-30;
           const double have = got[off + o];
           if (!(std::fabs(have - want) <= tol)) {
             if (bad++ == 0)

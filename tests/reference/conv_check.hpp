@@ -14,6 +14,14 @@
 // (their slopes stay below 1.2, and its evaluation in f32 adds 2^-21 |ref|
 // and 2^-21 scale: gelu's erfc fit, exp), r the rounding of the stored result
 // (2^-11 f16, 2^-8 bf16, 0 f32) and a = 1e-30 (exact zeros compare).
+// Winograd F(2x2, 3x3) (ConvCase::winograd) adds the transforms' rounding:
+//   + 2^-24 (C + 16) 2 L tile
+// where tile = sum_c (sum |x| over the output's 4 x 4 input tile)
+// (sum |w| over the 3 x 3 taps): the transformed values are sums of up to
+// 4 inputs and of quarter-weighted taps, and the output transform adds 9
+// products, so every input of the tile meets every tap. On data of one
+// magnitude tile is about 16 times the direct scale, so the bound is about
+// 4 times the direct one (docs/DESIGN.md).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -33,6 +41,10 @@ struct ConvCase {
   OpParams activation_params;
   std::size_t offset = 0;          // every tensor's view starts this far into its allocation
   bool rank4 = false;              // pass the tensors with their 4-d shapes (else rank-1 views)
+  // Winograd F(2x2, 3x3): its transforms mix each output's whole 4 x 4
+  // input tile with every tap, so the bound's sum term is taken over the
+  // tile (below).
+  bool winograd = false;
 };
 
 std::string describe(const ConvCase& c);

@@ -143,6 +143,7 @@ void run_bench(const BenchOptions& o) {
     co2.runs = o.runs;
     co2.quiet = o.quiet;
     co2.only = o.only;
+    co2.reference = o.gemm.reference;
     ops["conv"] = bench_conv(q, c, co2);
   }
   if (wanted(o, "startup")) {
@@ -233,7 +234,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--gemm-types", o->gemm.dtypes, "gemm: which types, e.g. f32 (default: all the device supports; tf32: f32 with GemmCompute::FastTF32, CUDA sm_80+)")
       ->delimiter(',')
       ->check(CLI::IsMember({"f32", "f16", "f64", "bf16", "tf32"}));
-  cmd->add_flag("!--no-reference", o->gemm.reference, "gemm: skip the reference library (CLBlast, cuBLAS)");
+  cmd->add_flag("!--no-reference", o->gemm.reference, "gemm, conv: skip the reference library (CLBlast, cuBLAS; cuDNN)");
   cmd->callback([o] { run_bench(*o); });
   add_first_call_command(app);
 }

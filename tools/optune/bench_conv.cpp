@@ -6,6 +6,7 @@
 
 #include "ops/conv_ops.hpp"
 #include "optune/conv.hpp"
+#include "reference/reference_conv.hpp"
 
 namespace optune::tool {
 
@@ -177,8 +178,34 @@ double sampled_error(const Conv2dDesc& d, const std::vector<float>& in, const st
   return worst;
 }
 
+// The reference library's time for the case on the same buffers (its
+// output into its own buffer), or why there is none.
 template <class T>
-nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int runs, bool quiet, int width) {
+nlohmann::json reference_row(const Queue& q, ReferenceConv* ref, const std::string& reason, const Case& k,
+                             const Buffer<T>& in, const Buffer<T>& wt, double our_s, int runs) {
+  std::string why = ref ? ref->unsupported(k.d, k.dtype) : reason;
+  if (ref && why.empty()) {
+    try {
+      const Buffer<T> out = q.context().alloc<T>(std::size_t(k.d.output_elements()));
+      const PreparedConv prepared = ref->prepare(q, k.d, k.dtype, interop::native_buffer(in),
+                                                 interop::native_buffer(wt), interop::native_buffer(out));
+      const Timing t = time_events(prepared.run, 2, runs);
+      return {{"available", true},
+              {"library", ref->name()},
+              {"median_us", t.median_s * 1e6},
+              {"min_us", t.min_s * 1e6},
+              {"algorithm", prepared.algorithm},
+              {"speed_ratio", t.median_s / our_s}};
+    } catch (const Error& e) {
+      why = std::string("error: ") + e.what();
+    }
+  }
+  return {{"available", false}, {"reason", why}};
+}
+
+template <class T>
+nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int runs, bool quiet, int width,
+                        ReferenceConv* ref, const std::string& ref_reason) {
   const Conv2dDesc& d = k.d;
   const std::vector<float> in = values(std::size_t(d.input_elements()), 1, k.dtype);
   const std::vector<float> wt = values(std::size_t(d.weight_elements()), 2, k.dtype);
@@ -197,10 +224,23 @@ nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int ru
   const double frac = k.compute_bound ? (fma > 0 ? tflops / fma : 0) : (c.copy_gbs > 0 ? gbs / c.copy_gbs : 0);
   const bool cached = fits_in_cache(c, bytes);
   const double tol = k.dtype == DType::F16 ? 2e-3 : 1e-5;
-  if (!quiet)
-    std::printf("%-*s %10.1f %9.1f %8.2f %7.1f%%%s %-9s %8.1e%s\n      %s\n", width, k.name.c_str(),
+  const nlohmann::json reference = reference_row(q, ref, ref_reason, k, bin, bwt, t.median_s, runs);
+  if (!quiet) {
+    char vs[32] = "-";
+    std::string ref_line;
+    if (reference["available"].get<bool>()) {
+      std::snprintf(vs, sizeof vs, "%.2fx", reference["speed_ratio"].get<double>());
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "reference %.1f us (%s); ", reference["median_us"].get<double>(),
+                    reference["algorithm"].get<std::string>().c_str());
+      ref_line = buf;
+    } else if (ref) {
+      ref_line = "reference: " + reference["reason"].get<std::string>() + "; ";
+    }
+    std::printf("%-*s %10.1f %9.1f %8.2f %7.1f%%%s %-15s %8.1e%s %7s\n      %s%s\n", width, k.name.c_str(),
                 t.median_s * 1e6, gbs, tflops, 100 * frac, cached ? "*" : " ", choice.candidate->name().c_str(), err,
-                err <= tol ? "" : " WRONG", t.parameters_text.c_str());
+                err <= tol ? "" : " WRONG", vs, ref_line.c_str(), t.parameters_text.c_str());
+  }
   return {{"case", k.name},
           {"dtype", std::string(dtype_name(k.dtype))},
           {"nchw_in", {d.batch, d.in_channels, d.in_height, d.in_width}},
@@ -219,6 +259,7 @@ nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int ru
           {"candidate", choice.candidate->name()},
           {"max_sampled_error", err},
           {"correct", err <= tol},
+          {"reference", reference},
           {"parameters", t.parameters}};
 }
 
@@ -239,16 +280,25 @@ nlohmann::json bench_conv(const Queue& q, const Ceilings& c, const ConvBenchOpti
   int width = 4;
   for (Case& k : make_cases(caps, o))
     if (selected(k.name, o.only)) width = std::max(width, int(k.name.size())), cases.push_back(std::move(k));
+  ReferenceConvOpen ref;
+  if (o.reference)
+    ref = open_reference_conv(q);
+  else
+    ref.reason = "not run (--no-reference)";
+  const std::string reference = ref.conv ? ref.conv->name() : ref.reason;
   if (!o.quiet) {
     std::printf("\nconv (%s; depthwise against the copy ceiling, the others against the f32 FMA ceiling;\n"
-                "error: the largest |optune - double| / sum |x w| over 512 sampled outputs; parameters below each)\n",
-                cpu ? "CPU: batch 1, the issue's cases at 28 x 28 or 56 x 56" : "the issue's shapes");
-    std::printf("%-*s %10s %9s %8s %8s %-9s %8s\n", width, "case", "time us", "GB/s", "TFLOP/s", "ceiling", "candidate",
-                "error");
+                "error: the largest |optune - double| / sum |x w| over 512 sampled outputs; vs ref: the reference's\n"
+                "time over optune's (above 1: optune faster); parameters below each)\nreference: %s\n",
+                cpu ? "CPU: batch 1, the issue's cases at 28 x 28 or 56 x 56" : "the issue's shapes",
+                reference.c_str());
+    std::printf("%-*s %10s %9s %8s %8s %-15s %8s %7s\n", width, "case", "time us", "GB/s", "TFLOP/s", "ceiling",
+                "candidate", "error", "vs ref");
   }
   for (const Case& k : cases) {
-    rows.push_back(k.dtype == DType::F16 ? run_case<half>(q, c, k, runs, o.quiet, width)
-                                         : run_case<float>(q, c, k, runs, o.quiet, width));
+    rows.push_back(k.dtype == DType::F16
+                       ? run_case<half>(q, c, k, runs, o.quiet, width, ref.conv.get(), ref.reason)
+                       : run_case<float>(q, c, k, runs, o.quiet, width, ref.conv.get(), ref.reason));
     std::fflush(stdout);
   }
   return rows;

@@ -10,8 +10,10 @@
 // --conv-quick keeps f32 alone. --conv-cases adds the distinct layers of
 // MobileNetV2 (batch 1 and 8; CPUs 1) and ResNet-50 (batch 32; CPUs 1), each
 // reported against the FMA ceiling (depthwise ones against the copy
-// ceiling). No reference library yet (cuDNN, CLBlast's convgemm:
-// docs/DESIGN.md section 12).
+// ceiling). On CUDA each case also runs through cuDNN where it is installed
+// (loaded at run time, reference/reference_conv.hpp: the same layout, its
+// algorithm search), reported as its time over optune's; OpenCL has no
+// reference yet (CLBlast's convgemm: docs/DESIGN.md section 12).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -28,6 +30,7 @@ struct ConvBenchOptions {
   std::vector<std::string> groups;  // --conv-cases: issue, mobilenet, resnet (empty: issue)
   std::vector<std::string> only;  // --only: cases whose name ("dw3x3 nchw f32") contains one
   bool quiet = false;
+  bool reference = true;          // cuDNN on CUDA where installed (--no-reference: off)
 };
 
 // The cases' names on this device, for --only.

@@ -1,4 +1,5 @@
-// The convolution families: conv_direct, conv_depthwise and conv_routine
+// The convolution families: conv_direct, conv_depthwise,
+// conv_depthwise_image, conv_winograd, conv_im2col and conv_routine
 // (kernels/conv/conv.hpp).
 #include "kernels/conv/conv.hpp"
 
@@ -96,6 +97,12 @@ Defines ConvFamilyBase::defines(const Params& p, const ConvProblem& pr) const {
             {"OUT_NHWC", flag(pr.out_nhwc)}};
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
   return d;
+}
+
+KernelSource ConvFamilyBase::entry_program(const Params& p, const ConvProblem& pr, const std::string& entry) const {
+  KernelSource s = program(p, pr);
+  s.entry = entry;
+  return s;
 }
 
 // ---- conv_direct ----
@@ -198,6 +205,93 @@ ConvProblem ConvDepthwiseFamily::make_example(DType dtype, const std::string& bu
   return depthwise_example(dtype, bucket == "nhwc", caps);
 }
 
+// ---- conv_depthwise_image ----
+
+std::vector<Parameter> ConvDepthwiseImageFamily::parameters(const Capabilities&) const {
+  return {{"WGS", {32, 64, 128, 256}, 128, "work-items per group (both kernels)"},
+          {"WPT", {1, 2, 4, 8}, 4, "outputs along W per work-item (4 channels each)"}};
+}
+
+std::vector<DType> ConvDepthwiseImageFamily::dtypes(const Capabilities& caps) const {
+  return caps.images ? storage_types() : std::vector<DType>{};
+}
+
+std::string ConvDepthwiseImageFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  if (!caps.images) return "the device has no images";
+  if (!group_fits(p.at("WGS"), caps)) return "WGS exceeds the device's work-group limit";
+  if (!pr.depthwise()) return "not a depthwise convolution (groups == C == K)";
+  return "";
+}
+
+Params ConvDepthwiseImageFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem&) const {
+  Params p = complete(tuned, caps);
+  while (p["WGS"] > 32 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
+  return p;
+}
+
+Geometry ConvDepthwiseImageFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& t) const {
+  return one_dim(t.n * t.oh * ceil_div(t.ow, p.at("WPT")) * ceil_div(t.c, 4), p.at("WGS"));
+}
+
+Geometry ConvDepthwiseImageFamily::pack_geometry(const Params& p, const ConvProblem& t) const {
+  return one_dim(t.n * t.h * t.w * ceil_div(t.c, 4), p.at("WGS"));
+}
+
+Defines ConvDepthwiseImageFamily::defines(const Params& p, const ConvProblem& pr) const {
+  Defines d = ConvFamilyBase::defines(p, pr);
+  d.emplace_back("FR", std::to_string(pr.r));
+  d.emplace_back("FS", std::to_string(pr.s));
+  return d;
+}
+
+
+ConvProblem ConvDepthwiseImageFamily::make_example(DType dtype, const std::string& bucket,
+                                                   const Capabilities& caps) const {
+  return depthwise_example(dtype, bucket == "nhwc", caps);
+}
+
+// ---- conv_winograd ----
+
+std::vector<Parameter> ConvWinogradFamily::parameters(const Capabilities&) const {
+  return {{"WGS", {64, 128, 256, 512}, 256, "work-items per group (the three transforms)"},
+          {"CHUNK_KIB", {1, 4096, 65536, 262144}, 262144,
+           "the transformed input and product of a chunk of images in KiB (at least one image): the batch runs in "
+           "chunks of it (host only, no define)"}};
+}
+
+std::string ConvWinogradFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  if (!group_fits(p.at("WGS"), caps)) return "WGS exceeds the device's work-group limit";
+  if (!applies(pr)) return "not a 3x3, stride 1, dilation 1 convolution of one group";
+  return "";
+}
+
+Params ConvWinogradFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem&) const {
+  Params p = complete(tuned, caps);
+  while (p["WGS"] > 64 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
+  return p;
+}
+
+Geometry ConvWinogradFamily::items_geometry(const Params& p, std::int64_t items) const {
+  return one_dim(items, p.at("WGS"));
+}
+
+Geometry ConvWinogradFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
+  // The output transform over the whole batch (the candidate launches chunks).
+  return items_geometry(p, pr.n * ceil_div(pr.oh, 2) * ceil_div(pr.ow, 2) * pr.k);
+}
+
+Defines ConvWinogradFamily::defines(const Params& p, const ConvProblem& pr) const {
+  Params kernel = p;
+  kernel.erase("CHUNK_KIB");  // the host's, not the program's
+  return ConvFamilyBase::defines(kernel, pr);
+}
+
+ConvProblem ConvWinogradFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  return general_example(dtype, bucket == "nhwc", caps);
+}
+
 // ---- conv_im2col ----
 
 std::vector<Parameter> ConvIm2colFamily::parameters(const Capabilities&) const {
@@ -238,9 +332,10 @@ ConvProblem ConvIm2colFamily::make_example(DType dtype, const std::string& bucke
 // ---- conv_routine ----
 
 std::vector<Parameter> ConvRoutineFamily::parameters(const Capabilities&) const {
-  return {{"KERNEL", {0, 1, 2, 3, 4}, 0,
-           "0: the first candidate that applies (pointwise, depthwise, im2col, direct); 1 direct; 2 depthwise; "
-           "3 pointwise; 4 im2col"}};
+  return {{"KERNEL", {0, 1, 2, 3, 4, 5, 6}, 0,
+           "0: the first candidate that applies and is not passed over (pointwise, depthwise, depthwise_image, "
+           "winograd, im2col, direct); 1 direct; 2 depthwise; 3 pointwise; 4 im2col; 5 depthwise_image; "
+           "6 winograd"}};
 }
 
 Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const ConvProblem&) const {
@@ -248,13 +343,17 @@ Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const C
 }
 
 std::string ConvRoutineFamily::bucket(const ConvProblem& pr) const {
-  return pr.pointwise() ? "pointwise" : pr.depthwise() ? "depthwise" : "general";
+  if (pr.pointwise()) return pr.k / pr.groups <= GemmThinFamily::kMaxThin ? "pointwise_thin" : "pointwise";
+  return pr.depthwise() ? "depthwise" : "general";
 }
 
 std::vector<DType> ConvRoutineFamily::dtypes(const Capabilities&) const { return storage_types(); }
 
 ConvProblem ConvRoutineFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
   const bool cpu = caps.type == DeviceType::CPU;
+  // MobileNetV2's 1 x 1 32 -> 16 at 112 x 112 (CPU: 56 x 56).
+  if (bucket == "pointwise_thin")
+    return conv_kernels::make(dtype, 1, 32, cpu ? 56 : 112, cpu ? 56 : 112, 16, 1, 1, 1, 0, 1, true);
   if (bucket == "pointwise")
     return cpu ? conv_kernels::make(dtype, 1, 64, 28, 28, 64, 1, 1, 1, 0, 1, true)
                : conv_kernels::make(dtype, 32, 256, 56, 56, 64, 1, 1, 1, 0, 1, true);

@@ -52,6 +52,9 @@ class ConvFamilyBase : public FamilyOf<ConvProblem> {
   KernelSource program(const Params& p, const ConvProblem& problem) const override;
   // Element types and layouts, then the parameters.
   Defines defines(const Params& p, const ConvProblem& problem) const override;
+  // program() with another entry point of the same text (families with
+  // several kernels: one program, compiled once).
+  KernelSource entry_program(const Params& p, const ConvProblem& problem, const std::string& entry) const;
 };
 
 // Any convolution: each work-item computes KPT output channels of one
@@ -85,6 +88,56 @@ class ConvDepthwiseFamily : public ConvFamilyBase {
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 };
 
+// groups == C == K read through a 2-D image (OpenCL devices with images):
+// conv_pack_nc4hw4 packs a tile of the input (images n0.., channel blocks
+// cb0..) into an RGBA image in NC4HW4 order, width (channel blocks) W and
+// height (images) H; conv_depthwise_image computes 4 channels of WPT
+// outputs along W per work-item, reading the taps with read_imagef (the
+// sampler's zero border is the padding), into the output buffer in either
+// layout. geometry() and pack_geometry() take the tile as the problem (n:
+// its images, c: its channels).
+class ConvDepthwiseImageFamily : public ConvFamilyBase {
+ public:
+  std::string name() const override { return "conv_depthwise_image"; }
+  std::string source() const override { return "conv/conv_depthwise_image.cl"; }
+  std::string kernel_name() const override { return "conv_depthwise_image"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  // Nothing where the device has no images (the tuner skips the family).
+  std::vector<DType> dtypes(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& tile) const override;
+  Defines defines(const Params& p, const ConvProblem& problem) const override;
+  ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  // The packing kernel (entry conv_pack_nc4hw4): one texel per work-item
+  // over the tile.
+  Geometry pack_geometry(const Params& p, const ConvProblem& tile) const;
+};
+
+// Winograd F(2x2, 3x3) (3 x 3, stride 1, dilation 1, one group): the
+// kernels conv_wino_weights, conv_wino_input and conv_wino_output of
+// conv/conv_winograd.cl around a batched GEMM of GEMM's families over the
+// 16 transformed positions (ops/conv_launch.cpp). CHUNK_KIB (host only)
+// bounds the transformed input and product of a chunk of images.
+class ConvWinogradFamily : public ConvFamilyBase {
+ public:
+  std::string name() const override { return "conv_winograd"; }
+  std::string source() const override { return "conv/conv_winograd.cl"; }
+  std::string kernel_name() const override { return "conv_wino_output"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
+  // One work-item per element of `items` (the candidate counts them).
+  Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Geometry items_geometry(const Params& p, std::int64_t items) const;
+  Defines defines(const Params& p, const ConvProblem& problem) const override;
+  ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  static bool applies(const ConvProblem& pr) {
+    return pr.r == 3 && pr.s == 3 && pr.stride_h == 1 && pr.stride_w == 1 && pr.dil_h == 1 && pr.dil_w == 1 &&
+           pr.groups == 1;
+  }
+};
+
 // The patches of a chunk of images over one group's channels as a
 // row-major matrix (either input layout), which GEMM multiplies by the
 // group's weights: one element per work-item, its bits copied (ELEM).
@@ -102,10 +155,11 @@ class ConvIm2colFamily : public ConvFamilyBase {
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 };
 
-// Which candidate runs (KERNEL: 0 the first that applies in the order
-// pointwise, depthwise, im2col, direct; 1 direct; 2 depthwise; 3 pointwise;
-// 4 im2col, each where it applies). No kernel of its own: its tuning case
-// times the routine.
+// Which candidate runs (KERNEL: 0 the first that applies and is not passed
+// over in the order pointwise, depthwise, depthwise_image, winograd,
+// im2col, direct; 1 direct; 2 depthwise; 3 pointwise; 4 im2col;
+// 5 depthwise_image; 6 winograd, each where it applies). No kernel of its own: its tuning case times the
+// routine.
 class ConvRoutineFamily : public FamilyOf<ConvProblem> {
  public:
   std::string name() const override { return "conv_routine"; }
@@ -114,7 +168,11 @@ class ConvRoutineFamily : public FamilyOf<ConvProblem> {
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
   std::string bucket(const ConvProblem& problem) const override;
-  std::vector<std::string> buckets() const override { return {"pointwise", "depthwise", "general"}; }
+  // pointwise_thin: 1 x 1 with at most 16 output channels per group (GEMM's
+  // thin side, ops/conv_launch.cpp).
+  std::vector<std::string> buckets() const override {
+    return {"pointwise", "pointwise_thin", "depthwise", "general"};
+  }
   std::vector<DType> dtypes(const Capabilities& caps) const override;
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 };

@@ -38,6 +38,7 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
       &family == &families::gemm_routine())
     return cases::gemm(family, queue, problem);
   if (&family == &families::conv_direct() || &family == &families::conv_depthwise() ||
+      &family == &families::conv_depthwise_image() || &family == &families::conv_winograd() ||
       &family == &families::conv_im2col() || &family == &families::conv_routine())
     return cases::conv(family, queue, problem);
   throw Error(Status::NotFound, "no tuning case for the family " + family.name());

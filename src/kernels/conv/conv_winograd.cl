@@ -1,0 +1,129 @@
+// conv_winograd: Winograd F(2x2, 3x3) for 3 x 3 filters, stride 1,
+// dilation 1, one group (Lavin and Gray's formulation). The host runs
+// (ops/conv_launch.cpp):
+//
+//   conv_wino_weights  U[xi][c][k] = (G g[k][c] G^T)[xi], 16 C x K matrices
+//                      (stored transposed: GEMM reads them as K x C with
+//                      trans_a, so that whichever side of the product is
+//                      thin, GEMM's thin kernel streams a wide operand that
+//                      is contiguous along its long side)
+//   conv_wino_input    V[xi][c][t] = (B^T d[c][t] B)[xi] for the 4 x 4 input
+//                      patch d of tile t (its 2 x 2 outputs' receptive
+//                      field; zeros in the padding), 16 C x P matrices
+//   GEMM (batched, 16) M[xi] = U[xi]^T' V[xi], 16 K x P matrices, in f32
+//   conv_wino_output   out[n, k, 2 ty + i, 2 tx + j] = act((A^T M[.][k][t] A)[i][j]
+//                      + bias[k] + res[n, k, 2 ty + i, 2 tx + j])
+//
+//        | 1    0    0  |         | 1  0 -1  0 |
+//    G = | 1/2  1/2  1/2|   B^T = | 0  1  1  0 |   A^T = | 1  1  1  0 |
+//        | 1/2 -1/2  1/2|         | 0 -1  1  0 |         | 0  1 -1 -1 |
+//        | 0    0    1  |         | 0  1  0 -1 |
+//
+// Tiles t = (n - n0) TH TW + ty TW + tx over the chunk's images (TH =
+// ceil(OH / 2), TW = ceil(OW / 2)); outputs past OH or OW are not stored.
+// The transformed matrices are f32 (`float` scratch) for every storage
+// type; inputs and outputs are in the storage type (TYPE) and either layout
+// (IN_NHWC, OUT_NHWC). One element (weights: one c, k; input: one c, t;
+// output: one k, t) per work-item, the fastest index the one that is
+// contiguous in the matrix written (the weights': k).
+//
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
+// check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DOUT_NHWC=1
+
+#ifndef WGS
+#define WGS 256          // work-items per group
+#endif
+
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void conv_wino_weights(const int K, const int C, __global const TYPE* wt, const ulong wt_off, __global float* u,
+                       const ulong u_off) {
+  const ulong id = get_global_id(0);
+  if (id >= (ulong)K * (ulong)C) return;  // id = c K + k: U's element
+  const ulong k = id % (ulong)K, c = id / (ulong)K;
+  float g[3][3];
+  for (int r = 0; r < 3; ++r)
+    for (int s = 0; s < 3; ++s) g[r][s] = (float)GEMM_LOAD(wt, wt_off + (k * (ulong)C + c) * 9 + (ulong)(r * 3 + s));
+  float gg[4][3];  // G g
+  for (int s = 0; s < 3; ++s) {
+    gg[0][s] = g[0][s];
+    gg[1][s] = 0.5f * (g[0][s] + g[1][s] + g[2][s]);
+    gg[2][s] = 0.5f * (g[0][s] - g[1][s] + g[2][s]);
+    gg[3][s] = g[2][s];
+  }
+  const ulong plane = (ulong)K * (ulong)C;
+  for (int i = 0; i < 4; ++i) {
+    const float v[4] = {gg[i][0], 0.5f * (gg[i][0] + gg[i][1] + gg[i][2]), 0.5f * (gg[i][0] - gg[i][1] + gg[i][2]),
+                        gg[i][2]};
+    for (int j = 0; j < 4; ++j) u[u_off + (ulong)(i * 4 + j) * plane + id] = v[j];
+  }
+}
+
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void conv_wino_input(const int C, const int H, const int W, const int TH, const int TW, const int PT, const int PL,
+                     const int n0, const int images, __global const TYPE* in, const ulong in_off, __global float* v,
+                     const ulong v_off) {
+  const ulong P = (ulong)images * (ulong)TH * (ulong)TW;
+  const ulong id = get_global_id(0);
+  if (id >= P * (ulong)C) return;
+  const ulong t = id % P;  // tile fastest: V's rows are contiguous along t
+  const int c = (int)(id / P);
+  const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
+  const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
+  const int y0 = 2 * ty - PT, x0 = 2 * tx - PL;
+  float d[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      const int y = y0 + i, x = x0 + j;
+      const int inside = y >= 0 && y < H && x >= 0 && x < W;
+      d[i][j] = inside ? (float)GEMM_LOAD(in, in_off + conv_index(IN_NHWC, n, c, y, x, C, H, W)) : 0.0f;
+    }
+  float bd[4][4];  // B^T d
+  for (int j = 0; j < 4; ++j) {
+    bd[0][j] = d[0][j] - d[2][j];
+    bd[1][j] = d[1][j] + d[2][j];
+    bd[2][j] = d[2][j] - d[1][j];
+    bd[3][j] = d[1][j] - d[3][j];
+  }
+  const ulong plane = (ulong)C * P, row = (ulong)c * P + t;
+  for (int i = 0; i < 4; ++i) {
+    const float e[4] = {bd[i][0] - bd[i][2], bd[i][1] + bd[i][2], bd[i][2] - bd[i][1], bd[i][1] - bd[i][3]};
+    for (int j = 0; j < 4; ++j) v[v_off + (ulong)(i * 4 + j) * plane + row] = e[j];
+  }
+}
+
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void conv_wino_output(const int K, const int OH, const int OW, const int TH, const int TW, const int n0,
+                      const int images, __global const float* m, const ulong m_off, __global const TYPE* bias,
+                      const ulong bias_off, __global const TYPE* res, const ulong res_off, __global TYPE* out,
+                      const ulong out_off, const uint flags, const real act_p0, const real act_p1) {
+  const ulong P = (ulong)images * (ulong)TH * (ulong)TW;
+  const ulong id = get_global_id(0);
+  if (id >= P * (ulong)K) return;
+  const ulong t = id % P;
+  const int k = (int)(id / P);
+  const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
+  const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
+  const ulong plane = (ulong)K * P, row = (ulong)k * P + t;
+  float a[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) a[i][j] = m[m_off + (ulong)(i * 4 + j) * plane + row];
+  float am[2][4];  // A^T M
+  for (int j = 0; j < 4; ++j) {
+    am[0][j] = a[0][j] + a[1][j] + a[2][j];
+    am[1][j] = a[1][j] - a[2][j] - a[3][j];
+  }
+  const real b = conv_bias(flags, bias, bias_off, k);
+  for (int i = 0; i < 2; ++i) {
+    const int oy = 2 * ty + i;
+    if (oy >= OH) break;
+    const float y[2] = {am[i][0] + am[i][1] + am[i][2], am[i][1] - am[i][2] - am[i][3]};
+    for (int j = 0; j < 2; ++j) {
+      const int ox = 2 * tx + j;
+      if (ox >= OW) break;
+      const ulong oi = conv_index(OUT_NHWC, n, k, oy, ox, K, OH, OW);
+      const real v = conv_finish((real)y[j], flags, b, conv_residual(flags, res, res_off + oi), act_p0, act_p1);
+      GEMM_STORE(v, out, out_off + oi);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+// The reference convolution of `optune bench conv`: cuDNN (libcudnn.so.9,
+// else .8) on CUDA devices, loaded with dlopen at run time as cuBLAS is
+// (reference_blas.hpp). It runs on optune's own buffers and stream, so one
+// run times both on the same operands. cuDNN is not needed to build: the few
+// legacy-API entry points (cudnn.h of v8 and v9: tensor, filter and
+// convolution descriptors, cudnnFindConvolutionForwardAlgorithmEx,
+// cudnnConvolutionForward) are declared in cudnn.cpp.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "optune/conv.hpp"
+#include "optune/interop.hpp"
+#include "reference_blas.hpp"
+
+namespace optune::tool {
+
+// One convolution prepared on its buffers: the algorithm the library's own
+// search chose, and the call that enqueues it (the Event spans the
+// library's work).
+struct PreparedConv {
+  std::string algorithm;  // "IMPLICIT_PRECOMP_GEMM", ...
+  std::function<Event()> run;
+};
+
+class ReferenceConv {
+ public:
+  virtual ~ReferenceConv() = default;
+  // Library, version and mode, e.g. "cuDNN 9.1.0 (f32 without TF32, ...)".
+  virtual std::string name() const = 0;
+  // "" when the library can run this descriptor and type, else why not.
+  virtual std::string unsupported(const Conv2dDesc& d, DType t) const = 0;
+  // Searches the algorithms on these buffers (input, weight, output: the
+  // descriptor's layout; the weights K x C/groups x R x S read as K x R x S x
+  // C/groups in NHWC, as the library's channels-last filters are, which
+  // changes the values, not the work) and returns the prepared call. Throws
+  // Error naming the library's status on failure.
+  virtual PreparedConv prepare(const Queue& q, const Conv2dDesc& d, DType t, const interop::NativeBuffer& in,
+                               const interop::NativeBuffer& wt, const interop::NativeBuffer& out) = 0;
+};
+
+// The library alone. OPTUNE_CUDNN_LIBRARY names a file to use instead of the
+// search (libcudnn.so.9 and .8 on LD_LIBRARY_PATH and the system folders,
+// then the CUDA toolkit's lib64).
+LibraryProbe probe_cudnn();
+
+struct ReferenceConvOpen {
+  std::unique_ptr<ReferenceConv> conv;
+  std::string reason;  // "not available: ..." when conv is null
+};
+
+// cuDNN for a CUDA queue; on OpenCL no reference is called yet (CLBlast's
+// convgemm: docs/DESIGN.md section 12).
+ReferenceConvOpen open_reference_conv(const Queue& q);
+
+}  // namespace optune::tool
