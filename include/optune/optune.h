@@ -62,6 +62,8 @@ typedef enum optune_dtype {
   OPTUNE_I8 = 4,
   OPTUNE_U8 = 5,
   OPTUNE_BF16 = 6, /* bfloat16 storage (f32's upper 16 bits): host data as uint16_t bit patterns */
+  OPTUNE_C32 = 7,  /* complex: interleaved (real, imaginary) f32 pairs (C's float _Complex); BLAS only */
+  OPTUNE_C64 = 8,  /* complex: interleaved (real, imaginary) f64 pairs (double _Complex); BLAS only, fp64 */
   OPTUNE_DTYPE_FORCE_INT = 0x7fffffff
 } optune_dtype;
 
