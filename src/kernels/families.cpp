@@ -20,13 +20,14 @@ const ConvDirectFamily& conv_direct() { static const ConvDirectFamily f; return 
 const ConvDepthwiseFamily& conv_depthwise() { static const ConvDepthwiseFamily f; return f; }
 const ConvIm2colFamily& conv_im2col() { static const ConvIm2colFamily f; return f; }
 const ConvRoutineFamily& conv_routine() { static const ConvRoutineFamily f; return f; }
+const Blas1Family& blas1() { static const Blas1Family f; return f; }
 
 const std::vector<const KernelFamily*>& all() {
   static const std::vector<const KernelFamily*> every{&copy(),        &peak(),       &peak_mma(),     &elementwise(),  &reduce_rows(),
                                                       &reduce_cols(), &norm_rows(),  &softmax_cols(), &gemm_direct(),
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
-                                                      &conv_im2col(),   &conv_routine()};
+                                                      &conv_im2col(),   &conv_routine(), &blas1()};
   return every;
 }
 

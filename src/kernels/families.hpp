@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/blas/blas1.hpp"
 #include "kernels/conv/conv.hpp"
 #include "kernels/copy/copy.hpp"
 #include "kernels/elementwise/elementwise.hpp"
@@ -36,6 +37,7 @@ const ConvDirectFamily& conv_direct();
 const ConvDepthwiseFamily& conv_depthwise();
 const ConvIm2colFamily& conv_im2col();
 const ConvRoutineFamily& conv_routine();
+const Blas1Family& blas1();
 
 // Every family, in a stable order.
 const std::vector<const KernelFamily*>& all();
