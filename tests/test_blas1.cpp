@@ -134,8 +134,13 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   const std::int64_t sizes[] = {0, 1, 2, 7, 1000, 65537};
   const std::int64_t incs[][2] = {{1, 1}, {2, -1}, {-1, -3}, {-3, 2}};
-  for (std::int64_t n : sizes)
+  for (std::int64_t n : sizes) {
     for (int k = 0; k < 4; ++k) out.push_back({n, incs[k][0], incs[k][1], k ? 3u : 0u, k ? 5u : 0u});
+    // Contiguous vectors at offsets that allow packs of 4 (real types run
+    // packs there), and at offsets that allow none.
+    out.push_back({n, 1, 1, 4, 8});
+    out.push_back({n, 1, 1, 1, 2});
+  }
   out.push_back({-1, 1, 1, 0, 0});
   return out;
 }

@@ -25,6 +25,9 @@
 //
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64
+// check-variant: -DTYPE=float -DREAL=float -DVW=4
+// check-variant: -DTYPE=double -DREAL=double -DREAL_DOUBLE=1 -DVW=2
+// check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DVW=4
 // check-variant: -DTYPE=double -DREAL=double -DREAL_DOUBLE=1
 // check-variant: -DTYPE=double2 -DREAL=double -DREAL_DOUBLE=1 -DCOMPLEX=1
 
@@ -39,6 +42,9 @@
 #endif
 #ifndef WGS
 #define WGS 256          // work-items per group (a power of two)
+#endif
+#ifndef VW
+#define VW 1             // real types: elements per access where increments are 1 (1, 2, 4)
 #endif
 
 #ifndef INFINITY
@@ -76,16 +82,41 @@
 #define SBIG 0x1p-76f
 #endif
 
+// Contiguous vectors of a real type (both increments 1, both bases multiples
+// of VW: allocations are aligned far beyond a pack) go by packs of VW
+// elements, one access each; the last n mod VW elements, and every other
+// call, element by element from `first`.
+#define VEC (VW > 1 && !COMPLEX)
+#if VEC
+#define VT OPTUNE_VEC(TYPE, VW)
+#define CONTIG(xb, incx, yb, incy) ((incx) == 1 && (incy) == 1 && (xb) % VW == 0 && (yb) % VW == 0)
+#define LOADV(p, b, at) OPTUNE_VLOAD(VW, p, (b) + (at))
+#define STOREV(v, p, b, at) OPTUNE_VSTORE(VW, v, p, (b) + (at))
+#endif
+
 // ---- element-wise ----
 
-#define EW_LOOP                                  \
+#define EW_BEGIN                                 \
   const ulong gid = get_global_id(0);            \
   if (gid >= step) return;                       \
-  for (ulong i = gid; i < n; i += step)
+  ulong first = 0;
+#define EW_LOOP for (ulong i = first + gid; i < n; i += step)
+#define PACKS(gs) for (ulong p = gid; p < n / VW; p += (gs))
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_swap(const ulong n, const ulong step, __global TYPE* x, const ulong xb, const long incx,
                 __global TYPE* y, const ulong yb, const long incy) {
+  EW_BEGIN
+#if VEC
+  if (CONTIG(xb, incx, yb, incy)) {
+    PACKS(step) {
+      const VT t = LOADV(p, x, xb);
+      STOREV(LOADV(p, y, yb), p, x, xb);
+      STOREV(t, p, y, yb);
+    }
+    first = n / VW * VW;
+  }
+#endif
   EW_LOOP {
     const TYPE t = AT(x, xb, incx, i);
     AT(x, xb, incx, i) = AT(y, yb, incy, i);
@@ -98,6 +129,13 @@ void blas1_swap(const ulong n, const ulong step, __global TYPE* x, const ulong x
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_scal(const ulong n, const ulong step, const TYPE alpha, const int real_alpha, __global TYPE* x,
                 const ulong xb, const long incx) {
+  EW_BEGIN
+#if VEC
+  if (CONTIG(xb, incx, xb, incx)) {
+    PACKS(step) { STOREV(alpha * LOADV(p, x, xb), p, x, xb); }
+    first = n / VW * VW;
+  }
+#endif
   EW_LOOP {
     const TYPE v = AT(x, xb, incx, i);
 #if COMPLEX
@@ -111,6 +149,13 @@ void blas1_scal(const ulong n, const ulong step, const TYPE alpha, const int rea
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_copy(const ulong n, const ulong step, __global const TYPE* x, const ulong xb, const long incx,
                 __global TYPE* y, const ulong yb, const long incy) {
+  EW_BEGIN
+#if VEC
+  if (CONTIG(xb, incx, yb, incy)) {
+    PACKS(step) { STOREV(LOADV(p, x, xb), p, y, yb); }
+    first = n / VW * VW;
+  }
+#endif
   EW_LOOP { AT(y, yb, incy, i) = AT(x, xb, incx, i); }
 }
 
@@ -118,6 +163,13 @@ void blas1_copy(const ulong n, const ulong step, __global const TYPE* x, const u
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_axpy(const ulong n, const ulong step, const TYPE alpha, __global const TYPE* x, const ulong xb,
                 const long incx, __global TYPE* y, const ulong yb, const long incy) {
+  EW_BEGIN
+#if VEC
+  if (CONTIG(xb, incx, yb, incy)) {
+    PACKS(step) { STOREV(LOADV(p, y, yb) + alpha * LOADV(p, x, xb), p, y, yb); }
+    first = n / VW * VW;
+  }
+#endif
   EW_LOOP { AT(y, yb, incy, i) = AT(y, yb, incy, i) + MUL(alpha, AT(x, xb, incx, i)); }
 }
 
@@ -125,6 +177,17 @@ void blas1_axpy(const ulong n, const ulong step, const TYPE alpha, __global cons
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_rot(const ulong n, const ulong step, __global TYPE* x, const ulong xb, const long incx, __global TYPE* y,
                const ulong yb, const long incy, const REAL c, const REAL s) {
+  EW_BEGIN
+#if VEC
+  if (CONTIG(xb, incx, yb, incy)) {
+    PACKS(step) {
+      const VT w = LOADV(p, x, xb), z = LOADV(p, y, yb);
+      STOREV(c * w + s * z, p, x, xb);
+      STOREV(c * z - s * w, p, y, yb);
+    }
+    first = n / VW * VW;
+  }
+#endif
   EW_LOOP {
     const TYPE w = AT(x, xb, incx, i), z = AT(y, yb, incy, i);
     AT(x, xb, incx, i) = c * w + s * z;
@@ -139,6 +202,7 @@ __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_rotm(const ulong n, const ulong step, __global TYPE* x, const ulong xb, const long incx, __global TYPE* y,
                 const ulong yb, const long incy, const int flag, const REAL h11, const REAL h21, const REAL h12,
                 const REAL h22) {
+  EW_BEGIN
   EW_LOOP {
     const TYPE w = AT(x, xb, incx, i), z = AT(y, yb, incy, i);
     if (flag < 0) {
@@ -197,7 +261,18 @@ void blas1_dot(const ulong n, const int kind, __global const TYPE* x, const ulon
   __local TYPE red[WGS];
   const uint lid = get_local_id(0);
   TYPE acc = ZERO;
-  for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+  const ulong gid = get_global_id(0), gs = get_global_size(0);
+  ulong first = 0;
+#if VEC
+  if (CONTIG(xb, incx, yb, incy)) {
+    PACKS(gs) {
+      const VT v = LOADV(p, x, xb);
+      acc += kind == 2 ? OPTUNE_VSUM(VW, v) : OPTUNE_VSUM(VW, v * LOADV(p, y, yb));
+    }
+    first = n / VW * VW;
+  }
+#endif
+  for (ulong i = first + gid; i < n; i += gs) {
     const TYPE v = AT(x, xb, incx, i);
     if (kind == 2) acc += v;
     else if (kind == 1) acc += MULC(v, AT(y, yb, incy, i));
@@ -217,7 +292,15 @@ void blas1_asum(const ulong n, __global const TYPE* x, const ulong xb, const lon
   __local REAL red[WGS];
   const uint lid = get_local_id(0);
   REAL acc = (REAL)0;
-  for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) acc += ABS1(AT(x, xb, incx, i));
+  const ulong gid = get_global_id(0), gs = get_global_size(0);
+  ulong first = 0;
+#if VEC
+  if (CONTIG(xb, incx, xb, incx)) {
+    PACKS(gs) { acc += OPTUNE_VSUM(VW, fabs(LOADV(p, x, xb))); }
+    first = n / VW * VW;
+  }
+#endif
+  for (ulong i = first + gid; i < n; i += gs) acc += ABS1(AT(x, xb, incx, i));
   red[lid] = acc;
   TREE(red, lid, ADD)
   FIRST_PASS_OUT(red[0])
@@ -285,7 +368,20 @@ void blas1_nrm2(const ulong n, __global const TYPE* x, const ulong xb, const lon
   __local Nrm2 red[WGS];
   const uint lid = get_local_id(0);
   Nrm2 acc = nrm2_zero();
-  for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+  const ulong gid = get_global_id(0), gs = get_global_size(0);
+  ulong first = 0;
+#if VEC
+  if (CONTIG(xb, incx, xb, incx)) {
+    PACKS(gs) {
+      const VT v = LOADV(p, x, xb);
+      TYPE lanes[VW];
+      OPTUNE_VUNPACK(VW, v, lanes);
+      for (int k = 0; k < VW; ++k) acc = nrm2_add(acc, lanes[k]);
+    }
+    first = n / VW * VW;
+  }
+#endif
+  for (ulong i = first + gid; i < n; i += gs) {
     const TYPE v = AT(x, xb, incx, i);
 #if COMPLEX
     acc = nrm2_add(nrm2_add(acc, v.x), v.y);

@@ -16,8 +16,10 @@ bool blas1_is_reduction(Blas1Routine r) noexcept { return int(r) >= int(Blas1Rou
 std::vector<Parameter> Blas1Family::parameters(const Capabilities&) const {
   return {
       {"WGS", {64, 128, 256, 512}, 256, "work-items per group (a power of two)"},
-      {"WAVES", {1, 2, 4, 8}, 4, "element-wise routines: at most this many waves of the device, grid-stride"},
-      {"GROUPS", {0, 16, 32, 64, 128, 256, 512, 1024}, 0,
+      {"VW", {1, 2, 4}, 4, "real types with increments 1: elements per access (packs of at most 16 bytes)"},
+      {"WAVES", {0, 1, 2, 4, 8}, 0,
+       "element-wise routines: at most this many waves of the device, grid-stride (0: a pack of VW per work-item)"},
+      {"GROUPS", {0, 16, 32, 64, 128, 256, 512, 1024}, 1024,
        "reductions: at most this many groups in the first pass (0: a wave of the device, at most 1024)"},
   };
 }
@@ -28,16 +30,24 @@ std::string Blas1Family::check(const Params& p, const Capabilities& caps, const 
   if (wgs > caps.max_work_group_size) return "WGS exceeds the device's work-group limit";
   if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
   if (wgs * partial_bytes(problem.dtype) > local_limit(caps)) return "the group's partial states exceed local memory";
+  const std::int64_t vw = p.at("VW");
+  if (is_complex(problem.dtype) && vw != 1) return "complex vectors go element by element (VW 1)";
+  if (vw * std::int64_t(dtype_size(problem.dtype)) > 16) return "pack wider than 16 bytes";
   return "";
 }
 
 Params Blas1Family::fit(const Params& tuned, const Capabilities& caps, const Blas1Problem& problem) const {
-  Params p = complete(tuned, caps);
-  // Halve the group until the device takes it (CPUs through PoCL may cap it).
-  while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
-  if (!check(p, caps, problem).empty()) p = defaults(caps);
-  while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
-  return p;
+  const std::int64_t es = std::int64_t(dtype_size(problem.dtype));
+  const auto adjust = [&](Params p) {
+    // Packs of at most 16 bytes (CUDA's widest), none for complex types.
+    if (is_complex(problem.dtype)) p["VW"] = 1;
+    while (p.at("VW") > 1 && p.at("VW") * es > 16) p["VW"] /= 2;
+    // Halve the group until the device takes it (CPUs through PoCL may cap it).
+    while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
+    return p;
+  };
+  const Params p = adjust(complete(tuned, caps));
+  return check(p, caps, problem).empty() ? p : adjust(defaults(caps));
 }
 
 std::size_t Blas1Family::reduction_groups(const Params& p, const Capabilities& caps,
@@ -62,8 +72,10 @@ Geometry Blas1Family::geometry(const Params& p, const Capabilities& caps, const 
   } else if (problem.serial) {
     g.global[0] = wgs;
   } else {
+    const std::size_t vw = std::size_t(p.at("VW")), packs = (n + vw - 1) / vw;
     const std::size_t wave = std::size_t(caps.compute_units ? caps.compute_units : 1) * resident_per_unit(caps);
-    g.global[0] = std::min(round_up(n, wgs), round_up(wave * std::size_t(p.at("WAVES")), wgs));
+    g.global[0] = p.at("WAVES") == 0 ? round_up(packs, wgs)
+                                     : std::min(round_up(packs, wgs), round_up(wave * std::size_t(p.at("WAVES")), wgs));
   }
   return g;
 }
@@ -74,7 +86,8 @@ Defines Blas1Family::defines(const Params& p, const Blas1Problem& problem) const
           {"REAL", c_type_name(real)},
           {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
           {"REAL_DOUBLE", real == DType::F64 ? "1" : "0"},
-          {"WGS", std::to_string(p.at("WGS"))}};
+          {"WGS", std::to_string(p.at("WGS"))},
+          {"VW", std::to_string(p.at("VW"))}};
 }
 
 std::string Blas1Family::entry(Blas1Routine r) {
