@@ -73,6 +73,24 @@ TEST(Blas1Errors, Overflow) {
   expect_error(Status::Overflow, "iamax: n = 4294967296 exceeds the int32", [&] { iamax(q, big / 256, x, 1, ri); });
 }
 
+// Vectors written element by element in parallel must be the same elements
+// in the same order, or share none.
+TEST(Blas1Errors, Overlap) {
+  const Queue& q = test::queue();
+  Buffer<float> x = floats(16);
+  expect_error(Status::InvalidArgument, "axpy: x (elements 0 to 3, increment 1) and y (2 to 5, increment 1) overlap",
+               [&] { axpy(q, 4, 1.0f, x.view(0, 8), 1, x.view(2, 6), 1); });
+  expect_error(Status::InvalidArgument, "swap: x (elements 0 to 6, increment 2) and y (0 to 6, increment -2) overlap",
+               [&] { swap(q, 4, x, 2, x, -2); });
+  expect_error(Status::InvalidArgument, "overlap", [&] { copy(q, 4, x, 2, x.view(4, 12), 1); });
+  // The same vector, interleaved ones, and an output of increment 0 (the
+  // reference's loop on one work-item) are fine.
+  axpy(q, 4, 1.0f, x, 1, x, 1).wait();
+  rot(q, 4, x, 2, x.view(1, 15), 2, 0.6f, 0.8f).wait();
+  copy(q, 8, x, 1, x.view(3, 1), 0).wait();
+  EXPECT_EQ(q.download(x)[3], q.download(x)[7]);  // the last write: x[7]
+}
+
 TEST(Blas1Errors, RotmFlag) {
   const Queue& q = test::queue();
   Buffer<float> x = floats(8), y = floats(8);

@@ -55,13 +55,15 @@
 // the real type), where netlib's in-order loop has n eps. nrm2 carries the
 // same bound relative to its result, with no overflow or underflow.
 //
-// Overlapping vectors: x and y of swap, axpy, rot and rotm must be the same
-// view with the same increment or not overlap at all; a partial overlap is
-// undefined (not checked).
+// Overlapping vectors: x and y of swap, copy, axpy, rot and rotm (written
+// element by element in parallel) must be the same elements in the same
+// order (same offset and increment) or share no element (InvalidArgument
+// otherwise); where an output has increment 0 the reference's loop runs in
+// order and any overlap gives the reference's result.
 //
 // Every call validates first and throws optune::Error naming the routine and
 // argument: InvalidArgument (an empty buffer, a buffer of another context,
-// rotm's flag not -2, -1, 0 or 1), BufferTooSmall (a view shorter than what
+// rotm's flag not -2, -1, 0 or 1, x and y overlapping), BufferTooSmall (a view shorter than what
 // n and its increment address, a result view of 0 elements), Overflow
 // ((n - 1) |inc| beyond 64 bits, iamax/iamin beyond int32), InvalidType
 // (types that differ, a result of the wrong type, dot on complex or dotu /

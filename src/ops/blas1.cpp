@@ -3,6 +3,7 @@
 // for the reductions, whose partial states go through per-queue scratch).
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "kernels/families.hpp"
 #include "ops/blas1_ops.hpp"
@@ -32,6 +33,13 @@ bool acts(const Blas1Call& c) {
   if (c.n <= 0) return false;
   if (stops_on_nonpositive_inc(c.routine) && c.incx <= 0) return false;
   return true;
+}
+
+// An output of increment 0: the reference's loop, in order, on one work-item.
+bool serial(const Blas1Call& c) {
+  const R r = c.routine;
+  if (r == R::Swap || r == R::Rot || r == R::Rotm) return c.incx == 0 || c.incy == 0;
+  return (r == R::Copy || r == R::Axpy) && c.incy == 0;
 }
 
 std::uint64_t magnitude(std::int64_t inc) {
@@ -99,8 +107,27 @@ void validate_call(const Queue& q, const Blas1Call& c) {
   if (!acts(c)) return;
   if ((c.routine == R::Iamax || c.routine == R::Iamin) && c.n > std::numeric_limits<std::int32_t>::max())
     fail(Status::Overflow, "n = " + std::to_string(c.n) + " exceeds the int32 index result");
-  validate::fits(arg("x").c_str(), c.x.count, 0, extent(arg("x (n, incx)"), c.n, c.incx));
-  if (has_y(c.routine)) validate::fits(arg("y").c_str(), c.y.count, 0, extent(arg("y (n, incy)"), c.n, c.incy));
+  const std::size_t ex = extent(arg("x (n, incx)"), c.n, c.incx);
+  validate::fits(arg("x").c_str(), c.x.count, 0, ex);
+  if (!has_y(c.routine)) return;
+  const std::size_t ey = extent(arg("y (n, incy)"), c.n, c.incy);
+  validate::fits(arg("y").c_str(), c.y.count, 0, ey);
+  // Work-items write y (and x) element by element in parallel: x and y may be
+  // the very same elements in the same order, or apart. (Calls that run the
+  // reference's loop on one work-item, an output of increment 0, take any.)
+  if (blas1_is_reduction(c.routine) || serial(c) || c.x.mem != c.y.mem) return;
+  const bool same = c.x.offset == c.y.offset && c.incx == c.incy;
+  // Apart: disjoint spans, or interleaved (the offsets differ by no multiple
+  // of the increments' gcd, so no element is in both).
+  const std::uint64_t g = std::gcd(magnitude(c.incx), magnitude(c.incy));
+  const std::uint64_t d = c.x.offset > c.y.offset ? c.x.offset - c.y.offset : c.y.offset - c.x.offset;
+  const bool apart = c.x.offset + ex <= c.y.offset || c.y.offset + ey <= c.x.offset || (g > 0 && d % g != 0);
+  if (!same && !apart)
+    fail(Status::InvalidArgument, "x (elements " + std::to_string(c.x.offset) + " to " +
+                                      std::to_string(c.x.offset + ex - 1) + ", increment " + std::to_string(c.incx) +
+                                      ") and y (" + std::to_string(c.y.offset) + " to " +
+                                      std::to_string(c.y.offset + ey - 1) + ", increment " +
+                                      std::to_string(c.incy) + ") overlap without being the same vector");
 }
 
 // Scalars as the kernel's TYPE and REAL.
@@ -123,14 +150,11 @@ Event run_blas1(const Queue& q, const Blas1Call& c, const WaitList& wait, const 
   const Capabilities& caps = q.device().caps();
   const Blas1Family& fam = families::blas1();
   const R r = c.routine;
-  const bool written_zero_inc =
-      (r == R::Swap || r == R::Rot || r == R::Rotm) ? (c.incx == 0 || c.incy == 0)
-                                                    : ((r == R::Copy || r == R::Axpy) && c.incy == 0);
   Blas1Problem pr;
   pr.dtype = c.x.dtype;
   pr.routine = r;
   pr.n = c.n;
-  pr.serial = written_zero_inc;
+  pr.serial = serial(c);
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
   const Geometry g = fam.geometry(p, caps, pr);
   KernelSource src = fam.program(p, pr);
