@@ -46,7 +46,7 @@ TEST(CApi, NullHandlesAndPointersAreInvalidArguments) {
 
 TEST(CApi, BadDataTypesAndEnumValues) {
   optune_buffer b = reinterpret_cast<optune_buffer>(&b);
-  EXPECT_TRUE(fails(optune_buffer_alloc(env().ctx, optune_dtype(7), 8, &b), OPTUNE_INVALID_TYPE, "data type 7"));
+  EXPECT_TRUE(fails(optune_buffer_alloc(env().ctx, optune_dtype(9), 8, &b), OPTUNE_INVALID_TYPE, "data type 9"));
   EXPECT_EQ(b, nullptr);
   EXPECT_TRUE(fails(optune_buffer_alloc(env().ctx, optune_dtype(-3), 8, &b), OPTUNE_INVALID_TYPE, "-3"));
   Buf x(OPTUNE_F32, 8), y(OPTUNE_F32, 8), i(OPTUNE_I32, 8), u(OPTUNE_U8, 8);

@@ -150,3 +150,39 @@ TEST(Cli, BuildOptionsReachTheCompiler) {
             0)
       << out;
 }
+
+// The blas suite: axpy, dot (dotc) and nrm2 in f32, f64 (with fp64) and c32,
+// timed; where a reference library ran, its nrm2 agrees with optune's.
+TEST(Cli, BenchBlasRunsEveryCase) {
+  const std::string path = test::temp_dir() + "/bench-blas.json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("bench blas --runs 1 --copy-mib 4 --json " + path, &out), 0) << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  const auto& rows = j["operators"]["blas"]["rows"];
+  EXPECT_EQ(rows.size(), test::device().caps().fp64 ? 9u : 6u) << j.dump();
+  for (const auto& r : rows) {
+    EXPECT_GT(r["median_us"].get<double>(), 0.0) << r.dump();
+    EXPECT_GT(r["fraction_of_copy_ceiling"].get<double>(), 0.0) << r.dump();
+    const auto& ref = r["reference"];
+    if (ref["available"].get<bool>() && r["op"] == "nrm2")
+      EXPECT_LT(ref["relative_difference"].get<double>(), 1e-4) << r.dump();
+  }
+  EXPECT_NE(test::run_cli("bench blas --only nope --runs 1", &out), 0);
+  EXPECT_NE(out.find("axpy-f32"), std::string::npos) << out;  // the refusal lists the cases
+}
+
+// The blas1 family tunes through its case: every candidate that runs gives
+// the default's results (complex types keep VW 1).
+TEST(Cli, TuneBlas1) {
+  const std::string path = test::temp_dir() + "/tune-blas1.json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("tune blas1 --dtype c32 --sizes 'reduce/n<=2^16' --strategy random --candidates 4 "
+                          "--runs 2 --json " + path, &out), 0) << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  ASSERT_EQ(j["results"].size(), 1u) << j.dump();
+  const auto& r = j["results"][0];
+  EXPECT_EQ(r["best_params"]["VW"], 1) << r.dump();
+  for (const auto& bad : r["invalid"]) EXPECT_NE(bad["stage"], "verify") << bad.dump();
+}

@@ -4,6 +4,7 @@
 // work-item. Outputs are views inside poisoned buffers, so an overrun shows
 // as a changed neighbour even where oclgrind sees only a valid allocation.
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 
@@ -335,6 +336,51 @@ TEST(Oclgrind, ConvKernels) {
     f.candidate = "depthwise_image";
     f.params["conv_depthwise_image"] = {{"WPT", 4}, {"WGS", 32}};
     EXPECT_TRUE(ref::check_conv(c, &f)) << "depthwise_image in tiles";
+  }
+}
+
+// BLAS level 1: packs and their tails, negative increments, one and two
+// reduction passes (n = 3000: 12 groups of 256), complex elements.
+TEST(Oclgrind, Blas1Kernels) {
+  const Queue& q = test::queue();
+  for (const std::int64_t n : {37, 3000}) {
+    const std::size_t len = std::size_t(2 * n + 1);
+    const std::vector<float> hx = test::random_floats(len), hy = test::random_floats(len);
+    Buffer<float> x = q.context().alloc<float>(len), y = q.context().alloc<float>(len);
+    q.upload(x, std::span<const float>(hx));
+    q.upload(y, std::span<const float>(hy));
+    Buffer<float> r = q.context().alloc<float>(2);
+    Buffer<std::int32_t> ri = q.context().alloc<std::int32_t>(1);
+    axpy(q, n, 0.5f, x, 1, y, 1).wait();                   // packs and a tail
+    axpy(q, n, 0.25f, x.view(1, len - 1), 2, y, -2).wait();  // strided, backwards
+    dot(q, n, x, 1, x, 1, r.view(0, 1)).wait();
+    nrm2(q, n, x, -2, r.view(1, 1)).wait();
+    iamax(q, n, x, 2, ri).wait();
+    std::vector<double> want_y(hy.begin(), hy.end());
+    for (std::int64_t i = 0; i < n; ++i) want_y[std::size_t(i)] += 0.5 * hx[std::size_t(i)];
+    for (std::int64_t i = 0; i < n; ++i) want_y[std::size_t((n - 1 - i) * 2)] += 0.25 * hx[std::size_t(1 + 2 * i)];
+    double dd = 0, ss = 0;
+    std::int32_t best = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      dd += double(hx[std::size_t(i)]) * hx[std::size_t(i)];
+      ss += double(hx[std::size_t(2 * i)]) * hx[std::size_t(2 * i)];
+      if (std::fabs(hx[std::size_t(2 * i)]) > std::fabs(hx[std::size_t(2 * best)])) best = std::int32_t(i);
+    }
+    const auto gy = q.download(y), gr = q.download(r);
+    for (std::size_t i = 0; i < len; ++i) ASSERT_NEAR(gy[i], want_y[i], 1e-5) << "y " << i;
+    EXPECT_NEAR(gr[0], dd, 1e-5 * dd);
+    EXPECT_NEAR(gr[1], std::sqrt(ss), 1e-5 * std::sqrt(ss));
+    EXPECT_EQ(q.download(ri)[0], best);
+    // Complex: swap, then conj(x) . y over the swapped vectors.
+    Buffer<std::complex<float>> cx(x.mem(), 0, len / 2), cy(y.mem(), 0, len / 2);
+    Buffer<std::complex<float>> cr = q.context().alloc<std::complex<float>>(1);
+    swap(q, n / 2, cx, 1, cy, -1).wait();
+    dotc(q, n / 2, cx, 1, cy, 1, cr).wait();
+    const auto gx2 = q.download(cx), gy2 = q.download(cy);
+    std::complex<double> want = 0;
+    for (std::int64_t i = 0; i < n / 2; ++i)
+      want += std::conj(std::complex<double>(gx2[std::size_t(i)])) * std::complex<double>(gy2[std::size_t(i)]);
+    EXPECT_LT(std::abs(std::complex<double>(q.download(cr)[0]) - want), 1e-4 * (1 + std::abs(want)));
   }
 }
 

@@ -11,7 +11,7 @@
 namespace optune {
 
 // Calls f with a value of the C++ type of t (float, half, bfloat16, double, int32_t,
-// int8_t, uint8_t) and returns what it returns.
+// int8_t, uint8_t, std::complex<float>, std::complex<double>) and returns what it returns.
 template <class F>
 decltype(auto) with_dtype(DType t, F&& f) {
   switch (t) {
@@ -22,6 +22,8 @@ decltype(auto) with_dtype(DType t, F&& f) {
     case DType::I32: return f(std::int32_t{});
     case DType::I8: return f(std::int8_t{});
     case DType::U8: return f(std::uint8_t{});
+    case DType::C32: return f(std::complex<float>{});
+    case DType::C64: return f(std::complex<double>{});
   }
   throw Error(Status::InvalidType, "data type " + std::to_string(int(t)) + " is not known");
 }

@@ -62,6 +62,8 @@ typedef enum optune_dtype {
   OPTUNE_I8 = 4,
   OPTUNE_U8 = 5,
   OPTUNE_BF16 = 6, /* bfloat16 storage (f32's upper 16 bits): host data as uint16_t bit patterns */
+  OPTUNE_C32 = 7,  /* complex: interleaved (real, imaginary) f32 pairs (C's float _Complex); BLAS only */
+  OPTUNE_C64 = 8,  /* complex: interleaved (real, imaginary) f64 pairs (double _Complex); BLAS only, fp64 */
   OPTUNE_DTYPE_FORCE_INT = 0x7fffffff
 } optune_dtype;
 
@@ -346,6 +348,64 @@ optune_status optune_gemm_strided_batched(optune_queue queue, optune_layout layo
                                           int64_t ldb, int64_t stride_b, double beta, optune_buffer c, int64_t ldc,
                                           int64_t stride_c, int64_t batch, const optune_gemm_options* options,
                                           const optune_event* wait_list, size_t wait_count, optune_event* event);
+
+/* ---- BLAS level 1 (optune/blas.hpp: semantics, increments, results) ----
+ * Vectors are buffers of f32, f64, c32 or c64 (views: their offset is the
+ * vector's) with an increment of any sign. Reductions write one element into
+ * `result` at its view's offset: dot/dotu/dotc/sum of x's dtype, asum/nrm2 of
+ * its real type, iamax/iamin an i32 0-based index. Complex scalars are
+ * optune_complex; for real vectors their imaginary part must be 0. */
+typedef struct optune_complex {
+  double re, im;
+} optune_complex;
+
+optune_status optune_blas_swap(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer y,
+                               int64_t incy, const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_scal(optune_queue queue, int64_t n, optune_complex alpha, optune_buffer x, int64_t incx,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+/* csscal, zdscal: a complex x times a real alpha, part by part. */
+optune_status optune_blas_rscal(optune_queue queue, int64_t n, double alpha, optune_buffer x, int64_t incx,
+                                const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_copy(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer y,
+                               int64_t incy, const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_axpy(optune_queue queue, int64_t n, optune_complex alpha, optune_buffer x, int64_t incx,
+                               optune_buffer y, int64_t incy, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
+/* dot: real vectors; dotu (x . y) and dotc (conj(x) . y): complex ones. */
+optune_status optune_blas_dot(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer y,
+                              int64_t incy, optune_buffer result, const optune_event* wait_list, size_t wait_count,
+                              optune_event* event);
+optune_status optune_blas_dotu(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer y,
+                               int64_t incy, optune_buffer result, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
+optune_status optune_blas_dotc(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer y,
+                               int64_t incy, optune_buffer result, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
+optune_status optune_blas_nrm2(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer result,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_asum(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer result,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_sum(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer result,
+                              const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_iamax(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer result,
+                                const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_iamin(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer result,
+                                const optune_event* wait_list, size_t wait_count, optune_event* event);
+/* x = c x + s y, y = c y - s x (real c, s; csrot/zdrot on complex vectors). */
+optune_status optune_blas_rot(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer y,
+                              int64_t incy, double c, double s, const optune_event* wait_list, size_t wait_count,
+                              optune_event* event);
+/* param: flag, h11, h21, h12, h22 (rotmg's output); f32 and f64 vectors. */
+optune_status optune_blas_rotm(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer y,
+                               int64_t incy, const double* param, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
+/* On the host, in place, as netlib's (complex values as re, im pairs). */
+optune_status optune_blas_srotg(float* a, float* b, float* c, float* s);
+optune_status optune_blas_drotg(double* a, double* b, double* c, double* s);
+optune_status optune_blas_crotg(float* a, const float* b, float* c, float* s);
+optune_status optune_blas_zrotg(double* a, const double* b, double* c, double* s);
+optune_status optune_blas_srotmg(float* d1, float* d2, float* x1, float y1, float* param);
+optune_status optune_blas_drotmg(double* d1, double* d2, double* x1, double y1, double* param);
 
 /* ---- 2-D convolution (optune/conv.hpp): out = act(conv(input, weight) + bias + residual) ---- */
 

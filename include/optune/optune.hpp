@@ -8,5 +8,6 @@
 #include "optune/reduce.hpp"
 #include "optune/gemm.hpp"
 #include "optune/conv.hpp"
+#include "optune/blas.hpp"
 #include "optune/interop.hpp"
 #include "optune/warm.hpp"

@@ -25,7 +25,7 @@ struct WarmReport {
 };
 
 // Families to warm: empty for all of elementwise, reduce_rows, reduce_cols,
-// norm_rows, softmax_cols and gemm (its candidates' families). `progress`
+// norm_rows, softmax_cols, gemm (its candidates' families) and blas1. `progress`
 // is called after each variant with (done, total, what).
 WarmReport warm(const Queue& queue, const std::vector<std::string>& families = {},
                 const std::function<void(std::size_t, std::size_t, const std::string&)>& progress = {});

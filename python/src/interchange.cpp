@@ -28,6 +28,8 @@ DLDataType dl_type(DType t) {
     case DType::I32: return {kDLInt, 32, 1};
     case DType::I8: return {kDLInt, 8, 1};
     case DType::U8: return {kDLUInt, 8, 1};
+    case DType::C32: return {kDLComplex, 64, 1};
+    case DType::C64: return {kDLComplex, 128, 1};
   }
   throw Error(Status::InvalidType, "unknown data type");
 }
@@ -41,6 +43,8 @@ DType from_dl_type(DLDataType t) {
     if (t.code == kDLInt && t.bits == 32) return DType::I32;
     if (t.code == kDLInt && t.bits == 8) return DType::I8;
     if (t.code == kDLUInt && t.bits == 8) return DType::U8;
+    if (t.code == kDLComplex && t.bits == 64) return DType::C32;
+    if (t.code == kDLComplex && t.bits == 128) return DType::C64;
   }
   throw Error(Status::InvalidType, "from_dlpack: DLPack type (code " + std::to_string(t.code) + ", " +
                                        std::to_string(t.bits) + " bits, " + std::to_string(t.lanes) +
@@ -53,6 +57,8 @@ DType from_typestr(const std::string& s) {
     if (k == "f4") return DType::F32;
     if (k == "f2") return DType::F16;
     if (k == "f8") return DType::F64;
+    if (k == "c8") return DType::C32;
+    if (k == "c16") return DType::C64;
     if (k == "i4") return DType::I32;
     if (k == "i1") return DType::I8;
     if (k == "u1" || k == "b1") return DType::U8;
@@ -61,7 +67,10 @@ DType from_typestr(const std::string& s) {
 }
 
 std::string typestr(DType t) {
-  static const char* names[] = {"<f4", "<f2", "<f8", "<i4", "|i1", "|u1"};
+  // By DType's value; bf16 has no array-interface type string.
+  static const char* names[] = {"<f4", "<f2", "<f8", "<i4", "|i1", "|u1", nullptr, "<c8", "<c16"};
+  if (int(t) < 0 || int(t) > int(kLastDType) || !names[int(t)])
+    throw Error(Status::InvalidType, "__cuda_array_interface__: no type string for " + std::string(dtype_name(t)));
   return names[int(t)];
 }
 

@@ -308,7 +308,8 @@ DType dtype_from_python(const py::handle& dtype) {
   // numpy's names first ("float32", numpy.float32, a numpy dtype), then optune's ("f32", "half").
   static const std::pair<const char*, DType> numpy_names[] = {
       {"float32", DType::F32}, {"float16", DType::F16}, {"float64", DType::F64}, {"int32", DType::I32},
-      {"int8", DType::I8},     {"uint8", DType::U8},    {"bool", DType::U8}};
+      {"int8", DType::I8},     {"uint8", DType::U8},    {"bool", DType::U8},     {"complex64", DType::C32},
+      {"complex128", DType::C64}};
   std::string name;
   if (py::isinstance<py::str>(dtype)) {
     name = dtype.cast<std::string>();
@@ -319,11 +320,15 @@ DType dtype_from_python(const py::handle& dtype) {
     if (name == n) return t;
   if (py::isinstance<py::str>(dtype)) return parse_dtype(name);
   throw Error(Status::InvalidType, "numpy dtype " + name + " has no optune type (float32, float16, float64, int32, "
-                                   "int8, uint8)");
+                                   "int8, uint8, complex64, complex128)");
 }
 
 py::dtype numpy_dtype(DType t) {
-  static const char* names[] = {"float32", "float16", "float64", "int32", "int8", "uint8"};
+  // By DType's value; numpy has no bfloat16.
+  static const char* names[] = {"float32", "float16", "float64", "int32", "int8", "uint8", nullptr, "complex64",
+                                "complex128"};
+  if (int(t) < 0 || int(t) > int(kLastDType) || !names[int(t)])
+    throw Error(Status::InvalidType, "numpy has no type for " + std::string(dtype_name(t)));
   return py::dtype::from_args(py::str(names[int(t)]));
 }
 

@@ -8,9 +8,10 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
-# (conv-cuda.json, conv-opencl.json).
+# (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
+# (blas-cuda.json, blas-opencl.json).
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -402,6 +403,23 @@ conv() {
   bench_both conv "$@"
 }
 
+# BLAS level 1 (issue 20): its tests on CUDA and on the NVIDIA OpenCL device,
+# then `optune bench blas` on both back ends (JSON in $OUT/blas-*.json).
+blas() {
+  local ocl
+  ocl=$(ocl_device)
+  log "blas tests (CUDA, and $ocl)"
+  (cd build/gpu && ctest -R 'test_blas1.*\.cuda$' --output-on-failure --timeout 900) \
+    >"$LOGS/tests-blas.log" 2>&1 || STATUS=1
+  if [ -n "$ocl" ]; then
+    for t in test_blas1 test_blas1_errors; do
+      OPTUNE_DEVICE="$ocl" ./build/gpu/tests/$t >>"$LOGS/tests-blas.log" 2>&1 || STATUS=1
+    done
+  fi
+  grep -E 'tests passed|tests failed|Failed|FAILED|PASSED|\*\*\*' "$LOGS/tests-blas.log" | tail -15 | tee -a "$OUT/summary.txt"
+  bench_both blas "$@"
+}
+
 case "$WHAT" in
   build) build ;;
   python) build && python_step ;;
@@ -422,6 +440,7 @@ case "$WHAT" in
   final-a) build && final_tests cuda:0 cuda && python_step && launch_cost ;;
   final-b) build && final_tests "$(ocl_device)" opencl && final_bench ;;
   verify-python) build && python_step && verify ;;
+  blas) build && blas "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

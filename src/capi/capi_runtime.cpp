@@ -133,6 +133,8 @@ template <class T>
 T fill_value(double v) {
   if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
     return T(float(v));
+  } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
+    return T(typename T::value_type(v), 0);  // (v, 0)
   } else if constexpr (std::is_floating_point_v<T>) {
     return T(v);
   } else {

@@ -51,6 +51,8 @@ std::string c_type_name(DType t) {
     case DType::I8: return "char";
     case DType::U8: return "uchar";
     case DType::BF16: return "bf16";  // the prelude's ushort typedef
+    case DType::C32: return "float2";  // (re, im), the prelude's complex helpers
+    case DType::C64: return "double2";
   }
   return "float";
 }

@@ -22,6 +22,7 @@ const ConvDepthwiseImageFamily& conv_depthwise_image() { static const ConvDepthw
 const ConvWinogradFamily& conv_winograd() { static const ConvWinogradFamily f; return f; }
 const ConvIm2colFamily& conv_im2col() { static const ConvIm2colFamily f; return f; }
 const ConvRoutineFamily& conv_routine() { static const ConvRoutineFamily f; return f; }
+const Blas1Family& blas1() { static const Blas1Family f; return f; }
 
 const std::vector<const KernelFamily*>& all() {
   static const std::vector<const KernelFamily*> every{&copy(),        &peak(),       &peak_mma(),     &elementwise(),  &reduce_rows(),
@@ -29,7 +30,7 @@ const std::vector<const KernelFamily*>& all() {
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
                                                       &conv_depthwise_image(), &conv_winograd(), &conv_im2col(),
-                                                      &conv_routine()};
+                                                      &conv_routine(), &blas1()};
   return every;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/blas/blas1.hpp"
 #include "kernels/conv/conv.hpp"
 #include "kernels/copy/copy.hpp"
 #include "kernels/elementwise/elementwise.hpp"
@@ -38,6 +39,7 @@ const ConvDepthwiseImageFamily& conv_depthwise_image();
 const ConvWinogradFamily& conv_winograd();
 const ConvIm2colFamily& conv_im2col();
 const ConvRoutineFamily& conv_routine();
+const Blas1Family& blas1();
 
 // Every family, in a stable order.
 const std::vector<const KernelFamily*>& all();

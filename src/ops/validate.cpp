@@ -56,16 +56,24 @@ void on_queue(const char* arg, const std::shared_ptr<MemImpl>& mem, const Queue&
 void dtype_known(const char* arg, DType type) {
   switch (type) {
     case DType::F32: case DType::F16: case DType::F64: case DType::I32: case DType::I8: case DType::U8:
-    case DType::BF16: return;
+    case DType::BF16: case DType::C32: case DType::C64: return;
   }
   throw Error(Status::InvalidArgument,
               std::string(arg) + ": unknown data type " + std::to_string(static_cast<int>(type)));
 }
 
+void dtype_held(const char* arg, DType type, const Capabilities& caps) {
+  dtype_known(arg, type);
+  if ((type == DType::F64 || type == DType::C64) && !caps.fp64)
+    throw Error(Status::Unsupported, std::string(arg) + ": device '" + caps.name + "' has no fp64 support");
+}
+
 void dtype_supported(const char* arg, DType type, const Capabilities& caps) {
   dtype_known(arg, type);
-  if (type == DType::F64 && !caps.fp64)
-    throw Error(Status::Unsupported, std::string(arg) + ": device '" + caps.name + "' has no fp64 support");
+  if (is_complex(type))
+    throw Error(Status::InvalidType, std::string(arg) + ": complex data (" + std::string(dtype_name(type)) +
+                                         ") is only taken by the BLAS routines (optune/blas.hpp)");
+  dtype_held(arg, type, caps);
 }
 
 void rank(const char* arg, std::size_t r, std::size_t max_rank) {

@@ -24,7 +24,11 @@ void fits(const char* arg, std::size_t buffer_elements, std::size_t offset, std:
 void on_queue(const char* arg, const std::shared_ptr<MemImpl>& mem, const Queue& queue);
 // The value is one of DType's (a value cast from an integer may not be).
 void dtype_known(const char* arg, DType type);
-// Known, and the device can hold it (f16 storage is core; f64 needs fp64).
+// Known, and the device can hold it (f16 storage is core; f64 and c64 need
+// fp64).
+void dtype_held(const char* arg, DType type, const Capabilities& caps);
+// dtype_held, and not complex (InvalidType: only the BLAS routines take
+// complex data): the tensor operators' check.
 void dtype_supported(const char* arg, DType type, const Capabilities& caps);
 void rank(const char* arg, std::size_t rank, std::size_t max_rank);  // 1..max_rank, else InvalidShape
 

@@ -143,6 +143,18 @@ void gemm_items(const Capabilities& caps, std::vector<Item>& items) {
       });
 }
 
+// BLAS level 1: per type, the program of each bucket's parameters (every
+// routine's entry point is in it; a reduction's second pass too).
+void blas1_items(const Capabilities& caps, std::vector<Item>& items) {
+  const Blas1Family& fam = families::blas1();
+  for (DType t : fam.dtypes(caps))
+    for (const std::string& b : fam.buckets())
+      items.emplace_back("blas1 " + std::string(dtype_name(t)) + " " + b, [&fam, t, b](const Queue& q) {
+        const Blas1Problem pr = fam.make_example(t, b, q.device().caps());
+        fam.kernel(q, fam.fit(params_for(q, fam, pr), q.device().caps(), pr), pr);
+      });
+}
+
 }  // namespace
 
 WarmReport warm(const Queue& q, const std::vector<std::string>& only,
@@ -150,7 +162,7 @@ WarmReport warm(const Queue& q, const std::vector<std::string>& only,
   if (!q.impl()) throw Error(Status::InvalidArgument, "warm: empty queue");
   const Capabilities& caps = q.device().caps();
   const std::vector<std::string> known{"elementwise", "reduce_rows", "reduce_cols", "norm_rows", "softmax_cols",
-                                       "gemm"};
+                                       "gemm", "blas1"};
   for (const std::string& f : only)
     if (std::find(known.begin(), known.end(), f) == known.end()) {
       std::string list;
@@ -165,6 +177,7 @@ WarmReport warm(const Queue& q, const std::vector<std::string>& only,
   if (wanted("norm_rows")) norm_items(caps, items);
   if (wanted("softmax_cols")) softmax_cols_items(caps, items);
   if (wanted("gemm")) gemm_items(caps, items);
+  if (wanted("blas1")) blas1_items(caps, items);
 
   const ProgramCounts p0 = program_counts();
   const TrustCounts t0 = trust_counts();

@@ -95,6 +95,12 @@ bool is_floating(DType t) noexcept {
   return t == DType::F32 || t == DType::F16 || t == DType::BF16 || t == DType::F64;
 }
 
+bool is_complex(DType t) noexcept { return t == DType::C32 || t == DType::C64; }
+
+DType real_dtype(DType t) noexcept {
+  return t == DType::C32 ? DType::F32 : t == DType::C64 ? DType::F64 : t;
+}
+
 std::size_t dtype_size(DType t) noexcept {
   switch (t) {
     case DType::F32: return 4;
@@ -104,6 +110,8 @@ std::size_t dtype_size(DType t) noexcept {
     case DType::I32: return 4;
     case DType::I8: return 1;
     case DType::U8: return 1;
+    case DType::C32: return 8;
+    case DType::C64: return 16;
   }
   return 0;
 }
@@ -117,6 +125,8 @@ std::string_view dtype_name(DType t) noexcept {
     case DType::I32: return "i32";
     case DType::I8: return "i8";
     case DType::U8: return "u8";
+    case DType::C32: return "c32";
+    case DType::C64: return "c64";
   }
   return "?";
 }
@@ -129,7 +139,10 @@ DType parse_dtype(std::string_view text) {
   if (text == "i32" || text == "int" || text == "int32") return DType::I32;
   if (text == "i8" || text == "int8") return DType::I8;
   if (text == "u8" || text == "uint8") return DType::U8;
-  throw Error(Status::InvalidType, "unknown data type '" + std::string(text) + "' (f32, f16, bf16, f64, i32, i8, u8)");
+  if (text == "c32" || text == "complex64") return DType::C32;
+  if (text == "c64" || text == "complex128") return DType::C64;
+  throw Error(Status::InvalidType,
+              "unknown data type '" + std::string(text) + "' (f32, f16, bf16, f64, i32, i8, u8, c32, c64)");
 }
 
 }  // namespace optune

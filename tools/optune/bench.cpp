@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "bench_conv.hpp"
+#include "bench_blas.hpp"
 #include "bench_elementwise.hpp"
 #include "bench_gemm.hpp"
 #include "bench_reduce.hpp"
@@ -47,6 +48,7 @@ void check_only(const BenchOptions& o, const Capabilities& caps) {
   if (wanted(o, "reduce")) suites.emplace_back("reduce", reduce_case_names());
   if (wanted(o, "gemm")) suites.emplace_back("gemm", gemm_case_names(caps, o.gemm));
   if (wanted(o, "conv")) suites.emplace_back("conv", conv_case_names(caps, o.conv));
+  if (wanted(o, "blas")) suites.emplace_back("blas", blas_case_names());
   if (wanted(o, "startup")) suites.emplace_back("startup", startup_case_names());
   std::vector<std::string> unmatched;
   for (const std::string& word : o.only) {
@@ -146,6 +148,7 @@ void run_bench(const BenchOptions& o) {
     co2.reference = o.gemm.reference;
     ops["conv"] = bench_conv(q, c, co2);
   }
+  if (wanted(o, "blas")) ops["blas"] = bench_blas(q, c, o.runs, o.quiet, o.gemm.reference, o.only);
   if (wanted(o, "startup")) {
     StartupBenchOptions so;
     so.only = o.only;
@@ -189,8 +192,8 @@ void add_bench_command(CLI::App& app) {
   auto* o = new BenchOptions();
   auto* cmd = app.add_subcommand("bench", "Measure the device's ceilings and the operators against them");
   cmd->add_option("suites", o->suites,
-                  "What to measure besides the ceilings: elementwise, reduce, gemm, conv, startup, all (default: all)")
-      ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "gemm", "conv", "startup", "all"}));
+                  "What to measure besides the ceilings: elementwise, reduce, gemm, conv, blas, startup, all (default: all)")
+      ->check(CLI::IsMember({"ceilings", "elementwise", "reduce", "gemm", "conv", "blas", "startup", "all"}));
   // Options that one suite reads name it; the old spellings stay accepted,
   // hidden (group ""), for scripts.
   for (const bool hidden : {false, true}) {
@@ -234,7 +237,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--gemm-types", o->gemm.dtypes, "gemm: which types, e.g. f32 (default: all the device supports; tf32: f32 with GemmCompute::FastTF32, CUDA sm_80+)")
       ->delimiter(',')
       ->check(CLI::IsMember({"f32", "f16", "f64", "bf16", "tf32"}));
-  cmd->add_flag("!--no-reference", o->gemm.reference, "gemm, conv: skip the reference library (CLBlast, cuBLAS; cuDNN)");
+  cmd->add_flag("!--no-reference", o->gemm.reference, "gemm, blas, conv: skip the reference library (CLBlast, cuBLAS; cuDNN)");
   cmd->callback([o] { run_bench(*o); });
   add_first_call_command(app);
 }

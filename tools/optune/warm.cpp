@@ -61,7 +61,7 @@ void add_warm_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("warm", "Compile every kernel the database would choose into the cache file");
   cmd->add_option("--device", o->device, "opencl:P:D, cuda:N, gpu or cpu (default: OPTUNE_DEVICE, else the rule)");
   cmd->add_option("--only", o->only,
-                  "families, comma-separated: elementwise, reduce_rows, reduce_cols, norm_rows, softmax_cols, gemm")
+                  "families, comma-separated: elementwise, reduce_rows, reduce_cols, norm_rows, softmax_cols, gemm, blas1")
       ->delimiter(',');
   cmd->add_option("--json", o->json, "write the counts as JSON");
   cmd->add_flag("--quiet", o->quiet, "no progress bar");

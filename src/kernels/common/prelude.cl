@@ -109,3 +109,29 @@ OPTUNE_BF16_PACK(16)
 #define optune_gstore_bf164 optune_vstore_bf164
 #define optune_gstore_bf168 optune_vstore_bf168
 #define optune_gstore_bf1616 optune_vstore_bf1616
+
+// ---- complex numbers: interleaved (re, im) pairs ----
+// optune's C32 and C64 (std::complex<float> and <double> on the host) are
+// float2 and double2 here: .x the real part, .y the imaginary part. Sums,
+// differences and real multiples are the vectors' own operators (a + b,
+// s * a); the rest are functions named by the part type (R = float, double):
+//   optune_cmul_R(a, b)    a b
+//   optune_cmulc_R(a, b)   conj(a) b
+//   optune_conj_R(a)       conj(a)
+//   optune_cabs1_R(a)      |re| + |im| (BLAS's scabs1)
+//   optune_cabs_R(a)       |a|, as hypot: no overflow or underflow on the way
+#define OPTUNE_COMPLEX_HELPERS(R)                                                                       \
+  OPTUNE_FUNC R##2 optune_cmul_##R(const R##2 a, const R##2 b) {                                        \
+    return make_##R##2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);                                   \
+  }                                                                                                     \
+  OPTUNE_FUNC R##2 optune_cmulc_##R(const R##2 a, const R##2 b) {                                       \
+    return make_##R##2(a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x);                                   \
+  }                                                                                                     \
+  OPTUNE_FUNC R##2 optune_conj_##R(const R##2 a) { return make_##R##2(a.x, -a.y); }                     \
+  OPTUNE_FUNC R optune_cabs1_##R(const R##2 a) { return fabs(a.x) + fabs(a.y); }                        \
+  OPTUNE_FUNC R optune_cabs_##R(const R##2 a) { return hypot(a.x, a.y); }
+OPTUNE_COMPLEX_HELPERS(float)
+#if OPTUNE_HAS_FP64
+OPTUNE_COMPLEX_HELPERS(double)
+#endif
+#undef OPTUNE_COMPLEX_HELPERS

@@ -24,6 +24,8 @@ void put(std::uint8_t* p, DType t, double v) {
     case DType::I32: { const std::int32_t i = std::int32_t(v); std::memcpy(p, &i, 4); break; }
     case DType::I8: { const std::int8_t i = std::int8_t(v); std::memcpy(p, &i, 1); break; }
     case DType::U8: { const std::uint8_t i = std::uint8_t(v); std::memcpy(p, &i, 1); break; }
+    case DType::C32: { const float c[2] = {float(v), 0.0f}; std::memcpy(p, c, 8); break; }  // (v, 0)
+    case DType::C64: { const double c[2] = {v, 0.0}; std::memcpy(p, c, 16); break; }
   }
 }
 
@@ -36,6 +38,8 @@ double get(const std::uint8_t* p, DType t) {
     case DType::I32: { std::int32_t i; std::memcpy(&i, p, 4); return i; }
     case DType::I8: return double(std::int8_t(*p));
     case DType::U8: return double(*p);
+    case DType::C32: { float f; std::memcpy(&f, p, 4); return f; }  // the real part
+    case DType::C64: { double d; std::memcpy(&d, p, 8); return d; }
   }
   return 0;
 }

@@ -32,6 +32,16 @@ using StridedBatchedFn = int(int layout, int trans_a, int trans_b, std::size_t m
                              std::size_t c_offset, std::size_t c_ld, std::size_t c_stride, std::size_t batch,
                              cl_command_queue* queue, cl_event* event);
 
+// Level 1 (increments and offsets in elements).
+template <class S>
+using AxpyFn = int(std::size_t n, S alpha, cl_mem x, std::size_t x_offset, std::size_t x_inc, cl_mem y,
+                   std::size_t y_offset, std::size_t y_inc, cl_command_queue* queue, cl_event* event);
+using DotFn = int(std::size_t n, cl_mem dot, std::size_t dot_offset, cl_mem x, std::size_t x_offset,
+                  std::size_t x_inc, cl_mem y, std::size_t y_offset, std::size_t y_inc, cl_command_queue* queue,
+                  cl_event* event);
+using Nrm2Fn = int(std::size_t n, cl_mem nrm2, std::size_t nrm2_offset, cl_mem x, std::size_t x_offset,
+                   std::size_t x_inc, cl_command_queue* queue, cl_event* event);
+
 // Per scalar type: float (S), double (D), cl_half (H).
 template <class S>
 struct TypedApi {
@@ -39,11 +49,22 @@ struct TypedApi {
   StridedBatchedFn<S>* strided_batched = nullptr;
 };
 
+// Level 1 per type: S, D and C (c32; dot is Cdotc, nrm2 Scnrm2).
+template <class S>
+struct Level1Api {
+  AxpyFn<S>* axpy = nullptr;
+  DotFn* dot = nullptr;
+  Nrm2Fn* nrm2 = nullptr;
+};
+
 struct ClblastApi {
   LibraryProbe probe;
   TypedApi<float> s;
   TypedApi<double> d;
   TypedApi<cl_half> h;
+  Level1Api<float> s1;
+  Level1Api<double> d1;
+  Level1Api<cl_float2> c1;
 };
 
 const ClblastApi& load() {
@@ -69,6 +90,15 @@ const ClblastApi& load() {
     lib.symbol("CLBlastSgemmStridedBatched", api.s.strided_batched, &missing);
     lib.symbol("CLBlastDgemmStridedBatched", api.d.strided_batched, &missing);
     lib.symbol("CLBlastHgemmStridedBatched", api.h.strided_batched, &missing);
+    lib.symbol("CLBlastSaxpy", api.s1.axpy, &missing);
+    lib.symbol("CLBlastDaxpy", api.d1.axpy, &missing);
+    lib.symbol("CLBlastCaxpy", api.c1.axpy, &missing);
+    lib.symbol("CLBlastSdot", api.s1.dot, &missing);
+    lib.symbol("CLBlastDdot", api.d1.dot, &missing);
+    lib.symbol("CLBlastCdotc", api.c1.dot, &missing);
+    lib.symbol("CLBlastSnrm2", api.s1.nrm2, &missing);
+    lib.symbol("CLBlastDnrm2", api.d1.nrm2, &missing);
+    lib.symbol("CLBlastScnrm2", api.c1.nrm2, &missing);
     api.probe.path = lib.path();
     api.probe.version = lib.version_from_path();
     if (!missing.empty()) {
@@ -141,7 +171,61 @@ class Clblast : public ReferenceBlas {
     }
   }
 
+  std::string unsupported(const Level1Call& call) const override {
+    if (call.dtype == DType::F64 && !fp64_) return "the device has no fp64";
+    if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32)
+      return "not compared for this type";
+    return "";
+  }
+
+  Event level1(const Queue& q, const Level1Call& call, const interop::NativeBuffer& x,
+               const interop::NativeBuffer& y, const interop::NativeBuffer& result) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "CLBlast: " + why);
+    switch (call.dtype) {
+      case DType::F64: return run1(q, api_.d1, 'D', call, double(call.alpha), x, y, result);
+      case DType::C32: {
+        cl_float2 a;
+        a.s[0] = float(call.alpha);
+        a.s[1] = 0;
+        return run1(q, api_.c1, 'C', call, a, x, y, result);
+      }
+      default: return run1(q, api_.s1, 'S', call, float(call.alpha), x, y, result);
+    }
+  }
+
  private:
+  template <class S>
+  Event run1(const Queue& q, const Level1Api<S>& fn, char letter, const Level1Call& call, S alpha,
+             const interop::NativeBuffer& x, const interop::NativeBuffer& y, const interop::NativeBuffer& r) {
+    const std::size_t es = dtype_size(call.dtype), rs = dtype_size(call.op == Level1Op::Nrm2 ? real_dtype(call.dtype)
+                                                                                               : call.dtype);
+    const auto n = std::size_t(call.n);
+    auto mem = [](const interop::NativeBuffer& b) { return static_cast<cl_mem>(b.cl_mem); };
+    int status = 0;
+    const char* op = call.op == Level1Op::Axpy ? "axpy" : call.op == Level1Op::Dot ? (letter == 'C' ? "dotc" : "dot")
+                                                                                  : (letter == 'C' ? "cnrm2" : "nrm2");
+    const std::string what = std::string("CLBlast") + (letter == 'C' && call.op == Level1Op::Nrm2 ? 'S' : letter) + op;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue& nq) {
+      cl_command_queue queue = static_cast<cl_command_queue>(nq.queue);
+      cl_event done = nullptr;
+      switch (call.op) {
+        case Level1Op::Axpy:
+          status = fn.axpy(n, alpha, mem(x), x.offset_bytes / es, 1, mem(y), y.offset_bytes / es, 1, &queue, &done);
+          break;
+        case Level1Op::Dot:
+          status = fn.dot(n, mem(r), r.offset_bytes / rs, mem(x), x.offset_bytes / es, 1, mem(y), y.offset_bytes / es,
+                          1, &queue, &done);
+          break;
+        case Level1Op::Nrm2:
+          status = fn.nrm2(n, mem(r), r.offset_bytes / rs, mem(x), x.offset_bytes / es, 1, &queue, &done);
+          break;
+      }
+      if (done) clReleaseEvent(done);
+    });
+    if (status != 0) throw Error(Status::DeviceError, what + " returned " + status_text(status));
+    return ev;
+  }
+
   template <class S>
   Event run(const Queue& q, const TypedApi<S>& fn, char letter, const GemmCall& call,
             const interop::NativeBuffer& a, const interop::NativeBuffer& b, const interop::NativeBuffer& c) {

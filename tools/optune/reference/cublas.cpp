@@ -14,6 +14,7 @@
 // C^T = op(B)^T op(A)^T on the same memory, so row-major calls swap A and B
 // (and m and n) and keep every leading dimension.
 #include <climits>
+#include <complex>
 #include <cstdlib>
 #include <mutex>
 
@@ -60,6 +61,15 @@ using GemmStridedBatchedExFn = int(Handle, int ta, int tb, int m, int n, int k, 
                                    long long stride_b, const void* beta, void* c, int c_type, int ldc,
                                    long long stride_c, int batch, int compute, int algo);
 
+using SetPointerModeFn = int(Handle, int mode);  // 0 host, 1 device
+template <class S>
+using AxpyFn = int(Handle, int n, const S* alpha, const S* x, int incx, S* y, int incy);
+template <class S>
+using DotFn = int(Handle, int n, const S* x, int incx, const S* y, int incy, S* result);
+template <class S, class R>
+using Nrm2Fn = int(Handle, int n, const S* x, int incx, R* result);
+using C32 = std::complex<float>;  // cuComplex's layout
+
 struct CublasApi {
   LibraryProbe probe;
   CreateFn* create = nullptr;
@@ -74,6 +84,16 @@ struct CublasApi {
   StridedBatchedFn<double>* dgemm_strided_batched = nullptr;
   GemmExFn* gemm_ex = nullptr;
   GemmStridedBatchedExFn* gemm_strided_batched_ex = nullptr;
+  SetPointerModeFn* set_pointer_mode = nullptr;
+  AxpyFn<float>* saxpy = nullptr;
+  AxpyFn<double>* daxpy = nullptr;
+  AxpyFn<C32>* caxpy = nullptr;
+  DotFn<float>* sdot = nullptr;
+  DotFn<double>* ddot = nullptr;
+  DotFn<C32>* cdotc = nullptr;
+  Nrm2Fn<float, float>* snrm2 = nullptr;
+  Nrm2Fn<double, double>* dnrm2 = nullptr;
+  Nrm2Fn<C32, float>* scnrm2 = nullptr;
 };
 
 const CublasApi& load() {
@@ -108,6 +128,16 @@ const CublasApi& load() {
     lib.symbol("cublasGemmEx", api.gemm_ex, &missing);
     lib.symbol("cublasGemmStridedBatchedEx", api.gemm_strided_batched_ex, &missing);
     lib.symbol("cublasGetStatusString", api.status_string, nullptr);
+    lib.symbol("cublasSetPointerMode_v2", api.set_pointer_mode, &missing);
+    lib.symbol("cublasSaxpy_v2", api.saxpy, &missing);
+    lib.symbol("cublasDaxpy_v2", api.daxpy, &missing);
+    lib.symbol("cublasCaxpy_v2", api.caxpy, &missing);
+    lib.symbol("cublasSdot_v2", api.sdot, &missing);
+    lib.symbol("cublasDdot_v2", api.ddot, &missing);
+    lib.symbol("cublasCdotc_v2", api.cdotc, &missing);
+    lib.symbol("cublasSnrm2_v2", api.snrm2, &missing);
+    lib.symbol("cublasDnrm2_v2", api.dnrm2, &missing);
+    lib.symbol("cublasScnrm2_v2", api.scnrm2, &missing);
     api.probe.path = lib.path();
     if (!missing.empty()) {
       api.probe.reason = lib.path() + " lacks " + missing;
@@ -224,6 +254,58 @@ class Cublas : public ReferenceBlas {
                                             kR16F, ldc, kCompute16F, kGemmDefault);
           break;
       }
+    });
+    if (status != kSuccess) throw Error(Status::DeviceError, what + " failed: " + status_text(api_, status));
+    return ev;
+  }
+
+  std::string unsupported(const Level1Call& call) const override {
+    if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32)
+      return "not compared for this type";
+    return "";
+  }
+
+  // axpy with alpha on the host; dot and nrm2 write their result to device
+  // memory (CUBLAS_POINTER_MODE_DEVICE), so no call waits on the host.
+  Event level1(const Queue& q, const Level1Call& call, const interop::NativeBuffer& x,
+               const interop::NativeBuffer& y, const interop::NativeBuffer& result) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "cuBLAS: " + why);
+    const int n = checked_int(call.n, "n");
+    const void* px = reinterpret_cast<const void*>(x.device_pointer);
+    void* py = reinterpret_cast<void*>(y.device_pointer);
+    void* pr = reinterpret_cast<void*>(result.device_pointer);
+    const float af = float(call.alpha);
+    const C32 ac(af, 0.0f);
+    const bool f64 = call.dtype == DType::F64, c32 = call.dtype == DType::C32;
+    int status = kSuccess;
+    std::string what;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue&) {
+      status = api_.set_pointer_mode(handle_, call.op == Level1Op::Axpy ? 0 : 1);
+      if (status != kSuccess) {
+        what = "cublasSetPointerMode_v2";
+        return;
+      }
+      switch (call.op) {
+        case Level1Op::Axpy:
+          what = c32 ? "cublasCaxpy_v2" : f64 ? "cublasDaxpy_v2" : "cublasSaxpy_v2";
+          status = c32   ? api_.caxpy(handle_, n, &ac, as<C32>(px), 1, as<C32>(py), 1)
+                   : f64 ? api_.daxpy(handle_, n, &call.alpha, as<double>(px), 1, as<double>(py), 1)
+                         : api_.saxpy(handle_, n, &af, as<float>(px), 1, as<float>(py), 1);
+          break;
+        case Level1Op::Dot:
+          what = c32 ? "cublasCdotc_v2" : f64 ? "cublasDdot_v2" : "cublasSdot_v2";
+          status = c32   ? api_.cdotc(handle_, n, as<C32>(px), 1, as<C32>(py), 1, as<C32>(pr))
+                   : f64 ? api_.ddot(handle_, n, as<double>(px), 1, as<double>(py), 1, as<double>(pr))
+                         : api_.sdot(handle_, n, as<float>(px), 1, as<float>(py), 1, as<float>(pr));
+          break;
+        case Level1Op::Nrm2:
+          what = c32 ? "cublasScnrm2_v2" : f64 ? "cublasDnrm2_v2" : "cublasSnrm2_v2";
+          status = c32   ? api_.scnrm2(handle_, n, as<C32>(px), 1, as<float>(pr))
+                   : f64 ? api_.dnrm2(handle_, n, as<double>(px), 1, as<double>(pr))
+                         : api_.snrm2(handle_, n, as<float>(px), 1, as<float>(pr));
+          break;
+      }
+      api_.set_pointer_mode(handle_, 0);
     });
     if (status != kSuccess) throw Error(Status::DeviceError, what + " failed: " + status_text(api_, status));
     return ev;

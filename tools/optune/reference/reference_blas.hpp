@@ -31,6 +31,17 @@ struct GemmCall {
   GemmCompute compute = GemmCompute::Default;  // FastTF32: f32 in tf32 on tensor cores (cuBLAS only)
 };
 
+// BLAS level 1 for `optune bench blas`, increments 1 from the buffers' views:
+// axpy y = alpha x + y; dot result = x . y (conj(x) . y for c32: dotc);
+// nrm2 result = ||x||_2 (a real result for c32). Types f32, f64, c32.
+enum class Level1Op { Axpy, Dot, Nrm2 };
+struct Level1Call {
+  Level1Op op = Level1Op::Axpy;
+  DType dtype = DType::F32;
+  std::int64_t n = 0;
+  double alpha = 1;  // axpy (c32: alpha + 0i)
+};
+
 class ReferenceBlas {
  public:
   virtual ~ReferenceBlas() = default;
@@ -44,6 +55,12 @@ class ReferenceBlas {
   // status when the call fails.
   virtual Event gemm(const Queue& q, const GemmCall& call, const interop::NativeBuffer& a,
                      const interop::NativeBuffer& b, const interop::NativeBuffer& c) = 0;
+
+  // "" when the library runs this level-1 call on this device, else why not.
+  virtual std::string unsupported(const Level1Call& call) const = 0;
+  // Enqueues the call; result (dot, nrm2) is one element of device memory.
+  virtual Event level1(const Queue& q, const Level1Call& call, const interop::NativeBuffer& x,
+                       const interop::NativeBuffer& y, const interop::NativeBuffer& result) = 0;
 
   template <class T>
   Event gemm(const Queue& q, GemmCall call, const Buffer<T>& a, const Buffer<T>& b, const Buffer<T>& c) {

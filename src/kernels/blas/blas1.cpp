@@ -1,0 +1,140 @@
+#include "kernels/blas/blas1.hpp"
+
+#include <algorithm>
+
+namespace optune::detail {
+
+const char* blas1_routine_name(Blas1Routine r) noexcept {
+  static const char* names[] = {"swap", "scal", "copy", "axpy", "rot",  "rotm",  "dot",
+                                "dotu", "dotc", "sum",  "asum", "nrm2", "iamax", "iamin"};
+  const int i = int(r);
+  return i >= 0 && i <= int(Blas1Routine::Iamin) ? names[i] : "?";
+}
+
+bool blas1_is_reduction(Blas1Routine r) noexcept { return int(r) >= int(Blas1Routine::Dot); }
+
+std::vector<Parameter> Blas1Family::parameters(const Capabilities&) const {
+  return {
+      {"WGS", {64, 128, 256, 512}, 256, "work-items per group (a power of two)"},
+      {"VW", {1, 2, 4}, 4, "real types with increments 1: elements per access (packs of at most 16 bytes)"},
+      {"WAVES", {0, 1, 2, 4, 8}, 0,
+       "element-wise routines: at most this many waves of the device, grid-stride (0: a pack of VW per work-item)"},
+      {"GROUPS", {0, 16, 32, 64, 128, 256, 512, 1024}, 1024,
+       "reductions: at most this many groups in the first pass (0: a wave of the device, at most 1024)"},
+  };
+}
+
+std::string Blas1Family::check(const Params& p, const Capabilities& caps, const Blas1Problem& problem) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  const std::size_t wgs = std::size_t(p.at("WGS"));
+  if (wgs > caps.max_work_group_size) return "WGS exceeds the device's work-group limit";
+  if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
+  if (wgs * partial_bytes(problem.dtype) > local_limit(caps)) return "the group's partial states exceed local memory";
+  const std::int64_t vw = p.at("VW");
+  if (is_complex(problem.dtype) && vw != 1) return "complex vectors go element by element (VW 1)";
+  if (vw * std::int64_t(dtype_size(problem.dtype)) > 16) return "pack wider than 16 bytes";
+  return "";
+}
+
+Params Blas1Family::fit(const Params& tuned, const Capabilities& caps, const Blas1Problem& problem) const {
+  const std::int64_t es = std::int64_t(dtype_size(problem.dtype));
+  const auto adjust = [&](Params p) {
+    // Packs of at most 16 bytes (CUDA's widest), none for complex types.
+    if (is_complex(problem.dtype)) p["VW"] = 1;
+    while (p.at("VW") > 1 && p.at("VW") * es > 16) p["VW"] /= 2;
+    // Halve the group until the device takes it (CPUs through PoCL may cap it).
+    while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
+    return p;
+  };
+  const Params p = adjust(complete(tuned, caps));
+  return check(p, caps, problem).empty() ? p : adjust(defaults(caps));
+}
+
+std::size_t Blas1Family::reduction_groups(const Params& p, const Capabilities& caps,
+                                          const Blas1Problem& problem) const {
+  const std::size_t wgs = std::size_t(p.at("WGS"));
+  const std::size_t n = std::size_t(std::max<std::int64_t>(problem.n, 1));
+  std::size_t cap = std::size_t(p.at("GROUPS"));
+  if (cap == 0) {
+    const std::size_t wave = std::size_t(caps.compute_units ? caps.compute_units : 1) * resident_per_unit(caps);
+    cap = std::clamp<std::size_t>(wave / wgs, 1, 1024);
+  }
+  return std::clamp<std::size_t>((n + wgs - 1) / wgs, 1, cap);
+}
+
+Geometry Blas1Family::geometry(const Params& p, const Capabilities& caps, const Blas1Problem& problem) const {
+  const std::size_t wgs = std::size_t(p.at("WGS"));
+  const std::size_t n = std::size_t(std::max<std::int64_t>(problem.n, 1));
+  Geometry g;
+  g.local[0] = wgs;
+  if (blas1_is_reduction(problem.routine)) {
+    g.global[0] = reduction_groups(p, caps, problem) * wgs;
+  } else if (problem.serial) {
+    g.global[0] = wgs;
+  } else {
+    const std::size_t vw = std::size_t(p.at("VW")), packs = (n + vw - 1) / vw;
+    const std::size_t wave = std::size_t(caps.compute_units ? caps.compute_units : 1) * resident_per_unit(caps);
+    g.global[0] = p.at("WAVES") == 0 ? round_up(packs, wgs)
+                                     : std::min(round_up(packs, wgs), round_up(wave * std::size_t(p.at("WAVES")), wgs));
+  }
+  return g;
+}
+
+Defines Blas1Family::defines(const Params& p, const Blas1Problem& problem) const {
+  const DType real = real_dtype(problem.dtype);
+  return {{"TYPE", c_type_name(problem.dtype)},
+          {"REAL", c_type_name(real)},
+          {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
+          {"REAL_DOUBLE", real == DType::F64 ? "1" : "0"},
+          {"WGS", std::to_string(p.at("WGS"))},
+          {"VW", std::to_string(p.at("VW"))}};
+}
+
+std::string Blas1Family::entry(Blas1Routine r) {
+  switch (r) {
+    case Blas1Routine::Dotu: case Blas1Routine::Dotc: case Blas1Routine::Sum: return "blas1_dot";
+    case Blas1Routine::Iamin: return "blas1_iamax";
+    default: return std::string("blas1_") + blas1_routine_name(r);
+  }
+}
+
+std::string Blas1Family::final_entry(Blas1Routine r) {
+  const std::string first = entry(r);
+  return "blas1_final_" + first.substr(6);
+}
+
+KernelSource Blas1Family::program(const Params& p, const Blas1Problem& problem) const {
+  return {source(), embedded_kernel_text(source()), defines(p, problem), entry(problem.routine)};
+}
+
+std::string Blas1Family::bucket(const Blas1Problem& problem) const {
+  const std::string kind = blas1_is_reduction(problem.routine) ? "reduce" : "map";
+  const std::int64_t n = problem.n;
+  return kind + (n <= (1 << 16) ? "/n<=2^16" : n <= (1 << 22) ? "/n<=2^22" : "/n>2^22");
+}
+
+std::vector<std::string> Blas1Family::buckets() const {
+  return {"map/n<=2^16", "map/n<=2^22", "map/n>2^22", "reduce/n<=2^16", "reduce/n<=2^22", "reduce/n>2^22"};
+}
+
+Blas1Problem Blas1Family::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  Blas1Problem pr;
+  pr.dtype = dtype;
+  pr.routine = bucket.rfind("reduce", 0) == 0 ? Blas1Routine::Dot : Blas1Routine::Axpy;
+  if (is_complex(dtype) && pr.routine == Blas1Routine::Dot) pr.routine = Blas1Routine::Dotc;
+  std::int64_t n = bucket.find("2^16") != std::string::npos   ? (1 << 16)
+                   : bucket.find("<=2^22") != std::string::npos ? (1 << 22)
+                                                                : (1 << 25);
+  // Two vectors within a quarter of the device's largest allocation each.
+  const std::int64_t cap = std::int64_t(caps.max_alloc_bytes / 4 / dtype_size(dtype));
+  if (cap > 0 && n > cap) n = cap;
+  pr.n = n;
+  return pr;
+}
+
+std::vector<DType> Blas1Family::dtypes(const Capabilities& caps) const {
+  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
+  return {DType::F32, DType::C32};
+}
+
+}  // namespace optune::detail

@@ -1,0 +1,24 @@
+// optune bench blas: BLAS level 1 (axpy, dot, nrm2; dotc for c32) in f32, f64
+// and c32 on vectors of 256 MiB each (16 MiB on CPUs), well beyond the
+// caches, as GB/s (bytes read plus written) and as a fraction of the copy
+// ceiling, against CLBlast (OpenCL) or cuBLAS (CUDA) in the same run on the
+// same buffers, their results compared.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "ceilings.hpp"
+
+namespace optune::tool {
+
+// The cases' names ("axpy-f32", ...), for --only.
+std::vector<std::string> blas_case_names();
+
+// runs <= 0 picks by device type (20 on GPUs, 5 on CPUs); reference false
+// skips the reference library.
+nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs, bool quiet, bool reference,
+                          const std::vector<std::string>& only = {});
+
+}  // namespace optune::tool
