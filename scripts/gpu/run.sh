@@ -187,7 +187,7 @@ verify() {
 # launch-cost diagnostic; `final-b` runs the same programs on the NVIDIA
 # OpenCL device, then FINAL_BENCH (suites with their options, `;`-separated,
 # each on both back ends; default: gemm's thin group, blas, conv).
-FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_gemm_thin|test_conv|test_program_cache|test_softmax_norm|test_elementwise'
+FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_gemm_thin|test_conv|test_conv_errors|test_reference_blas|test_program_cache|test_softmax_norm|test_elementwise|test_capi_errors'
 final_tests() {
   local dev=$1 name=$2 re=${FINAL_TESTS:-$FINAL_TESTS_DEFAULT}
   log "ctest ($re) on $dev"
@@ -377,6 +377,18 @@ startup() {
 # Convolution (issue 19): its tests on CUDA and on the NVIDIA OpenCL device,
 # the cuDNN reference's check, then `optune bench conv` on both back ends
 # (JSON in $OUT/conv-*.json; on CUDA each row with cuDNN's time).
+# The conv bench's reference: cuDNN from the system, else the one PyTorch's
+# wheels ship (nvidia.cudnn, or torch/lib in older wheels).
+find_cudnn() {
+  if [ -z "${OPTUNE_CUDNN_LIBRARY:-}" ] && ! ldconfig -p | grep -q 'libcudnn\.so\.9 '; then
+    local lib
+    lib=$(python3 -c 'import nvidia.cudnn as c; print(c.__path__[0] + "/lib/libcudnn.so.9")' 2>/dev/null || true)
+    [ -f "$lib" ] || lib=$(python3 -c 'import torch, os; print(os.path.dirname(torch.__file__) + "/lib/libcudnn.so.9")' 2>/dev/null || true)
+    [ -f "$lib" ] && export OPTUNE_CUDNN_LIBRARY="$lib"
+  fi
+  log "conv reference: ${OPTUNE_CUDNN_LIBRARY:-system libcudnn}"
+}
+
 conv() {
   local ocl
   ocl=$(ocl_device)
@@ -388,15 +400,7 @@ conv() {
       OPTUNE_DEVICE="$ocl" ./build/gpu/tests/$t >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
     done
   fi
-  # The bench's reference: cuDNN from the system, else the one PyTorch's
-  # wheels ship (nvidia.cudnn, or torch/lib in older wheels).
-  if [ -z "${OPTUNE_CUDNN_LIBRARY:-}" ] && ! ldconfig -p | grep -q 'libcudnn\.so\.9 '; then
-    local lib
-    lib=$(python3 -c 'import nvidia.cudnn as c; print(c.__path__[0] + "/lib/libcudnn.so.9")' 2>/dev/null || true)
-    [ -f "$lib" ] || lib=$(python3 -c 'import torch, os; print(os.path.dirname(torch.__file__) + "/lib/libcudnn.so.9")' 2>/dev/null || true)
-    [ -f "$lib" ] && export OPTUNE_CUDNN_LIBRARY="$lib"
-  fi
-  log "conv reference: ${OPTUNE_CUDNN_LIBRARY:-system libcudnn}"
+  find_cudnn
   (cd build/gpu && OPTUNE_DEVICE=cuda:0 ./tests/test_reference_blas --gtest_filter='*Cudnn*:*Probes*') \
     >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
   grep -E 'tests passed|tests failed|Failed|FAILED|PASSED|\*\*\*' "$LOGS/tests-conv.log" | tail -15 | tee -a "$OUT/summary.txt"
@@ -437,8 +441,8 @@ case "$WHAT" in
   tensor) build && tensor "$@" ;;
   conv) build && conv "$@" ;;
   verify) build && verify ;;
-  final-a) build && final_tests cuda:0 cuda && python_step && launch_cost ;;
-  final-b) build && final_tests "$(ocl_device)" opencl && final_bench ;;
+  final-a) build && find_cudnn && final_tests cuda:0 cuda && python_step && launch_cost ;;
+  final-b) build && find_cudnn && final_tests "$(ocl_device)" opencl && final_bench ;;
   verify-python) build && python_step && verify ;;
   blas) build && blas "$@" ;;
   all) build && tests && tune && bench "$@" ;;
