@@ -182,23 +182,23 @@ tune() {
 # BENCH_ON's back ends. gemm_routine:THIN_MIN=0 sends every thin product to
 # the thin kernel (the shipped f16 entry keeps them off it). Each row's %
 # column is the fraction of the copy ceiling for reading A and B and
-# writing C once.
+# writing C once; the reference library runs with the defaults only.
 THIN_SETS_DEFAULT="default KU=2 KU=8 WGY=4 WGY=16 FILL=1 FILL=4 SPLIT=1 NJ=2 AV=1 WGX=64,WGY=4 WGX=8,WGY=32 WGX=8,WGY=32,NJ=4"
 thin_sweep() {
-  local ocl set dev params n
+  local ocl set dev params n ref
   ocl=$(ocl_device)
   for dev in cuda:0 "$ocl"; do
     [ -n "$dev" ] || continue
     case "${BENCH_ON:-both}" in both) ;; cuda) [ "$dev" = cuda:0 ] || continue ;; opencl) [ "$dev" != cuda:0 ] || continue ;; esac
     for set in ${THIN_SETS:-$THIN_SETS_DEFAULT}; do
-      params="gemm_routine:THIN_MIN=0"
-      [ "$set" = default ] || params="$params;gemm_thin:$set"
+      params="gemm_routine:THIN_MIN=0" ref=
+      [ "$set" = default ] || params="$params;gemm_thin:$set" ref=--no-reference
       log "thin sweep on $dev: $params"
       OPTUNE_PARAMS="$params" ./build/gpu/optune bench gemm --gemm-cases thin --gemm-types "${THIN_TYPES:-f32,f16}" \
-        --device "$dev" "$@" 2>>"$LOGS/thin-sweep.log" | tee -a "$OUT/summary.txt"
+        $ref --device "$dev" "$@" 2>>"$LOGS/thin-sweep.log" | tee -a "$OUT/summary.txt"
       for n in 1 8 16; do
         OPTUNE_PARAMS="$params" ./build/gpu/optune bench gemm --gemm-product "4096,$n,4096" \
-          --gemm-types "${THIN_TYPES:-f32,f16}" --device "$dev" "$@" 2>>"$LOGS/thin-sweep.log" |
+          --gemm-types "${THIN_TYPES:-f32,f16}" $ref --device "$dev" "$@" 2>>"$LOGS/thin-sweep.log" |
           grep -E '^product' | tee -a "$OUT/summary.txt"
       done
     done

@@ -142,11 +142,97 @@ typedef COMP comp;
   }
 THIN_LOADER(load_b, VW)
 THIN_LOADER(load_a, AV)
+// The same where the whole pack is known to lie inside (a step in the
+// interior: no test, so the step's loads are issued back to back).
+#define THIN_LOADER_ALL(name, W)                                                                  \
+  OPTUNE_FUNC void name(comp* dst, const __global TYPE* p, const ulong e, const long valid) {     \
+    const OPTUNE_VEC(COMP, W) w = LOAD_PACK(W, p, e);                                             \
+    OPTUNE_VUNPACK(W, w, dst);                                                                    \
+  }
+THIN_LOADER_ALL(load_b_all, VW)
+THIN_LOADER_ALL(load_a_all, AV)
 
 // How many elements from index x on lie below the end e (0 or negative from
 // e on; signed, so that no saturating subtraction reaches the compiler:
 // oclgrind has none).
 #define INSIDE(x, e) ((long)(e) - (long)(x))
+
+// One step of a lane's K loop with the loaders LB (B) and LA (A): the
+// checked ones, or the _all ones in the interior. THIN_LOAD_B issues the
+// step's KU NJ loads of B into bv; THIN_USE multiplies them by A's packs.
+#if B_KCONTIG
+// Packs kc, kc + WGX VW, ... (KU of them) of the row's NJ rows of B.
+#define THIN_LOAD_B(LB)                                                         \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                              \
+    const ulong gk = kc + (ulong)u * (WGX * VW);                                \
+    _Pragma("unroll") for (int q = 0; q < NJ; ++q) {                            \
+      const ulong j = nb + (ulong)(ty * NJ + q);                                \
+      LB(bv[u][q], bp, j * ldb + gk, j < N ? INSIDE(gk, ke) : 0);               \
+    }                                                                           \
+  }
+#if A_KCONTIG
+#define THIN_USE(LA)                                                                                 \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                   \
+    const ulong gk = kc + (ulong)u * (WGX * VW);                                                     \
+    _Pragma("unroll") for (int i = 0; i < MT; ++i)                                                   \
+    _Pragma("unroll") for (int v0 = 0; v0 < VW; v0 += AV) {                                          \
+      comp av[AV];                                                                                   \
+      LA(av, ap, (r0 + i) * lda + gk + v0, r0 + i < M ? INSIDE(gk + v0, ke) : 0);                    \
+      _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                 \
+      _Pragma("unroll") for (int q = 0; q < NJ; ++q) acc[i][q] = fma(av[w], bv[u][q][v0 + w], acc[i][q]); \
+    }                                                                                                \
+  }
+#else
+#define THIN_USE(LA)                                                                                     \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                       \
+    const ulong gk = kc + (ulong)u * (WGX * VW);                                                         \
+    _Pragma("unroll") for (int v = 0; v < VW; ++v)                                                       \
+    _Pragma("unroll") for (int i0 = 0; i0 < MT; i0 += AV) {                                              \
+      comp av[AV];                                                                                       \
+      LA(av, ap, (gk + v) * lda + r0 + i0, gk + v < ke ? INSIDE(r0 + i0, M) : 0);                        \
+      _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                     \
+      _Pragma("unroll") for (int q = 0; q < NJ; ++q) acc[i0 + w][q] = fma(av[w], bv[u][q][v], acc[i0 + w][q]); \
+    }                                                                                                    \
+  }
+#endif
+#else
+// KU consecutive rows of B from k0, NJ packs of columns each.
+#define THIN_LOAD_B(LB)                                                     \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                          \
+    const ulong gk = k0 + (ulong)u;                                         \
+    _Pragma("unroll") for (int q = 0; q < NJ; ++q) {                        \
+      const ulong n = nb + (ulong)((q * WGX + tx) * VW);                    \
+      LB(bv[u][q], bp, gk * ldb + n, gk < ke ? INSIDE(n, N) : 0);           \
+    }                                                                       \
+  }
+#if A_KCONTIG
+#define THIN_USE(LA)                                                                                     \
+  _Pragma("unroll") for (int u0 = 0; u0 < KU; u0 += AV)                                                  \
+  _Pragma("unroll") for (int i = 0; i < MT; ++i) {                                                       \
+    comp av[AV];                                                                                         \
+    LA(av, ap, (r0 + i) * lda + k0 + (ulong)u0, r0 + i < M ? INSIDE(k0 + (ulong)u0, ke) : 0);            \
+    _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                       \
+    _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                                  \
+      acc[i][q] = fma(av[w], bv[u0 + w][q / VW][q % VW], acc[i][q]);                                     \
+  }
+#else
+#define THIN_USE(LA)                                                                                     \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u)                                                         \
+  _Pragma("unroll") for (int i0 = 0; i0 < MT; i0 += AV) {                                                \
+    comp av[AV];                                                                                         \
+    LA(av, ap, (k0 + (ulong)u) * lda + r0 + i0, k0 + (ulong)u < ke ? INSIDE(r0 + i0, M) : 0);            \
+    _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                       \
+    _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                                  \
+      acc[i0 + w][q] = fma(av[w], bv[u][q / VW][q % VW], acc[i0 + w][q]);                                \
+  }
+#endif
+#endif
+#define THIN_STEP(LB, LA)    \
+  {                          \
+    comp bv[KU][NJ][VW];     \
+    THIN_LOAD_B(LB)          \
+    THIN_USE(LA)             \
+  }
 
 // C's element (i, j) through the epilogue (beta = 0 never reads C).
 OPTUNE_FUNC void thin_finish(__global CTYPE* cp, const ulong ldc, const uint flags, __global const CTYPE* biasp,
@@ -210,87 +296,23 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
     for (int q = 0; q < NJ * VW; ++q) acc[i][q] = (comp)0;
 #endif
 
+  // Steps wholly inside K, the group's columns and M load without tests.
+  const int inner = nb + GCOLS <= N && r0 + MT <= M;
 #if B_KCONTIG
   // Each lane: packs kc, kc + WGX VW, ... (KU of them) of its row's NJ rows of B.
   for (ulong kc = kb + (ulong)tx * VW; kc < ke; kc += (ulong)WGX * VW * KU) {
-    comp bv[KU][NJ][VW];
-#pragma unroll
-    for (int u = 0; u < KU; ++u) {
-      const ulong gk = kc + (ulong)u * (WGX * VW);
-#pragma unroll
-      for (int q = 0; q < NJ; ++q) {
-        const ulong j = nb + (ulong)(ty * NJ + q);
-        load_b(bv[u][q], bp, j * ldb + gk, j < N ? INSIDE(gk, ke) : 0);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < KU; ++u) {
-      const ulong gk = kc + (ulong)u * (WGX * VW);
-#if A_KCONTIG
-#pragma unroll
-      for (int i = 0; i < MT; ++i)
-#pragma unroll
-        for (int v0 = 0; v0 < VW; v0 += AV) {
-          comp av[AV];
-          load_a(av, ap, (r0 + i) * lda + gk + v0, r0 + i < M ? INSIDE(gk + v0, ke) : 0);
-#pragma unroll
-          for (int w = 0; w < AV; ++w)
-#pragma unroll
-            for (int q = 0; q < NJ; ++q) acc[i][q] = fma(av[w], bv[u][q][v0 + w], acc[i][q]);
-        }
-#else
-#pragma unroll
-      for (int v = 0; v < VW; ++v)
-#pragma unroll
-        for (int i0 = 0; i0 < MT; i0 += AV) {
-          comp av[AV];
-          load_a(av, ap, (gk + v) * lda + r0 + i0, gk + v < ke ? INSIDE(r0 + i0, M) : 0);
-#pragma unroll
-          for (int w = 0; w < AV; ++w)
-#pragma unroll
-            for (int q = 0; q < NJ; ++q) acc[i0 + w][q] = fma(av[w], bv[u][q][v], acc[i0 + w][q]);
-        }
-#endif
-    }
+    if (inner && kc + (ulong)((KU - 1) * WGX * VW + VW) <= ke)
+      THIN_STEP(load_b_all, load_a_all)
+    else
+      THIN_STEP(load_b, load_a)
   }
 #else
   // Each row of lanes: KU consecutive rows of B from k0, then WGY KU further.
   for (ulong k0 = kb + (ulong)ty * KU; k0 < ke; k0 += (ulong)WGY * KU) {
-    comp bv[KU][NJ][VW];
-#pragma unroll
-    for (int u = 0; u < KU; ++u) {
-      const ulong gk = k0 + (ulong)u;
-#pragma unroll
-      for (int q = 0; q < NJ; ++q) {
-        const ulong n = nb + (ulong)((q * WGX + tx) * VW);
-        load_b(bv[u][q], bp, gk * ldb + n, gk < ke ? INSIDE(n, N) : 0);
-      }
-    }
-#if A_KCONTIG
-#pragma unroll
-    for (int u0 = 0; u0 < KU; u0 += AV)
-#pragma unroll
-      for (int i = 0; i < MT; ++i) {
-        comp av[AV];
-        load_a(av, ap, (r0 + i) * lda + k0 + (ulong)u0, r0 + i < M ? INSIDE(k0 + (ulong)u0, ke) : 0);
-#pragma unroll
-        for (int w = 0; w < AV; ++w)
-#pragma unroll
-          for (int q = 0; q < NJ * VW; ++q) acc[i][q] = fma(av[w], bv[u0 + w][q / VW][q % VW], acc[i][q]);
-      }
-#else
-#pragma unroll
-    for (int u = 0; u < KU; ++u)
-#pragma unroll
-      for (int i0 = 0; i0 < MT; i0 += AV) {
-        comp av[AV];
-        load_a(av, ap, (k0 + (ulong)u) * lda + r0 + i0, k0 + (ulong)u < ke ? INSIDE(r0 + i0, M) : 0);
-#pragma unroll
-        for (int w = 0; w < AV; ++w)
-#pragma unroll
-          for (int q = 0; q < NJ * VW; ++q) acc[i0 + w][q] = fma(av[w], bv[u][q / VW][q % VW], acc[i0 + w][q]);
-      }
-#endif
+    if (inner && k0 + KU <= ke)
+      THIN_STEP(load_b_all, load_a_all)
+    else
+      THIN_STEP(load_b, load_a)
   }
 #endif
 

@@ -89,8 +89,8 @@ ThinView GemmThinFamily::view(const GemmProblem& pr) {
 // (FILL 2). Along K (B stored N x K) the same shape is a warp per column of
 // C, 4 packs of 4 along K in flight per lane, summed by a sub-group
 // reduction. A in packs of 4 along its contiguous dimension. NVRTC for sm_90
-// gives the f32 programs of these defaults 40-48 registers for M = 1 and
-// 78-164 for M = 16 (KU 8: up to 227; no spills either way). CPUs (PoCL):
+// gives the f32 programs of these defaults 48 registers for M = 1 and
+// 80-182 for M = 16 (no spills). CPUs (PoCL):
 // one lane per column pack of 8 (no in-group reduction), 16 packs a group,
 // 4 rows of B per step; a CPU core runs a group at a time.
 std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) const {
