@@ -182,8 +182,9 @@ tune() {
 # BENCH_ON's back ends. gemm_routine:THIN_MIN=0 sends every thin product to
 # the thin kernel (the shipped f16 entry keeps them off it). Each row's %
 # column is the fraction of the copy ceiling for reading A and B and
-# writing C once; the reference library runs with the defaults only.
-THIN_SETS_DEFAULT="default KU=2 KU=8 WGY=4 WGY=16 FILL=1 FILL=4 SPLIT=1 NJ=2 AV=1 WGX=64,WGY=4 WGX=8,WGY=32 WGX=8,WGY=32,NJ=4"
+# writing C once; the reference library runs with the defaults only. VW=8
+# is f16's 16-byte pack (f32 stays at 4 on CUDA, its widest).
+THIN_SETS_DEFAULT="default KU=2 KU=8 WGY=4 WGY=16 FILL=1 FILL=4 SPLIT=1 NJ=2 AV=1 VW=8 WGX=64,WGY=4 WGX=8,WGY=32 WGX=8,WGY=32,NJ=4"
 thin_sweep() {
   local ocl set dev params n ref
   ocl=$(ocl_device)
