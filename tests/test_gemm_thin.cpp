@@ -22,13 +22,16 @@ const Transpose kTrans[] = {Transpose::No, Transpose::Yes};
 
 // Shapes that take each part of the kernel: the GPU default (local
 // reductions along y or x in rounds of fewer rows than MT, 8 loads in
-// flight, A in packs of 4), two rows per group with several row blocks, an
-// odd split and A in packs of 2, one lane per output along K with wide
-// column blocks and A element by element, and the device's own defaults
-// split and not.
-const Params kGpuShape{{"WGX", 32}, {"WGY", 8}, {"VW", 4}, {"NJ", 1}, {"KU", 8}, {"MT", 16}, {"AV", 4}};
-const Params kRowBlocks{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KU", 2}, {"MT", 2}, {"AV", 2}, {"SPLIT", 3}};
-const Params kOneLane{{"WGX", 1}, {"WGY", 16}, {"VW", 4}, {"NJ", 4}, {"KU", 2}, {"MT", 8}, {"AV", 1}};
+// flight, A in packs of 4 through the caches), two rows per group with
+// several row blocks, an odd split and A in packs of 2 or staged in local
+// memory 2 steps at a time, one lane per output along K with wide column
+// blocks and A element by element or staged a step at a time, and the
+// device's own defaults (on a CPU, A staged 4 steps at a time) split and
+// not.
+const Params kGpuShape{{"WGX", 32}, {"WGY", 8}, {"VW", 4}, {"NJ", 1}, {"KU", 8}, {"MT", 16}, {"AV", 4}, {"AL", 0}};
+const Params kRowBlocks{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KU", 2},
+                        {"MT", 2}, {"AV", 2}, {"AL", 2}, {"SPLIT", 3}};
+const Params kOneLane{{"WGX", 1}, {"WGY", 16}, {"VW", 4}, {"NJ", 4}, {"KU", 2}, {"MT", 8}, {"AV", 1}, {"AL", 1}};
 const Params kNoSplit{{"SPLIT", 1}};
 const Params kSplit4{{"SPLIT", 4}};
 
@@ -311,6 +314,31 @@ TEST(GemmThinDescriptor, APacks) {
   p = fam().defaults(caps);
   p["VW"] = 2;
   EXPECT_EQ(fam().check(p, caps, d64), "AV exceeds the backend's widest pack for this type");
+}
+
+// A staged in local memory (AL) where B is read along N only: the define
+// is 0 along K, and fit halves AL until A's chunk fits.
+TEST(GemmThinDescriptor, AStagedInLocalMemory) {
+  Capabilities caps = test::nvidia_caps(Backend::OpenCL, 90);
+  caps.compute_units = 132;
+  const auto al = [](const detail::Defines& d) {
+    for (const auto& [k, v] : d)
+      if (k == "AL") return v;
+    return std::string();
+  };
+  Params p = fam().defaults(caps);
+  EXPECT_EQ(p.at("AL"), 0);  // GPUs: A through the caches
+  p["AL"] = 4;
+  const detail::GemmProblem kn = test::dense_problem(DType::F32, 16, 4096, 4096);
+  EXPECT_EQ(al(fam().defines(fam().fit(p, caps, kn), kn)), "4");
+  EXPECT_EQ(al(fam().defines(fam().fit(p, caps, nk_problem(16, 4096, 4096)), nk_problem(16, 4096, 4096))), "0");
+  // 16 rows of 16 steps of 8 x 16 rows of K: 128 KiB, halved to 32 KiB.
+  p["AL"] = 16, p["WGY"] = 16, p["KU"] = 8, p["AV"] = 4;
+  EXPECT_NE(fam().check(p, caps, kn), "");
+  EXPECT_EQ(fam().fit(p, caps, kn).at("AL"), 4);
+  Capabilities cpu = caps;
+  cpu.type = DeviceType::CPU;
+  EXPECT_EQ(fam().defaults(cpu).at("AL"), 4);
 }
 
 TEST(GemmThinDescriptor, Refusals) {

@@ -79,11 +79,13 @@ TEST(Oclgrind, GemmKernels) {
   EXPECT_TRUE(ref::check_gemm(list, &ft));
 }
 
-// The thin kernel's two paths with their local reductions, A's packs along
-// K and along M, steps in the interior (unchecked loads) and at the edges, a
-// split K and its second pass, thin M and thin N (a listed batch).
+// The thin kernel's two paths with their local reductions, A staged in
+// local memory (B read along N) or read in packs along M (B read along K),
+// steps in the interior (unchecked loads) and at the edges, a split K and
+// its second pass, thin M and thin N (a listed batch).
 TEST(Oclgrind, GemmThinKernel) {
-  const Params thin{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 1}, {"KU", 2}, {"MT", 4}, {"AV", 2}, {"SPLIT", 2}};
+  const Params thin{{"WGX", 8}, {"WGY", 4}, {"VW", 2},  {"NJ", 1},    {"KU", 2},
+                    {"MT", 4},  {"AV", 2},  {"AL", 2}, {"SPLIT", 2}};
   const GemmForce f = test::force("thin", &thin);
   for (Transpose tb : {Transpose::No, Transpose::Yes}) {
     ref::GemmCase c;

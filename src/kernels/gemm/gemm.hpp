@@ -277,8 +277,9 @@ class GemmThinFamily : public GemmFamilyBase {
   Defines defines(const Params& p, const GemmProblem& problem) const override;
   // The stored values adjusted to the call: MT down to the thin dimension's
   // power of two, VW down to what the backend and B's alignment allow, AV
-  // down to what A's alignment and the lane's span (MT, VW or KU) allow, SG
-  // off without sub-groups of WGX lanes; else the defaults so
+  // down to what A's alignment and the lane's span (MT, VW or KU) allow, AL
+  // halved until A's chunk fits in local memory, SG off without sub-groups
+  // of WGX lanes; else the defaults so
   // adjusted; empty when neither runs (fit_or_none).
   std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
   Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;

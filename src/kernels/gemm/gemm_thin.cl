@@ -33,7 +33,12 @@
 // dimension (A_KCONTIG 1: A stored M x K, packs along K; 0: stored K x M,
 // packs along M), right where the products need it. All MT x (NJ VW) (or
 // MT x NJ) sums stay in registers. Arithmetic and accumulation are in COMP
-// (f32 for f32 and f16/bf16 storage, f64 for f64).
+// (f32 for f32 and f16/bf16 storage, f64 for f64). With AL > 0 and B read
+// along N (CPUs: PoCL's work-group loops vectorise a broadcast from local
+// memory far better than loads of A through the caches) the group instead
+// copies A's rows over AL steps of K into local memory (ALM below), between
+// two barriers, and the steps read it there; along K, where each lane needs
+// its own K, AL is ignored (staged, it ran slower on PoCL).
 //
 // Split K: the grid's y holds (row blocks) x (splits); split s takes K's
 // range [s kspan, (s + 1) kspan) (kspan a multiple of the group's step:
@@ -49,6 +54,8 @@
 // check-variant: -DB_KCONTIG=1 -DWGX=32 -DWGY=8 -DVW=4 -DKU=2 -DMT=8 -DAV=4 -DRR=4
 // check-variant: -DB_KCONTIG=1 -DA_KCONTIG=0 -DWGX=32 -DWGY=4 -DVW=2 -DNJ=2 -DKU=4 -DMT=4 -DAV=2 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=32
 // check-variant: -DB_KCONTIG=0 -DWGX=16 -DWGY=1 -DVW=8 -DNJ=2 -DKU=4 -DMT=2 -DAV=2 -DRR=2
+// check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DWGX=16 -DWGY=2 -DVW=8 -DKU=4 -DMT=16 -DAL=4 -DRR=4
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DA_KCONTIG=0 -DVW=8 -DWGX=8 -DWGY=4 -DKU=2 -DMT=8 -DAL=1 -DRR=8
 // check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DWGX=16 -DWGY=4 -DVW=4 -DKU=2 -DMT=16 -DAV=4 -DRR=4
 // check-variant: -DB_KCONTIG=1 -DWGX=1 -DWGY=64 -DVW=4 -DKU=2 -DMT=2 -DAV=1
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVW=2 -DAV=2 -DRR=4
@@ -87,6 +94,13 @@
 #ifndef RR
 #define RR 4             // rows of C per round of the in-group reduction (host: from local memory)
 #endif
+#ifndef AL
+#define AL 0             // 0: A read through the caches; n: A staged in local memory n steps of K at a time (B_KCONTIG 0)
+#endif
+#if B_KCONTIG
+#undef AL
+#define AL 0
+#endif
 #ifndef SG
 #define SG 0             // 1: sub-group reduction across a row's lanes (B_KCONTIG 1, WGX = sub-group size)
 #endif
@@ -96,9 +110,15 @@ typedef COMP comp;
 
 #if B_KCONTIG
 #define GCOLS (WGY * NJ)        // columns of C per group
+#define KSTEP (WGX * VW * KU)   // K per step of the group
 #else
 #define GCOLS (WGX * NJ * VW)   // columns of C per group
+#define KSTEP (WGY * KU)        // K per step of the group
 #endif
+#define ACH (AL * KSTEP)        // K per chunk of A in local memory (AL > 0)
+// Element (i, kk) of that chunk, [kk][MT]: a row of lanes reads one k, a
+// broadcast.
+#define ALM(i, kk) ((kk) * MT + (i))
 
 #if defined(OPTUNE_SUBGROUP_SIZE) && SG && OPTUNE_HAS_SUBGROUPS && B_KCONTIG
 #if WGX == OPTUNE_SUBGROUP_SIZE
@@ -234,6 +254,23 @@ THIN_LOADER_ALL(load_a_all, AV)
     THIN_USE(LA)             \
   }
 
+// With AL > 0 (B read along N) the step reads A from the chunk in local
+// memory, am[ALM(i, kk)] for k = kc0 + kk (zero past M and past the split's
+// end: no tests).
+#define THIN_USE_LM                                                                            \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u)                                               \
+  _Pragma("unroll") for (int i = 0; i < MT; ++i) {                                             \
+    const comp av = am[ALM(i, (int)(k0 - kc0) + u)];                                           \
+    _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                        \
+      acc[i][q] = fma(av, bv[u][q / VW][q % VW], acc[i][q]);                                   \
+  }
+#define THIN_STEP_LM(LB)     \
+  {                          \
+    comp bv[KU][NJ][VW];     \
+    THIN_LOAD_B(LB)          \
+    THIN_USE_LM              \
+  }
+
 // C's element (i, j) through the epilogue (beta = 0 never reads C).
 OPTUNE_FUNC void thin_finish(__global CTYPE* cp, const ulong ldc, const uint flags, __global const CTYPE* biasp,
                              const ulong i, const ulong j, const real ab, const real alpha, const real beta,
@@ -263,6 +300,9 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
                const real act_p0, const real act_p1, __global comp* restrict part, const ulong nsplit,
                const ulong kspan) {
   __local comp lm[RED_SIZE];
+#if AL
+  __local comp am[MT * ACH];
+#endif
   const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
   const int tid = ty * WGX + tx;
   const ulong z = z0 + get_group_id(2);
@@ -298,9 +338,29 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
 
   // Steps wholly inside K, the group's columns and M load without tests.
   const int inner = nb + GCOLS <= N && r0 + MT <= M;
-#if B_KCONTIG
+#if AL
+  // A's rows over a chunk of ACH of K in local memory, then the chunk's steps.
+  const int ta = !A_KCONTIG;
+  for (ulong kc0 = kb; kc0 < ke; kc0 += ACH) {
+    for (int e = tid; e < MT * ACH; e += WGS) {
+      // The fast index along A's stored rows.
+      const int i = ta ? e % MT : e / ACH, kk = ta ? e / MT : e % ACH;
+      const ulong gi = r0 + i, gk = kc0 + kk;
+      am[ALM(i, kk)] = gi < M && gk < ke ? LOAD_ONE(ap, ta ? gk * lda + gi : gi * lda + gk) : (comp)0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong kce = ke < kc0 + ACH ? ke : kc0 + ACH;
+    for (ulong k0 = kc0 + (ulong)ty * KU; k0 < kce; k0 += (ulong)KSTEP) {
+      if (inner && k0 + KU <= ke)
+        THIN_STEP_LM(load_b_all)
+      else
+        THIN_STEP_LM(load_b)
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#elif B_KCONTIG
   // Each lane: packs kc, kc + WGX VW, ... (KU of them) of its row's NJ rows of B.
-  for (ulong kc = kb + (ulong)tx * VW; kc < ke; kc += (ulong)WGX * VW * KU) {
+  for (ulong kc = kb + (ulong)tx * VW; kc < ke; kc += (ulong)KSTEP) {
     if (inner && kc + (ulong)((KU - 1) * WGX * VW + VW) <= ke)
       THIN_STEP(load_b_all, load_a_all)
     else
@@ -308,7 +368,7 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
   }
 #else
   // Each row of lanes: KU consecutive rows of B from k0, then WGY KU further.
-  for (ulong k0 = kb + (ulong)ty * KU; k0 < ke; k0 += (ulong)WGY * KU) {
+  for (ulong k0 = kb + (ulong)ty * KU; k0 < ke; k0 += (ulong)KSTEP) {
     if (inner && k0 + KU <= ke)
       THIN_STEP(load_b_all, load_a_all)
     else
