@@ -184,7 +184,7 @@ tune() {
 # column is the fraction of the copy ceiling for reading A and B and
 # writing C once; the reference library runs with the defaults only. VW=8
 # is f16's 16-byte pack (f32 stays at 4 on CUDA, its widest).
-THIN_SETS_DEFAULT="default KU=2 KU=8 WGY=4 WGY=16 FILL=1 FILL=4 SPLIT=1 NJ=2 AV=1 VW=8 WGX=64,WGY=4 WGX=8,WGY=32 WGX=8,WGY=32,NJ=4"
+THIN_SETS_DEFAULT="default KU=2 KU=8 WGY=4 WGY=16 FILL=1 FILL=4 SPLIT=1 NJ=2 AV=1 AL=4 VW=8 WGX=64,WGY=4 WGX=8,WGY=32 WGX=8,WGY=32,NJ=4"
 thin_sweep() {
   local ocl set dev params n ref
   ocl=$(ocl_device)
