@@ -119,17 +119,18 @@ std::vector<Defines> gemm_variants(const std::string& name) {
           out.push_back(with(t, {{"VWMD", ta[0] == '0' ? "1" : "2"}, {"VWND", tb[0] == '0' ? "1" : "4"},
                                  {"PADA", ta}, {"PADB", tb}}));
   } else if (name == "gemm/gemm_thin.cl") {
-    // Both paths in every type at the widest pack CUDA loads (half storage:
-    // 8 lanes through one 16-byte load), the sub-group and local-memory
-    // reductions, and one lane per output.
+    // Both paths of B and both storages of A in every type at the widest
+    // pack CUDA loads (half storage: 8 lanes through one 16-byte load), the
+    // sub-group and local-memory reductions, and one lane per output.
     const std::pair<Defines, const char*> typed[] = {{f32, "4"}, {f64, "2"}, {f16, "8"}};
     for (const auto& [t, vw] : typed)
       for (const char* kc : {"0", "1"})
         for (const char* sg : {"0", "1"})
-          out.push_back(with(t, {{"B_KCONTIG", kc}, {"WGX", "32"}, {"WGY", "8"}, {"VW", vw},
-                                 {"KCH", vw[0] == '8' ? "2" : "4"}, {"KU", "2"}, {"MT", sg[0] == '1' ? "16" : "8"},
-                                 {"RR", "4"}, {"SG", sg}}));
-    out.push_back(with(f32, {{"B_KCONTIG", "1"}, {"WGX", "1"}, {"WGY", "64"}, {"VW", "4"}, {"NJ", "2"}, {"MT", "1"}}));
+          out.push_back(with(t, {{"B_KCONTIG", kc}, {"A_KCONTIG", sg[0] == kc[0] ? "1" : "0"}, {"WGX", "32"},
+                                 {"WGY", "8"}, {"VW", vw}, {"KU", "8"}, {"MT", sg[0] == '1' ? "16" : "8"},
+                                 {"AV", vw}, {"RR", "4"}, {"SG", sg}}));
+    out.push_back(with(f32, {{"B_KCONTIG", "1"}, {"WGX", "1"}, {"WGY", "64"}, {"VW", "4"}, {"NJ", "2"}, {"MT", "1"},
+                             {"AV", "1"}}));
   } else if (name == "gemm/gemm_helpers.cl") {
     for (const Defines& t : {f32, f64, f16})
       for (const char* tile : {"8", "16"}) out.push_back(with(t, {{"TILE", tile}}));
@@ -370,7 +371,8 @@ TEST(CudaNvrtc, GemmEpiloguesCompile) {
 
 // gemm_thin's programs as its descriptor builds them for an H100 (the
 // defaults fitted to each type and path, both reductions, with and without
-// the sub-group one), one with an activation.
+// the sub-group one, A's packs along K and, for f64, along M), one with an
+// activation.
 TEST(CudaNvrtc, GemmThinDescriptorProgramsCompile) {
   require_nvrtc();
   const GemmThinFamily& fam = families::gemm_thin();
@@ -379,6 +381,7 @@ TEST(CudaNvrtc, GemmThinDescriptorProgramsCompile) {
       for (const char* bucket : {"m<=16/kn", "m<=4/nk"}) {
         GemmProblem pr = fam.make_example(t, bucket, caps);
         if (t == DType::F16 && std::string(bucket) == "m<=16/kn") pr.activation = Unary::Gelu;
+        pr.trans_a = t == DType::F64;  // A stored K x M: packs of A along M
         const KernelSource src = fam.program(fam.fit(fam.defaults(caps), caps, pr), pr);
         try {
           nvrtc_compile_check_text(src.label, src.text, src.defines, caps, "sm_90");

@@ -1,12 +1,13 @@
 // The thin candidate (gemm_thin.cl: M or N at most 16) against the
 // double-precision reference (reference/gemm_check.hpp: fresh random data,
 // poisoned gaps, NaN in C when beta = 0): thin M and thin N (the swapped
-// form), every layout and transposition (both code paths: B read along N
-// and along K), odd sizes, the epilogue, strided and listed batches, f32,
-// f64 and f16, with K split over groups and not, in the device's default
-// shape and in shapes that take the in-group reductions, sub-groups, row
-// blocks and wide column blocks; the descriptor's fit, split and refusals on
-// an H100's capabilities; and the routine's choice.
+// form) from 1 to 16, every layout and transposition (both code paths: B
+// read along N and along K; A's packs along K and along M), odd sizes, the
+// epilogue, strided and listed batches, f32, f64, f16 and bf16, with K
+// split over groups and not, in the device's default shape and in shapes
+// that take the in-group reductions, sub-groups, row blocks and wide column
+// blocks; the descriptor's fit, split, A's packs and refusals on an H100's
+// capabilities; and the routine's choice.
 #include "support/gemm_fixture.hpp"
 
 using namespace optune;
@@ -20,12 +21,17 @@ const Layout kLayouts[] = {Layout::RowMajor, Layout::ColMajor};
 const Transpose kTrans[] = {Transpose::No, Transpose::Yes};
 
 // Shapes that take each part of the kernel: the GPU default (local
-// reductions along y or x in rounds of fewer rows than MT), two rows per
-// group with several row blocks and an odd split, one lane per output along
-// K with wide column blocks, and the device's own defaults split and not.
-const Params kGpuShape{{"WGX", 32}, {"WGY", 8}, {"VW", 4}, {"NJ", 1}, {"KCH", 4}, {"KU", 4}, {"MT", 16}};
-const Params kRowBlocks{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KCH", 2}, {"KU", 2}, {"MT", 2}, {"SPLIT", 3}};
-const Params kOneLane{{"WGX", 1}, {"WGY", 16}, {"VW", 4}, {"NJ", 4}, {"KCH", 4}, {"KU", 2}, {"MT", 8}};
+// reductions along y or x in rounds of fewer rows than MT, 8 loads in
+// flight, A in packs of 4 through the caches), two rows per group with
+// several row blocks, an odd split and A in packs of 2 or staged in local
+// memory 2 steps at a time, one lane per output along K with wide column
+// blocks and A element by element or staged a step at a time, and the
+// device's own defaults (on a CPU, A staged 4 steps at a time) split and
+// not.
+const Params kGpuShape{{"WGX", 32}, {"WGY", 8}, {"VW", 4}, {"NJ", 1}, {"KU", 8}, {"MT", 16}, {"AV", 4}, {"AL", 0}};
+const Params kRowBlocks{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KU", 2},
+                        {"MT", 2}, {"AV", 2}, {"AL", 2}, {"SPLIT", 3}};
+const Params kOneLane{{"WGX", 1}, {"WGY", 16}, {"VW", 4}, {"NJ", 4}, {"KU", 2}, {"MT", 8}, {"AV", 1}, {"AL", 1}};
 const Params kNoSplit{{"SPLIT", 1}};
 const Params kSplit4{{"SPLIT", 4}};
 
@@ -60,6 +66,24 @@ TEST(GemmThin, LayoutsTranspositionsAndSizes) {
         if (f % 2) c.lda_extra = 3, c.ldb_extra = 1, c.ldc_extra = 2, c.a_off = 5, c.b_off = 1, c.c_off = 7;
         EXPECT_TRUE(ref::check_gemm(c, &forces[f]));
       }
+}
+
+// The thin dimension from 1 to 16 (MT 1, 2, 4, 8, 16, with rows past M in
+// the last block), every layout and transposition pair (A's packs along K or
+// along M, B read along N or along K), odd N and K from 1 to 4099, with the
+// device's defaults, K split (SPLIT: the same program) and not.
+TEST(GemmThin, ThinSizesEveryTransposePair) {
+  const GemmForce split = test::force("thin", &kSplit4), whole = test::force("thin", &kNoSplit);
+  const std::tuple<std::int64_t, std::int64_t> wide[] = {{1000, 7}, {7, 1000}, {1, 4099}, {4099, 1}};
+  int i = 0;
+  for (std::int64_t t : {1, 2, 3, 8, 13, 16})
+    for (int variant = 0; variant < 8; ++variant) {
+      const auto [n, k] = wide[(t + variant) % 4];
+      // Thin M or thin N (the swapped form), whichever the layout.
+      GemmCase c = (t + variant / 2) % 2 ? thin_case(n, t, k, variant) : thin_case(t, n, k, variant);
+      c.beta = i % 3 == 1 ? 0.0 : c.beta;  // beta = 0: C poisoned with NaN, never read
+      EXPECT_TRUE(ref::check_gemm(c, i++ % 2 ? &split : &whole));
+    }
 }
 
 // Long K (split into many ranges), one column, and thin both ways.
@@ -112,24 +136,24 @@ TEST(GemmThin, Batches) {
       }
 }
 
-// f16 (f32 arithmetic whatever the call asks) and f64, thin M and thin N
-// in turn, on four of the shapes (each type and shape is a program).
+// f16 (f32 arithmetic whatever the call asks), bf16 (with an f32 C) and
+// f64, thin M and thin N in turn, on four of the shapes (each type and shape
+// is a program).
 TEST(GemmThin, DataTypes) {
-  std::vector<DType> types{DType::F16};
+  std::vector<DType> types{DType::F16, DType::BF16};
   if (test::device().caps().fp64) types.push_back(DType::F64);
   const std::vector<GemmForce> forces = configs();
   int i = 0;
   for (DType t : types)
     for (std::size_t f = 0; f < 4; ++f) {
       const auto [m, n] = f % 2 ? std::pair{520, 1} : std::pair{8, 520};
-      {
-        GemmCase c = thin_case(m, n, 300, i++);
-        c.dtype = t;
-        c.accumulate = i % 2 ? Accumulate::Default : Accumulate::F32;
-        if (t == DType::F64) c.accumulate = Accumulate::Default;
-        c.bias_mode = BiasMode::PerRow;
-        EXPECT_TRUE(ref::check_gemm(c, &forces[f]));
-      }
+      GemmCase c = thin_case(m, n, 300, i++);
+      c.dtype = t;
+      if (t == DType::BF16) c.c_dtype = DType::F32;
+      c.accumulate = i % 2 ? Accumulate::Default : Accumulate::F32;
+      if (t == DType::F64) c.accumulate = Accumulate::Default;
+      c.bias_mode = BiasMode::PerRow;
+      EXPECT_TRUE(ref::check_gemm(c, &forces[f]));
     }
 }
 
@@ -213,9 +237,10 @@ TEST(GemmThinDescriptor, FitSplitAndGeometryOnH100) {
   const Params p = fam().fit(fam().defaults(caps), caps, pr);
   EXPECT_EQ(p.at("MT"), 8);  // the thin dimension's power of two
   EXPECT_EQ(p.at("VW"), 4);
+  EXPECT_EQ(p.at("AV"), 4);
   const detail::ThinSplit s = fam().split(p, caps, pr);
   EXPECT_GT(s.splits, 1);  // 32 column blocks do not fill 132 SMs
-  EXPECT_EQ(s.kspan % 32, 0);
+  EXPECT_EQ(s.kspan % 32, 0);  // the group's step: 8 rows of lanes, 4 rows of B each
   EXPECT_GE(s.splits * s.kspan, 4096);
   EXPECT_LT((s.splits - 1) * s.kspan, 4096);
   EXPECT_EQ(fam().scratch_bytes(p, caps, pr), std::size_t(s.splits) * 8 * 4096 * 4);
@@ -237,6 +262,7 @@ TEST(GemmThinDescriptor, FitSplitAndGeometryOnH100) {
   EXPECT_EQ(q.at("SG"), 1);
   const detail::Defines d = fam().defines(q, nk);
   EXPECT_NE(std::find(d.begin(), d.end(), std::pair<std::string, std::string>{"B_KCONTIG", "1"}), d.end());
+  EXPECT_NE(std::find(d.begin(), d.end(), std::pair<std::string, std::string>{"A_KCONTIG", "1"}), d.end());
   EXPECT_EQ(std::count_if(d.begin(), d.end(), [](const auto& kv) { return kv.first == "SPLIT"; }), 0);
   // f16 storage: f32 arithmetic, 8-element packs on CUDA; f64: 2.
   detail::GemmProblem h = pr;
@@ -253,6 +279,68 @@ TEST(GemmThinDescriptor, FitSplitAndGeometryOnH100) {
   EXPECT_EQ(fam().fit(wide, caps, d64).at("VW"), 2);
 }
 
+// A's packs: along K (A stored M x K) they divide the lane's consecutive K
+// (KU rows with B read along N, VW with B read along K), along M (stored
+// K x M) they divide MT; fit lowers AV to what A's alignment allows.
+TEST(GemmThinDescriptor, APacks) {
+  Capabilities caps = test::nvidia_caps(Backend::CUDA, 90);
+  caps.compute_units = 132;
+  detail::GemmProblem pr = test::dense_problem(DType::F32, 8, 4096, 4096);
+  Params p = fam().defaults(caps);
+  p["MT"] = 8, p["AV"] = 4, p["KU"] = 2;
+  EXPECT_EQ(fam().check(p, caps, pr), "AV does not divide KU (A stored M x K, B read along N)");
+  EXPECT_EQ(fam().fit(p, caps, pr).at("AV"), 2);
+  p["KU"] = 8, p["VW"] = 2;
+  EXPECT_EQ(fam().check(p, caps, nk_problem(8, 4096, 4096)), "AV does not divide VW (A stored M x K, B read along K)");
+  detail::GemmProblem ta = test::dense_problem(DType::F32, 2, 4096, 4096);
+  ta.trans_a = true;
+  p = fam().defaults(caps);
+  p["MT"] = 2;
+  EXPECT_EQ(fam().check(p, caps, ta), "AV does not divide MT (A stored K x M)");
+  EXPECT_EQ(fam().fit(fam().defaults(caps), caps, ta).at("AV"), 2);
+  pr.align_a = 1;
+  EXPECT_EQ(fam().check(fam().defaults(caps), caps, pr),
+            "A's offset, leading dimension or batch stride is not a multiple of AV");
+  EXPECT_EQ(fam().fit(fam().defaults(caps), caps, pr).at("AV"), 1);
+  // Thin N: the kernel's A is the call's B, with its alignment.
+  detail::GemmProblem tn = test::dense_problem(DType::F32, 4096, 8, 4096);
+  tn.align_a = 1, tn.align_b = 2;
+  const Params f = fam().fit(fam().defaults(caps), caps, tn);
+  EXPECT_EQ(f.at("AV"), 2);
+  EXPECT_EQ(f.at("VW"), 1);
+  // f64 on CUDA: packs of 2 at most.
+  detail::GemmProblem d64 = test::dense_problem(DType::F64, 8, 4096, 4096);
+  EXPECT_EQ(fam().fit(fam().defaults(caps), caps, d64).at("AV"), 2);
+  p = fam().defaults(caps);
+  p["VW"] = 2;
+  EXPECT_EQ(fam().check(p, caps, d64), "AV exceeds the backend's widest pack for this type");
+}
+
+// A staged in local memory (AL) where B is read along N only: the define
+// is 0 along K, and fit halves AL until A's chunk fits.
+TEST(GemmThinDescriptor, AStagedInLocalMemory) {
+  Capabilities caps = test::nvidia_caps(Backend::OpenCL, 90);
+  caps.compute_units = 132;
+  const auto al = [](const detail::Defines& d) {
+    for (const auto& [k, v] : d)
+      if (k == "AL") return v;
+    return std::string();
+  };
+  Params p = fam().defaults(caps);
+  EXPECT_EQ(p.at("AL"), 0);  // GPUs: A through the caches
+  p["AL"] = 4;
+  const detail::GemmProblem kn = test::dense_problem(DType::F32, 16, 4096, 4096);
+  EXPECT_EQ(al(fam().defines(fam().fit(p, caps, kn), kn)), "4");
+  EXPECT_EQ(al(fam().defines(fam().fit(p, caps, nk_problem(16, 4096, 4096)), nk_problem(16, 4096, 4096))), "0");
+  // 16 rows of 16 steps of 8 x 16 rows of K: 128 KiB, halved to 32 KiB.
+  p["AL"] = 16, p["WGY"] = 16, p["KU"] = 8, p["AV"] = 4;
+  EXPECT_NE(fam().check(p, caps, kn), "");
+  EXPECT_EQ(fam().fit(p, caps, kn).at("AL"), 4);
+  Capabilities cpu = caps;
+  cpu.type = DeviceType::CPU;
+  EXPECT_EQ(fam().defaults(cpu).at("AL"), 4);
+}
+
 TEST(GemmThinDescriptor, Refusals) {
   Capabilities caps = test::nvidia_caps(Backend::OpenCL, 90);
   caps.compute_units = 132;
@@ -260,9 +348,6 @@ TEST(GemmThinDescriptor, Refusals) {
   Params p = fam().defaults(caps);
   EXPECT_EQ(fam().check(p, caps, pr), "");
   Params q = p;
-  q["KU"] = 8, q["KCH"] = 4;
-  EXPECT_NE(fam().check(q, caps, pr), "");
-  q = p;
   q["WGX"] = 256, q["WGY"] = 64;
   EXPECT_NE(fam().check(q, caps, pr), "");
   detail::GemmProblem odd = pr;
@@ -275,10 +360,12 @@ TEST(GemmThinDescriptor, Refusals) {
   q = p;
   q["MT"] = 16, q["NJ"] = 4, q["VW"] = 4, q["KU"] = 4;  // 16 x 16 accumulators and 16 loads
   EXPECT_NE(fam().check(q, caps, pr), "");
-  // Local memory: 16 rows of a 16 x 256 x 16 K chunk along K.
+  // Local memory: one row of the in-group reduction along K, 4 x 4096 sums.
   q = p;
-  q["WGX"] = 256, q["WGY"] = 1, q["VW"] = 16, q["KCH"] = 16, q["KU"] = 1, q["MT"] = 16;
-  EXPECT_NE(fam().check(q, caps, nk_problem(16, 4096, 4096)), "");
+  q["WGX"] = 256, q["WGY"] = 4, q["VW"] = 16, q["NJ"] = 4, q["KU"] = 1, q["MT"] = 1, q["AV"] = 1;
+  EXPECT_NE(fam().check(q, caps, test::dense_problem(DType::F32, 1, 4096, 4096)), "");
+  q["WGY"] = 1;
+  EXPECT_EQ(fam().check(q, caps, test::dense_problem(DType::F32, 1, 4096, 4096)), "");
   EXPECT_NE(detail::thin_candidate().applies(test::dense_problem(DType::F32, 17, 17, 4096), caps), "");
   EXPECT_EQ(detail::thin_candidate().applies(test::dense_problem(DType::F32, 17, 16, 4096), caps), "");
 }

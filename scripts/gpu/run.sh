@@ -242,21 +242,34 @@ tune() {
   done
 }
 
-# The thin kernel's shape swept through OPTUNE_PARAMS on the bench's thin
-# group (M = 1 to 128 against 4096 x 4096, f32 and f16), each setting a line
-# of THIN_SETS (space-separated; default below), on BENCH_ON's back ends.
-# The rows' "of copy" column is the fraction of the copy ceiling.
-THIN_SETS_DEFAULT="SPLIT=0 WGY=4 WGY=16 KCH=8 KCH=8,KU=8 FILL=2 FILL=8 SPLIT=1 WGX=64,WGY=4 VW=2"
+# The thin kernel's shape swept through OPTUNE_PARAMS: for each setting of
+# THIN_SETS (space-separated gemm_thin values, "default" for the family's
+# defaults; default list below), the bench's thin group (M = 1, 8, 16, 32,
+# 128 against 4096 x 4096; the thin kernel takes M <= 16) and the thin-N
+# products 4096 x {1, 8, 16} x 4096, in THIN_TYPES (default f32,f16), on
+# BENCH_ON's back ends. gemm_routine:THIN_MIN=0 sends every thin product to
+# the thin kernel (the shipped f16 entry keeps them off it). Each row's %
+# column is the fraction of the copy ceiling for reading A and B and
+# writing C once; the reference library runs with the defaults only. VW=8
+# is f16's 16-byte pack (f32 stays at 4 on CUDA, its widest).
+THIN_SETS_DEFAULT="default KU=2 KU=8 WGY=4 WGY=16 FILL=1 FILL=4 SPLIT=1 NJ=2 AV=1 AL=4 VW=8 WGX=64,WGY=4 WGX=8,WGY=32 WGX=8,WGY=32,NJ=4"
 thin_sweep() {
-  local ocl set dev
+  local ocl set dev params n ref
   ocl=$(ocl_device)
   for dev in cuda:0 "$ocl"; do
     [ -n "$dev" ] || continue
     case "${BENCH_ON:-both}" in both) ;; cuda) [ "$dev" = cuda:0 ] || continue ;; opencl) [ "$dev" != cuda:0 ] || continue ;; esac
     for set in ${THIN_SETS:-$THIN_SETS_DEFAULT}; do
-      log "thin sweep on $dev: gemm_thin:$set"
-      OPTUNE_PARAMS="gemm_thin:$set" ./build/gpu/optune bench gemm --gemm-cases thin --device "$dev" "$@" \
-        2>>"$LOGS/thin-sweep.log" | tee -a "$OUT/summary.txt"
+      params="gemm_routine:THIN_MIN=0" ref=
+      [ "$set" = default ] || params="$params;gemm_thin:$set" ref=--no-reference
+      log "thin sweep on $dev: $params"
+      OPTUNE_PARAMS="$params" ./build/gpu/optune bench gemm --gemm-cases thin --gemm-types "${THIN_TYPES:-f32,f16}" \
+        $ref --device "$dev" "$@" 2>>"$LOGS/thin-sweep.log" | tee -a "$OUT/summary.txt"
+      for n in 1 8 16; do
+        OPTUNE_PARAMS="$params" ./build/gpu/optune bench gemm --gemm-product "4096,$n,4096" \
+          --gemm-types "${THIN_TYPES:-f32,f16}" $ref --device "$dev" "$@" 2>>"$LOGS/thin-sweep.log" |
+          grep -E '^product' | tee -a "$OUT/summary.txt"
+      done
     done
   done
 }

@@ -113,4 +113,13 @@ const GemmCandidate& mma_candidate();
 const GemmCandidate& wgmma_candidate();
 const GemmCandidate& thin_candidate();
 
+// The thin candidate's launch (gemm_thin.cl, then gemm_thin_reduce where K is
+// split) for any row-major GemmCall whose M or N is at most 16 (a thin N
+// through the swapped form), with parameters fitted by GemmThinFamily::fit
+// to l.problem. Meant to be shared with the BLAS GEMV: y = alpha op(A) x +
+// beta y is the row-major call C = op(A) B with N = 1, x as the K x 1 B
+// (ldb = incx) and y as the M x 1 C (ldc = incy), which runs swapped (the
+// kernel's thin A is x, its C is written transposed, element i at i incy).
+Event run_thin(const GemmLaunch& l, const Params& p);
+
 }  // namespace optune::detail

@@ -58,37 +58,39 @@ class ThinCandidate : public GemmCandidate {
     families::gemm_thin().kernel(q, p, pr);
   }
 
-  Event run(const GemmLaunch& l, const Params& p) const override {
-    const GemmThinFamily& fam = families::gemm_thin();
-    const Capabilities& caps = l.q.device().caps();
-    const ThinSplit sp = fam.split(p, caps, l.problem);
-    const GemmCall kc = kernel_call(l.call, GemmThinFamily::view(l.problem).swapped);
-    const GemmLaunch kl{l.q, kc, l.problem, l.table, l.wait, l.span};
-    ScratchLease s = lease_scratch(l.q, {fam.scratch_bytes(p, caps, l.problem), 0, 0});
-    const MemImpl& part = sp.splits > 1 ? *s.slot[0] : *kc.c.mem;
-
-    const bool lists[3] = {kc.list, kc.list, kc.list};
-    const std::vector<KernelArg> operands = kl.operand_args(kc.a, kc.b, kc.c, lists);
-    std::vector<KernelArg> args{ulong_arg(std::uint64_t(kc.m)), ulong_arg(std::uint64_t(kc.n)),
-                                ulong_arg(std::uint64_t(kc.k)), kl.real(kc.alpha), kl.real(kc.beta)};
-    args.insert(args.end(), operands.begin(), operands.end());
-    std::vector<KernelArg> tail = kl.activation_args();
-    tail.insert(tail.end(), {KernelArg::buffer(part), ulong_arg(std::uint64_t(sp.splits)),
-                             ulong_arg(std::uint64_t(sp.kspan))});
-    KernelPtr k = fam.kernel(l.q, p, l.problem);
-    Event e = kl.batched(*k, args, tail, fam.geometry(p, caps, l.problem), l.wait);
-    if (sp.splits <= 1) return e;
-
-    // Second pass: C, bias, table, batch and flags as the first took them.
-    KernelPtr r = compile_kernel(l.q, fam.reduce_program(p, l.problem));
-    std::vector<KernelArg> rargs{ulong_arg(std::uint64_t(kc.m)), ulong_arg(std::uint64_t(kc.n)), kl.real(kc.alpha),
-                                 kl.real(kc.beta), KernelArg::buffer(part), ulong_arg(std::uint64_t(sp.splits))};
-    rargs.insert(rargs.end(), operands.begin() + 8, operands.end());
-    return kl.batched(*r, rargs, kl.activation_args(), fam.reduce_geometry(caps, l.problem), {});
-  }
+  Event run(const GemmLaunch& l, const Params& p) const override { return run_thin(l, p); }
 };
 
 }  // namespace
+
+Event run_thin(const GemmLaunch& l, const Params& p) {
+  const GemmThinFamily& fam = families::gemm_thin();
+  const Capabilities& caps = l.q.device().caps();
+  const ThinSplit sp = fam.split(p, caps, l.problem);
+  const GemmCall kc = kernel_call(l.call, GemmThinFamily::view(l.problem).swapped);
+  const GemmLaunch kl{l.q, kc, l.problem, l.table, l.wait, l.span};
+  ScratchLease s = lease_scratch(l.q, {fam.scratch_bytes(p, caps, l.problem), 0, 0});
+  const MemImpl& part = sp.splits > 1 ? *s.slot[0] : *kc.c.mem;
+
+  const bool lists[3] = {kc.list, kc.list, kc.list};
+  const std::vector<KernelArg> operands = kl.operand_args(kc.a, kc.b, kc.c, lists);
+  std::vector<KernelArg> args{ulong_arg(std::uint64_t(kc.m)), ulong_arg(std::uint64_t(kc.n)),
+                              ulong_arg(std::uint64_t(kc.k)), kl.real(kc.alpha), kl.real(kc.beta)};
+  args.insert(args.end(), operands.begin(), operands.end());
+  std::vector<KernelArg> tail = kl.activation_args();
+  tail.insert(tail.end(), {KernelArg::buffer(part), ulong_arg(std::uint64_t(sp.splits)),
+                           ulong_arg(std::uint64_t(sp.kspan))});
+  KernelPtr k = fam.kernel(l.q, p, l.problem);
+  Event e = kl.batched(*k, args, tail, fam.geometry(p, caps, l.problem), l.wait);
+  if (sp.splits <= 1) return e;
+
+  // Second pass: C, bias, table, batch and flags as the first took them.
+  KernelPtr r = compile_kernel(l.q, fam.reduce_program(p, l.problem));
+  std::vector<KernelArg> rargs{ulong_arg(std::uint64_t(kc.m)), ulong_arg(std::uint64_t(kc.n)), kl.real(kc.alpha),
+                               kl.real(kc.beta), KernelArg::buffer(part), ulong_arg(std::uint64_t(sp.splits))};
+  rargs.insert(rargs.end(), operands.begin() + 8, operands.end());
+  return kl.batched(*r, rargs, kl.activation_args(), fam.reduce_geometry(caps, l.problem), {});
+}
 
 const GemmCandidate& thin_candidate() {
   static const ThinCandidate c;

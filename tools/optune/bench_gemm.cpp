@@ -246,7 +246,7 @@ nlohmann::json run_case(const RowContext& rc, const Case& cs) {
     // One row of at most 120 columns; the parameters on an indented line below.
     std::printf("%-9s %-4s %-2s %15s %10.1f %9.1f %6.1f%%", cs.group.c_str(), type_name(cs).c_str(),
                 trans_name(s).c_str(), shape_name(s).c_str(), t.median_s * 1e6, gflops,
-                cs.group == "thin" ? 100 * row["fraction_of_copy_ceiling"].get<double>()
+                cs.group == "thin" || std::min(s.m, s.n) <= 16 ? 100 * row["fraction_of_copy_ceiling"].get<double>()
                                    : ceiling > 0 ? 100 * gflops / ceiling : 0.0);
     if (ref["available"].get<bool>())
       std::printf(" %10.1f %9.1f %6.2fx %8.1e", ref["median_us"].get<double>(), ref["gflops"].get<double>(),
@@ -308,7 +308,8 @@ nlohmann::json bench_gemm(const Queue& q, const Ceilings& c, const GemmBenchOpti
     std::printf("GFLOP/s counts 2mnk per product; peak%% is of the measured FMA ceiling (2 flops per FMA), or for\n"
                 "f16, bf16 and tf32 where measured (CUDA sm_80+) of the tensor cores' ceiling for the type (bench\n"
                 "ceilings: mma.sync or wgmma, f32 accumulation); vs ref > 1: optune faster; diff = max|ours - ref| /\n"
-                "max|ref|; thin rows: the %% column is of the copy ceiling, for reading A and B and writing C once;\n"
+                "max|ref|; thin rows (and --gemm-product rows whose M or N is at most 16): the %% column is of the\n"
+                "copy ceiling, for reading A and B and writing C once;\n"
                 "under each row, the kernel parameters and the database level they came from;\n"
                 "bf16: bf16 A, B, C, f32 accumulation (reference: cublasGemmEx CUDA_R_16BF, CUBLAS_COMPUTE_32F);\n"
                 "tf32: f32 with GemmCompute::FastTF32, CUDA sm_80+ only (reference: cublasGemmEx CUDA_R_32F,\n"

@@ -8,7 +8,8 @@
 //   gemm_wgmma    Hopper's (sm_90a: wgmma, copies by the tensor-memory
 //                 accelerator, producer and consumer warpgroups);
 //   gemm_thin     thin products (M or N at most 16): the wide operand
-//                 streamed once, split along K where the grid is small;
+//                 streamed once with many loads in flight and no barrier,
+//                 split along K where the grid is small;
 //   gemm_routine  routine-level parameters: the size from which the tiled
 //                 kernel replaces the direct one, or a fixed choice.
 // Every family is tuned per size bucket (small, medium, large, skinny,
@@ -244,11 +245,11 @@ struct ThinView {
   bool swapped = false;
   std::int64_t m = 0, n = 0, k = 0;
   bool trans_a = false, trans_b = false;  // trans_b: B stored N x K (read along K)
-  std::int64_t align_b = 16;              // of the kernel's B
+  std::int64_t align_a = 16, align_b = 16;  // of the kernel's A and B
 };
 
 // How a thin product is cut along K: `splits` ranges of `kspan` (a multiple
-// of the K chunk) each; splits > 1 writes partial sums to scratch and runs
+// of a group's K step) each; splits > 1 writes partial sums to scratch and runs
 // gemm_thin_reduce.
 struct ThinSplit {
   std::int64_t splits = 1, kspan = 0;
@@ -271,12 +272,14 @@ class GemmThinFamily : public GemmFamilyBase {
   // The second pass's grid: one work-item per element of C.
   Geometry reduce_geometry(const Capabilities& caps, const GemmProblem& problem) const;
   // Type defines (f32 arithmetic for f16 storage), the kernel's macros, the
-  // path (B_KCONTIG) and the reduction's rows per round (RR); SPLIT and FILL
-  // are the host's.
+  // path (B_KCONTIG), A's storage (A_KCONTIG) and the reduction's rows per
+  // round (RR); SPLIT and FILL are the host's.
   Defines defines(const Params& p, const GemmProblem& problem) const override;
   // The stored values adjusted to the call: MT down to the thin dimension's
-  // power of two, VW down to what the backend and B's alignment allow, KU to
-  // KCH, SG off without sub-groups of WGX lanes; else the defaults so
+  // power of two, VW down to what the backend and B's alignment allow, AV
+  // down to what A's alignment and the lane's span (MT, VW or KU) allow, AL
+  // halved until A's chunk fits in local memory, SG off without sub-groups
+  // of WGX lanes; else the defaults so
   // adjusted; empty when neither runs (fit_or_none).
   std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
   Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
@@ -286,7 +289,7 @@ class GemmThinFamily : public GemmFamilyBase {
 
   static ThinView view(const GemmProblem& problem);
   // SPLIT, else enough splits for FILL quarter fills of the device, at most
-  // one per K chunk, fewer where the partial sums would pass 256 MiB.
+  // one per K step, fewer where the partial sums would pass 256 MiB.
   ThinSplit split(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
   // Scratch bytes of the partial sums (0 without a split).
   std::size_t scratch_bytes(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;

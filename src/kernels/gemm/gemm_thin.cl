@@ -3,35 +3,46 @@
 // is streamed once. The host turns a product whose N is the thin dimension
 // into C^T = B^T A^T (flags GEMM_TRANS_C and GEMM_LISTS_SWAPPED), so this
 // kernel only sees a thin A. M = 1 is a GEMV: the interface keeps leading
-// dimensions for A, B and C (with GEMM_TRANS_A and GEMM_TRANS_C, a vector
-// with any element stride is a 1 x K or 1 x N matrix).
+// dimensions for A, B and C (a vector with any element stride is a 1 x K
+// matrix stored K x 1, A_KCONTIG 0, or a 1 x N row of C).
 //
-// Row-major problem (see gemm_common.cl): A is M x K, stored M x K or, with
-// GEMM_TRANS_A, K x M (read where it lies: it is small); C is M x N at
+// Row-major problem (see gemm_common.cl): A is M x K, C is M x N at
 // i * ldc + j, or with GEMM_TRANS_C at j * ldc + i. B is K x N, and its
 // storage picks the code path (a define, B_KCONTIG):
 //
-//   B_KCONTIG 0: B stored K x N. Work-items along x read consecutive packs of
-//     VW columns of one row of B (coalesced); the WGY rows of work-items of
-//     a group take interleaved k, and meet in local memory at the end.
+//   B_KCONTIG 0: B stored K x N. A work-item owns NJ packs of VW columns of
+//     C; the WGX lanes along x read consecutive packs of one row of B
+//     (coalesced); the WGY rows of lanes take interleaved steps of KU rows
+//     of K and meet in local memory once, at the end.
 //
 //              N ->  | x=0 | x=1 | ... | x=WGX-1 | x=0 (NJ > 1) ...
-//        k  y = 0    |  VW |  VW |     |   VW    |
-//        |  y = 1    |     |     |     |         |
-//        v  y = 0    |     |     |     |         |   (k + WGY)
+//        k  y = 0    |  VW |  VW |     |   VW    |     (KU rows)
+//        |  y = 1    |     |     |     |         |     (KU rows)
+//        v  y = 0    |     |     |     |         |     (k + WGY KU)
 //
 //   B_KCONTIG 1: B stored N x K (the transposed B of x W^T). Each row y of
 //     work-items owns NJ columns of C (rows of B), its WGX lanes read
-//     consecutive packs of VW elements along K and meet in a sub-group
-//     reduction (SG, where the sub-group is the row) or in local memory.
+//     consecutive packs of VW elements along K, KU packs apart, and meet at
+//     the end in a sub-group reduction (SG, where the sub-group is the row)
+//     or in local memory.
 //
-// The group's A rows, over a chunk of K (KCH packs per lane), sit in local
-// memory; KU packs of B per lane are loaded before any is multiplied, so
-// their latencies overlap. Arithmetic and accumulation are in COMP (f32
-// for f32 and f16 storage, f64 for f64).
+// Streaming: there is no barrier in the K loop. Each step loads KU packs of
+// B per lane per column pack (KU NJ independent loads in flight) before any
+// is used; A, tiny and shared by every group, is read straight from global
+// memory (the caches serve it) in packs of AV elements along its contiguous
+// dimension (A_KCONTIG 1: A stored M x K, packs along K; 0: stored K x M,
+// packs along M), right where the products need it. All MT x (NJ VW) (or
+// MT x NJ) sums stay in registers. Arithmetic and accumulation are in COMP
+// (f32 for f32 and f16/bf16 storage, f64 for f64). With AL > 0 and B read
+// along N (CPUs: PoCL's work-group loops vectorise a broadcast from local
+// memory far better than loads of A through the caches) the group instead
+// copies A's rows over AL steps of K into local memory (ALM below), between
+// two barriers, and the steps read it there; along K, where each lane needs
+// its own K, AL is ignored (staged, it ran slower on PoCL).
 //
 // Split K: the grid's y holds (row blocks) x (splits); split s takes K's
-// range [s kspan, (s + 1) kspan). With nsplit = 1 the kernel applies the
+// range [s kspan, (s + 1) kspan) (kspan a multiple of the group's step:
+// WGY KU rows, or WGX VW KU along K). With nsplit = 1 the kernel applies the
 // epilogue; else it writes its partial sums to part[((z nsplit + s) M + i)
 // N + j] and gemm_thin_reduce (below) adds the nsplit partials in order
 // (deterministic: no atomics) and applies the epilogue.
@@ -40,17 +51,24 @@
 // products from z0.
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
-// check-variant: -DB_KCONTIG=1 -DWGX=32 -DWGY=8 -DVW=4 -DKCH=2 -DKU=2 -DMT=8 -DRR=4
-// check-variant: -DB_KCONTIG=1 -DWGX=32 -DWGY=4 -DVW=2 -DNJ=2 -DKCH=2 -DKU=1 -DMT=4 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=32
-// check-variant: -DB_KCONTIG=0 -DWGX=16 -DWGY=1 -DVW=8 -DNJ=2 -DKCH=4 -DKU=4 -DMT=2 -DRR=2
-// check-variant: -DB_KCONTIG=1 -DWGX=1 -DWGY=64 -DVW=4 -DKCH=4 -DKU=2 -DMT=2
-// check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVW=2 -DRR=4
-// check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=1 -DVW=2 -DWGX=32 -DWGY=4 -DKCH=2 -DKU=2 -DRR=4
-// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DVW=8 -DMT=1 -DRR=1
-// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DVW=8 -DWGX=16 -DWGY=8 -DKCH=1 -DKU=1 -DMT=16 -DRR=8
+// check-variant: -DB_KCONTIG=1 -DWGX=32 -DWGY=8 -DVW=4 -DKU=2 -DMT=8 -DAV=4 -DRR=4
+// check-variant: -DB_KCONTIG=1 -DA_KCONTIG=0 -DWGX=32 -DWGY=4 -DVW=2 -DNJ=2 -DKU=4 -DMT=4 -DAV=2 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=32
+// check-variant: -DB_KCONTIG=0 -DWGX=16 -DWGY=1 -DVW=8 -DNJ=2 -DKU=4 -DMT=2 -DAV=2 -DRR=2
+// check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DWGX=16 -DWGY=2 -DVW=8 -DKU=4 -DMT=16 -DAL=4 -DRR=4
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DA_KCONTIG=0 -DVW=8 -DWGX=8 -DWGY=4 -DKU=2 -DMT=8 -DAL=1 -DRR=8
+// check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DWGX=16 -DWGY=4 -DVW=4 -DKU=2 -DMT=16 -DAV=4 -DRR=4
+// check-variant: -DB_KCONTIG=1 -DWGX=1 -DWGY=64 -DVW=4 -DKU=2 -DMT=2 -DAV=1
+// check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVW=2 -DAV=2 -DRR=4
+// check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=1 -DA_KCONTIG=0 -DVW=2 -DWGX=32 -DWGY=4 -DKU=2 -DAV=2 -DRR=4
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DVW=8 -DMT=1 -DAV=1 -DRR=1
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DVW=8 -DWGX=16 -DWGY=8 -DKU=1 -DMT=16 -DAV=8 -DRR=8
+// check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DB_KCONTIG=0 -DA_KCONTIG=0 -DVW=4 -DMT=8 -DAV=4 -DRR=4
 
 #ifndef B_KCONTIG
 #define B_KCONTIG 0      // 1: B stored N x K (read along K), else K x N (read along N)
+#endif
+#ifndef A_KCONTIG
+#define A_KCONTIG 1      // 1: A stored M x K (packs of A along K), else K x M (packs along M)
 #endif
 #ifndef WGX
 #define WGX 32           // work-items along x: along N (B_KCONTIG 0) or K (1)
@@ -64,17 +82,24 @@
 #ifndef NJ
 #define NJ 1             // packs of columns (0) or columns (1) of C per work-item
 #endif
-#ifndef KCH
-#define KCH 4            // packs of B per lane and column between two loads of A's chunk
-#endif
 #ifndef KU
-#define KU 4             // packs of B per lane loaded before they are multiplied (divides KCH)
+#define KU 4             // packs of B per lane and column pack loaded before they are used (rows of K for 0)
 #endif
 #ifndef MT
 #define MT 16            // rows of A (and C) per group
 #endif
+#ifndef AV
+#define AV 4             // elements per load of A along its contiguous dimension (divides KU, VW or MT)
+#endif
 #ifndef RR
 #define RR 4             // rows of C per round of the in-group reduction (host: from local memory)
+#endif
+#ifndef AL
+#define AL 0             // 0: A read through the caches; n: A staged in local memory n steps of K at a time (B_KCONTIG 0)
+#endif
+#if B_KCONTIG
+#undef AL
+#define AL 0
 #endif
 #ifndef SG
 #define SG 0             // 1: sub-group reduction across a row's lanes (B_KCONTIG 1, WGX = sub-group size)
@@ -84,16 +109,16 @@
 typedef COMP comp;
 
 #if B_KCONTIG
-#define CHUNK (KCH * WGX * VW)  // K per chunk of A in local memory
 #define GCOLS (WGY * NJ)        // columns of C per group
-// A's chunk pack-transposed: element kk of row i at (i VW + kk % VW) (CHUNK / VW) + kk / VW, so the
-// lanes' reads of one component of their packs are consecutive.
-#define ALM(i, kk) (((i) * VW + (kk) % VW) * (CHUNK / VW) + (kk) / VW)
+#define KSTEP (WGX * VW * KU)   // K per step of the group
 #else
-#define CHUNK (KCH * WGY)       // K per chunk of A in local memory
 #define GCOLS (WGX * NJ * VW)   // columns of C per group
-#define ALM(i, kk) ((kk) * MT + (i))  // every lane of a row reads the same k: broadcast
+#define KSTEP (WGY * KU)        // K per step of the group
 #endif
+#define ACH (AL * KSTEP)        // K per chunk of A in local memory (AL > 0)
+// Element (i, kk) of that chunk, [kk][MT]: a row of lanes reads one k, a
+// broadcast.
+#define ALM(i, kk) ((kk) * MT + (i))
 
 #if defined(OPTUNE_SUBGROUP_SIZE) && SG && OPTUNE_HAS_SUBGROUPS && B_KCONTIG
 #if WGX == OPTUNE_SUBGROUP_SIZE
@@ -104,8 +129,7 @@ typedef COMP comp;
 #define USE_SG 0
 #endif
 
-// Local memory, in COMP elements: A's chunk, then (after the K loop) one
-// round of the in-group reduction.
+// Local memory, in COMP elements: one round of the in-group reduction.
 #if B_KCONTIG && WGX > 1 && !USE_SG
 #define RED_SIZE (RR * GCOLS * (WGX + 1))
 #elif !B_KCONTIG && WGY > 1
@@ -113,30 +137,139 @@ typedef COMP comp;
 #else
 #define RED_SIZE 1
 #endif
-#define LM_SIZE (MT * CHUNK > RED_SIZE ? MT * CHUNK : RED_SIZE)
 
 #if HALF_STORAGE
-#define LOAD_PACK(p, e) OPTUNE_CAT(optune_gload_half, VW)((e) / VW, (p))
+#define LOAD_PACK(W, p, e) OPTUNE_CAT(optune_gload_half, W)((e) / W, (p))
 #elif BF16_STORAGE
-#define LOAD_PACK(p, e) OPTUNE_CAT(optune_gload_bf16, VW)((e) / VW, (p))
+#define LOAD_PACK(W, p, e) OPTUNE_CAT(optune_gload_bf16, W)((e) / W, (p))
 #else
-#define LOAD_PACK(p, e) OPTUNE_VLOAD(VW, (e) / VW, (p))
+#define LOAD_PACK(W, p, e) OPTUNE_VLOAD(W, (e) / W, (p))
 #endif
 #define LOAD_ONE(p, e) ((comp)GEMM_LOAD((p), (e)))
-typedef OPTUNE_VEC(COMP, VW) packv;
 
-// VW elements of B from element e, of which the first `valid` lie inside:
-// a whole pack in one access, else element by element with zeros past the
-// edge (the last pack of a row or of K).
-OPTUNE_FUNC void load_b(comp* dst, const __global TYPE* bp, const ulong e, const ulong valid) {
-  if (valid >= VW) {
-    const packv w = LOAD_PACK(bp, e);
-    OPTUNE_VUNPACK(VW, w, dst);
-  } else {
-#pragma unroll
-    for (int v = 0; v < VW; ++v) dst[v] = (ulong)v < valid ? LOAD_ONE(bp, e + v) : (comp)0;
+// W elements of p from element e (a multiple of W), of which the first
+// `valid` lie inside (none where it is 0 or negative): a whole pack in one
+// access, else element by element with zeros past the edge (the last pack of
+// a row, of K or of M).
+#define THIN_LOADER(name, W)                                                                  \
+  OPTUNE_FUNC void name(comp* dst, const __global TYPE* p, const ulong e, const long valid) { \
+    if (valid >= W) {                                                                         \
+      const OPTUNE_VEC(COMP, W) w = LOAD_PACK(W, p, e);                                       \
+      OPTUNE_VUNPACK(W, w, dst);                                                              \
+    } else {                                                                                  \
+      _Pragma("unroll") for (int v = 0; v < W; ++v) dst[v] = (long)v < valid ? LOAD_ONE(p, e + v) : (comp)0; \
+    }                                                                                         \
   }
-}
+THIN_LOADER(load_b, VW)
+THIN_LOADER(load_a, AV)
+// The same where the whole pack is known to lie inside (a step in the
+// interior: no test, so the step's loads are issued back to back).
+#define THIN_LOADER_ALL(name, W)                                                                  \
+  OPTUNE_FUNC void name(comp* dst, const __global TYPE* p, const ulong e, const long valid) {     \
+    const OPTUNE_VEC(COMP, W) w = LOAD_PACK(W, p, e);                                             \
+    OPTUNE_VUNPACK(W, w, dst);                                                                    \
+  }
+THIN_LOADER_ALL(load_b_all, VW)
+THIN_LOADER_ALL(load_a_all, AV)
+
+// How many elements from index x on lie below the end e (0 or negative from
+// e on; signed, so that no saturating subtraction reaches the compiler:
+// oclgrind has none).
+#define INSIDE(x, e) ((long)(e) - (long)(x))
+
+// One step of a lane's K loop with the loaders LB (B) and LA (A): the
+// checked ones, or the _all ones in the interior. THIN_LOAD_B issues the
+// step's KU NJ loads of B into bv; THIN_USE multiplies them by A's packs.
+#if B_KCONTIG
+// Packs kc, kc + WGX VW, ... (KU of them) of the row's NJ rows of B.
+#define THIN_LOAD_B(LB)                                                         \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                              \
+    const ulong gk = kc + (ulong)u * (WGX * VW);                                \
+    _Pragma("unroll") for (int q = 0; q < NJ; ++q) {                            \
+      const ulong j = nb + (ulong)(ty * NJ + q);                                \
+      LB(bv[u][q], bp, j * ldb + gk, j < N ? INSIDE(gk, ke) : 0);               \
+    }                                                                           \
+  }
+#if A_KCONTIG
+#define THIN_USE(LA)                                                                                 \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                   \
+    const ulong gk = kc + (ulong)u * (WGX * VW);                                                     \
+    _Pragma("unroll") for (int i = 0; i < MT; ++i)                                                   \
+    _Pragma("unroll") for (int v0 = 0; v0 < VW; v0 += AV) {                                          \
+      comp av[AV];                                                                                   \
+      LA(av, ap, (r0 + i) * lda + gk + v0, r0 + i < M ? INSIDE(gk + v0, ke) : 0);                    \
+      _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                 \
+      _Pragma("unroll") for (int q = 0; q < NJ; ++q) acc[i][q] = fma(av[w], bv[u][q][v0 + w], acc[i][q]); \
+    }                                                                                                \
+  }
+#else
+#define THIN_USE(LA)                                                                                     \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                       \
+    const ulong gk = kc + (ulong)u * (WGX * VW);                                                         \
+    _Pragma("unroll") for (int v = 0; v < VW; ++v)                                                       \
+    _Pragma("unroll") for (int i0 = 0; i0 < MT; i0 += AV) {                                              \
+      comp av[AV];                                                                                       \
+      LA(av, ap, (gk + v) * lda + r0 + i0, gk + v < ke ? INSIDE(r0 + i0, M) : 0);                        \
+      _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                     \
+      _Pragma("unroll") for (int q = 0; q < NJ; ++q) acc[i0 + w][q] = fma(av[w], bv[u][q][v], acc[i0 + w][q]); \
+    }                                                                                                    \
+  }
+#endif
+#else
+// KU consecutive rows of B from k0, NJ packs of columns each.
+#define THIN_LOAD_B(LB)                                                     \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                          \
+    const ulong gk = k0 + (ulong)u;                                         \
+    _Pragma("unroll") for (int q = 0; q < NJ; ++q) {                        \
+      const ulong n = nb + (ulong)((q * WGX + tx) * VW);                    \
+      LB(bv[u][q], bp, gk * ldb + n, gk < ke ? INSIDE(n, N) : 0);           \
+    }                                                                       \
+  }
+#if A_KCONTIG
+#define THIN_USE(LA)                                                                                     \
+  _Pragma("unroll") for (int u0 = 0; u0 < KU; u0 += AV)                                                  \
+  _Pragma("unroll") for (int i = 0; i < MT; ++i) {                                                       \
+    comp av[AV];                                                                                         \
+    LA(av, ap, (r0 + i) * lda + k0 + (ulong)u0, r0 + i < M ? INSIDE(k0 + (ulong)u0, ke) : 0);            \
+    _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                       \
+    _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                                  \
+      acc[i][q] = fma(av[w], bv[u0 + w][q / VW][q % VW], acc[i][q]);                                     \
+  }
+#else
+#define THIN_USE(LA)                                                                                     \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u)                                                         \
+  _Pragma("unroll") for (int i0 = 0; i0 < MT; i0 += AV) {                                                \
+    comp av[AV];                                                                                         \
+    LA(av, ap, (k0 + (ulong)u) * lda + r0 + i0, k0 + (ulong)u < ke ? INSIDE(r0 + i0, M) : 0);            \
+    _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                       \
+    _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                                  \
+      acc[i0 + w][q] = fma(av[w], bv[u][q / VW][q % VW], acc[i0 + w][q]);                                \
+  }
+#endif
+#endif
+#define THIN_STEP(LB, LA)    \
+  {                          \
+    comp bv[KU][NJ][VW];     \
+    THIN_LOAD_B(LB)          \
+    THIN_USE(LA)             \
+  }
+
+// With AL > 0 (B read along N) the step reads A from the chunk in local
+// memory, am[ALM(i, kk)] for k = kc0 + kk (zero past M and past the split's
+// end: no tests).
+#define THIN_USE_LM                                                                            \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u)                                               \
+  _Pragma("unroll") for (int i = 0; i < MT; ++i) {                                             \
+    const comp av = am[ALM(i, (int)(k0 - kc0) + u)];                                           \
+    _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                        \
+      acc[i][q] = fma(av, bv[u][q / VW][q % VW], acc[i][q]);                                   \
+  }
+#define THIN_STEP_LM(LB)     \
+  {                          \
+    comp bv[KU][NJ][VW];     \
+    THIN_LOAD_B(LB)          \
+    THIN_USE_LM              \
+  }
 
 // C's element (i, j) through the epilogue (beta = 0 never reads C).
 OPTUNE_FUNC void thin_finish(__global CTYPE* cp, const ulong ldc, const uint flags, __global const CTYPE* biasp,
@@ -166,7 +299,10 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
                __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
                const real act_p0, const real act_p1, __global comp* restrict part, const ulong nsplit,
                const ulong kspan) {
-  __local comp lm[LM_SIZE];
+  __local comp lm[RED_SIZE];
+#if AL
+  __local comp am[MT * ACH];
+#endif
   const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
   const int tid = ty * WGX + tx;
   const ulong z = z0 + get_group_id(2);
@@ -181,9 +317,6 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
   const ulong s = get_group_id(1) % nsplit;
   const ulong r0 = (get_group_id(1) / nsplit) * MT;  // the group's first row of A and C
   const ulong nb = get_group_id(0) * GCOLS;          // its first column of C
-  // Element strides of A's rows and columns.
-  const int ta = (flags & GEMM_TRANS_A) != 0;
-  const ulong a_si = ta ? 1 : lda, a_sk = ta ? lda : 1;
   // The split's K range; alpha == 0: A and B are not read.
   const ulong kb = s * kspan;
   const ulong ke = alpha_z == (real)0 ? kb : K < kb + kspan ? K : kb + kspan;
@@ -203,69 +336,45 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
     for (int q = 0; q < NJ * VW; ++q) acc[i][q] = (comp)0;
 #endif
 
-  for (ulong kc = kb; kc < ke; kc += CHUNK) {
-    // A's rows r0 .. r0 + MT over K's chunk, zero outside, the fast index
-    // along A's stored rows.
-    for (int e = tid; e < MT * CHUNK; e += WGS) {
-      const int i = ta ? e % MT : e / CHUNK, kk = ta ? e / MT : e % CHUNK;
-      const ulong gi = r0 + i, gk = kc + kk;
-      lm[ALM(i, kk)] = gi < M && gk < ke ? LOAD_ONE(ap, gi * a_si + gk * a_sk) : (comp)0;
+  // Steps wholly inside K, the group's columns and M load without tests.
+  const int inner = nb + GCOLS <= N && r0 + MT <= M;
+#if AL
+  // A's rows over a chunk of ACH of K in local memory, then the chunk's steps.
+  const int ta = !A_KCONTIG;
+  for (ulong kc0 = kb; kc0 < ke; kc0 += ACH) {
+    for (int e = tid; e < MT * ACH; e += WGS) {
+      // The fast index along A's stored rows.
+      const int i = ta ? e % MT : e / ACH, kk = ta ? e / MT : e % ACH;
+      const ulong gi = r0 + i, gk = kc0 + kk;
+      am[ALM(i, kk)] = gi < M && gk < ke ? LOAD_ONE(ap, ta ? gk * lda + gi : gi * lda + gk) : (comp)0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-
-#if B_KCONTIG
-    for (int p0 = tx; p0 < KCH * WGX; p0 += KU * WGX) {
-      comp bv[KU][NJ][VW];
-#pragma unroll
-      for (int u = 0; u < KU; ++u) {
-        const ulong gk = kc + (ulong)(p0 + u * WGX) * VW;
-#pragma unroll
-        for (int q = 0; q < NJ; ++q) {
-          const ulong j = nb + ty * NJ + q;
-          load_b(bv[u][q], bp, j * ldb + gk, j < N && gk < ke ? ke - gk : 0);
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < KU; ++u) {
-        const int pk = p0 + u * WGX;
-#pragma unroll
-        for (int i = 0; i < MT; ++i)
-#pragma unroll
-          for (int v = 0; v < VW; ++v) {
-            const comp av = lm[(i * VW + v) * (CHUNK / VW) + pk];
-#pragma unroll
-            for (int q = 0; q < NJ; ++q) acc[i][q] = fma(av, bv[u][q][v], acc[i][q]);
-          }
-      }
+    const ulong kce = ke < kc0 + ACH ? ke : kc0 + ACH;
+    for (ulong k0 = kc0 + (ulong)ty * KU; k0 < kce; k0 += (ulong)KSTEP) {
+      if (inner && k0 + KU <= ke)
+        THIN_STEP_LM(load_b_all)
+      else
+        THIN_STEP_LM(load_b)
     }
-#else
-    for (int k0 = ty; k0 < CHUNK; k0 += KU * WGY) {
-      comp bv[KU][NJ][VW];
-#pragma unroll
-      for (int u = 0; u < KU; ++u) {
-        const ulong gk = kc + (ulong)(k0 + u * WGY);
-#pragma unroll
-        for (int q = 0; q < NJ; ++q) {
-          const ulong n = nb + (ulong)((q * WGX + tx) * VW);
-          load_b(bv[u][q], bp, gk * ldb + n, gk < ke && n < N ? N - n : 0);
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < KU; ++u) {
-        const int kk = k0 + u * WGY;
-#pragma unroll
-        for (int i = 0; i < MT; ++i) {
-          const comp av = lm[kk * MT + i];
-#pragma unroll
-          for (int q = 0; q < NJ; ++q)
-#pragma unroll
-            for (int v = 0; v < VW; ++v) acc[i][q * VW + v] = fma(av, bv[u][q][v], acc[i][q * VW + v]);
-        }
-      }
-    }
-#endif
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+#elif B_KCONTIG
+  // Each lane: packs kc, kc + WGX VW, ... (KU of them) of its row's NJ rows of B.
+  for (ulong kc = kb + (ulong)tx * VW; kc < ke; kc += (ulong)KSTEP) {
+    if (inner && kc + (ulong)((KU - 1) * WGX * VW + VW) <= ke)
+      THIN_STEP(load_b_all, load_a_all)
+    else
+      THIN_STEP(load_b, load_a)
+  }
+#else
+  // Each row of lanes: KU consecutive rows of B from k0, then WGY KU further.
+  for (ulong k0 = kb + (ulong)ty * KU; k0 < ke; k0 += (ulong)KSTEP) {
+    if (inner && k0 + KU <= ke)
+      THIN_STEP(load_b_all, load_a_all)
+    else
+      THIN_STEP(load_b, load_a)
+  }
+#endif
 
   // The lanes that share outputs meet: those along K (y for B_KCONTIG 0, x
   // for 1), in RR rows of C per round of local memory.

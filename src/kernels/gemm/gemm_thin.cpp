@@ -17,8 +17,7 @@ using reduction::pow2_ceil;
 constexpr std::int64_t kMaxGridY = 65535;
 // The partial sums of a split product stay under this.
 constexpr std::uint64_t kMaxScratch = std::uint64_t(256) << 20;
-// The in-group reduction may use this much local memory per round even
-// where A's chunk needs less.
+// The in-group reduction uses at most this much local memory per round.
 constexpr std::uint64_t kReductionBytes = 16 * 1024;
 
 std::size_t comp_size(const GemmProblem& pr) { return pr.dtype == DType::F64 ? 8 : 4; }
@@ -30,9 +29,10 @@ std::int64_t max_vw(const Capabilities& caps, const GemmProblem& pr) {
   return pr.dtype == DType::F64 ? 2 : pr.dtype == DType::F16 || pr.dtype == DType::BF16 ? 8 : 4;
 }
 
-// K per chunk of A in local memory, columns of C per group.
-std::int64_t chunk_of(const Params& p, bool kcontig) {
-  return kcontig ? p.at("KCH") * p.at("WGX") * p.at("VW") : p.at("KCH") * p.at("WGY");
+// K per step of a group (the unit of the split's ranges), columns of C per
+// group.
+std::int64_t step_of(const Params& p, bool kcontig) {
+  return kcontig ? p.at("KU") * p.at("WGX") * p.at("VW") : p.at("KU") * p.at("WGY");
 }
 std::int64_t gcols_of(const Params& p, bool kcontig) {
   return kcontig ? p.at("WGY") * p.at("NJ") : p.at("WGX") * p.at("NJ") * p.at("VW");
@@ -46,20 +46,30 @@ std::int64_t red_row(const Params& p, bool kcontig) {
   return p.at("WGY") > 1 ? p.at("WGY") * gcols_of(p, false) : 0;
 }
 
-// Rows of C per reduction round: all MT where they fit beside A's chunk (or
-// in kReductionBytes), else fewer.
+// Rows of C per reduction round: all MT where they fit in kReductionBytes,
+// else fewer.
 std::int64_t rounds_rows(const Params& p, const GemmProblem& pr, bool kcontig) {
-  const std::int64_t row = red_row(p, kcontig), alm = p.at("MT") * chunk_of(p, kcontig);
-  const std::int64_t budget = std::max<std::int64_t>(alm, std::int64_t(kReductionBytes / comp_size(pr)));
+  const std::int64_t row = red_row(p, kcontig);
+  const std::int64_t budget = std::int64_t(kReductionBytes / comp_size(pr));
   std::int64_t rr = p.at("MT");
   while (rr > 1 && rr * row > budget) rr /= 2;
   return rr;
 }
 
+// A's staging in local memory: AL steps of K (B read along N; 0: none).
+std::int64_t staged_steps(const Params& p, bool kcontig) { return kcontig ? 0 : p.at("AL"); }
+
+// The reduction's round and, with A staged, A's chunk (MT rows of AL steps).
 std::uint64_t local_bytes(const Params& p, const GemmProblem& pr, bool kcontig) {
-  const std::int64_t alm = p.at("MT") * chunk_of(p, kcontig);
   const std::int64_t red = rounds_rows(p, pr, kcontig) * red_row(p, kcontig);
-  return std::uint64_t(std::max(alm, red)) * comp_size(pr);
+  const std::int64_t chunk = staged_steps(p, kcontig) * step_of(p, kcontig) * p.at("MT");
+  return std::uint64_t(std::max<std::int64_t>(red, 1) + chunk) * comp_size(pr);
+}
+
+// What a pack of A must divide: MT where A is stored K x M (packs along M),
+// else the lane's consecutive K: VW (B read along K) or KU rows (along N).
+std::int64_t a_pack_span(const Params& p, const ThinView& v) {
+  return v.trans_a ? p.at("MT") : v.trans_b ? p.at("VW") : p.at("KU");
 }
 
 }  // namespace
@@ -72,18 +82,25 @@ ThinView GemmThinFamily::view(const GemmProblem& pr) {
   v.k = pr.k;
   v.trans_a = v.swapped ? !pr.trans_b : pr.trans_a;
   v.trans_b = v.swapped ? !pr.trans_a : pr.trans_b;
+  v.align_a = v.swapped ? pr.align_b : pr.align_a;
   v.align_b = v.swapped ? pr.align_a : pr.align_b;
   return v;
 }
 
-// GPUs (B read along N): 32 x 8 work-items, 4-element packs, each lane 4
-// rows of B per chunk, all 4 loaded together; a group covers 128 columns and
-// 32 rows of K per chunk, the device filled once by splitting K. Along K
-// (B stored N x K) the same shape is a warp per column of C over 512 K per
-// chunk. CPUs (PoCL): one lane per column pack of 8 (no in-group reduction),
-// 16 packs a group, 16 rows of B per chunk, 4 loaded together (on a loaded
-// 2-core EPYC, 16 x 1024 x 1024 f32: 2.3 ms against 2.7 with KCH 8, KU 1,
-// and 8.1 for the tiled kernel; noisy); a CPU core runs a group at a time.
+// GPUs (B read along N): 32 x 8 work-items, 4-element packs, each row of
+// lanes 4 rows of B per step, all loaded before any is used (4 16-byte loads
+// in flight per lane, no barrier in the K loop); a group covers 128 columns,
+// the device filled by splitting K for half a fill of resident groups
+// (FILL 2). Along K (B stored N x K) the same shape is a warp per column of
+// C, 4 packs of 4 along K in flight per lane, summed by a sub-group
+// reduction. A in packs of 4 along its contiguous dimension. NVRTC for sm_90
+// gives the f32 programs of these defaults 48 registers for M = 1 and
+// 80-182 for M = 16 (no spills). CPUs (PoCL):
+// one lane per column pack of 8 (no in-group reduction), 16 packs a group,
+// 4 rows of B per step, A staged in local memory 4 steps at a time where B
+// is read along N (on the loaded 2-core EPYC, 16 x 1024 x 1024 f32: 1.2-2.0
+// ms against 13.9 with A read through the caches; the kernel before the
+// streaming one took 2.3); a CPU core runs a group at a time.
 std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) const {
   const bool cpu = caps.type == DeviceType::CPU;
   const bool sg = reduction::subgroup_size(caps) > 0;
@@ -92,11 +109,16 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
       {"WGY", {1, 2, 4, 8, 16, 32, 64}, cpu ? 1 : 8, "work-items along y: along K (B read along N) or N"},
       {"VW", {1, 2, 4, 8, 16}, cpu ? 8 : 4, "elements per load of B (bounded by the backend and B's alignment)"},
       {"NJ", {1, 2, 4}, 1, "packs of columns (B read along N) or columns (along K) of C per work-item"},
-      {"KCH", {1, 2, 4, 8, 16}, cpu ? 16 : 4, "packs of B per lane and column between two loads of A's K chunk"},
-      {"KU", {1, 2, 4, 8}, 4, "packs of B per lane loaded before they are multiplied"},
+      {"KU", {1, 2, 4, 8, 16}, 4,
+       "loads of B per lane and column (pack) issued before any is used: rows of K (B read along N) or packs along K"},
       {"MT", {1, 2, 4, 8, 16}, 16, "rows of the thin operand per group (fit: at most the thin dimension's power of two)"},
+      {"AV", {1, 2, 4, 8}, 4,
+       "elements per load of A along its contiguous dimension (fit: bounded by A's alignment and the lane's span)"},
+      {"AL", {0, 1, 2, 4, 8, 16}, cpu ? 4 : 0,
+       "B read along N: 0 A read through the caches, n A staged in local memory n steps of K at a time (fit: "
+       "halved to fit); along K A is read through the caches"},
       {"SPLIT", {0, 1, 2, 3, 4, 8, 16, 32, 64}, 0, "splits along K (0: from the compute units and FILL; 1: none)"},
-      {"FILL", {1, 2, 4, 8, 16}, 4, "quarter device fills of groups the automatic split aims at"},
+      {"FILL", {1, 2, 4, 8, 16}, cpu ? 4 : 2, "quarter device fills of groups the automatic split aims at"},
       {"SG", sg ? std::vector<std::int64_t>{0, 1} : std::vector<std::int64_t>{0}, sg ? 1 : 0,
        "1: sub-group reduction along K where WGX is the sub-group size (B read along K)"},
   };
@@ -107,9 +129,15 @@ std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, con
   const ThinView v = view(pr);
   const std::int64_t wgx = p.at("WGX"), wgy = p.at("WGY"), vw = p.at("VW"), nj = p.at("NJ"), mt = p.at("MT");
   if (std::string why = gemm_kernels::fits_group(caps, wgx, wgy); !why.empty()) return why;
-  if (p.at("KCH") % p.at("KU")) return "KCH is not a multiple of KU";
   if (vw > max_vw(caps, pr)) return "VW exceeds the backend's widest pack for this type";
   if (v.align_b % vw) return "B's offset, leading dimension or batch stride is not a multiple of VW";
+  const std::int64_t av = p.at("AV");
+  if (av > max_vw(caps, pr)) return "AV exceeds the backend's widest pack for this type";
+  if (v.align_a % av) return "A's offset, leading dimension or batch stride is not a multiple of AV";
+  if (a_pack_span(p, v) % av)
+    return v.trans_a ? "AV does not divide MT (A stored K x M)"
+                     : v.trans_b ? "AV does not divide VW (A stored M x K, B read along K)"
+                                 : "AV does not divide KU (A stored M x K, B read along N)";
   const std::int64_t regs = v.trans_b ? mt * nj + p.at("KU") * nj * vw : (mt + p.at("KU")) * nj * vw;
   if (regs > 256) return "more than 256 accumulators and loaded values per work-item";
   if (p.at("SG") && reduction::subgroup_size(caps) != wgx) return "SG needs sub-groups of WGX lanes";
@@ -121,8 +149,8 @@ std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, con
 
 ThinSplit GemmThinFamily::split(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   const ThinView v = view(pr);
-  const std::int64_t chunk = chunk_of(p, v.trans_b);
-  const std::int64_t chunks = std::max<std::int64_t>(ceil_div(v.k, chunk), 1);
+  const std::int64_t step = step_of(p, v.trans_b);
+  const std::int64_t steps = std::max<std::int64_t>(ceil_div(v.k, step), 1);
   const std::int64_t groups = ceil_div(std::max<std::int64_t>(v.n, 1), gcols_of(p, v.trans_b)) *
                               ceil_div(std::max<std::int64_t>(v.m, 1), p.at("MT")) * pr.batch;
   std::int64_t s = p.at("SPLIT");
@@ -131,13 +159,13 @@ ThinSplit GemmThinFamily::split(const Params& p, const Capabilities& caps, const
         std::max<std::int64_t>(1, reduction::target_groups(caps, p.at("WGX") * p.at("WGY"), 1) * p.at("FILL") / 4);
     s = groups >= target ? 1 : ceil_div(target, groups);
   }
-  s = std::clamp<std::int64_t>(s, 1, std::min<std::int64_t>(chunks, 256));
+  s = std::clamp<std::int64_t>(s, 1, std::min<std::int64_t>(steps, 256));
   const auto partials = [&](std::int64_t splits) {
     return std::uint64_t(splits) * std::uint64_t(pr.batch) * std::uint64_t(v.m) * std::uint64_t(v.n) * comp_size(pr);
   };
   while (s > 1 && partials(s) > kMaxScratch) s /= 2;
   ThinSplit out;
-  out.kspan = ceil_div(chunks, s) * chunk;
+  out.kspan = ceil_div(steps, s) * step;
   out.splits = std::max<std::int64_t>(1, ceil_div(v.k, out.kspan));
   return out;
 }
@@ -180,8 +208,10 @@ Defines GemmThinFamily::defines(const Params& p, const GemmProblem& pr) const {
   for (auto& [k, val] : d)
     if (k == "COMP" && pr.dtype == DType::F16) val = "float";  // f16 storage, f32 arithmetic
   const bool kcontig = view(pr).trans_b;
-  for (const char* k : {"WGX", "WGY", "VW", "NJ", "KCH", "KU", "MT", "SG"}) d.emplace_back(k, std::to_string(p.at(k)));
+  for (const char* k : {"WGX", "WGY", "VW", "NJ", "KU", "MT", "AV", "SG"}) d.emplace_back(k, std::to_string(p.at(k)));
+  d.emplace_back("AL", std::to_string(staged_steps(p, kcontig)));
   d.emplace_back("B_KCONTIG", kcontig ? "1" : "0");
+  d.emplace_back("A_KCONTIG", view(pr).trans_a ? "0" : "1");
   d.emplace_back("RR", std::to_string(rounds_rows(p, pr, kcontig)));
   return d;
 }
@@ -200,7 +230,10 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
     std::int64_t vw = std::min(p["VW"], max_vw(caps, pr));
     while (vw > 1 && v.align_b % vw) vw /= 2;
     p["VW"] = vw;
-    p["KU"] = std::min(p["KU"], p["KCH"]);
+    std::int64_t av = std::min(p["AV"], max_vw(caps, pr));
+    while (av > 1 && (v.align_a % av || a_pack_span(p, v) % av)) av /= 2;
+    p["AV"] = av;
+    while (p["AL"] > 1 && local_bytes(p, pr, v.trans_b) > local_limit(caps)) p["AL"] /= 2;
     if (reduction::subgroup_size(caps) != p["WGX"]) p["SG"] = 0;
     return p;
   };
