@@ -186,6 +186,17 @@ TEST(GemmThin, RoutineChoosesThin) {
   const GemmForce never = test::force_routine({{"THIN_MIN", 1 << 20}});
   EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 8, 4096, 4096), true, &never).candidate->name(),
             "thin");
+  // THIN_MAX keeps the kernel to the thinnest products: 1 row goes thin,
+  // 8 rows (or columns) do not.
+  const GemmForce one = test::force_routine({{"THIN_MAX", 1}});
+  EXPECT_EQ(detail::choose_gemm(q, test::dense_problem(DType::F32, 1, 4096, 4096), true, &one).candidate->name(),
+            "thin");
+  EXPECT_EQ(detail::choose_gemm(q, test::dense_problem(DType::F32, 4096, 1, 4096), true, &one).candidate->name(),
+            "thin");
+  EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 8, 4096, 4096), true, &one).candidate->name(),
+            "thin");
+  EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 4096, 8, 4096), true, &one).candidate->name(),
+            "thin");
   const GemmForce kernel4 = test::force_routine({{"KERNEL", 4}});
   EXPECT_EQ(detail::choose_gemm(q, test::dense_problem(DType::F32, 8, 16, 16), true, &kernel4).candidate->name(),
             "thin");

@@ -307,8 +307,8 @@ class GemmRoutineFamily : public GemmFamilyBase {
   Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   // Whether a problem's volume reaches the tiled threshold INDIRECT_MIN^3.
   static bool use_tiled(const Params& p, const GemmProblem& problem);
-  // Whether a thin product (M or N at most 16) has a wide operand of at
-  // least THIN_MIN^2 elements (max(M, N) K).
+  // Whether a thin product (M or N at most THIN_MAX, itself at most 16) has
+  // a wide operand of at least THIN_MIN^2 elements (max(M, N) K).
   static bool use_thin(const Params& p, const GemmProblem& problem);
 };
 

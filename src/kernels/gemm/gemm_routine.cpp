@@ -200,7 +200,12 @@ std::vector<Parameter> GemmRoutineFamily::parameters(const Capabilities& caps) c
           // below a wide operand of about 128^2 elements one direct launch
           // costs less than the thin kernel (and its split's second pass).
           {"THIN_MIN", {0, 32, 64, 128, 256, 512, 1024, 2048, 1 << 20}, 128,
-           "the thin kernel runs when min(m, n) <= 16 and max(m, n) k >= THIN_MIN^2 (0: always; 2^20: never)"}};
+           "the thin kernel runs when min(m, n) <= THIN_MAX and max(m, n) k >= THIN_MIN^2 (0: always; 2^20: never)"},
+          // Where the tensor cores run a product of 16 rows about as fast
+          // as the thin kernel streams it, a type's entry can keep the thin
+          // kernel to the thinnest products (H100 f16: M = 1 thin, M = 16
+          // wgmma).
+          {"THIN_MAX", {1, 2, 4, 8, 16}, 16, "the thin dimension (min(m, n)) at most which the thin kernel runs"}};
 }
 
 Geometry GemmRoutineFamily::geometry(const Params&, const Capabilities&, const GemmProblem&) const { return Geometry{}; }
@@ -211,7 +216,7 @@ bool GemmRoutineFamily::use_tiled(const Params& p, const GemmProblem& pr) {
 }
 
 bool GemmRoutineFamily::use_thin(const Params& p, const GemmProblem& pr) {
-  if (std::min(pr.m, pr.n) > GemmThinFamily::kMaxThin) return false;
+  if (std::min(pr.m, pr.n) > std::min<std::int64_t>(GemmThinFamily::kMaxThin, p.at("THIN_MAX"))) return false;
   const double t = double(p.at("THIN_MIN"));
   return double(std::max(pr.m, pr.n)) * double(pr.k) >= t * t;
 }
