@@ -157,11 +157,7 @@ sanitize() {
 # so their programs are compiled once, by the plain run.
 VERIFY_SANITIZE_DEFAULT="test_gemm_candidate_mma test_gemm_mma test_gemm_bf16 test_gemm_half test_kernels_peak_mma"
 verify() {
-  local re=${VERIFY_TESTS:-'test_gemm_candidate_mma|test_gemm_mma|test_gemm_bf16|test_gemm_half|test_kernels_peak_mma'}
-  log "ctest ($re).cuda"
-  (cd build/gpu && ctest -R "^($re)\.cuda\$" --output-on-failure -j "${CTEST_JOBS:-10}" --timeout 600) \
-    >"$LOGS/tests-verify.log" 2>&1 || STATUS=1
-  grep -E 'Test +#|tests passed|tests failed|Failure' "$LOGS/tests-verify.log" | tail -25 | tee -a "$OUT/summary.txt"
+  named_tests cuda:0 verify "${VERIFY_TESTS:-test_gemm_candidate_mma|test_gemm_mma|test_gemm_bf16|test_gemm_half|test_kernels_peak_mma}"
   local cs prog tool filter=${SANITIZE_FILTER:-'-*Large*:*Huge*:*Tune*:*Tuner*:*Concurrent*:*Threads*'}
   cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   [ -x "$cs" ] || { log "verify: compute-sanitizer not found"; STATUS=1; return; }
@@ -188,17 +184,21 @@ verify() {
 # OpenCL device, then FINAL_BENCH (suites with their options, `;`-separated,
 # each on both back ends; default: gemm's thin group, blas, conv).
 FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_gemm_thin|test_conv|test_conv_errors|test_reference_blas|test_program_cache|test_softmax_norm|test_elementwise|test_capi_errors'
-final_tests() {
-  local dev=$1 name=$2 re=${FINAL_TESTS:-$FINAL_TESTS_DEFAULT}
+# Test programs matching REGEX (ctest names without .cuda) on DEV: their
+# .cuda entries on cuda:0, the plain ones with OPTUNE_DEVICE elsewhere; the
+# log is tests-NAME.log.
+named_tests() {
+  local dev=$1 name=$2 re=$3
+  [ -n "$dev" ] || return 0
   log "ctest ($re) on $dev"
   if [ "$dev" = cuda:0 ]; then
-    (cd build/gpu && ctest -R "^($re)\.cuda\$" --output-on-failure -j "${CTEST_JOBS:-10}" --timeout 400) \
-      >"$LOGS/tests-final-$name.log" 2>&1 || STATUS=1
+    (cd build/gpu && ctest -R "^($re)\.cuda\$" --output-on-failure -j "${CTEST_JOBS:-10}" --timeout "${CTEST_TIMEOUT:-900}") \
+      >"$LOGS/tests-$name.log" 2>&1 || STATUS=1
   else
     (cd build/gpu && OPTUNE_DEVICE=$dev ctest -R "^($re)\$" -LE 'gpu|oclgrind' --output-on-failure \
-      -j "${CTEST_JOBS:-10}" --timeout 400) >"$LOGS/tests-final-$name.log" 2>&1 || STATUS=1
+      -j "${CTEST_JOBS:-10}" --timeout "${CTEST_TIMEOUT:-900}") >"$LOGS/tests-$name.log" 2>&1 || STATUS=1
   fi
-  grep -E 'Test +#|tests passed|tests failed' "$LOGS/tests-final-$name.log" | tail -20 | tee -a "$OUT/summary.txt"
+  grep -E 'Test +#|tests passed|tests failed|Failure' "$LOGS/tests-$name.log" | tail -25 | tee -a "$OUT/summary.txt"
 }
 final_bench() {
   local ocl item suite dev name
@@ -405,14 +405,10 @@ find_cudnn() {
 conv() {
   local ocl
   ocl=$(ocl_device)
-  log "conv tests (CUDA, and $ocl)"
-  (cd build/gpu && ctest -R 'test_conv.*\.cuda$|test_cuda_nvrtc_ops' --output-on-failure --timeout 900) \
-    >"$LOGS/tests-conv.log" 2>&1 || STATUS=1
-  if [ -n "$ocl" ]; then
-    for t in test_conv test_conv_errors; do
-      OPTUNE_DEVICE="$ocl" ./build/gpu/tests/$t >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
-    done
-  fi
+  named_tests cuda:0 conv-cuda 'test_conv|test_conv_errors'
+  named_tests "$ocl" conv-opencl 'test_conv|test_conv_errors'
+  (cd build/gpu && ctest -R '^test_cuda_nvrtc_ops$' --output-on-failure --timeout 900) >"$LOGS/tests-conv.log" 2>&1 ||
+    STATUS=1
   find_cudnn
   (cd build/gpu && OPTUNE_DEVICE=cuda:0 ./tests/test_reference_blas --gtest_filter='*Cudnn*:*Probes*') \
     >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
@@ -425,15 +421,8 @@ conv() {
 blas() {
   local ocl
   ocl=$(ocl_device)
-  log "blas tests (CUDA, and $ocl)"
-  (cd build/gpu && ctest -R 'test_blas1.*\.cuda$' --output-on-failure --timeout 900) \
-    >"$LOGS/tests-blas.log" 2>&1 || STATUS=1
-  if [ -n "$ocl" ]; then
-    for t in test_blas1 test_blas1_errors; do
-      OPTUNE_DEVICE="$ocl" ./build/gpu/tests/$t >>"$LOGS/tests-blas.log" 2>&1 || STATUS=1
-    done
-  fi
-  grep -E 'tests passed|tests failed|Failed|FAILED|PASSED|\*\*\*' "$LOGS/tests-blas.log" | tail -15 | tee -a "$OUT/summary.txt"
+  named_tests cuda:0 blas-cuda 'test_blas1|test_blas1_errors'
+  named_tests "$ocl" blas-opencl 'test_blas1|test_blas1_errors'
   bench_both blas "$@"
 }
 
@@ -454,8 +443,10 @@ case "$WHAT" in
   tensor) build && tensor "$@" ;;
   conv) build && conv "$@" ;;
   verify) build && verify ;;
-  final-a) build && find_cudnn && final_tests cuda:0 cuda && python_step && launch_cost ;;
-  final-b) build && find_cudnn && final_tests "$(ocl_device)" opencl && final_bench ;;
+  final-a) build && find_cudnn && named_tests cuda:0 final-cuda "${FINAL_TESTS:-$FINAL_TESTS_DEFAULT}" &&
+    python_step && launch_cost ;;
+  final-b) build && find_cudnn && named_tests "$(ocl_device)" final-opencl "${FINAL_TESTS:-$FINAL_TESTS_DEFAULT}" &&
+    final_bench ;;
   verify-python) build && python_step && verify ;;
   blas) build && blas "$@" ;;
   all) build && tests && tune && bench "$@" ;;

@@ -316,14 +316,7 @@ class Cublas : public ReferenceBlas {
   static S* as(const void* p) {
     return static_cast<S*>(const_cast<void*>(p));
   }
-  void release() noexcept {
-    if (!handle_) return;
-    try {
-      interop::with_native(queue_, [&](const interop::NativeQueue&) { api_.destroy(handle_); });
-    } catch (...) {  // at exit the driver may refuse; the process is ending anyway
-    }
-    handle_ = nullptr;
-  }
+  void release() noexcept { destroy_cuda_handle(queue_, handle_, [&](Handle h) { api_.destroy(h); }); }
 
   const CublasApi& api_;
   Queue queue_;

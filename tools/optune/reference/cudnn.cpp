@@ -275,14 +275,7 @@ class Cudnn : public ReferenceConv {
     const char* text = api_.error_string ? api_.error_string(s) : nullptr;
     return (text ? std::string(text) : std::string("cuDNN status")) + " (" + std::to_string(s) + ")";
   }
-  void release() noexcept {
-    if (!handle_) return;
-    try {
-      interop::with_native(queue_, [&](const interop::NativeQueue&) { api_.destroy(handle_); });
-    } catch (...) {  // at exit the driver may refuse; the process is ending anyway
-    }
-    handle_ = nullptr;
-  }
+  void release() noexcept { destroy_cuda_handle(queue_, handle_, [&](Handle h) { api_.destroy(h); }); }
 
   const CudnnApi& api_;
   Queue queue_;

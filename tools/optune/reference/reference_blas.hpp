@@ -77,6 +77,19 @@ struct LibraryProbe {
   std::string reason;   // why it could not be loaded
 };
 
+// Destroys a CUDA library's handle (cuBLAS, cuDNN) made for queue q, inside
+// q's native context, and clears it; a failure is ignored (at exit the driver
+// may refuse, and the process is ending anyway).
+template <class Handle, class Destroy>
+void destroy_cuda_handle(const Queue& q, Handle& handle, Destroy&& destroy) noexcept {
+  if (!handle) return;
+  try {
+    interop::with_native(q, [&](const interop::NativeQueue&) { destroy(handle); });
+  } catch (...) {
+  }
+  handle = nullptr;
+}
+
 // The library alone. OPTUNE_CLBLAST_LIBRARY / OPTUNE_CUBLAS_LIBRARY name a
 // file to use instead of the search (LD_LIBRARY_PATH, the CUDA toolkit).
 LibraryProbe probe_clblast();
