@@ -106,6 +106,10 @@ SANITIZE_DEEP_DEFAULT="test_elementwise test_reduce test_softmax_norm test_gemm 
 sanitize_one() {
   local cs=$1 tool=$2 prog=$3 filter=$4 extra=() rc line errors status=ok
   [ "$tool" = memcheck ] && extra=(--report-api-errors all --leak-check no)
+  # Start from the program's ctest cache where it ran: its programs are
+  # compiled once, by the plain run.
+  mkdir -p "/tmp/optune-cache-sanitize-$tool-$prog"
+  cp -a "build/gpu/tests/cache/$prog.cuda/." "/tmp/optune-cache-sanitize-$tool-$prog/" 2>/dev/null
   OPTUNE_DEVICE=cuda:0 OPTUNE_CACHE_DIR=/tmp/optune-cache-sanitize-$tool-$prog timeout "${SANITIZE_TIMEOUT:-240}" \
     "$cs" --tool "$tool" "${extra[@]}" --print-limit 20 "build/gpu/tests/$prog" --gtest_filter="$filter" \
     >"$LOGS/sanitize-$tool-$prog.log" 2>&1
@@ -129,24 +133,33 @@ export -f sanitize_one
 # every program, racecheck, synccheck and initcheck over the operator
 # programs (SANITIZE_DEEP); SANITIZE_FILTER leaves out the long cases. Runs
 # SANITIZE_JOBS (default 8) programs at a time on the one GPU.
+# Runs the "tool program" lines of stdin through sanitize_one, SANITIZE_JOBS
+# (default 8) at a time, then reports them to summary.txt; any error fails.
+sanitize_run() {
+  local cs=$1 filter=${SANITIZE_FILTER:-'-*Large*:*Huge*:*Tune*:*Tuner*:*Concurrent*:*Threads*'}
+  : >"$LOGS/sanitize-lines"
+  LOGS=$LOGS SANITIZE_GTEST_FILTER=$filter xargs -P "${SANITIZE_JOBS:-8}" -L 1 \
+    bash -c 'sanitize_one "$0" "$1" "$2" "$SANITIZE_GTEST_FILTER"' "$cs" 2>/dev/null
+  printf '%-10s %-28s %8s %s\n' tool program errors status | tee -a "$OUT/summary.txt"
+  sort "$LOGS/sanitize-lines" | tee -a "$OUT/summary.txt"
+  if grep -vqE '^\S+ +\S+ +0 ok$' "$LOGS/sanitize-lines"; then STATUS=1; fi
+}
+sanitizer() { command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer; }
+
 sanitize() {
   local cs progs
-  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  cs=$(sanitizer)
   [ -x "$cs" ] || { log "sanitize: compute-sanitizer not found"; return 1; }
   progs=$(cd build/gpu && ctest -L gpu -N | sed -n 's/^ *Test *#[0-9]*: *\([A-Za-z0-9_]*\)\(\.cuda\)\{0,1\}$/\1/p' | sort -u)
   log "sanitize ($("$cs" --version | tail -1)) on cuda:0"
-  local filter=${SANITIZE_FILTER:-'-*Large*:*Huge*:*Tune*:*Tuner*:*Concurrent*:*Threads*'}
-  : >"$LOGS/sanitize-lines"
-  {
+  # (Fed by a process substitution, not a pipe: sanitize_run must set STATUS
+  # in this shell.)
+  sanitize_run "$cs" < <(
     for prog in $progs; do [ -x "build/gpu/tests/$prog" ] && echo "memcheck $prog"; done
     for tool in racecheck synccheck initcheck; do
       for prog in ${SANITIZE_DEEP:-$SANITIZE_DEEP_DEFAULT}; do echo "$tool $prog"; done
     done
-  } | LOGS=$LOGS SANITIZE_GTEST_FILTER=$filter xargs -P "${SANITIZE_JOBS:-8}" -L 1 \
-      bash -c 'sanitize_one "$0" "$1" "$2" "$SANITIZE_GTEST_FILTER"' "$cs" 2>/dev/null
-  printf '%-10s %-28s %8s %s\n' tool program errors status | tee -a "$OUT/summary.txt"
-  sort "$LOGS/sanitize-lines" | tee -a "$OUT/summary.txt"
-  if grep -vqE '^\S+ +\S+ +0 ok$' "$LOGS/sanitize-lines"; then STATUS=1; fi
+  )
   log "sanitize done (status $STATUS)"
 }
 
@@ -158,24 +171,15 @@ sanitize() {
 VERIFY_SANITIZE_DEFAULT="test_gemm_candidate_mma test_gemm_mma test_gemm_bf16 test_gemm_half test_kernels_peak_mma"
 verify() {
   named_tests cuda:0 verify "${VERIFY_TESTS:-test_gemm_candidate_mma|test_gemm_mma|test_gemm_bf16|test_gemm_half|test_kernels_peak_mma}"
-  local cs prog tool filter=${SANITIZE_FILTER:-'-*Large*:*Huge*:*Tune*:*Tuner*:*Concurrent*:*Threads*'}
-  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  local cs prog tool
+  cs=$(sanitizer)
   [ -x "$cs" ] || { log "verify: compute-sanitizer not found"; STATUS=1; return; }
   log "verify: memcheck and racecheck ($("$cs" --version | tail -1))"
-  : >"$LOGS/sanitize-lines"
-  for prog in ${VERIFY_SANITIZE:-$VERIFY_SANITIZE_DEFAULT}; do
-    for tool in memcheck racecheck; do
-      (
-        mkdir -p "/tmp/optune-cache-sanitize-$tool-$prog"
-        cp -a "build/gpu/tests/cache/$prog.cuda/." "/tmp/optune-cache-sanitize-$tool-$prog/" 2>/dev/null
-        sanitize_one "$cs" "$tool" "$prog" "$filter"
-      ) &
+  sanitize_run "$cs" < <(
+    for prog in ${VERIFY_SANITIZE:-$VERIFY_SANITIZE_DEFAULT}; do
+      for tool in memcheck racecheck; do echo "$tool $prog"; done
     done
-  done
-  wait
-  printf '%-10s %-28s %8s %s\n' tool program errors status | tee -a "$OUT/summary.txt"
-  sort "$LOGS/sanitize-lines" | tee -a "$OUT/summary.txt"
-  if grep -vqE '^\S+ +\S+ +0 ok$' "$LOGS/sanitize-lines"; then STATUS=1; fi
+  )
 }
 
 # The last calls of a session, each within the machine's 10 minutes:

@@ -117,7 +117,7 @@ class DepthwiseImageCandidate : public ConvCandidate {
   std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
     if (!pr.depthwise()) return "not depthwise (groups == C == K)";
     if (!caps.images) return "the device has no images (the CUDA back end has none in optune)";
-    if (tile_of(pr, caps)[0] < 1 || tile_of(pr, caps)[1] < 1) {
+    if (const auto [tile_cb, tile_n] = tile_of(pr, caps); tile_cb < 1 || tile_n < 1) {
       const auto [lw, lh] = ConvImageLimitScope::limits(caps);
       return "one image's channel block exceeds the device's image limits (" + std::to_string(lw) + " x " +
              std::to_string(lh) + " texels, " + std::to_string(caps.max_alloc_bytes) + " bytes): the buffer kernel's";
