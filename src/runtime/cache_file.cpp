@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "optune/error.hpp"
+#include "runtime/cache_stamp.hpp"
 #include "runtime/checksum.hpp"
 #include "runtime/log.hpp"
 
@@ -142,49 +143,6 @@ CREATE TABLE IF NOT EXISTS tuning(backend TEXT, device TEXT, architecture TEXT, 
   PRIMARY KEY(backend, device, family, dtype, bucket));
 CREATE TABLE IF NOT EXISTS verdicts(key TEXT PRIMARY KEY, passed INTEGER, created INTEGER);
 )";
-
-// The file's integrity check reads every page (about 0.5 ms per MB: 10 ms
-// for a cache that `optune warm` filled), which a process's first call
-// would pay at every start. So a passing check leaves a stamp beside the
-// file (PATH.checked: size and modification time of the file and its WAL),
-// and an open that finds the same stamp skips the check: the bytes have not
-// changed since they passed. Any write, a truncation or a new file changes
-// the stamp, and the next open checks again. Damage that keeps size and time
-// (a bit flip on disk) still surfaces as an SQLite error at its first read,
-// which degrades to "no cache" with a warning, and program binaries carry
-// their own checksums (frame_binary).
-std::string file_stamp(const std::string& path) {
-  std::string stamp;
-  for (const std::string& p : {path, path + "-wal"}) {
-    std::error_code ec;
-    const auto size = fs::file_size(p, ec);
-    const auto time = ec ? fs::file_time_type{} : fs::last_write_time(p, ec);
-    stamp += std::to_string(ec ? 0 : size) + " " +
-             std::to_string(ec ? 0 : std::int64_t(time.time_since_epoch().count())) + "\n";
-  }
-  return stamp;
-}
-
-std::string stamp_path(const std::string& path) { return path + ".checked"; }
-
-bool stamp_matches(const std::string& path, const std::string& stamp) {
-  std::ifstream in(stamp_path(path), std::ios::binary);
-  if (!in) return false;
-  const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return kept == stamp;
-}
-
-void write_stamp(const std::string& path, const std::string& stamp) {
-  const std::string tmp = stamp_path(path) + "." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << stamp;
-    if (!out) return;  // a read-only folder: every open checks, as before
-  }
-  std::error_code ec;
-  fs::rename(tmp, stamp_path(path), ec);
-  if (ec) fs::remove(tmp, ec);
-}
 
 // Why this database cannot serve as our cache, or "" when it can (an empty
 // file included). Throws SqlError; damaged() ones mean the file is bad.
