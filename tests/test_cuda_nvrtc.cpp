@@ -416,7 +416,13 @@ TEST(CudaNvrtc, GemmMmaNeedsSm80) {
   const std::string text = gemm_kernels::program_text(name, Unary::Relu);
   const std::vector<Defines> variants = check_variants(kernel_source(name));
   EXPECT_GE(variants.size(), 10u);
+  Defines f64;
   for (const Defines& d : variants) {
+    // f64 variants (MMA_F64: m16n8k8 f64) need sm_90; below, they say so.
+    if (get(d, "MMA_F64", "0") == "1") {
+      f64 = d;
+      continue;
+    }
     try {
       nvrtc_compile_check_text(name, text, d, sm90_caps(), "sm_80");
     } catch (const Error& e) {
@@ -429,12 +435,19 @@ TEST(CudaNvrtc, GemmMmaNeedsSm80) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("gemm_mma needs"), std::string::npos) << e.what();
   }
+  ASSERT_FALSE(f64.empty()) << "gemm_mma.cl names no f64 variant";
+  try {
+    nvrtc_compile_check_text(name, text, f64, sm90_caps(), "sm_80");
+    ADD_FAILURE() << "gemm_mma's f64 variant compiled for sm_80";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("f64 products need"), std::string::npos) << e.what();
+  }
 }
 
 // The program the mma candidate builds (GemmMmaFamily's defines and text,
 // not the file's check lines) at its defaults (fitted: tf32 takes its own)
 // and its smallest tiles, for f16, bf16 and tf32 with f16, bf16 and f32
-// outputs: host defines and kernel cannot drift apart.
+// outputs, and f64: host defines and kernel cannot drift apart.
 TEST(CudaNvrtc, GemmMmaDescriptorProgramCompiles) {
   require_nvrtc();
   const GemmMmaFamily& fam = families::gemm_mma();
@@ -442,13 +455,14 @@ TEST(CudaNvrtc, GemmMmaDescriptorProgramCompiles) {
   // check lines); small tiles for f16 and tf32; sm_80 for bf16 (the f16 and
   // tf32 sm_80 builds are GemmMmaNeedsSm80's). Each compile takes seconds.
   for (auto [t, tc] : {std::pair{DType::F16, DType::F16}, {DType::BF16, DType::F32}, {DType::F16, DType::BF16},
-                       {DType::F32, DType::F32}}) {
+                       {DType::F32, DType::F32}, {DType::F64, DType::F64}}) {
     GemmProblem pr;
     pr.dtype = t, pr.c_dtype = tc, pr.tf32 = t == DType::F32;
     pr.comp_half = t == DType::F16, pr.trans_b = true;
     pr.activation = Unary::Gelu;
     pr.m = pr.n = pr.k = 1024, pr.lda = pr.ldb = 1024;
-    const Params small{{"BM", 64}, {"BN", 64}, {"BK", t == DType::F32 ? 16 : 32}, {"WM", 32}, {"WN", 32},
+    const bool k16 = t == DType::F32 || t == DType::F64;  // 8-deep mma steps
+    const Params small{{"BM", 64}, {"BN", 64}, {"BK", k16 ? 16 : 32}, {"WM", 32}, {"WN", 32},
                        {"STAGES", 4}, {"SWIZZLE_GROUP", 1}};
     std::vector<Params> ps{fam.fit({}, sm90_caps(), pr)};
     if (t != DType::BF16 && tc == t) ps.push_back(fam.complete(small, sm90_caps()));
@@ -456,7 +470,7 @@ TEST(CudaNvrtc, GemmMmaDescriptorProgramCompiles) {
       ASSERT_EQ(fam.check(p, sm90_caps(), pr), "") << params_to_json(p) << " " << dtype_name(t);
       const KernelSource src = fam.program(p, pr);
       for (const char* arch : {"sm_80", "sm_90"}) {
-        if (std::string(arch) == "sm_80" && t != DType::BF16) continue;
+        if (std::string(arch) == "sm_80" && t != DType::BF16) continue;  // (f64: sm_90 only)
         try {
           nvrtc_compile_check_text(src.label, src.text, src.defines, sm90_caps(), arch);
         } catch (const Error& e) {

@@ -54,7 +54,8 @@ TEST(GemmMmaDescriptor, DefaultsRunOnSm80AndNewer) {
   for (int cc : {80, 86, 90}) {
     const Capabilities caps = test::nvidia_caps(Backend::CUDA, cc);
     EXPECT_EQ(why({}, caps, f16(4096, 4096, 4096)), "") << "sm_" << cc;
-    EXPECT_EQ(fam().dtypes(caps), (std::vector<DType>{DType::F16, DType::BF16, DType::F32}));
+    EXPECT_EQ(fam().dtypes(caps), cc >= 90 ? (std::vector<DType>{DType::F16, DType::BF16, DType::F32, DType::F64})
+                                           : (std::vector<DType>{DType::F16, DType::BF16, DType::F32}));
     EXPECT_EQ(why({}, caps, test::dense_problem(DType::BF16, 4096, 4096, 4096)), "") << "bf16 sm_" << cc;
   }
   const Params d = fam().defaults(test::nvidia_caps(Backend::CUDA, 90));
@@ -71,7 +72,16 @@ TEST(GemmMmaDescriptor, Refusals) {
   };
   refused(why({}, test::nvidia_caps(Backend::OpenCL, 90), f16(256, 256, 256)), "sm_80", "OpenCL");
   refused(why({}, test::nvidia_caps(Backend::CUDA, 75), f16(256, 256, 256)), "sm_80", "sm_75");
-  refused(why({}, sm90, test::dense_problem(DType::F64, 256, 256, 256)), "tf32", "f64");
+  // f64: sm_90's m16n8k8 f64 shape, f64 C, 8-deep mma steps; its stages
+  // may exceed 48 KiB (dynamic shared memory) up to the device's opt-in limit.
+  const detail::GemmProblem f64 = test::dense_problem(DType::F64, 256, 256, 256);
+  refused(why({}, test::nvidia_caps(Backend::CUDA, 80), f64), "sm_90", "f64 on sm_80");
+  detail::GemmProblem f64_to_f32 = f64;
+  f64_to_f32.c_dtype = DType::F32;
+  refused(why({{"BK", 16}, {"WN", 32}}, sm90, f64_to_f32), "write f64", "f64 to f32");
+  EXPECT_EQ(why({{"BK", 16}, {"WN", 32}}, sm90, f64), "");
+  refused(why({{"BK", 16}}, sm90, f64), "2048", "f64 with 64 x 64 warp tiles (128 accumulators)");
+  refused(why({{"BK", 64}, {"WN", 32}, {"STAGES", 5}}, sm90, f64), "opt-in", "f64, 640 KiB of stages");
   // f32 (tf32): 4-byte elements, so the f16 defaults' stages (96 KiB) and a
   // 32-deep stage of 4-byte chunks are refused; tf32 writes f32 only.
   const detail::GemmProblem f32 = test::dense_problem(DType::F32, 256, 256, 256);
@@ -107,7 +117,22 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   // Stored values that cannot run fall back to the defaults; nothing runs f32.
   EXPECT_EQ(fam().fit({{"BM", 256}, {"BN", 256}}, sm90, pr), fam().defaults(sm90));
   EXPECT_EQ(fam().fit(kSmallTiles, sm90, pr), kSmallTiles);
-  EXPECT_FALSE(fam().fit_or_none({}, sm90, test::dense_problem(DType::F64, 64, 64, 64)));
+  EXPECT_FALSE(fam().fit_or_none({}, test::nvidia_caps(Backend::CUDA, 80), test::dense_problem(DType::F64, 64, 64, 64)));
+  // f64: 128 x 128 tiles of eight 64 x 32 warps, 96 KiB of dynamic shared memory.
+  const detail::GemmProblem f64 = test::dense_problem(DType::F64, 300, 200, 64);
+  const auto p64 = fam().fit_or_none({}, sm90, f64);
+  ASSERT_TRUE(p64);
+  EXPECT_EQ(p64->at("BK"), 16);
+  EXPECT_EQ(p64->at("WN"), 32);
+  const detail::Geometry g64 = fam().geometry(*p64, sm90, f64);
+  EXPECT_EQ(g64.local[0], 256u);
+  EXPECT_EQ(g64.shared_bytes, 3u * 256u * 16u * 8u);
+  EXPECT_EQ(fam().geometry(fam().defaults(sm90), sm90, pr).shared_bytes, 0u);  // f16: static
+  std::map<std::string, std::string> d64 = define_map(fam().defines(*p64, f64));
+  EXPECT_EQ(d64["MMA_F64"], "1");
+  EXPECT_EQ(d64["MMA_TF32"], "0");
+  EXPECT_EQ(d64["COMP"], "double");
+  EXPECT_EQ(d64["EPI_DOUBLE"], "1");
   // f32 (tf32): the kernel's tf32 defaults when the stored values do not fit.
   const auto tf32 = fam().fit_or_none({}, sm90, test::dense_problem(DType::F32, 64, 64, 64));
   ASSERT_TRUE(tf32);
@@ -174,14 +199,19 @@ TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   EXPECT_EQ(mma.applies(pr, sm90), "");
   EXPECT_NE(mma.applies(pr, test::nvidia_caps(Backend::CUDA, 75)), "");
   EXPECT_NE(mma.applies(pr, test::nvidia_caps(Backend::OpenCL, 90)), "");
-  // f32 only when the call opts in to tf32; bf16 always; f64 never.
+  // f32 only when the call opts in to tf32; bf16 always; f64 on sm_90+,
+  // 16-byte aligned (2 doubles).
   detail::GemmProblem f32 = test::dense_problem(DType::F32, 1024, 1024, 1024);
   EXPECT_NE(mma.applies(f32, sm90).find("FastTF32"), std::string::npos);
   f32.tf32 = true;
   EXPECT_EQ(mma.applies(f32, sm90), "");
   EXPECT_NE(mma.applies(f32, test::nvidia_caps(Backend::OpenCL, 90)), "");
   EXPECT_EQ(mma.applies(test::dense_problem(DType::BF16, 1024, 1024, 1024), sm90), "");
-  EXPECT_NE(mma.applies(test::dense_problem(DType::F64, 1024, 1024, 1024), sm90), "");
+  detail::GemmProblem f64 = test::dense_problem(DType::F64, 1024, 1024, 1024);
+  EXPECT_EQ(mma.applies(f64, sm90), "");
+  EXPECT_NE(mma.applies(f64, test::nvidia_caps(Backend::CUDA, 80)).find("sm_90"), std::string::npos);
+  f64.align_b = 1;
+  EXPECT_NE(mma.applies(f64, sm90), "");
   // tf32 needs 16-byte alignment: 4 floats.
   f32.align_a = 4;
   EXPECT_EQ(mma.applies(f32, sm90), "");
@@ -585,6 +615,54 @@ TEST_P(GemmCandidateMma, RoutineChoosesMmaForBf16AndTf32) {
   t.compute = GemmCompute::FastTF32;
   t.m = 512, t.n = 1024, t.k = 768;
   EXPECT_TRUE(ref::check_gemm(t));
+}
+
+// f64 on the FP64 tensor cores (sm_90, the mma candidate): every layout and
+// transpose pair, odd sizes, padded leading dimensions, beta 0 and not, a
+// bias, an activation, strided and listed batches, small tiles and the
+// fallback's 128 x 128 tiles (dynamic shared memory); the routine takes the
+// candidate for a large aligned f64 product.
+TEST_P(GemmCandidateMma, F64) {
+  if (wgmma()) GTEST_SKIP() << "f64 runs on the mma candidate";
+  if (std::string why = test::why_not_cuda_sm80("f64 on the mma candidate", true); !why.empty()) GTEST_SKIP() << why;
+  const Params small64{{"BM", 64}, {"BN", 64}, {"BK", 16}, {"WM", 32}, {"WN", 32}, {"STAGES", 2},
+                       {"SWIZZLE_GROUP", 1}};
+  int i = 0;
+  for (Layout l : {Layout::RowMajor, Layout::ColMajor})
+    for (Transpose ta : {Transpose::No, Transpose::Yes})
+      for (Transpose tb : {Transpose::No, Transpose::Yes})
+        for (auto [m, n, k] : {std::tuple{1, 1, 1}, {17, 33, 9}, {130, 200, 64}, {257, 129, 300}}) {
+          GemmCase c;
+          c.dtype = DType::F64;
+          c.m = m, c.n = n, c.k = k;
+          c.layout = l, c.trans_a = ta, c.trans_b = tb;
+          c.ldc_extra = 1, c.c_off = 3;
+          c.alpha = -1.25, c.beta = i % 2 ? 0.0 : 0.5;
+          c.bias_mode = i % 3 == 0 ? BiasMode::PerColumn : BiasMode::None;
+          c.activation = i % 5 == 2 ? Unary::Gelu : Unary::Copy;
+          ++i;
+          align_operands(c, i % 4 == 1 ? 2 : 0, 2);
+          EXPECT_TRUE(check(c, i % 2 ? &small64 : nullptr));
+        }
+  for (GemmCase::Mode mode : {GemmCase::Mode::Strided, GemmCase::Mode::List}) {
+    GemmCase s;
+    s.dtype = DType::F64;
+    s.m = 70, s.n = 48, s.k = 40, s.mode = mode, s.batch = 3;
+    align_operands(s, 0, 2);
+    EXPECT_TRUE(check(s));
+  }
+  GemmCase odd;  // an odd leading dimension of A: refused
+  odd.dtype = DType::F64;
+  odd.m = odd.n = odd.k = 33;
+  const GemmForce f = test::force("mma");
+  EXPECT_FALSE(ref::check_gemm(odd, &f));
+  EXPECT_EQ(detail::choose_gemm(test::queue(), test::dense_problem(DType::F64, 2048, 2048, 2048), true, nullptr)
+                .candidate->name(),
+            "mma");
+  GemmCase big;
+  big.dtype = DType::F64;
+  big.m = 1024, big.n = 512, big.k = 768, big.beta = 0.5;
+  EXPECT_TRUE(ref::check_gemm(big));
 }
 
 INSTANTIATE_TEST_SUITE_P(Candidates, GemmCandidateMma, ::testing::Values("mma", "wgmma"),

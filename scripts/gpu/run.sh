@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json).
@@ -422,6 +422,39 @@ conv() {
 
 # BLAS level 1 (issue 20): its tests on CUDA and on the NVIDIA OpenCL device,
 # then `optune bench blas` on both back ends (JSON in $OUT/blas-*.json).
+# The f64 tensor-core path (gemm_mma with MMA_F64): its tests and the f64
+# GEMM rows on cuda:0 against cuBLAS (extra arguments go to the bench).
+f64() {
+  if [ -n "${F64_GTEST:-}" ]; then
+    log "test_gemm_candidate_mma --gtest_filter=$F64_GTEST on cuda:0"
+    OPTUNE_DEVICE=cuda:0 ./build/gpu/tests/test_gemm_candidate_mma --gtest_filter="$F64_GTEST" \
+      >"$LOGS/tests-f64-gtest.log" 2>&1 || STATUS=1
+    grep -E '^\[  (PASSED|FAILED) |Failure' "$LOGS/tests-f64-gtest.log" | head -20 | tee -a "$OUT/summary.txt"
+  fi
+  named_tests cuda:0 f64 "${F64_TESTS:-test_gemm_candidate_mma|test_gemm|test_cuda_nvrtc}"
+  log "bench gemm f64 on cuda:0"
+  ./build/gpu/optune bench gemm --gemm-types f64 --device cuda:0 --quiet --json "$OUT/gemm-f64-cuda.json" "$@" \
+    2>>"$LOGS/bench-f64.log" | tail -40 | tee -a "$OUT/summary.txt"
+}
+
+# gemm_mma's f64 configurations on one product (F64_SWEEP: ";"-separated
+# OPTUNE_PARAMS values for gemm_mma, each optionally followed by "|" and
+# OPTUNE_BUILD_OPTIONS; F64_PRODUCT: M,N,K, default 4096,4096,4096).
+f64_sweep() {
+  local item params opts i=0
+  log "f64 sweep on ${F64_PRODUCT:-4096,4096,4096}"
+  IFS=';' read -r -a items <<<"${F64_SWEEP:-BM=64,BN=64,WM=32,WN=32}"
+  for item in "${items[@]}"; do
+    params=${item%%|*}; opts=""; [ "$item" != "$params" ] && opts=${item#*|}
+    i=$((i + 1))
+    OPTUNE_PARAMS="gemm_mma:$params" OPTUNE_BUILD_OPTIONS="$opts" ./build/gpu/optune bench gemm --device cuda:0 \
+      --gemm-product "${F64_PRODUCT:-4096,4096,4096}" --gemm-types f64 --quiet --json "$LOGS/f64-sweep-$i.json" \
+      >>"$LOGS/f64-sweep.log" 2>&1
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["operators"]["gemm"]["rows"][0]; ref=r["reference"]; print("%-60s %8.0f GF/s  cuBLAS %8.0f  x%.2f" % (sys.argv[2], r["gflops"], ref.get("gflops") or 0, ref.get("speed_ratio") or 0))' \
+      "$LOGS/f64-sweep-$i.json" "$item" 2>&1 | tee -a "$OUT/summary.txt"
+  done
+}
+
 blas() {
   local ocl
   ocl=$(ocl_device)
@@ -453,6 +486,8 @@ case "$WHAT" in
     final_bench ;;
   verify-python) build && python_step && verify ;;
   blas) build && blas "$@" ;;
+  f64) build && f64 "$@" ;;
+  f64-sweep) build && f64_sweep ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

@@ -1,9 +1,10 @@
 // The tensor-core candidate: gemm_mma.cl (mma.sync, CUDA sm_80+) on f16 or
 // bf16 operands, or f32 ones in tf32 when the call opts in
-// (GemmCompute::FastTF32), as they lie, one launch, gemm_direct's
+// (GemmCompute::FastTF32), or (sm_90+) f64 ones on the FP64 tensor cores
+// (exact f64 products: no opt-in), as they lie, one launch, gemm_direct's
 // arguments. It applies where A and B are 16-byte aligned (leading
 // dimensions, offsets, batch strides and listed offsets multiples of 8
-// halves or 4 floats); C (f16, bf16 or f32) has no condition.
+// halves, 4 floats or 2 doubles); C (f16, bf16, f32 or f64) has no condition.
 // It accumulates in f32 whether or not the call asked for f16 arithmetic
 // (comp_half), so f16 products on such devices accumulate in f32 when it
 // runs. The routine prefers it where it would prefer the tiled kernel
@@ -23,8 +24,11 @@ class MmaCandidate : public GemmCandidate {
   std::string applies(const GemmProblem& pr, const Capabilities& caps) const override {
     if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8) return "needs CUDA sm_80+ (mma.sync)";
     if (pr.dtype == DType::F32 && !pr.tf32) return "f32 runs on tensor cores only with GemmCompute::FastTF32";
-    if (pr.dtype != DType::F16 && pr.dtype != DType::BF16 && pr.dtype != DType::F32) return "runs f16, bf16 and tf32";
-    const std::int64_t chunk = pr.dtype == DType::F32 ? 4 : 8;  // elements of 16 bytes
+    if (pr.dtype == DType::F64 && caps.compute_capability_major < 9)
+      return "f64 needs CUDA sm_90+ (mma.sync m16n8k8 f64)";
+    if (pr.dtype != DType::F16 && pr.dtype != DType::BF16 && pr.dtype != DType::F32 && pr.dtype != DType::F64)
+      return "runs f16, bf16, tf32 and f64";
+    const std::int64_t chunk = pr.dtype == DType::F64 ? 2 : pr.dtype == DType::F32 ? 4 : 8;  // elements of 16 bytes
     if (pr.align_a % chunk || pr.align_b % chunk)
       return "A and B need leading dimensions, offsets and batch strides that are multiples of 16 bytes";
     return "";

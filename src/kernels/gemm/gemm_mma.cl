@@ -2,7 +2,10 @@
 // cores through mma.sync (CUDA, compute capability 8.0 or newer): f16 or
 // bf16 inputs (m16n8k16), or f32 inputs rounded to tf32 (MMA_TF32,
 // m16n8k8), accumulated in f32; C and the bias in CTYPE (half, bf16 or
-// float). Arguments, grid and batching are gemm_direct's; OpenCL never sees
+// float). With MMA_F64 (compute capability 9.0), f64 inputs, accumulators,
+// C and bias on the FP64 tensor cores (m16n8k8 f64: twice the rate of
+// sm_80's m8n8k4 on an H100); its fragments are read as single doubles
+// (ldmatrix moves 16-bit elements only). Arguments, grid and batching are gemm_direct's; OpenCL never sees
 // the kernel (the file is empty there).
 //
 // Row-major problem (gemm_common.cl): op(A) is M x K, stored M x K (K
@@ -58,9 +61,14 @@
 // check-variant-cuda: -DMMA_TF32=1
 // check-variant-cuda: -DMMA_TF32=1 -DTRANS_A=1 -DTRANS_B=1 -DBK=16
 // check-variant-cuda: -DMMA_TF32=1 -DTRANS_B=1 -DCTYPE=half -DC_HALF_STORAGE=1 -DBM=64 -DBN=64 -DWM=32 -DWN=32
+// check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DWM=64 -DWN=32 -DBM=128 -DBN=128 -DBK=16
+// check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DTRANS_A=1 -DTRANS_B=1 -DBM=64 -DBN=64 -DWM=32 -DWN=32
 
+#ifndef MMA_F64
+#define MMA_F64 0        // 1: f64 inputs and accumulators (m16n8k8 f64, sm_90)
+#endif
 #ifndef MMA_TF32
-#define MMA_TF32 (!HALF_STORAGE && !BF16_STORAGE)  // 1: f32 inputs rounded to tf32
+#define MMA_TF32 (!HALF_STORAGE && !BF16_STORAGE && !MMA_F64)  // 1: f32 inputs rounded to tf32
 #endif
 #ifndef BM
 #define BM 128           // rows of C per group
@@ -69,13 +77,13 @@
 #define BN 128           // columns of C per group
 #endif
 #ifndef BK
-#define BK (MMA_TF32 ? 16 : 32)  // K per stage (an even number of mma steps: 32, 64 f16; 16, 32 tf32)
+#define BK (MMA_TF32 || MMA_F64 ? 16 : 32)  // K per stage (an even number of mma steps: 32, 64 f16; 16, 32 tf32, f64)
 #endif
 #ifndef WM
 #define WM 64            // rows of C per warp (multiple of 16)
 #endif
 #ifndef WN
-#define WN (MMA_TF32 ? 32 : 64)  // columns of C per warp (multiple of 16)
+#define WN (MMA_TF32 || MMA_F64 ? 32 : 64)  // columns of C per warp (multiple of 16)
 #endif
 #ifndef STAGES
 #define STAGES 3         // shared stages of the cp.async pipeline (2 to 5)
@@ -84,14 +92,16 @@
 #if OPTUNE_BACKEND_CUDA
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
 #error "gemm_mma needs mma.sync and cp.async (CUDA, compute capability 8.0 or newer)"
+#elif MMA_F64 && __CUDA_ARCH__ < 900
+#error "gemm_mma's f64 products need the m16n8k8 f64 shape (compute capability 9.0 or newer)"
 #else
 
 #define MMA_WARPS_M (BM / WM)
 #define MMA_WARPS_N (BN / WN)
 #define MMA_THREADS (32 * MMA_WARPS_M * MMA_WARPS_N)  // work-items per group
-#define MMA_ESIZE (MMA_TF32 ? 4 : 2)                 // bytes per A or B element
+#define MMA_ESIZE (MMA_F64 ? 8 : MMA_TF32 ? 4 : 2)    // bytes per A or B element
 #define MMA_CHUNK (16 / MMA_ESIZE)                   // elements per 16-byte copy
-#define MMA_KSTEP (MMA_TF32 ? 8 : 16)                // K of one mma
+#define MMA_KSTEP (MMA_TF32 || MMA_F64 ? 8 : 16)     // K of one mma
 #define MMA_MI (WM / 16)                             // fragments per warp along M
 #define MMA_NI (WN / 8)                              // fragments per warp along N
 // Tiles as rows of their contiguous dimension: rows and 16-byte chunks per row.
@@ -109,10 +119,23 @@
 #define MMA_KSTEPS (BK / MMA_KSTEP)  // mma steps per stage
 #define MMA_SMEM_BYTES (STAGES * STAGE_CHUNKS * 16)
 // The swizzle's line: a 128-byte line, or one row where rows are longer.
+// Chunk q of line l sits at q ^ MMA_XOR(l). f64 fragments are read one
+// double per lane: a row-major tile's 8 rows x 2 chunks per read spread by
+// l & 7; a K-major tile's 4 rows x 4 chunks need whole rows as lines and
+// alternate halves of the 8-chunk bank window, (l & 1) << 2. Either way a
+// warp's read takes the two wavefronts its 256 bytes need.
+#if MMA_F64
+#define MMA_SHIFT(cpr) ((cpr) >= 128 ? 7 : (cpr) >= 64 ? 6 : (cpr) >= 32 ? 5 : (cpr) >= 16 ? 4 : 3)
+#define MMA_XOR(l, kmajor) ((kmajor) ? (((l) & 1) << 2) : ((l) & 7))
+#else
 #define MMA_SHIFT(cpr) ((cpr) >= 64 ? 6 : (cpr) >= 32 ? 5 : (cpr) >= 16 ? 4 : 3)
+#define MMA_XOR(l, kmajor) ((l) & 7)
+#endif
 #define A_SHIFT MMA_SHIFT(A_CPR)
 #define B_SHIFT MMA_SHIFT(B_CPR)
-#define MMA_SWZ(q, shift) ((q) ^ (((q) >> (shift)) & 7))
+#define A_KMAJOR TRANS_A     // A's tile rows run along K
+#define B_KMAJOR (!TRANS_B)
+#define MMA_SWZ(q, shift, kmajor) ((q) ^ MMA_XOR((q) >> (shift), kmajor))
 
 static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the group tile");
 static_assert(WM % 16 == 0 && WN % 16 == 0, "warp tiles are multiples of 16");
@@ -124,7 +147,9 @@ static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 stages");
 static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
 
 // d += a b for one 16 x 8 fragment (the prelude's mma.sync wrappers).
-#if MMA_TF32
+#if MMA_F64
+#define mma_step optune_mma_f64_1688
+#elif MMA_TF32
 #define mma_step optune_mma_tf32_1688
 #elif BF16_STORAGE
 #define mma_step optune_mma_bf16_16816
@@ -133,9 +158,63 @@ static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
 #endif
 
 // Byte offset of element e of row r in a tile of cpr chunks per row.
-#define A_AT(r, e) ((uint)MMA_SWZ((r) * A_CPR + (e) / MMA_CHUNK, A_SHIFT) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
-#define B_AT(r, e) ((uint)MMA_SWZ((r) * B_CPR + (e) / MMA_CHUNK, B_SHIFT) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
+#define A_AT(r, e) \
+  ((uint)MMA_SWZ((r) * A_CPR + (e) / MMA_CHUNK, A_SHIFT, A_KMAJOR) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
+#define B_AT(r, e) \
+  ((uint)MMA_SWZ((r) * B_CPR + (e) / MMA_CHUNK, B_SHIFT, B_KMAJOR) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
 
+#if MMA_F64
+// f64 (m16n8k8): lane (g, t) holds A's (g, t), (g + 8, t), (g, t + 4),
+// (g + 8, t + 4) of each 16 x 8 fragment and B's (k t, n g), (k t + 4, n g).
+// The A fragment of rows m0 .. m0 + 15 and k step ks.
+OPTUNE_FUNC void f64_a_fragment(double* af, const uint sa, const int ks, const int m0, const int lane) {
+  const int m = m0 + (lane >> 2), k = ks * MMA_KSTEP + (lane & 3);
+#if TRANS_A
+  af[0] = optune_lds64d(sa + A_AT(k, m));
+  af[1] = optune_lds64d(sa + A_AT(k, m + 8));
+  af[2] = optune_lds64d(sa + A_AT(k + 4, m));
+  af[3] = optune_lds64d(sa + A_AT(k + 4, m + 8));
+#else
+  af[0] = optune_lds64d(sa + A_AT(m, k));
+  af[1] = optune_lds64d(sa + A_AT(m + 8, k));
+  af[2] = optune_lds64d(sa + A_AT(m, k + 4));
+  af[3] = optune_lds64d(sa + A_AT(m + 8, k + 4));
+#endif
+}
+// The warp's NI B fragments of k step ks.
+OPTUNE_FUNC void f64_b_fragments(double (*bf)[2], const uint sb, const int ks, const int wn0, const int lane) {
+  const int k = ks * MMA_KSTEP + (lane & 3);
+#pragma unroll
+  for (int j = 0; j < MMA_NI; ++j) {
+    const int n = wn0 + j * 8 + (lane >> 2);
+#if TRANS_B
+    bf[j][0] = optune_lds64d(sb + B_AT(n, k));
+    bf[j][1] = optune_lds64d(sb + B_AT(n, k + 4));
+#else
+    bf[j][0] = optune_lds64d(sb + B_AT(k, n));
+    bf[j][1] = optune_lds64d(sb + B_AT(k + 4, n));
+#endif
+  }
+}
+OPTUNE_FUNC void mma_fragments_f64(double (*af)[4], double (*bf)[2], const uint sa, const uint sb, const int ks,
+                                   const int wm0, const int wn0, const int lane) {
+#pragma unroll
+  for (int i = 0; i < MMA_MI; ++i) f64_a_fragment(af[i], sa, ks, wm0 + i * 16, lane);
+  f64_b_fragments(bf, sb, ks, wn0, lane);
+}
+#ifndef F64_PIPE
+#define F64_PIPE 1  // 1: A fragments one row of fragments ahead, B one k step ahead
+#endif
+#define MMA_FRAGMENTS mma_fragments_f64
+typedef double mma_frag;
+typedef double mma_acc;
+#else
+#define MMA_FRAGMENTS mma_fragments
+typedef uint mma_frag;
+typedef float mma_acc;
+#endif
+
+#if !MMA_F64
 // The A fragments of k step ks (MI of them) and the B fragments (NI) from
 // the stage at sa (A) and sb (B); lane = (g, t) = (lane / 4, lane % 4).
 OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, const uint sb, const int ks,
@@ -195,6 +274,7 @@ OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, cons
     bf[2 * p + 1][1] = r[3];
   }
 }
+#endif  // !MMA_F64
 
 __kernel OPTUNE_WG_SIZE(MMA_THREADS, 1, 1)
 void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, const real beta,
@@ -277,7 +357,7 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
       const int q = tid + l * MMA_THREADS; \
       if (LOADS * MMA_THREADS == X##_CHUNKS_ || q < X##_CHUNKS_) { \
         const uint bytes = BYTES(X, l, kb); \
-        optune_cp_async16_zfill(base + (TILE_OFF) + (uint)MMA_SWZ(q, X##_SHIFT_) * 16u, \
+        optune_cp_async16_zfill(base + (TILE_OFF) + (uint)MMA_SWZ(q, X##_SHIFT_, X##_KMAJOR_) * 16u, \
                      bytes ? (const void*)(X##_next + l * X##_step) : (const void*)ap, bytes); \
       } \
     } \
@@ -290,6 +370,8 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
 #define b_SHIFT_ B_SHIFT
 #define a_RSTEP_ A_RSTEP
 #define b_RSTEP_ B_RSTEP
+#define a_KMAJOR_ A_KMAJOR
+#define b_KMAJOR_ B_KMAJOR
 #if TRANS_A
 #define MMA_A_BYTES MMA_BYTES_KMAJOR
 #else
@@ -307,13 +389,13 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
     MMA_COPIES(b, B_LOADS, A_CHUNKS * 16u, MMA_B_BYTES) \
   }
 
-  float acc[MMA_MI][MMA_NI][4];
+  mma_acc acc[MMA_MI][MMA_NI][4];
 #pragma unroll
   for (int i = 0; i < MMA_MI; ++i)
 #pragma unroll
     for (int j = 0; j < MMA_NI; ++j)
 #pragma unroll
-      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
+      for (int r = 0; r < 4; ++r) acc[i][j][r] = (mma_acc)0;
 
   // Tiles 0 .. STAGES - 2 in flight before the loop; one commit per tile
   // (empty past the end) keeps wait_group's count exact. In the loop, the
@@ -339,9 +421,55 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
     ws = ws == STAGES - 1 ? 0 : ws + 1; \
   }
 #define MMA_COPIES_LATE (!MMA_TF32)
-  uint af[2][MMA_MI][4], bf[2][MMA_NI][2];
+#if MMA_F64
+  // f64: one fragment set (two do not fit the 255 registers beside 64
+  // double accumulators at the 64 x 32 warp tile): each k step reads its
+  // fragments, then multiplies; the last step's barrier comes after its
+  // reads, so the stage of tile t - 1 is free when step 0 of tile t
+  // issues the copies into it.
   int rs = 0, ws = STAGES - 1;  // stage read, stage written next
-  if (steps > 0) mma_fragments(af[0], bf[0], smem, smem + A_CHUNKS * 16u, 0, wm0, wn0, lane);
+#if F64_PIPE
+  // Two A fragments (the row of fragments multiplied and the next) and two
+  // sets of B fragments (this k step's and the next one's, within a tile).
+  mma_frag af[2][4], bf[2][MMA_NI][2];
+#else
+  mma_frag af[MMA_MI][4], bf[MMA_NI][2];
+#endif
+  for (int t = 0; t < steps; ++t) {
+#pragma unroll
+    for (int ks = 0; ks < MMA_KSTEPS; ++ks) {
+      const uint sa = smem + (uint)rs * (STAGE_CHUNKS * 16u);
+#if F64_PIPE
+      if (ks == 0) f64_b_fragments(bf[0], sa + A_CHUNKS * 16u, 0, wn0, lane);
+      f64_a_fragment(af[0], sa, ks, wm0, lane);
+#pragma unroll
+      for (int i = 0; i < MMA_MI; ++i) {
+        if (i + 1 < MMA_MI)
+          f64_a_fragment(af[(i + 1) & 1], sa, ks, wm0 + (i + 1) * 16, lane);
+        else if (ks + 1 < MMA_KSTEPS)
+          f64_b_fragments(bf[(ks + 1) & 1], sa + A_CHUNKS * 16u, ks + 1, wn0, lane);
+#pragma unroll
+        for (int j = 0; j < MMA_NI; ++j) mma_step(acc[i][j], af[i & 1], bf[ks & 1][j]);
+      }
+#else
+      MMA_FRAGMENTS(af, bf, sa, sa + A_CHUNKS * 16u, ks, wm0, wn0, lane);
+#pragma unroll
+      for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_NI; ++j) mma_step(acc[i][j], af[i], bf[j]);
+#endif
+      if (ks == 0) MMA_NEXT_TILE
+      if (ks == MMA_KSTEPS - 1) {
+        optune_cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        rs = rs == STAGES - 1 ? 0 : rs + 1;
+      }
+    }
+  }
+#else
+  mma_frag af[2][MMA_MI][4], bf[2][MMA_NI][2];
+  int rs = 0, ws = STAGES - 1;  // stage read, stage written next
+  if (steps > 0) MMA_FRAGMENTS(af[0], bf[0], smem, smem + A_CHUNKS * 16u, 0, wm0, wn0, lane);
   for (int t = 0; t < steps; ++t) {
 #pragma unroll
     for (int ks = 0; ks < MMA_KSTEPS; ++ks) {
@@ -352,7 +480,7 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
       }
       if (ks < MMA_KSTEPS - 1 || t < steps - 1) {
         const uint sa = smem + (uint)rs * (STAGE_CHUNKS * 16u);
-        mma_fragments(af[(ks + 1) & 1], bf[(ks + 1) & 1], sa, sa + A_CHUNKS * 16u, (ks + 1) % MMA_KSTEPS, wm0, wn0,
+        MMA_FRAGMENTS(af[(ks + 1) & 1], bf[(ks + 1) & 1], sa, sa + A_CHUNKS * 16u, (ks + 1) % MMA_KSTEPS, wm0, wn0,
                       lane);
       }
       if (ks == 0 && !MMA_COPIES_LATE) MMA_NEXT_TILE
@@ -363,6 +491,7 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
       if (ks == 0 && MMA_COPIES_LATE) MMA_NEXT_TILE
     }
   }
+#endif
   optune_cp_async_wait<0>();
 
   // Epilogue from the accumulators: lane (g, t) holds rows g and g + 8 of

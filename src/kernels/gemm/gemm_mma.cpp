@@ -20,19 +20,34 @@ bool mma_device(const Capabilities& caps) {
   return caps.backend == Backend::CUDA && caps.compute_capability_major >= 8;
 }
 
+// f64 runs the m16n8k8 f64 shape, which compute capability 9.0 introduced.
+bool f64_device(const Capabilities& caps) { return mma_device(caps) && caps.compute_capability_major >= 9; }
+
 bool power_of_two(std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
 std::int64_t threads_of(const Params& p) {
   return 32 * (p.at("BM") / p.at("WM")) * (p.at("BN") / p.at("WN"));
 }
 
-// Bytes of one A or B element: 4 for f32 (tf32), else 2.
-std::size_t elem_of(const GemmProblem& pr) { return pr.dtype == DType::F32 ? 4 : 2; }
+// Bytes of one A or B element: 8 for f64, 4 for f32 (tf32), else 2.
+std::size_t elem_of(const GemmProblem& pr) {
+  return pr.dtype == DType::F64 ? 8 : pr.dtype == DType::F32 ? 4 : 2;
+}
+
+// The shared memory a configuration may take: f16, bf16 and tf32 declare
+// their stages statically (48 KiB); f64, whose 128 x 128 tiles of doubles
+// need 32 KiB per stage, asks for dynamic shared memory up to the device's
+// opt-in limit.
+std::uint64_t smem_limit(const Capabilities& caps, const GemmProblem& pr) {
+  if (pr.dtype != DType::F64) return kStaticSmem;
+  return std::max(caps.shared_mem_per_block_optin_bytes, caps.local_mem_bytes);
+}
 
 }  // namespace
 
 std::vector<DType> GemmMmaFamily::dtypes(const Capabilities& caps) const {
   if (!mma_device(caps)) return {};
+  if (f64_device(caps)) return {DType::F16, DType::BF16, DType::F32, DType::F64};
   return {DType::F16, DType::BF16, DType::F32};
 }
 
@@ -57,18 +72,30 @@ std::uint64_t GemmMmaFamily::smem_bytes(const Params& p, std::size_t elem) {
 std::string GemmMmaFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   if (std::string why = check_candidates(p, caps); !why.empty()) return why;
   if (!mma_device(caps)) return "needs CUDA sm_80+ (mma.sync)";
-  if (pr.dtype != DType::F16 && pr.dtype != DType::BF16 && pr.dtype != DType::F32) return "runs f16, bf16 and tf32";
+  if (pr.dtype == DType::F64) {
+    if (!f64_device(caps)) return "f64 needs CUDA sm_90+ (mma.sync m16n8k8 f64)";
+    if (pr.c_dtype != DType::F64) return "f64 products write f64";
+  } else if (pr.dtype != DType::F16 && pr.dtype != DType::BF16 && pr.dtype != DType::F32) {
+    return "runs f16, bf16, tf32 and f64";
+  }
   if (pr.dtype == DType::F32 && pr.c_dtype != DType::F32) return "tf32 products write f32";
   const std::size_t elem = elem_of(pr);
-  const std::int64_t chunk = std::int64_t(16 / elem), kstep = elem == 4 ? 8 : 16;
+  const std::int64_t chunk = std::int64_t(16 / elem), kstep = elem == 2 ? 16 : 8;
   const std::int64_t bm = p.at("BM"), bn = p.at("BN"), bk = p.at("BK"), wm = p.at("WM"), wn = p.at("WN");
   if (bm % wm) return "BM is not a multiple of WM";
   if (bn % wn) return "BN is not a multiple of WN";
   if (wm % 16 || wn % 16) return "WM and WN must be multiples of 16";
+  // f64: WM WN / 32 double accumulators per work-item, two registers each;
+  // beyond 64 of them (a 64 x 32 warp tile) the kernel spills.
+  if (pr.dtype == DType::F64 && wm * wn > 2048) return "f64 warp tiles hold at most 2048 elements (WM x WN)";
   if (bk % (2 * kstep)) return "BK must hold an even number of mma steps (" + std::to_string(kstep) + " deep)";
   const std::int64_t threads = threads_of(p);
   if (std::string why = gemm_kernels::fits_group(caps, threads, 1); !why.empty()) return why;
   if (threads > 1024) return "more than 1024 work-items per group";
+  // f64: about 2 registers per accumulator plus 96 (measured: 241 for a 64 x
+  // 32 warp tile, 164 for 32 x 32); a group must fit the 65536 of a multiprocessor.
+  if (pr.dtype == DType::F64 && threads * (wm * wn / 16 + 96) > 65536)
+    return "f64: more registers per group than a multiprocessor has (work-items x (WM WN / 16 + 96))";
   // The copies: rows of 16-byte chunks (8 halves, 4 floats) of each
   // operand's contiguous dimension; a work-item's copies share their column.
   const std::int64_t a_cpr = (pr.trans_a ? bm : bk) / chunk, b_cpr = (pr.trans_b ? bk : bn) / chunk;
@@ -77,10 +104,11 @@ std::string GemmMmaFamily::check(const Params& p, const Capabilities& caps, cons
   if ((bm * bk / chunk + threads - 1) / threads > 32 || (bn * bk / chunk + threads - 1) / threads > 32)
     return "more than 32 copies per work-item and stage";
   const std::uint64_t smem = smem_bytes(p, elem);
-  if (smem > kStaticSmem)
+  if (smem > smem_limit(caps, pr))
     return "shared memory STAGES (BM + BN) BK " + std::to_string(elem) + " = " + std::to_string(smem) +
-           " bytes exceeds 48 KiB (this family declares static shared memory only)";
-  if (smem > local_limit(caps)) return "shared memory exceeds the device's local memory";
+           (pr.dtype == DType::F64 ? " bytes exceeds the device's opt-in shared memory"
+                                   : " bytes exceeds 48 KiB (f16, bf16 and tf32 declare static shared memory only)");
+  if (pr.dtype != DType::F64 && smem > local_limit(caps)) return "shared memory exceeds the device's local memory";
   if ((std::max<std::int64_t>(pr.m, 1) + bm - 1) / bm > kMaxGridY) return "more than 65535 tiles along M";
   return "";
 }
@@ -95,16 +123,19 @@ Geometry GemmMmaFamily::geometry(const Params& p, const Capabilities&, const Gem
   g.global[0] = (n + bn - 1) / bn * g.local[0];
   g.global[1] = (m + bm - 1) / bm;
   g.global[2] = std::size_t(pr.batch);
+  // Stages beyond 48 KiB (f64 only) are the kernel's dynamic shared memory.
+  if (const std::uint64_t smem = smem_bytes(p, elem_of(pr)); smem > kStaticSmem) g.shared_bytes = std::size_t(smem);
   return g;
 }
 
 Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   Defines d = gemm_kernels::type_defines(pr);
-  // f32 accumulation either way: the kernel never reads COMP, and one
-  // program serves comp_half and f32-accumulating calls alike.
+  // f32 accumulation either way (f64 accumulates in f64): the kernel never
+  // reads COMP, and one program serves comp_half and f32-accumulating calls alike.
   for (auto& [k, v] : d)
-    if (k == "COMP") v = "float";
+    if (k == "COMP" && pr.dtype != DType::F64) v = "float";
   d.insert(d.end(), {{"MMA_TF32", pr.dtype == DType::F32 ? "1" : "0"},
+                     {"MMA_F64", pr.dtype == DType::F64 ? "1" : "0"},
                      {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
   return d;
@@ -113,6 +144,10 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
 Params GemmMmaFamily::fallback(const Capabilities& caps, const GemmProblem& pr) const {
   Params p = defaults(caps);
   if (pr.dtype == DType::F32) p["BK"] = 16, p["WN"] = 32;  // the kernel's tf32 defaults (48 KiB, registers)
+  // f64: 128 x 128 tiles of eight 64 x 32 warps (64 double accumulators a
+  // work-item), three 32 KiB stages of 16 along K (dynamic shared memory).
+  if (pr.dtype == DType::F64) p["BK"] = 16, p["WN"] = 32;
+  if (pr.dtype == DType::F64 && !check(p, caps, pr).empty()) p["BM"] = p["BN"] = 64, p["WM"] = 32;
   return p;
 }
 

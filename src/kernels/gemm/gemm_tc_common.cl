@@ -24,6 +24,8 @@
 #define C_STORE2(v, p, i) (*(__global uint*)((p) + (i)) = optune_float2_to_halves((v)[0], (v)[1]))
 #elif C_BF16_STORAGE
 #define C_STORE2(v, p, i) (*(__global uint*)((p) + (i)) = optune_float2_to_bf16x2((v)[0], (v)[1]))
+#elif EPI_DOUBLE
+#define C_STORE2(v, p, i) (*(__global double2*)((p) + (i)) = make_double2((v)[0], (v)[1]))
 #else
 #define C_STORE2(v, p, i) (*(__global float2*)((p) + (i)) = make_float2((v)[0], (v)[1]))
 #endif

@@ -2,7 +2,7 @@
 // operands with the family's parameters forced (gemm_direct: the direct
 // candidate; gemm_tiled: the tiled candidate with its helper passes;
 // gemm_mma: the tensor-core candidate, f16, bf16 and f32 as tf32 on CUDA
-// sm_80+; gemm_thin: the thin candidate on its buckets' decode-time shapes,
+// sm_80+, f64 on sm_90+; gemm_thin: the thin candidate on its buckets' decode-time shapes,
 // B stored K x N or N x K; gemm_routine: the choice, with the other
 // families' stored parameters).
 #include <cmath>
