@@ -1,0 +1,142 @@
+// The host interface's engine: contexts, per-thread queues and buffer pools,
+// and the choice of device per call (engine.hpp).
+#include "hostblas/engine.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include "optune/interop.hpp"
+#include "runtime/env.hpp"
+
+namespace optune::hostblas {
+
+namespace {
+
+// A context to run on and whether its device works on host memory in place.
+struct Target {
+  Context ctx;
+  bool zero_copy = false;
+};
+
+struct Engine {
+  Target target[2];  // [0] the default device, [1] the CPU device for small calls
+  bool split = false;  // target[1] is another device than target[0]
+  double threshold = -1;  // OPTUNE_BLAS_THRESHOLD, for every class (-1: unset)
+};
+
+bool shares_host_memory(const Device& d) {
+  return d.backend() == Backend::OpenCL && d.caps().unified_memory;
+}
+
+// Made once per process, at the first call, and never destroyed: the
+// process may exit from any thread while another still calls, and the
+// drivers' own exit handlers release what is left.
+Engine& engine() {
+  static Engine* e = [] {
+    auto* en = new Engine;
+    const Device big = default_device();
+    // OPTUNE_BLAS_COPY=1 stages operands through device buffers even where
+    // the device works on host memory (the tests run the copy path on PoCL).
+    const bool copy = detail::env_choice("OPTUNE_BLAS_COPY", {"0", "1"}, "0") == "1";
+    en->threshold = detail::env_number("OPTUNE_BLAS_THRESHOLD", -1, 0, 1e300);
+    en->target[0] = {Context(big), shares_host_memory(big) && !copy};
+    en->target[1] = en->target[0];
+    if (big.caps().type != DeviceType::CPU) {
+      for (const Device& d : devices()) {
+        if (d.caps().type == DeviceType::CPU && shares_host_memory(d)) {
+          en->target[1] = {Context(d), true};
+          en->split = true;
+          break;
+        }
+      }
+    }
+    return en;
+  }();
+  return *e;
+}
+
+}  // namespace
+
+// A device buffer kept between calls, grown when a call needs more.
+struct Pooled {
+  std::shared_ptr<detail::MemImpl> mem;
+  std::size_t bytes = 0;
+};
+
+struct ThreadState {
+  std::optional<Queue> queue[2];
+  std::vector<Pooled> pool;  // the default device's staging buffers, by operand position
+};
+
+namespace {
+thread_local ThreadState t_state;
+}
+
+Call::Call(Class cls, double work) : thread_(&t_state) {
+  Engine& e = engine();
+  target_ = e.split && work < (e.threshold >= 0 ? e.threshold : threshold(cls)) ? 1 : 0;
+  if (!thread_->queue[target_]) thread_->queue[target_].emplace(e.target[target_].ctx);
+  queue_ = &*thread_->queue[target_];
+  zero_copy_ = e.target[target_].zero_copy;
+}
+
+std::shared_ptr<detail::MemImpl> Call::stage(void* host, std::size_t bytes, bool read, bool write) {
+  if (zero_copy_) {
+    auto mem = detail::adopt_host_bytes(queue_->context(), host, bytes, {});
+    staged_.push_back({host, bytes, mem, write});
+    return mem;
+  }
+  const std::size_t slot = staged_.size();
+  if (thread_->pool.size() <= slot) thread_->pool.resize(slot + 1);
+  Pooled& p = thread_->pool[slot];
+  if (p.bytes < bytes) {
+    // Grow by at least half again, so a sweep of rising sizes reallocates
+    // a few times only.
+    const std::size_t want = std::max(bytes, p.bytes + p.bytes / 2);
+    p.mem.reset();
+    p.mem = queue_->context().alloc<std::uint8_t>(want).mem();
+    p.bytes = want;
+  }
+  Buffer<std::uint8_t> dev(p.mem, 0, bytes);
+  if (read) queue_->write(dev, std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(host), bytes));
+  staged_.push_back({host, bytes, p.mem, write});
+  return p.mem;
+}
+
+void Call::finish() {
+  for (const Staged& s : staged_) {
+    if (!s.write) continue;
+    if (zero_copy_) {
+      // Mapping waits for the queue and makes the device's writes visible in
+      // the caller's memory (the host-pointer buffer's contract).
+      interop::map_host(*queue_, Buffer<std::uint8_t>(s.mem, 0, s.bytes)).reset();
+    } else {
+      queue_->read(Buffer<std::uint8_t>(s.mem, 0, s.bytes),
+                   std::span<std::uint8_t>(static_cast<std::uint8_t*>(s.host), s.bytes));
+    }
+  }
+  queue_->finish();
+  staged_.clear();
+}
+
+void fail(const char* name, const char* what) noexcept {
+  std::fprintf(stderr, "optune BLAS: %s failed on the device: %s\n", name, what);
+  std::fflush(stderr);
+  std::abort();
+}
+
+double threshold(Class cls) {
+  // Defaults until the database holds measured ones: levels 1 and 2 read
+  // each element about once, so with the copies to a discrete GPU and back
+  // they only pay from tens of millions of elements; level 3 from about
+  // 160^3 (a few hundred microseconds on a CPU device).
+  switch (cls) {
+    case Class::Level1: return double(1 << 24);
+    case Class::Level2: return double(1 << 24);
+    case Class::Level3: return 160.0 * 160.0 * 160.0;
+  }
+  return 0;
+}
+
+}  // namespace optune::hostblas
