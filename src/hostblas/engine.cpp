@@ -2,6 +2,8 @@
 // and the choice of device per call (engine.hpp).
 #include "hostblas/engine.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -22,7 +24,9 @@ struct Target {
 struct Engine {
   Target target[2];  // [0] the default device, [1] the CPU device for small calls
   bool split = false;  // target[1] is another device than target[0]
-  double threshold = -1;  // OPTUNE_BLAS_THRESHOLD, for every class (-1: unset)
+  // OPTUNE_BLAS_THRESHOLD or optune_host_blas_set_threshold, for every class
+  // (< 0: unset).
+  std::atomic<double> threshold{-1};
 };
 
 bool shares_host_memory(const Device& d) {
@@ -75,17 +79,28 @@ thread_local ThreadState t_state;
 
 Call::Call(Class cls, double work) : thread_(&t_state) {
   Engine& e = engine();
-  target_ = e.split && work < (e.threshold >= 0 ? e.threshold : threshold(cls)) ? 1 : 0;
+  const double forced = e.threshold.load(std::memory_order_relaxed);
+  target_ = e.split && work < (forced >= 0 ? forced : threshold(cls)) ? 1 : 0;
   if (!thread_->queue[target_]) thread_->queue[target_].emplace(e.target[target_].ctx);
   queue_ = &*thread_->queue[target_];
   zero_copy_ = e.target[target_].zero_copy;
 }
 
-std::shared_ptr<detail::MemImpl> Call::stage(void* host, std::size_t bytes, bool read, bool write) {
+Call::Placed Call::stage(void* host, std::size_t bytes, std::size_t element, bool read, bool write) {
   if (zero_copy_) {
-    auto mem = detail::adopt_host_bytes(queue_->context(), host, bytes, {});
-    staged_.push_back({host, bytes, mem, write});
-    return mem;
+    // The kernels assume a memory object's start is aligned as a device
+    // allocation is (their vector loads may need it; PoCL's aligned loads
+    // fault otherwise): the object starts up to 127 bytes before the
+    // operand, at a multiple of kAlign where the element size allows, so the
+    // operand is a view at an offset whose alignment the kernels check. Those
+    // bytes lie in the operand's page and are never touched.
+    constexpr std::size_t kAlign = 128;
+    const std::size_t misaligned = reinterpret_cast<std::uintptr_t>(host) % kAlign;
+    const std::size_t before = misaligned - misaligned % element;
+    auto* start = static_cast<std::uint8_t*>(host) - before;
+    auto mem = detail::adopt_host_bytes(queue_->context(), start, before + bytes, {});
+    staged_.push_back({host, bytes, mem, before, write});
+    return {mem, before};
   }
   const std::size_t slot = staged_.size();
   if (thread_->pool.size() <= slot) thread_->pool.resize(slot + 1);
@@ -100,8 +115,8 @@ std::shared_ptr<detail::MemImpl> Call::stage(void* host, std::size_t bytes, bool
   }
   Buffer<std::uint8_t> dev(p.mem, 0, bytes);
   if (read) queue_->write(dev, std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(host), bytes));
-  staged_.push_back({host, bytes, p.mem, write});
-  return p.mem;
+  staged_.push_back({host, bytes, p.mem, 0, write});
+  return {p.mem, 0};
 }
 
 void Call::finish() {
@@ -110,9 +125,9 @@ void Call::finish() {
     if (zero_copy_) {
       // Mapping waits for the queue and makes the device's writes visible in
       // the caller's memory (the host-pointer buffer's contract).
-      interop::map_host(*queue_, Buffer<std::uint8_t>(s.mem, 0, s.bytes)).reset();
+      interop::map_host(*queue_, Buffer<std::uint8_t>(s.mem, s.offset_bytes, s.bytes)).reset();
     } else {
-      queue_->read(Buffer<std::uint8_t>(s.mem, 0, s.bytes),
+      queue_->read(Buffer<std::uint8_t>(s.mem, s.offset_bytes, s.bytes),
                    std::span<std::uint8_t>(static_cast<std::uint8_t*>(s.host), s.bytes));
     }
   }
@@ -140,3 +155,18 @@ double threshold(Class cls) {
 }
 
 }  // namespace optune::hostblas
+
+// The library's one entry point beyond BLAS (optune_blas.map), for `optune
+// bench blas --host-interface`: the threshold of every routine class from
+// now on (< 0: back to the defaults), as OPTUNE_BLAS_THRESHOLD sets it.
+// Returns whether small calls have a device of their own (the default device
+// is not the CPU one), or -1 when the engine could not start.
+extern "C" int optune_host_blas_set_threshold(double work) {
+  try {
+    optune::hostblas::engine().threshold.store(work, std::memory_order_relaxed);
+    return optune::hostblas::engine().split ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "optune BLAS: %s\n", e.what());
+    return -1;
+  }
+}

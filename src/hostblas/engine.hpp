@@ -48,25 +48,34 @@ class Call {
   const Queue& queue() const { return *queue_; }
   // Read only.
   template <class T> Buffer<T> in(const T* p, std::size_t count) {
-    return Buffer<T>(stage(const_cast<T*>(p), count * sizeof(T), true, false), 0, count);
+    return view<T>(stage(const_cast<T*>(p), count * sizeof(T), sizeof(T), true, false), count);
   }
   // Read and written.
   template <class T> Buffer<T> inout(T* p, std::size_t count) {
-    return Buffer<T>(stage(p, count * sizeof(T), true, true), 0, count);
+    return view<T>(stage(p, count * sizeof(T), sizeof(T), true, true), count);
   }
   // Written only (the device's copy is not uploaded first).
   template <class T> Buffer<T> out(T* p, std::size_t count) {
-    return Buffer<T>(stage(p, count * sizeof(T), false, true), 0, count);
+    return view<T>(stage(p, count * sizeof(T), sizeof(T), false, true), count);
   }
   void finish();
   bool zero_copy() const { return zero_copy_; }
 
  private:
-  std::shared_ptr<detail::MemImpl> stage(void* host, std::size_t bytes, bool read, bool write);
+  // Where an operand's elements start in its memory object.
+  struct Placed {
+    std::shared_ptr<detail::MemImpl> mem;
+    std::size_t offset_bytes;
+  };
+  template <class T> static Buffer<T> view(const Placed& p, std::size_t count) {
+    return Buffer<T>(p.mem, p.offset_bytes / sizeof(T), count);
+  }
+  Placed stage(void* host, std::size_t bytes, std::size_t element, bool read, bool write);
   struct Staged {
-    void* host;
+    void* host;  // the operand's first byte
     std::size_t bytes;
     std::shared_ptr<detail::MemImpl> mem;
+    std::size_t offset_bytes;  // of host in mem
     bool write;
   };
   ThreadState* thread_ = nullptr;

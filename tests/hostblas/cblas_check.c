@@ -41,10 +41,11 @@ static double rnd(void) { return (double)rand() / RAND_MAX - 0.5; }
 /* Element (i, j) of a stored matrix. */
 static size_t at(int row_major, int i, int j, int ld) { return row_major ? (size_t)i * ld + j : i + (size_t)j * ld; }
 
-static void check_gemm(int row_major, int ta, int tb, int m, int n, int k, int dbl) {
-  const int lda = (row_major ? (ta ? m : k) : (ta ? k : m)) + 2;
-  const int ldb = (row_major ? (tb ? k : n) : (tb ? n : k)) + 1;
-  const int ldc = (row_major ? n : m) + 3;
+/* pad: leading dimensions 2, 1 and 3 beyond the rows (columns), else exact. */
+static void check_gemm(int row_major, int ta, int tb, int m, int n, int k, int dbl, int pad) {
+  const int lda = (row_major ? (ta ? m : k) : (ta ? k : m)) + 2 * pad;
+  const int ldb = (row_major ? (tb ? k : n) : (tb ? n : k)) + pad;
+  const int ldc = (row_major ? n : m) + 3 * pad;
   const int arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
   const size_t asz = (size_t)lda * (row_major ? arows : acols), bsz = (size_t)ldb * (row_major ? brows : bcols);
   const size_t csz = (size_t)ldc * (row_major ? m : n);
@@ -106,7 +107,12 @@ int main(void) {
     for (int rm = 0; rm < 2; ++rm)
       for (int ta = 0; ta < 2; ++ta)
         for (int tb = 0; tb < 2; ++tb)
-          for (int d = 0; d < 2; ++d) check_gemm(rm, ta, tb, sizes[s][0], sizes[s][1], sizes[s][2], d);
+          for (int d = 0; d < 2; ++d) check_gemm(rm, ta, tb, sizes[s][0], sizes[s][1], sizes[s][2], d, 1);
+  /* Above the CPU's threshold for GEMM's tiled kernel (256^3), with leading
+   * dimensions that allow its vector loads, on memory that malloc aligns to
+   * 16 bytes only (these once faulted on PoCL). */
+  check_gemm(0, 0, 0, 256, 256, 256, 0, 0);
+  check_gemm(1, 1, 0, 256, 256, 256, 0, 0);
 
   /* Level 1: a dot with a negative increment, iamax, a complex dot. */
   float x[9], y[9];
