@@ -9,11 +9,12 @@
 # LD_LIBRARY_PATH, so the program, which names libblas.so.3, loads it in place
 # of Debian's. Levels 2 and 3 read their parameters from DATADIR's input file
 # (xblat2s: sblat2.in; xscblat2: sin2) and may write their summary to a file
-# (sblat2.out), which is read too.
+# (sblat2.out), which is read too. DATADIR defaults to OPTUNE_NETLIB_BLAS_DIR,
+# else Debian's /usr/lib/x86_64-linux-gnu/blas.
 set -u
 prog=$1
 libdir=$2
-datadir=${3:-/usr/lib/x86_64-linux-gnu/blas}
+datadir=${3:-${OPTUNE_NETLIB_BLAS_DIR:-/usr/lib/x86_64-linux-gnu/blas}}
 
 if [ ! -x "$datadir/$prog" ]; then
   echo "run_netlib_blas: $datadir/$prog not found: install Debian's libblas-test (scripts/setup.sh)" >&2
