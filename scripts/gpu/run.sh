@@ -15,7 +15,8 @@
 # `host-blas` runs liboptune_blas.so.3's tests on cuda:0 (netlib's programs and
 # the C / Fortran checks, every call on the GPU) and `optune bench blas
 # --host-interface` against the carried reference BLAS and OpenBLAS, then
-# numpy's own matmul on this CPU (host-blas-cuda.json).
+# numpy's own matmul on this CPU (host-blas-cuda.json; the measured
+# thresholds in host-blas-db.json, to ship under database/cuda/nvidia/).
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -445,6 +446,7 @@ host_blas() {
   named_tests cuda:0 host-blas-cuda 'netlib\..*|hostblas\..*|test_host_blas_bench'
   log "bench blas --host-interface on cuda:0"
   timeout 420 ./build/gpu/optune bench blas --host-interface --device cuda:0 --json "$OUT/host-blas-cuda.json" \
+    --host-db "$OUT/host-blas-db.json" \
     --host-blas "reference=$DEPS/$ARCH_LIB/blas/libblas.so.3,openblas=$DEPS/$ARCH_LIB/openblas-pthread/libblas.so.3" \
     "$@" 2>>"$LOGS/bench-host-blas.log" | tail -80 | tee -a "$OUT/summary.txt"
   python3 - <<'PY' 2>&1 | tee -a "$OUT/summary.txt"

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 
 #include "optune/interop.hpp"
+#include "kernels/blas/host_blas.hpp"
 #include "runtime/env.hpp"
 
 namespace optune::hostblas {
@@ -27,6 +29,21 @@ struct Engine {
   // OPTUNE_BLAS_THRESHOLD or optune_host_blas_set_threshold, for every class
   // (< 0: unset).
   std::atomic<double> threshold{-1};
+  // The database's thresholds, per type (read once: DType's value) and class.
+  struct Thresholds {
+    std::once_flag once;
+    double level[3] = {0, 0, 0};
+  };
+  Thresholds by_type[16];
+
+  double threshold_of(Class cls, DType dtype) {
+    Thresholds& t = by_type[int(dtype) & 15];
+    std::call_once(t.once, [&] {
+      const Capabilities& caps = target[0].ctx.device().caps();
+      for (int l = 0; l < 3; ++l) t.level[l] = detail::host_blas_threshold(caps, dtype, l + 1);
+    });
+    return t.level[int(cls)];
+  }
 };
 
 bool shares_host_memory(const Device& d) {
@@ -77,10 +94,12 @@ namespace {
 thread_local ThreadState t_state;
 }
 
-Call::Call(Class cls, double work) : thread_(&t_state) {
+Call::Call(Class cls, DType dtype, double work) : thread_(&t_state) {
   Engine& e = engine();
-  const double forced = e.threshold.load(std::memory_order_relaxed);
-  target_ = e.split && work < (forced >= 0 ? forced : threshold(cls)) ? 1 : 0;
+  if (e.split) {
+    const double forced = e.threshold.load(std::memory_order_relaxed);
+    target_ = work < (forced >= 0 ? forced : e.threshold_of(cls, dtype)) ? 1 : 0;
+  }
   if (!thread_->queue[target_]) thread_->queue[target_].emplace(e.target[target_].ctx);
   queue_ = &*thread_->queue[target_];
   zero_copy_ = e.target[target_].zero_copy;
@@ -139,19 +158,6 @@ void fail(const char* name, const char* what) noexcept {
   std::fprintf(stderr, "optune BLAS: %s failed on the device: %s\n", name, what);
   std::fflush(stderr);
   std::abort();
-}
-
-double threshold(Class cls) {
-  // Defaults until the database holds measured ones: levels 1 and 2 read
-  // each element about once, so with the copies to a discrete GPU and back
-  // they only pay from tens of millions of elements; level 3 from about
-  // 160^3 (a few hundred microseconds on a CPU device).
-  switch (cls) {
-    case Class::Level1: return double(1 << 24);
-    case Class::Level2: return double(1 << 24);
-    case Class::Level3: return 160.0 * 160.0 * 160.0;
-  }
-  return 0;
 }
 
 }  // namespace optune::hostblas

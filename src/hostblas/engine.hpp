@@ -28,7 +28,9 @@ using c32 = std::complex<float>;
 using c64 = std::complex<double>;
 
 // Routine classes: each has its own threshold of work (elements for levels 1
-// and 2, m n k for level 3) below which a call runs on the CPU device.
+// and 2, m n k for level 3) below which a call runs on the CPU device: the
+// database's host_blas entries for the default device and the routine's type
+// (kernels/blas/host_blas.hpp), else that family's defaults.
 enum class Class { Level1 = 0, Level2 = 1, Level3 = 2 };
 
 // Elements a vector of n with increment inc addresses (0 when n <= 0).
@@ -42,7 +44,7 @@ struct ThreadState;
 // routine names them; finish() waits and brings the outputs back.
 class Call {
  public:
-  Call(Class cls, double work);
+  Call(Class cls, DType dtype, double work);
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
   const Queue& queue() const { return *queue_; }
@@ -85,23 +87,20 @@ class Call {
   std::vector<Staged> staged_;
 };
 
-// Runs fn(Call&) for the routine `name` (as xerbla names it: "SAXPY ") and
-// finishes the call. An exception (a device failure: reference BLAS has no
-// other way to report one) is written to stderr with the routine's name and
-// ends the process (std::abort), as the reference's xerbla ends it.
-template <class Fn>
+// Runs fn(Call&) for the routine `name` (as xerbla names it: "SAXPY ") on
+// operands of type T and finishes the call. An exception (a device failure:
+// reference BLAS has no other way to report one) is written to stderr with the
+// routine's name and ends the process (std::abort), as the reference's xerbla
+// ends it.
+template <class T, class Fn>
 void run(const char* name, Class cls, double work, Fn&& fn);
 
 [[noreturn]] void fail(const char* name, const char* what) noexcept;
 
-// The work below which a call of cls runs on the CPU device (the database's
-// host_blas thresholds where tuned, else the defaults; see engine.cpp).
-double threshold(Class cls);
-
-template <class Fn>
+template <class T, class Fn>
 void run(const char* name, Class cls, double work, Fn&& fn) {
   try {
-    Call call(cls, work);
+    Call call(cls, dtype_of_v<T>, work);
     fn(call);
     call.finish();
   } catch (const std::exception& e) {

@@ -17,7 +17,7 @@ using i64 = std::int64_t;
 template <class T>
 void swap(const char* name, i64 n, T* x, i64 incx, T* y, i64 incy) {
   if (n <= 0) return;
-  run(name, Class::Level1, double(n), [&](Call& c) {
+  run<T>(name, Class::Level1, double(n), [&](Call& c) {
     optune::swap(c.queue(), n, c.inout(x, vec_count(n, incx)), incx, c.inout(y, vec_count(n, incy)), incy);
   });
 }
@@ -26,14 +26,14 @@ void swap(const char* name, i64 n, T* x, i64 incx, T* y, i64 incy) {
 template <class T, class A>
 void scal(const char* name, i64 n, A alpha, T* x, i64 incx) {
   if (n <= 0 || incx <= 0) return;
-  run(name, Class::Level1, double(n),
+  run<T>(name, Class::Level1, double(n),
       [&](Call& c) { optune::scal(c.queue(), n, alpha, c.inout(x, vec_count(n, incx)), incx); });
 }
 
 template <class T>
 void copy(const char* name, i64 n, const T* x, i64 incx, T* y, i64 incy) {
   if (n <= 0) return;
-  run(name, Class::Level1, double(n), [&](Call& c) {
+  run<T>(name, Class::Level1, double(n), [&](Call& c) {
     // y is written whole unless its increment leaves gaps (or repeats).
     auto yb = incy == 1 || incy == -1 ? c.out(y, vec_count(n, incy)) : c.inout(y, vec_count(n, incy));
     optune::copy(c.queue(), n, c.in(x, vec_count(n, incx)), incx, yb, incy);
@@ -43,7 +43,7 @@ void copy(const char* name, i64 n, const T* x, i64 incx, T* y, i64 incy) {
 template <class T>
 void axpy(const char* name, i64 n, T alpha, const T* x, i64 incx, T* y, i64 incy) {
   if (n <= 0 || alpha == T(0)) return;
-  run(name, Class::Level1, double(n), [&](Call& c) {
+  run<T>(name, Class::Level1, double(n), [&](Call& c) {
     optune::axpy(c.queue(), n, alpha, c.in(x, vec_count(n, incx)), incx, c.inout(y, vec_count(n, incy)), incy);
   });
 }
@@ -54,7 +54,7 @@ template <class T>
 T dot(const char* name, Dot kind, i64 n, const T* x, i64 incx, const T* y, i64 incy) {
   T r{};
   if (n <= 0) return r;
-  run(name, Class::Level1, double(n), [&](Call& c) {
+  run<T>(name, Class::Level1, double(n), [&](Call& c) {
     auto xb = c.in(x, vec_count(n, incx));
     auto yb = c.in(y, vec_count(n, incy));
     auto rb = c.out(&r, 1);
@@ -89,7 +89,7 @@ template <class T, bool Nrm2>
 blas_real_t<T> norm(const char* name, i64 n, const T* x, i64 incx) {
   blas_real_t<T> r = 0;
   if (n <= 0 || incx <= 0) return r;
-  run(name, Class::Level1, double(n), [&](Call& c) {
+  run<T>(name, Class::Level1, double(n), [&](Call& c) {
     auto xb = c.in(x, vec_count(n, incx));
     auto rb = c.out(&r, 1);
     if constexpr (Nrm2) optune::nrm2(c.queue(), n, xb, incx, rb);
@@ -104,7 +104,7 @@ template <class T>
 i64 iamax(const char* name, i64 n, const T* x, i64 incx) {
   if (n <= 0 || incx <= 0) return -1;
   std::int32_t r = 0;
-  run(name, Class::Level1, double(n), [&](Call& c) {
+  run<T>(name, Class::Level1, double(n), [&](Call& c) {
     optune::iamax(c.queue(), n, c.in(x, vec_count(n, incx)), incx, c.out(&r, 1));
   });
   return r;
@@ -113,7 +113,7 @@ i64 iamax(const char* name, i64 n, const T* x, i64 incx) {
 template <class T>
 void rot(const char* name, i64 n, T* x, i64 incx, T* y, i64 incy, blas_real_t<T> cs, blas_real_t<T> sn) {
   if (n <= 0) return;
-  run(name, Class::Level1, double(n), [&](Call& c) {
+  run<T>(name, Class::Level1, double(n), [&](Call& c) {
     optune::rot(c.queue(), n, c.inout(x, vec_count(n, incx)), incx, c.inout(y, vec_count(n, incy)), incy, cs, sn);
   });
 }
@@ -125,7 +125,7 @@ void rotm(const char* name, i64 n, T* x, i64 incx, T* y, i64 incy, const T* para
   if (n <= 0 || param[0] == T(-2)) return;
   const std::array<T, 5> p{param[0] < 0 ? T(-1) : param[0] == 0 ? T(0) : T(1), param[1], param[2], param[3],
                            param[4]};
-  run(name, Class::Level1, double(n), [&](Call& c) {
+  run<T>(name, Class::Level1, double(n), [&](Call& c) {
     optune::rotm(c.queue(), n, c.inout(x, vec_count(n, incx)), incx, c.inout(y, vec_count(n, incy)), incy, p);
   });
 }

@@ -266,6 +266,9 @@ void add_bench_command(CLI::App& app) {
       ->delimiter(',');
   cmd->add_option("--host-max-n", o->host.max_n, "blas --host-interface: the largest n (default 4096)")
       ->check(CLI::Range(16, 16384));
+  cmd->add_option("--host-db", o->host.db_file,
+                  "blas --host-interface: write the measured thresholds (GPU against PoCL) as host_blas database "
+                  "entries to this file, for optune db import");
   cmd->add_flag("!--no-reference", o->gemm.reference, "gemm, blas, conv: skip the reference library (CLBlast, cuBLAS; cuDNN)");
   cmd->callback([o] {
     if (o->host_interface && !(o->suites.size() == 1 && o->suites[0] == "blas"))

@@ -8,9 +8,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <random>
 
+#include <fstream>
+
+#include "database/format.hpp"
 #include "optune/error.hpp"
+#include "common.hpp"
+#include "kernels/blas/host_blas.hpp"
 
 namespace optune::tool {
 
@@ -185,9 +191,15 @@ nlohmann::json bench_host_blas(const HostBlasBenchOptions& o) {
   }
 
   // The crossover: the smallest n from which every larger n ran faster on the
-  // GPU (copies included) than on the CPU device.
+  // GPU (copies included) than on the CPU device; its work, rounded down to a
+  // power of two, is the class's threshold (a call of that n goes to the GPU,
+  // one of n / 2 to the CPU device).
   nlohmann::json crossovers = nlohmann::json::object();
+  std::vector<detail::DbEntry> entries;
   if (split) {
+    const Device dev = select_device(o.device.empty() ? "gpu" : o.device);
+    const Capabilities& caps = dev.caps();
+    std::map<std::string, std::int64_t> l1_log2, l3_log2;  // by dtype
     for (const std::string routine : {"sgemm", "dgemm", "saxpy"}) {
       int from = 0;
       for (int n = o.max_n; n >= 16; n /= 2) {
@@ -200,12 +212,37 @@ nlohmann::json bench_host_blas(const HostBlasBenchOptions& o) {
         if (gpu > 0 && cpu > 0 && gpu < cpu) from = n;
         else break;
       }
-      const double work = from == 0 ? -1 : routine == "saxpy" ? double(from) * from : double(from) * from * from;
-      crossovers[routine] = {{"gpu_from_n", from}, {"threshold_work", work}};
-      if (from) std::printf("%s: the GPU is faster from n = %d (work %.3g: a threshold for its class)\n",
-                            routine.c_str(), from, work);
-      else std::printf("%s: the CPU device was faster at the largest n\n", routine.c_str());
+      const auto work = [&](double n) { return routine == "saxpy" ? n * n : n * n * n; };
+      // Never faster on the GPU: every size measured stays on the CPU device.
+      const std::int64_t log2 =
+          std::min<std::int64_t>(40, std::int64_t(std::floor(std::log2(from ? work(from) : 2 * work(o.max_n)))));
+      crossovers[routine] = {{"gpu_from_n", from}, {"threshold_log2", log2}};
+      if (from) std::printf("%s: the GPU is faster from n = %d: threshold 2^%lld\n", routine.c_str(), from, (long long)log2);
+      else std::printf("%s: the CPU device was faster at every n: threshold 2^%lld\n", routine.c_str(), (long long)log2);
+      if (routine == "sgemm") l3_log2["f32"] = log2;
+      if (routine == "dgemm") l3_log2["f64"] = log2;
+      if (routine == "saxpy") l1_log2["f32"] = l1_log2["f64"] = log2;
     }
+    // Level 2 is not measured here: its entries keep the family's default.
+    const std::int64_t l2 = detail::families::host_blas().defaults(caps).at("L2_LOG2");
+    for (const std::string dtype : {"f32", "f64"}) {
+      detail::DbEntry e;
+      e.family = "host_blas";
+      e.dtype = dtype;
+      e.bucket = "all";
+      e.params = {{"L1_LOG2", l1_log2[dtype]}, {"L2_LOG2", l2}, {"L3_LOG2", l3_log2[dtype]}};
+      entries.push_back(e);
+    }
+    if (!o.db_file.empty()) {
+      const nlohmann::json tuned{{"date", iso_date()}, {"commit", git_commit()},
+                                 {"tool", "optune bench blas --host-interface"}};
+      std::ofstream f(o.db_file);
+      if (!(f << detail::database_json(caps, entries, tuned.dump())))
+        throw Error(Status::IoError, "--host-db: cannot write " + o.db_file);
+      std::printf("wrote the thresholds to %s (optune db import %s)\n", o.db_file.c_str(), o.db_file.c_str());
+    }
+  } else if (!o.db_file.empty()) {
+    std::printf("--host-db: not written: small calls have no device of their own here (the default device is the CPU)\n");
   }
   nlohmann::json j{{"library", ours}, {"split", split != 0}, {"crossovers", crossovers}, {"rows", nlohmann::json::array()}};
   for (const Row& r : rows)

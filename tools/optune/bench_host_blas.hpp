@@ -6,7 +6,10 @@
 // --host-blas NAME=PATH. Each library is dlopen'ed on its own (RTLD_LOCAL).
 // Where small calls have a device of their own (a GPU default device), optune
 // also runs with every call on the GPU and every call on the CPU device, and
-// the crossover of the two is printed: the measured threshold per class.
+// the crossover of the two is printed: the measured threshold per class,
+// written with --host-db FILE as host_blas entries of the default device in
+// the database's format (kernels/blas/host_blas.hpp; `optune db import FILE`,
+// or ship it under database/).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -20,6 +23,7 @@ struct HostBlasBenchOptions {
   std::string library;                // liboptune_blas.so.3 ("": beside the tool, else by name)
   std::vector<std::string> others;    // NAME=PATH
   int max_n = 4096;
+  std::string db_file;                // where small calls have their own device: the crossovers as host_blas entries
   bool quiet = false;
 };
 
