@@ -24,6 +24,8 @@ if [ ! -e "$libdir/libblas.so.3" ]; then
   echo "run_netlib_blas: $libdir/libblas.so.3 not found" >&2
   exit 1
 fi
+# Absolute: the program runs in a scratch folder.
+libdir=$(cd "$libdir" && pwd)
 
 # The input file of levels 2 and 3, from the program's name.
 input=/dev/null
