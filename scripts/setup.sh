@@ -11,6 +11,7 @@ PACKAGES=(
   googletest libgtest-dev libbenchmark-dev
   oclgrind clang-15
   libclblast-dev
+  gfortran libblas-dev libblas-test
   python3-matplotlib
   python3-dev python3-numpy python3-pybind11 python3-pytest libdlpack-dev
 )

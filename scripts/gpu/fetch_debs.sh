@@ -8,5 +8,6 @@ cd .deb
 apt-get download ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
   libsqlite3-0 libsqlite3-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev \
   libclblast1 libclblast-dev clblast-utils \
-  pybind11-dev libdlpack-dev
+  pybind11-dev libdlpack-dev \
+  libblas3 libblas-dev libblas-test libgfortran5 libquadmath0 libopenblas0-pthread
 grep -qx '/.deb/' ../.git/info/exclude 2>/dev/null || echo '/.deb/' >>../.git/info/exclude

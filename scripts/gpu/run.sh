@@ -8,10 +8,15 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json).
+# `host-blas` runs liboptune_blas.so.3's tests on cuda:0 (netlib's programs and
+# the C / Fortran checks, every call on the GPU) and `optune bench blas
+# --host-interface` against the carried reference BLAS and OpenBLAS, then
+# numpy's own matmul on this CPU (host-blas-cuda.json; the measured
+# thresholds in host-blas-db.json, to ship under database/cuda/nvidia/).
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -463,6 +468,39 @@ blas() {
   bench_both blas "$@"
 }
 
+# liboptune_blas.so.3 (issue 21): the netlib programs (from the carried
+# libblas-test) and the C and Fortran checks through their .cuda entries
+# (OPTUNE_BLAS_THRESHOLD=0: every call on the GPU, copies included), then the
+# host-interface bench on cuda:0 against the carried BLAS libraries (it also
+# forces every call to the GPU and to PoCL, where PoCL is installed, and prints
+# the crossovers), then numpy's own matmul on this CPU in the same run.
+host_blas() {
+  export OPTUNE_NETLIB_BLAS_DIR="$DEPS/$ARCH_LIB/blas"
+  named_tests cuda:0 host-blas-cuda 'netlib\..*|hostblas\..*|test_host_blas_bench'
+  log "bench blas --host-interface on cuda:0"
+  timeout 420 ./build/gpu/optune bench blas --host-interface --device cuda:0 --json "$OUT/host-blas-cuda.json" \
+    --host-db "$OUT/host-blas-db.json" \
+    --host-blas "reference=$DEPS/$ARCH_LIB/blas/libblas.so.3,openblas=$DEPS/$ARCH_LIB/openblas-pthread/libblas.so.3" \
+    "$@" 2>>"$LOGS/bench-host-blas.log" | tail -80 | tee -a "$OUT/summary.txt"
+  python3 - <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import time
+import numpy as np
+for dt in (np.float32, np.float64):
+    for n in (16, 4096):
+        a = np.random.rand(n, n).astype(dt)
+        b = np.random.rand(n, n).astype(dt)
+        a @ b
+        reps = 2000 if n == 16 else 5
+        t = []
+        for _ in range(reps):
+            s = time.perf_counter()
+            a @ b
+            t.append(time.perf_counter() - s)
+        t.sort()
+        print(f"numpy {np.__version__} matmul {np.dtype(dt).name} n={n}: {t[len(t) // 2] * 1e6:.1f} us per call (median)")
+PY
+}
+
 case "$WHAT" in
   build) build ;;
   python) build && python_step ;;
@@ -488,6 +526,7 @@ case "$WHAT" in
   blas) build && blas "$@" ;;
   f64) build && f64 "$@" ;;
   f64-sweep) build && f64_sweep ;;
+  host-blas) build && host_blas "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

@@ -9,6 +9,7 @@
 
 #include "bench_conv.hpp"
 #include "bench_blas.hpp"
+#include "bench_host_blas.hpp"
 #include "bench_elementwise.hpp"
 #include "bench_gemm.hpp"
 #include "bench_reduce.hpp"
@@ -31,6 +32,8 @@ struct BenchOptions {
   bool quiet = false;
   GemmBenchOptions gemm;
   ConvBenchOptions conv;
+  bool host_interface = false;
+  HostBlasBenchOptions host;
 };
 
 bool wanted(const BenchOptions& o, const std::string& suite) {
@@ -90,6 +93,23 @@ void run_bench(const BenchOptions& o) {
   std::printf("optune bench on %s  %s (%s, driver %s)\n", caps.spec.c_str(), caps.name.c_str(), caps.platform.c_str(),
               caps.driver_version.c_str());
   std::fflush(stdout);
+  if (o.host_interface) {
+    // liboptune_blas.so.3 on this device against the machine's other BLAS
+    // libraries; no ceilings (the host's copies are part of what is timed).
+    HostBlasBenchOptions ho = o.host;
+    ho.device = caps.spec;
+    ho.quiet = o.quiet;
+    nlohmann::json r = bench_host_blas(ho);
+    if (!o.json_path.empty()) {
+      nlohmann::json j{{"tool", "optune bench blas --host-interface"}, {"date", iso_date()}, {"commit", git_commit()},
+                       {"device", caps_to_json(caps)}, {"host_interface", r}};
+      std::ofstream f(o.json_path);
+      if (!f) throw Error(Status::IoError, "--json: cannot write " + o.json_path);
+      f << j.dump(2) << "\n";
+      std::printf("\nwrote %s\n", o.json_path.c_str());
+    }
+    return;
+  }
   CeilingOptions co;
   co.copy_bytes = o.copy_mib << 20;
   co.runs = o.runs;
@@ -237,8 +257,24 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--gemm-types", o->gemm.dtypes, "gemm: which types, e.g. f32 (default: all the device supports; tf32: f32 with GemmCompute::FastTF32, CUDA sm_80+)")
       ->delimiter(',')
       ->check(CLI::IsMember({"f32", "f16", "f64", "bf16", "tf32"}));
+  cmd->add_flag("--host-interface", o->host_interface,
+                "blas: time SGEMM, DGEMM and SAXPY per call through liboptune_blas.so.3 (host memory, copies included) "
+                "from 16 to 4096 against Debian's reference BLAS and OpenBLAS where installed; runs nothing else");
+  cmd->add_option("--host-library", o->host.library,
+                  "blas --host-interface: the liboptune_blas.so.3 to load (default: blas/ beside the tool, else by name)");
+  cmd->add_option("--host-blas", o->host.others, "blas --host-interface: more libraries to compare, NAME=PATH")
+      ->delimiter(',');
+  cmd->add_option("--host-max-n", o->host.max_n, "blas --host-interface: the largest n (default 4096)")
+      ->check(CLI::Range(16, 16384));
+  cmd->add_option("--host-db", o->host.db_file,
+                  "blas --host-interface: write the measured thresholds (GPU against PoCL) as host_blas database "
+                  "entries to this file, for optune db import");
   cmd->add_flag("!--no-reference", o->gemm.reference, "gemm, blas, conv: skip the reference library (CLBlast, cuBLAS; cuDNN)");
-  cmd->callback([o] { run_bench(*o); });
+  cmd->callback([o] {
+    if (o->host_interface && !(o->suites.size() == 1 && o->suites[0] == "blas"))
+      throw CLI::ValidationError("--host-interface", "goes with the blas suite alone: optune bench blas --host-interface");
+    run_bench(*o);
+  });
   add_first_call_command(app);
 }
 

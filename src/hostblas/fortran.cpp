@@ -1,0 +1,131 @@
+// The Fortran BLAS symbols, with gfortran's convention: every argument by
+// reference, a hidden length (size_t) after the others for each character
+// argument, REAL and COMPLEX function results returned as C's float, double,
+// float _Complex and double _Complex are. Each symbol is one line over the
+// routines of level1.hpp and level3.hpp; a routine family's macro makes its
+// s, d, c and z symbols. Routines not on the device yet are not here (see
+// docs/DESIGN.md, "Host BLAS interface").
+#include "hostblas/level1.hpp"
+#include "hostblas/level3.hpp"
+#include "hostblas/xerbla.hpp"
+
+namespace hb = optune::hostblas;
+using hb::c32;
+using hb::c64;
+using fint = int;  // Fortran's default INTEGER (LP64)
+using fchar = std::size_t;  // gfortran's hidden character length
+
+namespace {
+// gfortran returns COMPLEX results as C's _Complex types.
+__complex__ float to_c99(const c32& z) {
+  __complex__ float r;
+  __real__ r = z.real();
+  __imag__ r = z.imag();
+  return r;
+}
+__complex__ double to_c99(const c64& z) {
+  __complex__ double r;
+  __real__ r = z.real();
+  __imag__ r = z.imag();
+  return r;
+}
+}  // namespace
+
+extern "C" {
+
+// ---- level 1 ----
+#define OPTUNE_F77_SWAP_COPY_AXPY(P, T)                                                                         \
+  void P##swap_(const fint* n, T* x, const fint* incx, T* y, const fint* incy) {                                \
+    hb::swap(#P "SWAP", *n, x, *incx, y, *incy);                                                                \
+  }                                                                                                             \
+  void P##copy_(const fint* n, const T* x, const fint* incx, T* y, const fint* incy) {                          \
+    hb::copy(#P "COPY", *n, x, *incx, y, *incy);                                                                \
+  }                                                                                                             \
+  void P##axpy_(const fint* n, const T* alpha, const T* x, const fint* incx, T* y, const fint* incy) {          \
+    hb::axpy(#P "AXPY", *n, *alpha, x, *incx, y, *incy);                                                        \
+  }                                                                                                             \
+  void P##scal_(const fint* n, const T* alpha, T* x, const fint* incx) { hb::scal(#P "SCAL", *n, *alpha, x, *incx); }
+OPTUNE_F77_SWAP_COPY_AXPY(s, float)
+OPTUNE_F77_SWAP_COPY_AXPY(d, double)
+OPTUNE_F77_SWAP_COPY_AXPY(c, c32)
+OPTUNE_F77_SWAP_COPY_AXPY(z, c64)
+
+void csscal_(const fint* n, const float* alpha, c32* x, const fint* incx) { hb::scal("CSSCAL", *n, *alpha, x, *incx); }
+void zdscal_(const fint* n, const double* alpha, c64* x, const fint* incx) { hb::scal("ZDSCAL", *n, *alpha, x, *incx); }
+
+float sdot_(const fint* n, const float* x, const fint* incx, const float* y, const fint* incy) {
+  return hb::dot("SDOT", hb::Dot::Real, *n, x, *incx, y, *incy);
+}
+double ddot_(const fint* n, const double* x, const fint* incx, const double* y, const fint* incy) {
+  return hb::dot("DDOT", hb::Dot::Real, *n, x, *incx, y, *incy);
+}
+float sdsdot_(const fint* n, const float* sb, const float* x, const fint* incx, const float* y, const fint* incy) {
+  return float(double(*sb) + hb::dsdot("SDSDOT", *n, x, *incx, y, *incy));
+}
+double dsdot_(const fint* n, const float* x, const fint* incx, const float* y, const fint* incy) {
+  return hb::dsdot("DSDOT", *n, x, *incx, y, *incy);
+}
+#define OPTUNE_F77_DOTUC(P, T, R)                                                                                  \
+  __complex__ R P##dotu_(const fint* n, const T* x, const fint* incx, const T* y, const fint* incy) { \
+    return to_c99(hb::dot(#P "DOTU", hb::Dot::U, *n, x, *incx, y, *incy));                                     \
+  }                                                                                                             \
+  __complex__ R P##dotc_(const fint* n, const T* x, const fint* incx, const T* y, const fint* incy) { \
+    return to_c99(hb::dot(#P "DOTC", hb::Dot::C, *n, x, *incx, y, *incy));                                     \
+  }
+OPTUNE_F77_DOTUC(c, c32, float)
+OPTUNE_F77_DOTUC(z, c64, double)
+
+// nrm2, asum and i*amax: R the result's type, N2 and AS the names of nrm2
+// and asum (snrm2 / scnrm2 / dznrm2 ...).
+#define OPTUNE_F77_NORMS(P, T, N2, AS)                                                                          \
+  decltype(hb::norm<T, true>(nullptr, 0, nullptr, 0)) N2##_(const fint* n, const T* x, const fint* incx) {     \
+    return hb::norm<T, true>(#N2, *n, x, *incx);                                                               \
+  }                                                                                                             \
+  decltype(hb::norm<T, true>(nullptr, 0, nullptr, 0)) AS##_(const fint* n, const T* x, const fint* incx) {     \
+    return hb::norm<T, false>(#AS, *n, x, *incx);                                                              \
+  }                                                                                                             \
+  fint i##P##amax_(const fint* n, const T* x, const fint* incx) {                                               \
+    return fint(hb::iamax("I" #P "AMAX", *n, x, *incx) + 1);                                                   \
+  }
+OPTUNE_F77_NORMS(s, float, snrm2, sasum)
+OPTUNE_F77_NORMS(d, double, dnrm2, dasum)
+OPTUNE_F77_NORMS(c, c32, scnrm2, scasum)
+OPTUNE_F77_NORMS(z, c64, dznrm2, dzasum)
+
+// rot (srot, drot, csrot, zdrot: real c and s) and rotg.
+#define OPTUNE_F77_ROT(NAME, T, R)                                                                              \
+  void NAME##_(const fint* n, T* x, const fint* incx, T* y, const fint* incy, const R* c, const R* s) {         \
+    hb::rot(#NAME, *n, x, *incx, y, *incy, *c, *s);                                                             \
+  }
+OPTUNE_F77_ROT(srot, float, float)
+OPTUNE_F77_ROT(drot, double, double)
+OPTUNE_F77_ROT(csrot, c32, float)
+OPTUNE_F77_ROT(zdrot, c64, double)
+
+void srotg_(float* a, float* b, float* c, float* s) { optune::rotg(*a, *b, *c, *s); }
+void drotg_(double* a, double* b, double* c, double* s) { optune::rotg(*a, *b, *c, *s); }
+void crotg_(c32* a, const c32* b, float* c, c32* s) { optune::rotg(*a, *b, *c, *s); }
+void zrotg_(c64* a, const c64* b, double* c, c64* s) { optune::rotg(*a, *b, *c, *s); }
+
+#define OPTUNE_F77_ROTM(P, T)                                                                                   \
+  void P##rotm_(const fint* n, T* x, const fint* incx, T* y, const fint* incy, const T* param) {                \
+    hb::rotm(#P "ROTM", *n, x, *incx, y, *incy, param);                                                         \
+  }                                                                                                             \
+  void P##rotmg_(T* d1, T* d2, T* x1, const T* y1, T* param) { hb::rotmg(d1, d2, x1, *y1, param); }
+OPTUNE_F77_ROTM(s, float)
+OPTUNE_F77_ROTM(d, double)
+
+float scabs1_(const c32* z) { return hb::cabs1(*z); }
+double dcabs1_(const c64* z) { return hb::cabs1(*z); }
+
+// ---- level 3 ----
+#define OPTUNE_F77_GEMM(P, T, NAME)                                                                             \
+  void P##gemm_(const char* ta, const char* tb, const fint* m, const fint* n, const fint* k, const T* alpha,    \
+                const T* a, const fint* lda, const T* b, const fint* ldb, const T* beta, T* c, const fint* ldc, \
+                fchar, fchar) {                                                                                 \
+    hb::gemm(NAME, hb::upper(ta), hb::upper(tb), *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc);        \
+  }
+OPTUNE_F77_GEMM(s, float, "SGEMM ")
+OPTUNE_F77_GEMM(d, double, "DGEMM ")
+
+}  // extern "C"

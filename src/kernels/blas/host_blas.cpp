@@ -1,0 +1,73 @@
+// The host_blas family (host_blas.hpp).
+#include "kernels/blas/host_blas.hpp"
+
+#include <cmath>
+
+#include "database/database.hpp"
+#include "runtime/log.hpp"
+
+namespace optune::detail {
+
+namespace {
+std::vector<std::int64_t> exponents() {
+  std::vector<std::int64_t> v;
+  for (std::int64_t e = 0; e <= 40; ++e) v.push_back(e);
+  v.push_back(62);  // every call on the CPU device
+  return v;
+}
+}  // namespace
+
+std::vector<Parameter> HostBlasFamily::parameters(const Capabilities&) const {
+  // Defaults: levels 1 and 2 read each element about once, so with the copies
+  // to a discrete GPU and back they only pay from tens of millions of
+  // elements; level 3 from about 160^3 (2^22: a few hundred microseconds on
+  // a CPU device).
+  return {{"L1_LOG2", exponents(), 24,
+           "level-1 calls of fewer than 2^L1_LOG2 elements run on the CPU device (0: none; 62: all)"},
+          {"L2_LOG2", exponents(), 24,
+           "level-2 calls of fewer than 2^L2_LOG2 matrix elements run on the CPU device (0: none; 62: all)"},
+          {"L3_LOG2", exponents(), 22,
+           "level-3 calls of m n k below 2^L3_LOG2 run on the CPU device (0: none; 62: all)"}};
+}
+
+Geometry HostBlasFamily::geometry(const Params&, const Capabilities&, const HostBlasProblem&) const {
+  return Geometry{};
+}
+
+std::vector<DType> HostBlasFamily::dtypes(const Capabilities& caps) const {
+  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
+  return {DType::F32, DType::C32};
+}
+
+HostBlasProblem HostBlasFamily::make_example(DType dtype, const std::string&, const Capabilities&) const {
+  return HostBlasProblem{dtype};
+}
+
+namespace families {
+const HostBlasFamily& host_blas() {
+  static const HostBlasFamily f;
+  return f;
+}
+}  // namespace families
+
+double host_blas_threshold(const Capabilities& caps, DType dtype, int level) {
+  const HostBlasFamily& fam = families::host_blas();
+  const std::string name = "L" + std::to_string(level) + "_LOG2";
+  Params p = fam.defaults(caps);
+  try {
+    for (const Candidate& c :
+         Database::instance().candidates(caps, fam.name(), std::string(dtype_name(dtype)), "all")) {
+      Params q = fam.complete(c.entry.params, caps);
+      if (fam.check_candidates(q, caps).empty()) {
+        p = q;
+        break;
+      }
+    }
+  } catch (const std::exception& e) {
+    // The database only ever makes things faster: the defaults serve.
+    log_warn(std::string("tuning database: host_blas thresholds unreadable (") + e.what() + "); using the defaults");
+  }
+  return std::ldexp(1.0, int(p.at(name)));
+}
+
+}  // namespace optune::detail
