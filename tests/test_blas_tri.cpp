@@ -14,6 +14,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "ops/blas_tri_ops.hpp"
 #include "optune/blas2_triangular.hpp"
 #include "support/test_support.hpp"
 
@@ -96,6 +97,7 @@ struct Problem {
   std::vector<T> a;  // allocation: aoff NaN, the storage (NaN where not read), 2 NaN
   std::vector<T> x;  // allocation: xoff NaN, the view, 2 NaN
   std::vector<CL> want;  // the result, element i of x
+  const detail::Params* forced = nullptr;  // parameters of the launcher, or the operator's choice
 
   CL m(std::int64_t i, std::int64_t j) const {  // op(A)(i, j), 0 outside the triangle
     const std::int64_t r = trans == BlasTranspose::No ? i : j, c = trans == BlasTranspose::No ? j : i;
@@ -147,6 +149,22 @@ struct Problem {
 
   Event run(const Queue& q, const Buffer<T>& av, const Buffer<T>& xv) const {
     const std::int64_t n = s.n;
+    if (forced) {
+      detail::BlasTriCall c;
+      c.solve = solve;
+      c.form = detail::TriForm(int(s.form));
+      c.layout = s.layout;
+      c.uplo = s.uplo;
+      c.trans = trans;
+      c.diag = diag;
+      c.n = n;
+      c.k = s.k;
+      c.lda = s.form == Form::Packed ? 1 : s.lda;
+      c.a = detail::blas_vector(av);
+      c.x = detail::blas_vector(xv);
+      c.incx = incx;
+      return detail::run_blas_tri(q, c, {}, forced);
+    }
     switch (s.form) {
       case Form::Full:
         return solve ? trsv(q, s.layout, s.uplo, trans, diag, n, av, s.lda, xv, incx)
@@ -263,6 +281,39 @@ TYPED_TEST(BlasTri, ManyPanels) {
       p.trans = BlasTranspose::Yes;
       p.s.uplo = Triangle::Upper;
       p.check();
+    }
+}
+
+// Solves in both modes whatever the device's default: one launch whose
+// groups wait on each other (PERSIST 1), one launch per panel (0); two
+// (WGS, NB) pairs per type (each pair is a program to compile), every NB
+// among the four types.
+template <class T> constexpr int kTypeIndex = std::is_same_v<T, float> ? 0 : std::is_same_v<T, double> ? 1
+                                              : std::is_same_v<T, std::complex<float>> ? 2 : 3;
+
+TYPED_TEST(BlasTri, SolveModesAndPanels) {
+  using T = TypeParam;
+  static const std::int64_t pairs[8][2] = {{64, 8}, {128, 64}, {256, 16}, {64, 32},
+                                           {128, 32}, {256, 8}, {64, 16}, {128, 64}};
+  int idx = 0;
+  for (int pi = 0; pi < 2; ++pi)
+    for (std::int64_t persist : {0, 1}) {
+      const auto& pair = pairs[2 * kTypeIndex<T> + pi];
+      const detail::Params params{{"WGS", pair[0]}, {"NB", pair[1]}, {"PERSIST", persist}};
+      for (Form form : {Form::Full, Form::Band, Form::Packed}) {
+        Problem<T> p;
+        p.forced = &params;
+        const std::int64_t n = 97 + idx % 3, k = form == Form::Band ? 19 : n - 1;
+        p.s = {form, idx % 2 ? Layout::RowMajor : Layout::ColMajor, idx % 3 ? Triangle::Lower : Triangle::Upper, n, k,
+               form == Form::Full ? n : k + 1};
+        p.trans = BlasTranspose(idx % 3);
+        p.diag = idx % 4 == 3 ? Diagonal::Unit : Diagonal::NonUnit;
+        p.solve = true;
+        p.check();
+        p.solve = false;
+        p.check();
+        ++idx;
+      }
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "ops/blas_tri_ops.hpp"
 #include "optune/blas2_triangular.hpp"
+#include "support/capi_support.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
@@ -93,4 +94,49 @@ TEST(BlasTriErrors, Types) {
   c.solve = true;
   expect_error(Status::InvalidType, "trsv: a is f16; f32, f64, c32 or c64 expected",
                [&] { detail::blas_tri_untyped(q, c, {}); });
+}
+
+namespace {
+
+void expect_c(optune_status status, optune_status want, const std::string& needle) {
+  EXPECT_EQ(status, want) << optune_last_error_message();
+  EXPECT_NE(std::string(optune_last_error_message()).find(needle), std::string::npos)
+      << "'" << needle << "' not in: " << optune_last_error_message();
+}
+
+}  // namespace
+
+// The C API: types and enumeration values reach the same checks; one lower
+// solve and one product that work, read back.
+TEST(BlasTriErrors, CApi) {
+  using test::capi::Buf;
+  const auto& e = test::capi::env();
+  Buf af(OPTUNE_F32, 16), xf(OPTUNE_F32, 4), xd(OPTUNE_F64, 4), ah(OPTUNE_F16, 16);
+  expect_c(optune_blas_trsv(e.queue, OPTUNE_COL_MAJOR, 0, 0, 0, 4, af.h, 4, xd.h, 1, nullptr, 0, nullptr),
+           OPTUNE_INVALID_TYPE, "trsv: a is f32 but x is f64");
+  expect_c(optune_blas_tpmv(e.queue, OPTUNE_COL_MAJOR, 0, 0, 0, 4, ah.h, ah.h, 1, nullptr, 0, nullptr),
+           OPTUNE_INVALID_TYPE, "tpmv: ap is f16");
+  expect_c(optune_blas_tbsv(e.queue, OPTUNE_COL_MAJOR, 2, 0, 0, 4, 1, af.h, 2, xf.h, 1, nullptr, 0, nullptr),
+           OPTUNE_INVALID_ARGUMENT, "tbsv: argument 1 (uplo) is 2");
+  expect_c(optune_blas_tbmv(e.queue, OPTUNE_COL_MAJOR, 0, 0, 0, 4, 1, af.h, 2, xf.h, 0, nullptr, 0, nullptr),
+           OPTUNE_INVALID_ARGUMENT, "tbmv: argument 9 (incx) is 0");
+  expect_c(optune_blas_trmv(e.queue, optune_layout(4), 0, 0, 0, 4, af.h, 4, xf.h, 1, nullptr, 0, nullptr),
+           OPTUNE_INVALID_ARGUMENT, "trmv: layout (CBLAS's argument 1) is 4");
+  expect_c(optune_blas_tpsv(e.queue, OPTUNE_COL_MAJOR, 0, 0, 0, 4, nullptr, xf.h, 1, nullptr, 0, nullptr),
+           OPTUNE_INVALID_ARGUMENT, "optune_blas_tpsv: ap is NULL");
+  // A = [2 0; 1 4] (column-major, lower), b = (2, 9): x = (1, 2); then x = A x = (2, 9).
+  const float a[4] = {2, 1, 0, 4}, b[2] = {2, 9};
+  C_OK(optune_buffer_write(e.queue, af.h, a, 4, nullptr, 0, nullptr));
+  C_OK(optune_buffer_write(e.queue, xf.h, b, 2, nullptr, 0, nullptr));
+  C_OK(optune_blas_trsv(e.queue, OPTUNE_COL_MAJOR, 1, 0, 0, 2, af.h, 2, xf.h, 1, nullptr, 0, nullptr));
+  float out[2];
+  C_OK(optune_buffer_read(e.queue, xf.h, out, 2, nullptr, 0, nullptr));
+  C_OK(optune_queue_finish(e.queue));
+  EXPECT_EQ(out[0], 1.0f);
+  EXPECT_EQ(out[1], 2.0f);
+  C_OK(optune_blas_trmv(e.queue, OPTUNE_COL_MAJOR, 1, 0, 0, 2, af.h, 2, xf.h, 1, nullptr, 0, nullptr));
+  C_OK(optune_buffer_read(e.queue, xf.h, out, 2, nullptr, 0, nullptr));
+  C_OK(optune_queue_finish(e.queue));
+  EXPECT_EQ(out[0], 2.0f);
+  EXPECT_EQ(out[1], 9.0f);
 }

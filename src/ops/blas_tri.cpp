@@ -136,11 +136,21 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
   ScratchLease lease = lease_scratch(q, {n * es, c.solve ? (blocks + 1) * 4 : 0, 0, 0});
   EventSpan span;
   if (c.solve) {
-    // The ticket counter and the blocks' flags start at 0.
-    span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, blocks + 1), std::uint32_t(0), wait));
     args.push_back(KernelArg::buffer(*lease.slot[0]));
     args.push_back(KernelArg::buffer(*lease.slot[1]));
     KernelPtr kk = compile_kernel(q, src);
+    if (p.at("PERSIST") == 0) {
+      // One group per panel, in order (the queue runs in order).
+      args.push_back(KernelArg::scalar(std::int64_t(0)));
+      for (std::size_t t = 0; t < blocks; ++t) {
+        args.back() = KernelArg::scalar(std::int64_t(t));
+        span.add(launch_kernel(q, *kk, args, g, t == 0 ? wait : WaitList{}, &p));
+      }
+      return span.result();
+    }
+    // The ticket counter and the blocks' flags start at 0.
+    span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, blocks + 1), std::uint32_t(0), wait));
+    args.push_back(KernelArg::scalar(std::int64_t(-1)));
     span.add(launch_kernel(q, *kk, args, g, {}, &p));
     return span.result();
   }

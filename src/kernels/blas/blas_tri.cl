@@ -36,7 +36,9 @@
 // panel's x (to x and to xs, the solved values that later panels read),
 // fences, and raises flag[t]. xs and the flags are scratch zeroed by the
 // host before the launch (flags[0] is the ticket counter). A is read once;
-// the critical path is the n / NB diagonal solves.
+// the critical path is the n / NB diagonal solves. With panel >= 0 (the
+// host's PERSIST = 0: CPUs) the launch is one group solving that panel,
+// after the launches of the earlier ones: no ticket, flag or wait.
 //
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DNB=16 -DWGS=64
@@ -153,7 +155,7 @@ void tri_gather(const ulong n, const int rev, __global const TYPE* x, const ulon
 
 // Adds row r's lane sums (in lane order) into red[r * L]; returns it for
 // work-items with lane 0 (others: garbage). Leaves a barrier behind.
-OPTUNE_FUNC TYPE tri_lane_sum(__local TYPE* red, const int row, const int lane, const TYPE acc) {
+OPTUNE_FUNC TYPE tri_lane_sum(OPTUNE_LOCAL_PTR TYPE* red, const int row, const int lane, const TYPE acc) {
   red[row * L + lane] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
   TYPE s = red[row * L];
@@ -181,13 +183,13 @@ void tri_mv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
 // in solve order.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __global TYPE* xs,
-            __global uint* flags) {
+            __global uint* flags, const long panel) {
   PROBLEM
   __local TYPE red[WGS];
   __local TYPE diag[NB * NB];
   __local TYPE rhs[NB];
   __local uint ticket;
-  if (lid == 0) ticket = atomic_inc(&flags[0]);
+  if (lid == 0) ticket = panel >= 0 ? (uint)panel : atomic_inc(&flags[0]);
   barrier(CLK_LOCAL_MEM_FENCE);
   const ulong t = ticket;
   const ulong i0 = t * NB;
@@ -197,7 +199,7 @@ void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
   // The band's first column of the panel's rows: block `first` on.
   const ulong lo0 = i0 > k ? i0 - k : 0;
   for (ulong b = lo0 / NB; b < t; ++b) {
-    if (lid == 0) {
+    if (lid == 0 && panel < 0) {
       while (atomic_or(&flags[1 + b], 0u) == 0u) {
       }
     }
@@ -233,5 +235,5 @@ void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
   }
   mem_fence(CLK_GLOBAL_MEM_FENCE);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) atomic_xchg(&flags[1 + t], 1u);
+  if (lid == 0 && panel < 0) atomic_xchg(&flags[1 + t], 1u);
 }

@@ -4,10 +4,14 @@
 
 namespace optune::detail {
 
-std::vector<Parameter> BlasTriFamily::parameters(const Capabilities&) const {
+std::vector<Parameter> BlasTriFamily::parameters(const Capabilities& caps) const {
   return {
       {"WGS", {64, 128, 256, 512}, 256, "work-items per group (NB rows times WGS / NB lanes)"},
       {"NB", {8, 16, 32, 64}, 32, "rows per panel (solves: the diagonal block's order, NB barriers)"},
+      // CPUs (PoCL) run a few groups at a time on shared cores, where a group
+      // that spins costs its thread: one launch per panel there.
+      {"PERSIST", {0, 1}, caps.type == DeviceType::CPU ? 0 : 1,
+       "solves: 1 one launch whose groups wait on each other's flags, 0 one launch per panel"},
   };
 }
 
@@ -39,7 +43,8 @@ Geometry BlasTriFamily::geometry(const Params& p, const Capabilities&, const Bla
   const std::size_t n = std::size_t(std::max<std::int64_t>(problem.n, 1));
   Geometry g;
   g.local[0] = wgs;
-  g.global[0] = (n + nb - 1) / nb * wgs;
+  // Solves launched per panel: one group each.
+  g.global[0] = problem.solve && p.at("PERSIST") == 0 ? wgs : (n + nb - 1) / nb * wgs;
   return g;
 }
 
