@@ -16,38 +16,14 @@
 
 #include "ops/blas_tri_ops.hpp"
 #include "optune/blas2_triangular.hpp"
+#include "support/blas_values.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
 
 namespace {
 
-using LD = long double;
-
-template <class T> struct RealOf { using type = T; };
-template <class R> struct RealOf<std::complex<R>> { using type = R; };
-template <class T> using Real = typename RealOf<T>::type;
-template <class T> constexpr bool kComplex = !std::is_same_v<T, Real<T>>;
-using CL = std::complex<LD>;
-
-template <class T> CL to_ref(const T& v) {
-  if constexpr (kComplex<T>) return {LD(v.real()), LD(v.imag())};
-  else return {LD(v), 0};
-}
-template <class T> T nan_value() {
-  const Real<T> q = std::numeric_limits<Real<T>>::quiet_NaN();
-  if constexpr (kComplex<T>) return T(q, q);
-  else return q;
-}
-template <class T> bool has_nan(const T& v) {
-  if constexpr (kComplex<T>) return std::isnan(v.real()) || std::isnan(v.imag());
-  else return std::isnan(v);
-}
-template <class T> T random_value(double lo, double hi) {
-  std::uniform_real_distribution<double> d(lo, hi);
-  if constexpr (kComplex<T>) return T(Real<T>(d(test::rng())), Real<T>(d(test::rng())));
-  else return T(d(test::rng()));
-}
+using namespace test::blas;
 
 enum class Form { Full, Band, Packed };
 
@@ -82,9 +58,7 @@ std::int64_t storage_size(const Shape& s) {
   return (s.n - 1) * s.lda + (s.form == Form::Full ? s.n : s.k + 1);
 }
 
-std::size_t x_at(std::int64_t i, std::int64_t n, std::int64_t inc) {
-  return std::size_t(inc >= 0 ? i * inc : (n - 1 - i) * -inc);
-}
+std::size_t x_at(std::int64_t i, std::int64_t n, std::int64_t inc) { return at(i, n, inc); }
 
 template <class T>
 struct Problem {

@@ -432,6 +432,22 @@ optune_status optune_blas_tpsv(optune_queue queue, optune_layout layout, int32_t
                                int64_t n, optune_buffer ap, optune_buffer x, int64_t incx,
                                const optune_event* wait_list, size_t wait_count, optune_event* event);
 
+/* ---- CLBlast's extras (optune/blas_extra.hpp) ----
+ * had: z = alpha x .* y + beta z (beta 0: z not read); omatcopy: B = alpha
+ * op(A), A m x n (trans as above: 0, 1, 2); axpy_batched: y_b = alphas[b] x_b
+ * + y_b for b < batch, x_b at x_offsets[b] elements from x's view (y_b
+ * likewise). Scalars' imaginary parts must be 0 for real data. */
+optune_status optune_blas_had(optune_queue queue, int64_t n, optune_complex alpha, optune_buffer x, int64_t incx,
+                              optune_buffer y, int64_t incy, optune_complex beta, optune_buffer z, int64_t incz,
+                              const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_omatcopy(optune_queue queue, optune_layout layout, int32_t trans, int64_t m, int64_t n,
+                                   optune_complex alpha, optune_buffer a, int64_t lda, optune_buffer b, int64_t ldb,
+                                   const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_axpy_batched(optune_queue queue, int64_t n, const optune_complex* alphas, optune_buffer x,
+                                       const int64_t* x_offsets, int64_t incx, optune_buffer y,
+                                       const int64_t* y_offsets, int64_t incy, size_t batch,
+                                       const optune_event* wait_list, size_t wait_count, optune_event* event);
+
 /* ---- 2-D convolution (optune/conv.hpp): out = act(conv(input, weight) + bias + residual) ---- */
 
 typedef enum optune_conv_layout {

@@ -1,5 +1,6 @@
 #include "kernels/families.hpp"
 
+#include "kernels/blas/blas_extra.hpp"
 #include "kernels/blas/blas_tri.hpp"
 
 namespace optune::detail::families {
@@ -32,7 +33,7 @@ const std::vector<const KernelFamily*>& all() {
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
                                                       &conv_depthwise_image(), &conv_winograd(), &conv_im2col(),
-                                                      &conv_routine(), &blas1(), &blas_tri()};
+                                                      &conv_routine(), &blas1(), &blas_tri(), &blas_extra()};
   return every;
 }
 

@@ -2,6 +2,7 @@
 #include <map>
 #include <mutex>
 
+#include "kernels/blas/blas_extra.hpp"
 #include "kernels/blas/blas_tri.hpp"
 #include "kernels/families.hpp"
 #include "tuning/cases/cases.hpp"
@@ -44,6 +45,7 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
     return cases::conv(family, queue, problem);
   if (&family == &families::blas1()) return cases::blas1(queue, problem);
   if (&family == &families::blas_tri()) return cases::blas_tri(queue, problem);
+  if (&family == &families::blas_extra()) return cases::blas_extra(queue, problem);
   throw Error(Status::NotFound, "no tuning case for the family " + family.name());
 }
 
