@@ -124,7 +124,7 @@ std::vector<std::string> blas_tri_case_names() {
 void bench_blas_tri(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason, int runs,
                     bool quiet, const std::vector<std::string>& only, nlohmann::json& rows) {
   const Capabilities& caps = q.device().caps();
-  const std::size_t matrix_bytes = std::size_t(caps.type == DeviceType::CPU ? 16 : 256) << 20;
+  const std::size_t matrix_bytes = std::size_t(caps.type == DeviceType::CPU ? 4 : 256) << 20;
   if (!quiet)
     std::printf("blas level 2 triangular: column-major lower n x n, non-unit, increment 1, matrices of %zu MiB;\n"
                 "GB/s of the triangle read once plus x read and written\n",
