@@ -160,16 +160,33 @@ TEST(Cli, BenchBlasRunsEveryCase) {
   std::ifstream f(path);
   const auto j = nlohmann::json::parse(f);
   const auto& rows = j["operators"]["blas"]["rows"];
-  EXPECT_EQ(rows.size(), test::device().caps().fp64 ? 9u : 6u) << j.dump();
+  // Level 1 (axpy, dot, nrm2) and the triangular level 2 (trmv, trsv), per type.
+  EXPECT_EQ(rows.size(), test::device().caps().fp64 ? 15u : 10u) << j.dump();
   for (const auto& r : rows) {
     EXPECT_GT(r["median_us"].get<double>(), 0.0) << r.dump();
     EXPECT_GT(r["fraction_of_copy_ceiling"].get<double>(), 0.0) << r.dump();
     const auto& ref = r["reference"];
-    if (ref["available"].get<bool>() && r["op"] == "nrm2")
+    if (ref["available"].get<bool>() && (r["op"] == "nrm2" || r["op"] == "trmv" || r["op"] == "trsv"))
       EXPECT_LT(ref["relative_difference"].get<double>(), 1e-4) << r.dump();
   }
   EXPECT_NE(test::run_cli("bench blas --only nope --runs 1", &out), 0);
   EXPECT_NE(out.find("axpy-f32"), std::string::npos) << out;  // the refusal lists the cases
+}
+
+// The blas_tri and blas_extra families tune through their cases: every
+// candidate that runs gives the default's results.
+TEST(Cli, TuneBlasTriAndExtra) {
+  for (const std::string& args : {std::string("blas_tri --dtype f32 --sizes 'mv/n<=256'"),
+                                  std::string("blas_extra --dtype c32 --sizes 'n<=2^16'")}) {
+    const std::string path = test::temp_dir() + "/tune-blas-tri-extra.json";
+    std::string out;
+    ASSERT_EQ(test::run_cli("tune " + args + " --strategy random --candidates 3 --runs 2 --json " + path, &out), 0)
+        << out;
+    std::ifstream f(path);
+    const auto j = nlohmann::json::parse(f);
+    ASSERT_EQ(j["results"].size(), 1u) << j.dump();
+    for (const auto& bad : j["results"][0]["invalid"]) EXPECT_NE(bad["stage"], "verify") << bad.dump();
+  }
 }
 
 // The blas1 family tunes through its case: every candidate that runs gives

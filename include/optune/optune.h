@@ -407,6 +407,47 @@ optune_status optune_blas_zrotg(double* a, const double* b, double* c, double* s
 optune_status optune_blas_srotmg(float* d1, float* d2, float* x1, float y1, float* param);
 optune_status optune_blas_drotmg(double* d1, double* d2, double* x1, double y1, double* param);
 
+/* ---- BLAS level 2, triangular (optune/blas2_triangular.hpp) ----
+ * x = op(A) x (trmv, tbmv, tpmv) or the solve op(A) x = b in place (trsv,
+ * tbsv, tpsv); a (ap: packed) and x of one dtype (f32, f64, c32, c64).
+ * uplo: 0 upper, 1 lower; trans: 0 no, 1 transpose, 2 conjugate transpose;
+ * diag: 0 non-unit, 1 unit (the values of optune::Triangle, BlasTranspose
+ * and Diagonal). Errors name netlib's xerbla positions. */
+optune_status optune_blas_trmv(optune_queue queue, optune_layout layout, int32_t uplo, int32_t trans, int32_t diag,
+                               int64_t n, optune_buffer a, int64_t lda, optune_buffer x, int64_t incx,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_tbmv(optune_queue queue, optune_layout layout, int32_t uplo, int32_t trans, int32_t diag,
+                               int64_t n, int64_t k, optune_buffer a, int64_t lda, optune_buffer x, int64_t incx,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_tpmv(optune_queue queue, optune_layout layout, int32_t uplo, int32_t trans, int32_t diag,
+                               int64_t n, optune_buffer ap, optune_buffer x, int64_t incx,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_trsv(optune_queue queue, optune_layout layout, int32_t uplo, int32_t trans, int32_t diag,
+                               int64_t n, optune_buffer a, int64_t lda, optune_buffer x, int64_t incx,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_tbsv(optune_queue queue, optune_layout layout, int32_t uplo, int32_t trans, int32_t diag,
+                               int64_t n, int64_t k, optune_buffer a, int64_t lda, optune_buffer x, int64_t incx,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_tpsv(optune_queue queue, optune_layout layout, int32_t uplo, int32_t trans, int32_t diag,
+                               int64_t n, optune_buffer ap, optune_buffer x, int64_t incx,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+
+/* ---- CLBlast's extras (optune/blas_extra.hpp) ----
+ * had: z = alpha x .* y + beta z (beta 0: z not read); omatcopy: B = alpha
+ * op(A), A m x n (trans as above: 0, 1, 2); axpy_batched: y_b = alphas[b] x_b
+ * + y_b for b < batch, x_b at x_offsets[b] elements from x's view (y_b
+ * likewise). Scalars' imaginary parts must be 0 for real data. */
+optune_status optune_blas_had(optune_queue queue, int64_t n, optune_complex alpha, optune_buffer x, int64_t incx,
+                              optune_buffer y, int64_t incy, optune_complex beta, optune_buffer z, int64_t incz,
+                              const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_omatcopy(optune_queue queue, optune_layout layout, int32_t trans, int64_t m, int64_t n,
+                                   optune_complex alpha, optune_buffer a, int64_t lda, optune_buffer b, int64_t ldb,
+                                   const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_axpy_batched(optune_queue queue, int64_t n, const optune_complex* alphas, optune_buffer x,
+                                       const int64_t* x_offsets, int64_t incx, optune_buffer y,
+                                       const int64_t* y_offsets, int64_t incy, size_t batch,
+                                       const optune_event* wait_list, size_t wait_count, optune_event* event);
+
 /* ---- 2-D convolution (optune/conv.hpp): out = act(conv(input, weight) + bias + residual) ---- */
 
 typedef enum optune_conv_layout {

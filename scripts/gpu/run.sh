@@ -8,10 +8,11 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
-# (blas-cuda.json, blas-opencl.json).
+# (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
+# bench rows (into the same blas-*.json names).
 # `host-blas` runs liboptune_blas.so.3's tests on cuda:0 (netlib's programs and
 # the C / Fortran checks, every call on the GPU) and `optune bench blas
 # --host-interface` against the carried reference BLAS and OpenBLAS, then
@@ -501,6 +502,17 @@ for dt in (np.float32, np.float64):
 PY
 }
 
+# BLAS level 2 triangular (issue 20): its tests on CUDA and on the NVIDIA
+# OpenCL device (the solves' one-launch mode, PERSIST 1, is the GPU default),
+# then the trmv / trsv rows of `optune bench blas` on both back ends.
+blas_tri() {
+  local ocl
+  ocl=$(ocl_device)
+  named_tests cuda:0 blas-tri-cuda 'test_blas_tri|test_blas_tri_errors'
+  named_tests "$ocl" blas-tri-opencl 'test_blas_tri|test_blas_tri_errors'
+  bench_both blas --only trmv-f32,trsv-f32,trmv-f64,trsv-f64,trmv-c32,trsv-c32 "$@"
+}
+
 case "$WHAT" in
   build) build ;;
   python) build && python_step ;;
@@ -527,6 +539,7 @@ case "$WHAT" in
   f64) build && f64 "$@" ;;
   f64-sweep) build && f64_sweep ;;
   host-blas) build && host_blas "$@" ;;
+  blas-tri) build && blas_tri "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

@@ -1,6 +1,8 @@
 #include "kernels/families.hpp"
 
 #include "kernels/blas/host_blas.hpp"
+#include "kernels/blas/blas_extra.hpp"
+#include "kernels/blas/blas_tri.hpp"
 
 namespace optune::detail::families {
 
@@ -32,7 +34,8 @@ const std::vector<const KernelFamily*>& all() {
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
                                                       &conv_depthwise_image(), &conv_winograd(), &conv_im2col(),
-                                                      &conv_routine(), &blas1(),      &host_blas()};
+                                                      &conv_routine(), &blas1(), &blas_tri(), &blas_extra(),
+                                                      &host_blas()};
   return every;
 }
 

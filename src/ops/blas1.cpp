@@ -130,8 +130,15 @@ void validate_call(const Queue& q, const Blas1Call& c) {
                                       std::to_string(c.incy) + ") overlap without being the same vector");
 }
 
-// Scalars as the kernel's TYPE and REAL.
-KernelArg type_arg(DType t, std::complex<double> v) {
+KernelArg type_arg(DType t, std::complex<double> v) { return blas_type_arg(t, v); }
+
+KernelArg real_arg(DType t, double v) {
+  return real_dtype(t) == DType::F64 ? KernelArg::scalar(v) : KernelArg::scalar(float(v));
+}
+
+}  // namespace
+
+KernelArg blas_type_arg(DType t, std::complex<double> v) {
   switch (t) {
     case DType::F64: return KernelArg::scalar(v.real());
     case DType::C32: return KernelArg::scalar(std::complex<float>(v));
@@ -139,12 +146,6 @@ KernelArg type_arg(DType t, std::complex<double> v) {
     default: return KernelArg::scalar(float(v.real()));
   }
 }
-
-KernelArg real_arg(DType t, double v) {
-  return real_dtype(t) == DType::F64 ? KernelArg::scalar(v) : KernelArg::scalar(float(v));
-}
-
-}  // namespace
 
 Event run_blas1(const Queue& q, const Blas1Call& c, const WaitList& wait, const Params* forced) {
   const Capabilities& caps = q.device().caps();

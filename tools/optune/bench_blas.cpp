@@ -142,6 +142,7 @@ std::vector<std::string> blas_case_names() {
   std::vector<std::string> names;
   for (DType t : kTypes)
     for (Level1Op op : kOps) names.push_back(case_name(op, t));
+  for (const std::string& n : blas_tri_case_names()) names.push_back(n);
   return names;
 }
 
@@ -181,6 +182,7 @@ nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs_in, bool q
       }
     }
   }
+  bench_blas_tri(q, c, ref.blas.get(), ref.reason, runs, quiet, only, rows);
   return {{"reference", ref_name}, {"reference_available", ref.blas != nullptr}, {"runs", runs},
           {"vector_bytes", vector_bytes}, {"rows", rows}};
 }

@@ -21,4 +21,11 @@ std::vector<std::string> blas_case_names();
 nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs, bool quiet, bool reference,
                           const std::vector<std::string>& only = {});
 
+// The triangular level-2 rows (bench_blas_tri.cpp: trmv, trsv in f32, f64,
+// c32), appended to rows; bench_blas runs them after level 1.
+class ReferenceBlas;
+std::vector<std::string> blas_tri_case_names();
+void bench_blas_tri(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason, int runs,
+                    bool quiet, const std::vector<std::string>& only, nlohmann::json& rows);
+
 }  // namespace optune::tool

@@ -2,6 +2,8 @@
 #include <map>
 #include <mutex>
 
+#include "kernels/blas/blas_extra.hpp"
+#include "kernels/blas/blas_tri.hpp"
 #include "kernels/families.hpp"
 #include "tuning/cases/cases.hpp"
 
@@ -42,6 +44,8 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
       &family == &families::conv_im2col() || &family == &families::conv_routine())
     return cases::conv(family, queue, problem);
   if (&family == &families::blas1()) return cases::blas1(queue, problem);
+  if (&family == &families::blas_tri()) return cases::blas_tri(queue, problem);
+  if (&family == &families::blas_extra()) return cases::blas_extra(queue, problem);
   throw Error(Status::NotFound, "no tuning case for the family " + family.name());
 }
 

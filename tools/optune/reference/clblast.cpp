@@ -41,6 +41,11 @@ using DotFn = int(std::size_t n, cl_mem dot, std::size_t dot_offset, cl_mem x, s
                   cl_event* event);
 using Nrm2Fn = int(std::size_t n, cl_mem nrm2, std::size_t nrm2_offset, cl_mem x, std::size_t x_offset,
                    std::size_t x_inc, cl_command_queue* queue, cl_event* event);
+// trmv and trsv: (layout, triangle, a_transpose, diagonal, n, a, a_offset,
+// a_ld, x, x_offset, x_inc, queue, event).
+using TriFn = int(int layout, int triangle, int a_transpose, int diagonal, std::size_t n, cl_mem a,
+                  std::size_t a_offset, std::size_t a_ld, cl_mem x, std::size_t x_offset, std::size_t x_inc,
+                  cl_command_queue* queue, cl_event* event);
 
 // Per scalar type: float (S), double (D), cl_half (H).
 template <class S>
@@ -55,6 +60,8 @@ struct Level1Api {
   AxpyFn<S>* axpy = nullptr;
   DotFn* dot = nullptr;
   Nrm2Fn* nrm2 = nullptr;
+  TriFn* trmv = nullptr;  // optional, as the triangular rows
+  TriFn* trsv = nullptr;
 };
 
 struct ClblastApi {
@@ -99,6 +106,12 @@ const ClblastApi& load() {
     lib.symbol("CLBlastSnrm2", api.s1.nrm2, &missing);
     lib.symbol("CLBlastDnrm2", api.d1.nrm2, &missing);
     lib.symbol("CLBlastScnrm2", api.c1.nrm2, &missing);
+    lib.symbol("CLBlastStrmv", api.s1.trmv, nullptr);
+    lib.symbol("CLBlastDtrmv", api.d1.trmv, nullptr);
+    lib.symbol("CLBlastCtrmv", api.c1.trmv, nullptr);
+    lib.symbol("CLBlastStrsv", api.s1.trsv, nullptr);
+    lib.symbol("CLBlastDtrsv", api.d1.trsv, nullptr);
+    lib.symbol("CLBlastCtrsv", api.c1.trsv, nullptr);
     api.probe.path = lib.path();
     api.probe.version = lib.version_from_path();
     if (!missing.empty()) {
@@ -193,7 +206,40 @@ class Clblast : public ReferenceBlas {
     }
   }
 
+  std::string unsupported(const TriCall& call) const override {
+    if (call.dtype == DType::F64 && !fp64_) return "the device has no fp64";
+    if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32)
+      return "not compared for this type";
+    if (!tri_fn(call)) return "the library lacks trmv / trsv";
+    return "";
+  }
+
+  // Column-major (102), lower (122), no transposition (111), non-unit (131).
+  Event level2_tri(const Queue& q, const TriCall& call, const interop::NativeBuffer& a,
+                   const interop::NativeBuffer& x) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "CLBlast: " + why);
+    TriFn* fn = tri_fn(call);
+    const std::size_t es = dtype_size(call.dtype);
+    const char letter = call.dtype == DType::F64 ? 'D' : call.dtype == DType::C32 ? 'C' : 'S';
+    const std::string what = std::string("CLBlast") + letter + (call.solve ? "trsv" : "trmv");
+    int status = 0;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue& nq) {
+      cl_command_queue queue = static_cast<cl_command_queue>(nq.queue);
+      cl_event done = nullptr;
+      status = fn(102, 122, 111, 131, std::size_t(call.n), static_cast<cl_mem>(a.cl_mem), a.offset_bytes / es,
+                  std::size_t(call.lda), static_cast<cl_mem>(x.cl_mem), x.offset_bytes / es, 1, &queue, &done);
+      if (done) clReleaseEvent(done);
+    });
+    if (status != 0) throw Error(Status::DeviceError, what + " returned " + status_text(status));
+    return ev;
+  }
+
  private:
+  TriFn* tri_fn(const TriCall& call) const {
+    const auto pick = [&](const auto& api) { return call.solve ? api.trsv : api.trmv; };
+    return call.dtype == DType::F64 ? pick(api_.d1) : call.dtype == DType::C32 ? pick(api_.c1) : pick(api_.s1);
+  }
+
   template <class S>
   Event run1(const Queue& q, const Level1Api<S>& fn, char letter, const Level1Call& call, S alpha,
              const interop::NativeBuffer& x, const interop::NativeBuffer& y, const interop::NativeBuffer& r) {

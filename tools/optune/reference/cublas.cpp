@@ -69,6 +69,9 @@ using DotFn = int(Handle, int n, const S* x, int incx, const S* y, int incy, S* 
 template <class S, class R>
 using Nrm2Fn = int(Handle, int n, const S* x, int incx, R* result);
 using C32 = std::complex<float>;  // cuComplex's layout
+// trmv and trsv: (handle, uplo, trans, diag, n, A, lda, x, incx).
+template <class S>
+using TriFn = int(Handle, int uplo, int trans, int diag, int n, const S* a, int lda, S* x, int incx);
 
 struct CublasApi {
   LibraryProbe probe;
@@ -94,6 +97,12 @@ struct CublasApi {
   Nrm2Fn<float, float>* snrm2 = nullptr;
   Nrm2Fn<double, double>* dnrm2 = nullptr;
   Nrm2Fn<C32, float>* scnrm2 = nullptr;
+  TriFn<float>* strmv = nullptr;  // optional, as the triangular rows
+  TriFn<double>* dtrmv = nullptr;
+  TriFn<C32>* ctrmv = nullptr;
+  TriFn<float>* strsv = nullptr;
+  TriFn<double>* dtrsv = nullptr;
+  TriFn<C32>* ctrsv = nullptr;
 };
 
 const CublasApi& load() {
@@ -138,6 +147,12 @@ const CublasApi& load() {
     lib.symbol("cublasSnrm2_v2", api.snrm2, &missing);
     lib.symbol("cublasDnrm2_v2", api.dnrm2, &missing);
     lib.symbol("cublasScnrm2_v2", api.scnrm2, &missing);
+    lib.symbol("cublasStrmv_v2", api.strmv, nullptr);
+    lib.symbol("cublasDtrmv_v2", api.dtrmv, nullptr);
+    lib.symbol("cublasCtrmv_v2", api.ctrmv, nullptr);
+    lib.symbol("cublasStrsv_v2", api.strsv, nullptr);
+    lib.symbol("cublasDtrsv_v2", api.dtrsv, nullptr);
+    lib.symbol("cublasCtrsv_v2", api.ctrsv, nullptr);
     api.probe.path = lib.path();
     if (!missing.empty()) {
       api.probe.reason = lib.path() + " lacks " + missing;
@@ -306,6 +321,37 @@ class Cublas : public ReferenceBlas {
           break;
       }
       api_.set_pointer_mode(handle_, 0);
+    });
+    if (status != kSuccess) throw Error(Status::DeviceError, what + " failed: " + status_text(api_, status));
+    return ev;
+  }
+
+  std::string unsupported(const TriCall& call) const override {
+    if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32)
+      return "not compared for this type";
+    if (!(call.solve ? api_.strsv && api_.dtrsv && api_.ctrsv : api_.strmv && api_.dtrmv && api_.ctrmv))
+      return "the library lacks trmv / trsv";
+    return "";
+  }
+
+  // Lower (CUBLAS_FILL_MODE_LOWER 0), no transposition (CUBLAS_OP_N 0),
+  // non-unit diagonal (CUBLAS_DIAG_NON_UNIT 0).
+  Event level2_tri(const Queue& q, const TriCall& call, const interop::NativeBuffer& a,
+                   const interop::NativeBuffer& x) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "cuBLAS: " + why);
+    const int n = checked_int(call.n, "n"), lda = checked_int(call.lda, "lda");
+    const void* pa = reinterpret_cast<const void*>(a.device_pointer);
+    void* px = reinterpret_cast<void*>(x.device_pointer);
+    const bool f64 = call.dtype == DType::F64, c32 = call.dtype == DType::C32;
+    const std::string what = std::string("cublas") + (c32 ? "C" : f64 ? "D" : "S") + (call.solve ? "trsv_v2" : "trmv_v2");
+    int status = kSuccess;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue&) {
+      if (c32)
+        status = (call.solve ? api_.ctrsv : api_.ctrmv)(handle_, 0, 0, 0, n, as<C32>(pa), lda, as<C32>(px), 1);
+      else if (f64)
+        status = (call.solve ? api_.dtrsv : api_.dtrmv)(handle_, 0, 0, 0, n, as<double>(pa), lda, as<double>(px), 1);
+      else
+        status = (call.solve ? api_.strsv : api_.strmv)(handle_, 0, 0, 0, n, as<float>(pa), lda, as<float>(px), 1);
     });
     if (status != kSuccess) throw Error(Status::DeviceError, what + " failed: " + status_text(api_, status));
     return ev;

@@ -42,6 +42,15 @@ struct Level1Call {
   double alpha = 1;  // axpy (c32: alpha + 0i)
 };
 
+// BLAS level 2 triangular for `optune bench blas`: trmv x = A x or trsv
+// (the solve A x = b in place), A column-major n x n lower, not transposed,
+// non-unit diagonal, x of increment 1. Types f32, f64, c32.
+struct TriCall {
+  bool solve = false;
+  DType dtype = DType::F32;
+  std::int64_t n = 0, lda = 0;
+};
+
 class ReferenceBlas {
  public:
   virtual ~ReferenceBlas() = default;
@@ -61,6 +70,13 @@ class ReferenceBlas {
   // Enqueues the call; result (dot, nrm2) is one element of device memory.
   virtual Event level1(const Queue& q, const Level1Call& call, const interop::NativeBuffer& x,
                        const interop::NativeBuffer& y, const interop::NativeBuffer& result) = 0;
+
+  // "" when the library runs this triangular call here, else why not (by
+  // default: not wired for the library).
+  virtual std::string unsupported(const TriCall&) const { return "not wired for this library"; }
+  virtual Event level2_tri(const Queue&, const TriCall&, const interop::NativeBuffer&, const interop::NativeBuffer&) {
+    throw Error(Status::Unsupported, name() + ": triangular level 2 is not wired");
+  }
 
   template <class T>
   Event gemm(const Queue& q, GemmCall call, const Buffer<T>& a, const Buffer<T>& b, const Buffer<T>& c) {

@@ -1,0 +1,43 @@
+// Descriptor of the blas_extra family (blas/blas_extra.cl): CLBlast's extra
+// routines had, omatcopy and axpy_batched in f32, f64, c32 and c64. One
+// program per type and WGS holds every entry point; the grid (at most
+// WAVES waves of the device, grid-stride) is the host's.
+#pragma once
+
+#include "kernels/descriptor.hpp"
+
+namespace optune::detail {
+
+enum class BlasExtraRoutine : int { Had, Omatcopy, AxpyBatched };
+
+struct BlasExtraProblem {
+  DType dtype = DType::F32;
+  BlasExtraRoutine routine = BlasExtraRoutine::Had;
+  std::int64_t elements = 0;  // per batch: n (had, axpy_batched) or rows x cols (omatcopy)
+  std::int64_t batch = 1;
+  std::vector<std::int64_t> sizes() const { return {elements, batch}; }
+  std::map<std::string, std::int64_t> fields() const { return {{"routine", std::int64_t(routine)}}; }
+};
+
+class BlasExtraFamily : public FamilyOf<BlasExtraProblem> {
+ public:
+  std::string name() const override { return "blas_extra"; }
+  std::string source() const override { return "blas/blas_extra.cl"; }
+  std::string kernel_name() const override { return "extra_had"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const BlasExtraProblem& problem) const override;
+  Params fit(const Params& tuned, const Capabilities& caps, const BlasExtraProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const BlasExtraProblem& problem) const override;
+  Defines defines(const Params& p, const BlasExtraProblem& problem) const override;
+  KernelSource program(const Params& p, const BlasExtraProblem& problem) const override;
+  std::string bucket(const BlasExtraProblem& problem) const override;
+  BlasExtraProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  std::vector<std::string> buckets() const override;
+  std::vector<DType> dtypes(const Capabilities& caps) const override;
+};
+
+}  // namespace optune::detail
+
+namespace optune::detail::families {
+const BlasExtraFamily& blas_extra();  // listed by families::all()
+}  // namespace optune::detail::families

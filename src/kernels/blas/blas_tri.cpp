@@ -1,0 +1,92 @@
+#include "kernels/blas/blas_tri.hpp"
+
+#include <algorithm>
+
+namespace optune::detail {
+
+std::vector<Parameter> BlasTriFamily::parameters(const Capabilities& caps) const {
+  return {
+      {"WGS", {64, 128, 256, 512}, 256, "work-items per group (NB rows times WGS / NB lanes)"},
+      {"NB", {8, 16, 32, 64}, 32, "rows per panel (solves: the diagonal block's order, NB barriers)"},
+      // CPUs (PoCL) run a few groups at a time on shared cores, where a group
+      // that spins costs its thread: one launch per panel there.
+      {"PERSIST", {0, 1}, caps.type == DeviceType::CPU ? 0 : 1,
+       "solves: 1 one launch whose groups wait on each other's flags, 0 one launch per panel"},
+  };
+}
+
+std::string BlasTriFamily::check(const Params& p, const Capabilities& caps, const BlasTriProblem& problem) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  const std::size_t wgs = std::size_t(p.at("WGS")), nb = std::size_t(p.at("NB"));
+  if (wgs > caps.max_work_group_size) return "WGS exceeds the device's work-group limit";
+  if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
+  if (nb > wgs || wgs % nb != 0) return "NB must divide WGS";
+  const std::size_t es = dtype_size(problem.dtype);
+  // red[WGS], and for solves diag[NB^2] and rhs[NB].
+  const std::size_t local = (wgs + (problem.solve ? nb * nb + nb : 0)) * es + 16;
+  if (local > local_limit(caps)) return "the group's local arrays exceed local memory";
+  return "";
+}
+
+Params BlasTriFamily::fit(const Params& tuned, const Capabilities& caps, const BlasTriProblem& problem) const {
+  const auto adjust = [&](Params p) {
+    while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
+    while (p.at("NB") > 8 && !check(p, caps, problem).empty()) p["NB"] /= 2;
+    return p;
+  };
+  const Params p = adjust(complete(tuned, caps));
+  return check(p, caps, problem).empty() ? p : adjust(defaults(caps));
+}
+
+Geometry BlasTriFamily::geometry(const Params& p, const Capabilities&, const BlasTriProblem& problem) const {
+  const std::size_t wgs = std::size_t(p.at("WGS")), nb = std::size_t(p.at("NB"));
+  const std::size_t n = std::size_t(std::max<std::int64_t>(problem.n, 1));
+  Geometry g;
+  g.local[0] = wgs;
+  // Solves launched per panel: one group each.
+  g.global[0] = problem.solve && p.at("PERSIST") == 0 ? wgs : (n + nb - 1) / nb * wgs;
+  return g;
+}
+
+Defines BlasTriFamily::defines(const Params& p, const BlasTriProblem& problem) const {
+  return {{"TYPE", c_type_name(problem.dtype)},
+          {"REAL", c_type_name(real_dtype(problem.dtype))},
+          {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
+          {"WGS", std::to_string(p.at("WGS"))},
+          {"NB", std::to_string(p.at("NB"))}};
+}
+
+KernelSource BlasTriFamily::program(const Params& p, const BlasTriProblem& problem) const {
+  return {source(), embedded_kernel_text(source()), defines(p, problem), problem.solve ? "tri_sv" : "tri_mv"};
+}
+
+std::string BlasTriFamily::bucket(const BlasTriProblem& problem) const {
+  const std::int64_t n = problem.n;
+  return std::string(problem.solve ? "sv" : "mv") + (n <= 256 ? "/n<=256" : n <= 4096 ? "/n<=4096" : "/n>4096");
+}
+
+std::vector<std::string> BlasTriFamily::buckets() const {
+  return {"mv/n<=256", "mv/n<=4096", "mv/n>4096", "sv/n<=256", "sv/n<=4096", "sv/n>4096"};
+}
+
+BlasTriProblem BlasTriFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  BlasTriProblem pr;
+  pr.dtype = dtype;
+  pr.solve = bucket.rfind("sv", 0) == 0;
+  std::int64_t n = bucket.find("<=256") != std::string::npos ? 256 : bucket.find("<=4096") != std::string::npos ? 4096 : 8192;
+  // The full matrix within half the device's largest allocation.
+  while (n > 256 && std::uint64_t(n) * std::uint64_t(n) * dtype_size(dtype) > caps.max_alloc_bytes / 2) n /= 2;
+  pr.n = n;
+  return pr;
+}
+
+std::vector<DType> BlasTriFamily::dtypes(const Capabilities& caps) const {
+  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
+  return {DType::F32, DType::C32};
+}
+
+namespace families {
+const BlasTriFamily& blas_tri() { static const BlasTriFamily f; return f; }
+}  // namespace families
+
+}  // namespace optune::detail
