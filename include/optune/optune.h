@@ -300,6 +300,7 @@ typedef enum optune_layout {
 typedef enum optune_transpose {
   OPTUNE_NO_TRANS = 0,
   OPTUNE_TRANS = 1,
+  OPTUNE_CONJ_TRANS = 2, /* op(X) = X^H; real matrices take it as OPTUNE_TRANS */
   OPTUNE_TRANSPOSE_FORCE_INT = 0x7fffffff
 } optune_transpose;
 typedef enum optune_bias_mode {
@@ -333,7 +334,7 @@ typedef struct optune_gemm_options {
   optune_gemm_compute compute;         /* OPTUNE_GEMM_COMPUTE_DEFAULT (0): exact f32 */
 } optune_gemm_options;
 
-/* a and b of one dtype; c of the same (f32, f64), or for f16 and bf16 a and b
+/* a and b of one dtype; c of the same (f32, f64, c32, c64), or for f16 and bf16 a and b
  * any of f16, bf16, f32 (f32 accumulation); the bias has c's dtype. Other
  * combinations: OPTUNE_INVALID_TYPE. Views carry their offsets. */
 optune_status optune_gemm(optune_queue queue, optune_layout layout, optune_transpose trans_a,
@@ -406,6 +407,22 @@ optune_status optune_blas_crotg(float* a, const float* b, float* c, float* s);
 optune_status optune_blas_zrotg(double* a, const double* b, double* c, double* s);
 optune_status optune_blas_srotmg(float* d1, float* d2, float* x1, float y1, float* param);
 optune_status optune_blas_drotmg(double* d1, double* d2, double* x1, double y1, double* param);
+
+/* ---- BLAS level 3 (optune/gemm.hpp, optune/blas3.hpp) ----
+ * optune_gemm and optune_gemm_strided_batched with complex alpha and beta
+ * (cgemm, zgemm; for real matrices the imaginary parts must be 0). */
+optune_status optune_blas_gemm(optune_queue queue, optune_layout layout, optune_transpose trans_a,
+                               optune_transpose trans_b, int64_t m, int64_t n, int64_t k, optune_complex alpha,
+                               optune_buffer a, int64_t lda, optune_buffer b, int64_t ldb, optune_complex beta,
+                               optune_buffer c, int64_t ldc, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
+optune_status optune_blas_gemm_strided_batched(optune_queue queue, optune_layout layout, optune_transpose trans_a,
+                                               optune_transpose trans_b, int64_t m, int64_t n, int64_t k,
+                                               optune_complex alpha, optune_buffer a, int64_t lda, int64_t stride_a,
+                                               optune_buffer b, int64_t ldb, int64_t stride_b, optune_complex beta,
+                                               optune_buffer c, int64_t ldc, int64_t stride_c, int64_t batch,
+                                               const optune_event* wait_list, size_t wait_count,
+                                               optune_event* event);
 
 /* ---- 2-D convolution (optune/conv.hpp): out = act(conv(input, weight) + bias + residual) ---- */
 
