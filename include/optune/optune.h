@@ -424,6 +424,35 @@ optune_status optune_blas_gemm_strided_batched(optune_queue queue, optune_layout
                                                const optune_event* wait_list, size_t wait_count,
                                                optune_event* event);
 
+/* symm (f32, f64, c32, c64) and hemm (c32, c64): C = alpha A B + beta C
+ * (OPTUNE_LEFT, A m x m) or alpha B A + beta C (OPTUNE_RIGHT, A n x n), only
+ * A's `uplo` triangle read (optune/blas3.hpp); alpha and beta with imaginary
+ * parts 0 for real matrices. Errors name the argument and its position in
+ * netlib's xSYMM list. */
+typedef enum optune_triangle {
+  OPTUNE_UPPER = 0,
+  OPTUNE_LOWER = 1,
+  OPTUNE_TRIANGLE_FORCE_INT = 0x7fffffff
+} optune_triangle;
+typedef enum optune_diagonal {
+  OPTUNE_NON_UNIT = 0,
+  OPTUNE_UNIT = 1,
+  OPTUNE_DIAGONAL_FORCE_INT = 0x7fffffff
+} optune_diagonal;
+typedef enum optune_side {
+  OPTUNE_LEFT = 0,
+  OPTUNE_RIGHT = 1,
+  OPTUNE_SIDE_FORCE_INT = 0x7fffffff
+} optune_side;
+optune_status optune_blas_symm(optune_queue queue, optune_layout layout, optune_side side, optune_triangle uplo,
+                               int64_t m, int64_t n, optune_complex alpha, optune_buffer a, int64_t lda,
+                               optune_buffer b, int64_t ldb, optune_complex beta, optune_buffer c, int64_t ldc,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_hemm(optune_queue queue, optune_layout layout, optune_side side, optune_triangle uplo,
+                               int64_t m, int64_t n, optune_complex alpha, optune_buffer a, int64_t lda,
+                               optune_buffer b, int64_t ldb, optune_complex beta, optune_buffer c, int64_t ldc,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+
 /* ---- 2-D convolution (optune/conv.hpp): out = act(conv(input, weight) + bias + residual) ---- */
 
 typedef enum optune_conv_layout {
