@@ -420,13 +420,15 @@ conv() {
   bench_both conv "$@"
 }
 
-# BLAS level 1 (issue 20): its tests on CUDA and on the NVIDIA OpenCL device,
-# then `optune bench blas` on both back ends (JSON in $OUT/blas-*.json).
+# BLAS (issue 20): level 1, complex GEMM, symm and hemm tests on CUDA and on
+# the NVIDIA OpenCL device, then `optune bench blas` on both back ends (level
+# 1 rows, and cgemm / symm at 4096 against cuBLAS or CLBlast; JSON in
+# $OUT/blas-*.json).
 blas() {
   local ocl
   ocl=$(ocl_device)
-  named_tests cuda:0 blas-cuda 'test_blas1|test_blas1_errors'
-  named_tests "$ocl" blas-opencl 'test_blas1|test_blas1_errors'
+  named_tests cuda:0 blas-cuda 'test_blas1|test_blas1_errors|test_gemm_complex|test_symm'
+  named_tests "$ocl" blas-opencl 'test_blas1|test_blas1_errors|test_gemm_complex|test_symm'
   bench_both blas "$@"
 }
 

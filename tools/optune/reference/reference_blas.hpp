@@ -12,13 +12,15 @@
 #include <memory>
 #include <string>
 
+#include "optune/blas_types.hpp"
 #include "optune/gemm.hpp"
 #include "optune/interop.hpp"
 
 namespace optune::tool {
 
 // C = alpha * op(A) * op(B) + beta * C, BLAS semantics as optune::gemm; with
-// batch > 1, a strided batch (strides in elements).
+// batch > 1, a strided batch (strides in elements). c32 (cgemm) takes alpha
+// and beta as real numbers (imaginary parts 0), one product at a time.
 struct GemmCall {
   DType dtype = DType::F32;  // A, B and C
   Layout layout = Layout::RowMajor;
@@ -42,6 +44,18 @@ struct Level1Call {
   double alpha = 1;  // axpy (c32: alpha + 0i)
 };
 
+// symm for `optune bench blas`: C = alpha A B + beta C (Side::Left, A m x m)
+// or alpha B A + beta C (Side::Right), A's `triangle` read; f32.
+struct SymmCall {
+  DType dtype = DType::F32;
+  Layout layout = Layout::RowMajor;
+  Side side = Side::Left;
+  Triangle triangle = Triangle::Upper;
+  std::int64_t m = 0, n = 0;
+  double alpha = 1, beta = 0;
+  std::int64_t lda = 0, ldb = 0, ldc = 0;
+};
+
 class ReferenceBlas {
  public:
   virtual ~ReferenceBlas() = default;
@@ -61,6 +75,11 @@ class ReferenceBlas {
   // Enqueues the call; result (dot, nrm2) is one element of device memory.
   virtual Event level1(const Queue& q, const Level1Call& call, const interop::NativeBuffer& x,
                        const interop::NativeBuffer& y, const interop::NativeBuffer& result) = 0;
+
+  // "" when the library runs this symm on this device, else why not.
+  virtual std::string unsupported(const SymmCall& call) const = 0;
+  virtual Event symm(const Queue& q, const SymmCall& call, const interop::NativeBuffer& a,
+                     const interop::NativeBuffer& b, const interop::NativeBuffer& c) = 0;
 
   template <class T>
   Event gemm(const Queue& q, GemmCall call, const Buffer<T>& a, const Buffer<T>& b, const Buffer<T>& c) {
