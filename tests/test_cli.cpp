@@ -169,6 +169,13 @@ TEST(Cli, BenchBlasRunsEveryCase) {
     if (ref["available"].get<bool>() && (r["op"] == "nrm2" || r["op"] == "trmv" || r["op"] == "trsv"))
       EXPECT_LT(ref["relative_difference"].get<double>(), 1e-4) << r.dump();
   }
+  const auto& level3 = j["operators"]["blas"]["level3"];
+  EXPECT_EQ(level3.size(), 2u) << j.dump();
+  for (const auto& r : level3) {
+    EXPECT_GT(r["tflops"].get<double>(), 0.0) << r.dump();
+    const auto& ref = r["reference"];
+    if (ref["available"].get<bool>()) EXPECT_LT(ref["relative_difference"].get<double>(), 1e-4) << r.dump();
+  }
   EXPECT_NE(test::run_cli("bench blas --only nope --runs 1", &out), 0);
   EXPECT_NE(out.find("axpy-f32"), std::string::npos) << out;  // the refusal lists the cases
 }

@@ -2,7 +2,9 @@
 // single and batched, on every device optune runs on.
 //
 // Semantics are BLAS's, exactly:
-// - op(A) is m x k, op(B) is k x n, C is m x n; op(X) = X or X^T per trans_x.
+// - op(A) is m x k, op(B) is k x n, C is m x n; op(X) = X, X^T or X^H per
+//   trans_x (Transpose::Conjugate is X^H; real matrices take it as X^T, as
+//   BLAS does).
 // - Layout says how every matrix is stored: RowMajor (element (i, j) at
 //   i * ld + j) or ColMajor (at i + j * ld). The leading dimension of a stored
 //   matrix must be at least its stored row length (RowMajor: columns; ColMajor:
@@ -21,6 +23,8 @@
 //   double    double                       (f64, devices with fp64)
 //   half      half, bfloat16 or float      (f16 storage)
 //   bfloat16  bfloat16, half or float      (bf16 storage)
+//   complex<float>   complex<float>   (c32: cgemm)
+//   complex<double>  complex<double>  (c64: zgemm, devices with fp64)
 // Any other combination is an Error(InvalidType) (the templates are only
 // instantiated for these; the C API checks its untyped buffers the same way).
 // bf16 products, and f16 products whose C is not f16, accumulate in f32.
@@ -53,6 +57,17 @@
 // element-wise activation (any optune::Unary; Unary::Copy means none), all in
 // the GEMM kernel's own store, never as a second pass.
 //
+// Complex products take complex alpha and beta (the overloads below; the
+// templates' real alpha and beta serve them too) and no epilogue (a bias or
+// an activation is InvalidArgument). They run as one real GEMM of twice the
+// size on the real type's tuned kernels: C, m x n complex, is the real
+// m x 2n matrix of its (re, im) pairs, op(A) the real m x 2k one, and
+// alpha op(B) is expanded into scratch as a real 2k x 2n matrix whose 2 x 2
+// block for b is [[re b, im b], [-im b, re b]] (op(A) is packed first where
+// it is transposed or conjugated; a beta with an imaginary part scales C
+// first). The rounding is BLAS's (alpha b is rounded once, as netlib's
+// TEMP = ALPHA * B(L, J)); beta = 0 does not read C.
+//
 // Every call validates first and throws optune::Error naming the argument:
 // InvalidArgument (negative sizes or leading dimensions, leading dimension too
 // small, bias shape, empty batch, spans of different lengths, FastTF32 with
@@ -63,6 +78,7 @@
 // call enqueued (padding, transposition, the product, copies back).
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <span>
 
@@ -71,7 +87,7 @@
 namespace optune {
 
 enum class Layout { RowMajor, ColMajor };
-enum class Transpose { No, Yes };
+enum class Transpose { No, Yes, Conjugate };
 enum class BiasMode { None, PerRow, PerColumn };
 enum class Accumulate { Default, F32 };
 // Default: float products in exact f32. FastTF32: float products may run on
@@ -114,6 +130,47 @@ Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose t
                    std::int64_t n, std::int64_t k, std::span<const double> alphas, const Buffer<T>& a,
                    std::int64_t lda, std::span<const std::int64_t> a_offsets, const Buffer<T>& b, std::int64_t ldb,
                    std::span<const std::int64_t> b_offsets, std::span<const double> betas, const Buffer<TC>& c,
+                   std::int64_t ldc, std::span<const std::int64_t> c_offsets, const GemmOptions& options = {},
+                   const WaitList& wait = {});
+
+// Complex products (cgemm, zgemm) with complex alpha and beta; otherwise as
+// the templates above. alphas and betas of gemm_batched are per product.
+Event gemm(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
+           std::int64_t k, std::complex<double> alpha, const Buffer<std::complex<float>>& a, std::int64_t lda,
+           const Buffer<std::complex<float>>& b, std::int64_t ldb, std::complex<double> beta,
+           const Buffer<std::complex<float>>& c, std::int64_t ldc, const GemmOptions& options = {},
+           const WaitList& wait = {});
+Event gemm(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
+           std::int64_t k, std::complex<double> alpha, const Buffer<std::complex<double>>& a, std::int64_t lda,
+           const Buffer<std::complex<double>>& b, std::int64_t ldb, std::complex<double> beta,
+           const Buffer<std::complex<double>>& c, std::int64_t ldc, const GemmOptions& options = {},
+           const WaitList& wait = {});
+Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                           std::int64_t n, std::int64_t k, std::complex<double> alpha,
+                           const Buffer<std::complex<float>>& a, std::int64_t lda, std::int64_t stride_a,
+                           const Buffer<std::complex<float>>& b, std::int64_t ldb, std::int64_t stride_b,
+                           std::complex<double> beta, const Buffer<std::complex<float>>& c, std::int64_t ldc,
+                           std::int64_t stride_c, std::int64_t batch, const GemmOptions& options = {},
+                           const WaitList& wait = {});
+Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                           std::int64_t n, std::int64_t k, std::complex<double> alpha,
+                           const Buffer<std::complex<double>>& a, std::int64_t lda, std::int64_t stride_a,
+                           const Buffer<std::complex<double>>& b, std::int64_t ldb, std::int64_t stride_b,
+                           std::complex<double> beta, const Buffer<std::complex<double>>& c, std::int64_t ldc,
+                           std::int64_t stride_c, std::int64_t batch, const GemmOptions& options = {},
+                           const WaitList& wait = {});
+Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                   std::int64_t n, std::int64_t k, std::span<const std::complex<double>> alphas,
+                   const Buffer<std::complex<float>>& a, std::int64_t lda, std::span<const std::int64_t> a_offsets,
+                   const Buffer<std::complex<float>>& b, std::int64_t ldb, std::span<const std::int64_t> b_offsets,
+                   std::span<const std::complex<double>> betas, const Buffer<std::complex<float>>& c,
+                   std::int64_t ldc, std::span<const std::int64_t> c_offsets, const GemmOptions& options = {},
+                   const WaitList& wait = {});
+Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                   std::int64_t n, std::int64_t k, std::span<const std::complex<double>> alphas,
+                   const Buffer<std::complex<double>>& a, std::int64_t lda, std::span<const std::int64_t> a_offsets,
+                   const Buffer<std::complex<double>>& b, std::int64_t ldb, std::span<const std::int64_t> b_offsets,
+                   std::span<const std::complex<double>> betas, const Buffer<std::complex<double>>& c,
                    std::int64_t ldc, std::span<const std::int64_t> c_offsets, const GemmOptions& options = {},
                    const WaitList& wait = {});
 

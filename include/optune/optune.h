@@ -300,6 +300,7 @@ typedef enum optune_layout {
 typedef enum optune_transpose {
   OPTUNE_NO_TRANS = 0,
   OPTUNE_TRANS = 1,
+  OPTUNE_CONJ_TRANS = 2, /* op(X) = X^H; real matrices take it as OPTUNE_TRANS */
   OPTUNE_TRANSPOSE_FORCE_INT = 0x7fffffff
 } optune_transpose;
 typedef enum optune_bias_mode {
@@ -333,7 +334,7 @@ typedef struct optune_gemm_options {
   optune_gemm_compute compute;         /* OPTUNE_GEMM_COMPUTE_DEFAULT (0): exact f32 */
 } optune_gemm_options;
 
-/* a and b of one dtype; c of the same (f32, f64), or for f16 and bf16 a and b
+/* a and b of one dtype; c of the same (f32, f64, c32, c64), or for f16 and bf16 a and b
  * any of f16, bf16, f32 (f32 accumulation); the bias has c's dtype. Other
  * combinations: OPTUNE_INVALID_TYPE. Views carry their offsets. */
 optune_status optune_gemm(optune_queue queue, optune_layout layout, optune_transpose trans_a,
@@ -447,6 +448,51 @@ optune_status optune_blas_axpy_batched(optune_queue queue, int64_t n, const optu
                                        const int64_t* x_offsets, int64_t incx, optune_buffer y,
                                        const int64_t* y_offsets, int64_t incy, size_t batch,
                                        const optune_event* wait_list, size_t wait_count, optune_event* event);
+
+/* ---- BLAS level 3 (optune/gemm.hpp, optune/blas3.hpp) ----
+ * optune_gemm and optune_gemm_strided_batched with complex alpha and beta
+ * (cgemm, zgemm; for real matrices the imaginary parts must be 0). */
+optune_status optune_blas_gemm(optune_queue queue, optune_layout layout, optune_transpose trans_a,
+                               optune_transpose trans_b, int64_t m, int64_t n, int64_t k, optune_complex alpha,
+                               optune_buffer a, int64_t lda, optune_buffer b, int64_t ldb, optune_complex beta,
+                               optune_buffer c, int64_t ldc, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
+optune_status optune_blas_gemm_strided_batched(optune_queue queue, optune_layout layout, optune_transpose trans_a,
+                                               optune_transpose trans_b, int64_t m, int64_t n, int64_t k,
+                                               optune_complex alpha, optune_buffer a, int64_t lda, int64_t stride_a,
+                                               optune_buffer b, int64_t ldb, int64_t stride_b, optune_complex beta,
+                                               optune_buffer c, int64_t ldc, int64_t stride_c, int64_t batch,
+                                               const optune_event* wait_list, size_t wait_count,
+                                               optune_event* event);
+
+/* symm (f32, f64, c32, c64) and hemm (c32, c64): C = alpha A B + beta C
+ * (OPTUNE_LEFT, A m x m) or alpha B A + beta C (OPTUNE_RIGHT, A n x n), only
+ * A's `uplo` triangle read (optune/blas3.hpp); alpha and beta with imaginary
+ * parts 0 for real matrices. Errors name the argument and its position in
+ * netlib's xSYMM list. */
+typedef enum optune_triangle {
+  OPTUNE_UPPER = 0,
+  OPTUNE_LOWER = 1,
+  OPTUNE_TRIANGLE_FORCE_INT = 0x7fffffff
+} optune_triangle;
+typedef enum optune_diagonal {
+  OPTUNE_NON_UNIT = 0,
+  OPTUNE_UNIT = 1,
+  OPTUNE_DIAGONAL_FORCE_INT = 0x7fffffff
+} optune_diagonal;
+typedef enum optune_side {
+  OPTUNE_LEFT = 0,
+  OPTUNE_RIGHT = 1,
+  OPTUNE_SIDE_FORCE_INT = 0x7fffffff
+} optune_side;
+optune_status optune_blas_symm(optune_queue queue, optune_layout layout, optune_side side, optune_triangle uplo,
+                               int64_t m, int64_t n, optune_complex alpha, optune_buffer a, int64_t lda,
+                               optune_buffer b, int64_t ldb, optune_complex beta, optune_buffer c, int64_t ldc,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_hemm(optune_queue queue, optune_layout layout, optune_side side, optune_triangle uplo,
+                               int64_t m, int64_t n, optune_complex alpha, optune_buffer a, int64_t lda,
+                               optune_buffer b, int64_t ldb, optune_complex beta, optune_buffer c, int64_t ldc,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
 
 /* ---- 2-D convolution (optune/conv.hpp): out = act(conv(input, weight) + bias + residual) ---- */
 

@@ -426,8 +426,6 @@ conv() {
   bench_both conv "$@"
 }
 
-# BLAS level 1 (issue 20): its tests on CUDA and on the NVIDIA OpenCL device,
-# then `optune bench blas` on both back ends (JSON in $OUT/blas-*.json).
 # The f64 tensor-core path (gemm_mma with MMA_F64): its tests and the f64
 # GEMM rows on cuda:0 against cuBLAS (extra arguments go to the bench).
 f64() {
@@ -461,11 +459,15 @@ f64_sweep() {
   done
 }
 
+# BLAS (issue 20): level 1, complex GEMM, symm and hemm tests on CUDA and on
+# the NVIDIA OpenCL device, then `optune bench blas` on both back ends (level
+# 1 rows, and cgemm / symm at 4096 against cuBLAS or CLBlast; JSON in
+# $OUT/blas-*.json).
 blas() {
   local ocl
   ocl=$(ocl_device)
-  named_tests cuda:0 blas-cuda 'test_blas1|test_blas1_errors'
-  named_tests "$ocl" blas-opencl 'test_blas1|test_blas1_errors'
+  named_tests cuda:0 blas-cuda 'test_blas1|test_blas1_errors|test_gemm_complex|test_symm'
+  named_tests "$ocl" blas-opencl 'test_blas1|test_blas1_errors|test_gemm_complex|test_symm'
   bench_both blas "$@"
 }
 

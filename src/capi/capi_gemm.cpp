@@ -49,8 +49,8 @@ Common common(const char* fn, optune_queue queue, optune_layout layout, optune_t
   Common k;
   k.q = &need_queue(queue, fn);
   k.layout = need_enum<Layout>(int(layout), int(Layout::ColMajor), (f + ": layout").c_str());
-  k.ta = need_enum<Transpose>(int(ta), int(Transpose::Yes), (f + ": trans_a").c_str());
-  k.tb = need_enum<Transpose>(int(tb), int(Transpose::Yes), (f + ": trans_b").c_str());
+  k.ta = need_enum<Transpose>(int(ta), int(Transpose::Conjugate), (f + ": trans_a").c_str());
+  k.tb = need_enum<Transpose>(int(tb), int(Transpose::Conjugate), (f + ": trans_b").c_str());
   k.a = &need_buffer(a, (f + ": a").c_str());
   k.b = &need_buffer(b, (f + ": b").c_str());
   k.c = &need_buffer(c, (f + ": c").c_str());
@@ -60,6 +60,13 @@ Common common(const char* fn, optune_queue queue, optune_layout layout, optune_t
 }
 
 detail::GemmMatrix matrix(const optune_buffer_t& b) { return {b.mem, b.offset, b.count, b.dtype}; }
+
+// optune_blas_gemm's scalars: complex for complex matrices, else real.
+std::complex<double> gemm_scalar(const optune_buffer_t& a, optune_complex s, const std::string& what) {
+  if (!is_complex(a.dtype) && s.im != 0)
+    invalid(what + " has an imaginary part (" + std::to_string(s.im) + ") for real matrices");
+  return {s.re, s.im};
+}
 
 }  // namespace
 
@@ -91,6 +98,39 @@ optune_status optune_gemm_strided_batched(optune_queue queue, optune_layout layo
     out.set(detail::gemm_untyped(*x.q, x.layout, x.ta, x.tb, m, n, k, alpha, matrix(*x.a), lda, stride_a,
                                  matrix(*x.b), ldb, stride_b, beta, matrix(*x.c), ldc, stride_c, batch, true,
                                  x.options, x.wait));
+  });
+}
+
+optune_status optune_blas_gemm(optune_queue queue, optune_layout layout, optune_transpose trans_a,
+                               optune_transpose trans_b, int64_t m, int64_t n, int64_t k, optune_complex alpha,
+                               optune_buffer a, int64_t lda, optune_buffer b, int64_t ldb, optune_complex beta,
+                               optune_buffer c, int64_t ldc, const optune_event* wait, size_t wait_count,
+                               optune_event* event) {
+  return guard([&] {
+    EventOut out(event);
+    const char* fn = "optune_blas_gemm";
+    const Common x = common(fn, queue, layout, trans_a, trans_b, a, b, c, nullptr, wait, wait_count);
+    out.set(detail::gemm_untyped(*x.q, x.layout, x.ta, x.tb, m, n, k,
+                                 gemm_scalar(*x.a, alpha, std::string(fn) + ": alpha"), matrix(*x.a), lda, 0,
+                                 matrix(*x.b), ldb, 0, gemm_scalar(*x.a, beta, std::string(fn) + ": beta"),
+                                 matrix(*x.c), ldc, 0, 1, false, x.options, x.wait));
+  });
+}
+
+optune_status optune_blas_gemm_strided_batched(optune_queue queue, optune_layout layout, optune_transpose trans_a,
+                                               optune_transpose trans_b, int64_t m, int64_t n, int64_t k,
+                                               optune_complex alpha, optune_buffer a, int64_t lda, int64_t stride_a,
+                                               optune_buffer b, int64_t ldb, int64_t stride_b, optune_complex beta,
+                                               optune_buffer c, int64_t ldc, int64_t stride_c, int64_t batch,
+                                               const optune_event* wait, size_t wait_count, optune_event* event) {
+  return guard([&] {
+    EventOut out(event);
+    const char* fn = "optune_blas_gemm_strided_batched";
+    const Common x = common(fn, queue, layout, trans_a, trans_b, a, b, c, nullptr, wait, wait_count);
+    out.set(detail::gemm_untyped(*x.q, x.layout, x.ta, x.tb, m, n, k,
+                                 gemm_scalar(*x.a, alpha, std::string(fn) + ": alpha"), matrix(*x.a), lda, stride_a,
+                                 matrix(*x.b), ldb, stride_b, gemm_scalar(*x.a, beta, std::string(fn) + ": beta"),
+                                 matrix(*x.c), ldc, stride_c, batch, true, x.options, x.wait));
   });
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/elementwise_ops.hpp"
+#include "ops/gemm_complex.hpp"
 #include "ops/gemm_ops.hpp"
 #include "ops/tensor.hpp"
 #include "ops/validate.hpp"
@@ -34,7 +35,7 @@ struct GemmArgs {
   std::int64_t m = 0, n = 0, k = 0, batch = 1;
   MatrixArg a, b, c;
   bool strided = false, list = false;
-  std::vector<double> alphas, betas;
+  std::vector<std::complex<double>> alphas, betas;
   const GemmOptions* options = nullptr;
 };
 
@@ -127,8 +128,8 @@ void validate_types(const GemmArgs& g, const Queue& q) {
   if (g.b.dtype != t)
     throw Error(Status::InvalidType, fail(g, "a is " + ta + " but b is " + std::string(dtype_name(g.b.dtype)) +
                                                  " (a and b must have one type)"));
-  if (!is_floating(t))
-    throw Error(Status::InvalidType, fail(g, ta + " matrices are not supported (f32, f64, f16 or bf16)"));
+  if (!is_floating(t) && !is_complex(t))
+    throw Error(Status::InvalidType, fail(g, ta + " matrices are not supported (f32, f64, f16, bf16, c32 or c64)"));
   const bool half_like = t == DType::F16 || t == DType::BF16;
   const bool c_ok = tc == t || (half_like && (tc == DType::F16 || tc == DType::BF16 || tc == DType::F32));
   if (!c_ok)
@@ -136,7 +137,10 @@ void validate_types(const GemmArgs& g, const Queue& q) {
                 fail(g, "c is " + tcs + " but a and b are " + ta +
                             (half_like ? " (f16 and bf16 products write f16, bf16 or f32)"
                                        : " (" + ta + " products write " + ta + ")")));
-  validate::dtype_supported(g.what.c_str(), t, q.device().caps());
+  if (is_complex(t))
+    validate::dtype_held(g.what.c_str(), t, q.device().caps());
+  else
+    validate::dtype_supported(g.what.c_str(), t, q.device().caps());
 }
 
 void validate_options(const GemmArgs& g, const Queue& q) {
@@ -155,6 +159,8 @@ void validate_options(const GemmArgs& g, const Queue& q) {
   } catch (const Error& e) {
     throw Error(e.status(), fail(g, std::string("activation ") + e.what()));
   }
+  if (is_complex(g.a.dtype) && (o.bias_mode != BiasMode::None || o.activation != Unary::Copy))
+    throw Error(Status::InvalidArgument, fail(g, "complex products take no bias or activation"));
   if (o.bias_mode == BiasMode::None) return;
   if (o.bias_mode != BiasMode::PerRow && o.bias_mode != BiasMode::PerColumn)
     throw Error(Status::InvalidArgument, fail(g, "unknown bias mode"));
@@ -201,8 +207,8 @@ void validate(const GemmArgs& g, const Queue& q) {
   } else if (g.batch < 1) {
     throw Error(Status::InvalidArgument, fail(g, "empty batch (batch = " + std::to_string(g.batch) + ")"));
   }
-  if (int(g.layout) < 0 || int(g.layout) > 1 || int(g.trans_a) < 0 || int(g.trans_a) > 1 || int(g.trans_b) < 0 ||
-      int(g.trans_b) > 1)
+  if (int(g.layout) < 0 || int(g.layout) > 1 || int(g.trans_a) < 0 || int(g.trans_a) > 2 || int(g.trans_b) < 0 ||
+      int(g.trans_b) > 2)
     throw Error(Status::InvalidArgument, fail(g, "unknown layout or transposition"));
   validate_types(g, q);
   const auto [ar, ac] = stored_shape(g.m, g.k, g.trans_a);
@@ -250,8 +256,8 @@ GemmCall normalise(const GemmArgs& g, const Queue& q, double alpha, double beta,
   c.a = operand_of(col ? g.b : g.a);
   c.b = operand_of(col ? g.a : g.b);
   c.c = operand_of(g.c);
-  c.trans_a = (col ? g.trans_b : g.trans_a) == Transpose::Yes;
-  c.trans_b = (col ? g.trans_a : g.trans_b) == Transpose::Yes;
+  c.trans_a = (col ? g.trans_b : g.trans_a) != Transpose::No;
+  c.trans_b = (col ? g.trans_a : g.trans_b) != Transpose::No;
   c.alpha = alpha;
   c.beta = beta;
   c.list = g.list;
@@ -259,8 +265,10 @@ GemmCall normalise(const GemmArgs& g, const Queue& q, double alpha, double beta,
     c.a_offsets = col ? offs[1] : offs[0];
     c.b_offsets = col ? offs[0] : offs[1];
     c.c_offsets = offs[2];
-    c.alphas = g.alphas;
-    c.betas = g.betas;
+    for (std::size_t i = 0; i < g.alphas.size(); ++i) {
+      c.alphas.push_back(g.alphas[i].real());
+      c.betas.push_back(g.betas[i].real());
+    }
   }
   if (o.bias_mode != BiasMode::None) {
     c.bias_mode = (o.bias_mode == BiasMode::PerRow) != col ? 1 : 2;
@@ -272,28 +280,50 @@ GemmCall normalise(const GemmArgs& g, const Queue& q, double alpha, double beta,
   return c;
 }
 
-Event run(const GemmArgs& g, const Queue& q, double alpha, double beta, std::vector<std::int64_t> offs[3],
-          const WaitList& wait) {
+const char* trans_name(Transpose t) { return t == Transpose::No ? "N" : t == Transpose::Yes ? "T" : "C"; }
+
+// The complex call: the row-major form (normalise's, whose real scalars are
+// unused) with the conjugations, which a column-major call keeps with its
+// operands (op(B)^T of B^H is conj(B) = (B read row-major)^H).
+ComplexGemm complex_call(const GemmArgs& g, const Queue& q, std::complex<double> alpha, std::complex<double> beta,
+                         std::vector<std::int64_t> offs[3]) {
+  const bool col = g.layout == Layout::ColMajor;
+  ComplexGemm z;
+  z.call = normalise(g, q, 0, 0, offs);
+  z.conj_a = (col ? g.trans_b : g.trans_a) == Transpose::Conjugate;
+  z.conj_b = (col ? g.trans_a : g.trans_b) == Transpose::Conjugate;
+  z.alpha = alpha;
+  z.beta = beta;
+  z.alphas = g.alphas;
+  z.betas = g.betas;
+  return z;
+}
+
+Event run(const GemmArgs& g, const Queue& q, std::complex<double> alpha, std::complex<double> beta,
+          std::vector<std::int64_t> offs[3], const WaitList& wait) {
   trace::Span traced(g.what);
   if (traced) {
     traced.text("dtype", dtype_name(g.a.dtype))
         .text("c_dtype", dtype_name(g.c.dtype))
         .integers("mnk", {g.m, g.n, g.k})
         .text("layout", g.layout == Layout::RowMajor ? "row-major" : "column-major")
-        .text("trans", std::string(g.trans_a == Transpose::Yes ? "T" : "N") + (g.trans_b == Transpose::Yes ? "T" : "N"))
+        .text("trans", std::string(trans_name(g.trans_a)) + trans_name(g.trans_b))
         .integers("ld", {g.a.ld, g.b.ld, g.c.ld})
         .number("batch", double(std::max<std::int64_t>(g.batch, 1)));
-    if (!g.list) traced.number("alpha", alpha).number("beta", beta);
+    if (!g.list) traced.number("alpha", alpha.real()).number("beta", beta.real());
+    if (!g.list && (alpha.imag() != 0 || beta.imag() != 0))
+      traced.number("alpha_im", alpha.imag()).number("beta_im", beta.imag());
     if (g.options->activation != Unary::Copy) traced.text("activation", unary_name(g.options->activation));
   }
   validate(g, q);
   if (g.m == 0 || g.n == 0) return Event();
   const GemmOptions& o = *g.options;
   // BLAS's quick return: nothing changes C.
-  if (!g.list && (alpha == 0 || g.k == 0) && beta == 1 && o.bias_mode == BiasMode::None &&
+  if (!g.list && (alpha == 0.0 || g.k == 0) && beta == 1.0 && o.bias_mode == BiasMode::None &&
       o.activation == Unary::Copy)
     return Event();
-  return run_gemm(q, normalise(g, q, alpha, beta, offs), wait);
+  if (is_complex(g.a.dtype)) return run_complex_gemm(q, complex_call(g, q, alpha, beta, offs), wait);
+  return run_gemm(q, normalise(g, q, alpha.real(), beta.real(), offs), wait);
 }
 
 MatrixArg matrix(const char* name, const char* ld_name, const GemmMatrix& x, std::int64_t ld, std::int64_t stride) {
@@ -321,8 +351,9 @@ GemmArgs args_of(const char* what, Layout layout, Transpose ta, Transpose tb, st
 namespace detail {
 
 Event gemm_untyped(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
-                   std::int64_t n, std::int64_t k, double alpha, const GemmMatrix& a, std::int64_t lda,
-                   std::int64_t stride_a, const GemmMatrix& b, std::int64_t ldb, std::int64_t stride_b, double beta,
+                   std::int64_t n, std::int64_t k, std::complex<double> alpha, const GemmMatrix& a, std::int64_t lda,
+                   std::int64_t stride_a, const GemmMatrix& b, std::int64_t ldb, std::int64_t stride_b,
+                   std::complex<double> beta,
                    const GemmMatrix& c, std::int64_t ldc, std::int64_t stride_c, std::int64_t batch, bool strided,
                    const GemmOptions& options, const WaitList& wait) {
   GemmArgs g = args_of(strided ? "gemm_strided_batched" : "gemm", layout, trans_a, trans_b, m, n, k, options);
@@ -336,10 +367,15 @@ Event gemm_untyped(const Queue& q, Layout layout, Transpose trans_a, Transpose t
 
 }  // namespace detail
 
+namespace {
+
+// The entry points' bodies, with complex scalars (a real call's have no
+// imaginary part).
 template <class T, class TC>
-Event gemm(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
-           std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& b, std::int64_t ldb,
-           double beta, const Buffer<TC>& c, std::int64_t ldc, const GemmOptions& options, const WaitList& wait) {
+Event gemm_one(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
+               std::int64_t k, std::complex<double> alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& b,
+               std::int64_t ldb, std::complex<double> beta, const Buffer<TC>& c, std::int64_t ldc,
+               const GemmOptions& options, const WaitList& wait) {
   GemmArgs g = args_of("gemm", layout, trans_a, trans_b, m, n, k, options);
   g.a = matrix("a", "lda", a, lda, 0);
   g.b = matrix("b", "ldb", b, ldb, 0);
@@ -348,11 +384,11 @@ Event gemm(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, 
 }
 
 template <class T, class TC>
-Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
-                           std::int64_t n, std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda,
-                           std::int64_t stride_a, const Buffer<T>& b, std::int64_t ldb, std::int64_t stride_b,
-                           double beta, const Buffer<TC>& c, std::int64_t ldc, std::int64_t stride_c,
-                           std::int64_t batch, const GemmOptions& options, const WaitList& wait) {
+Event gemm_strided(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                   std::int64_t n, std::int64_t k, std::complex<double> alpha, const Buffer<T>& a, std::int64_t lda,
+                   std::int64_t stride_a, const Buffer<T>& b, std::int64_t ldb, std::int64_t stride_b,
+                   std::complex<double> beta, const Buffer<TC>& c, std::int64_t ldc, std::int64_t stride_c,
+                   std::int64_t batch, const GemmOptions& options, const WaitList& wait) {
   GemmArgs g = args_of("gemm_strided_batched", layout, trans_a, trans_b, m, n, k, options);
   g.strided = true;
   g.batch = batch;
@@ -362,13 +398,13 @@ Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Tra
   return run(g, q, alpha, beta, nullptr, wait);
 }
 
-template <class T, class TC>
-Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
-                   std::int64_t n, std::int64_t k, std::span<const double> alphas, const Buffer<T>& a,
-                   std::int64_t lda, std::span<const std::int64_t> a_offsets, const Buffer<T>& b, std::int64_t ldb,
-                   std::span<const std::int64_t> b_offsets, std::span<const double> betas, const Buffer<TC>& c,
-                   std::int64_t ldc, std::span<const std::int64_t> c_offsets, const GemmOptions& options,
-                   const WaitList& wait) {
+template <class T, class TC, class S>
+Event gemm_list(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
+                std::int64_t k, std::span<const S> alphas, const Buffer<T>& a, std::int64_t lda,
+                std::span<const std::int64_t> a_offsets, const Buffer<T>& b, std::int64_t ldb,
+                std::span<const std::int64_t> b_offsets, std::span<const S> betas, const Buffer<TC>& c,
+                std::int64_t ldc, std::span<const std::int64_t> c_offsets, const GemmOptions& options,
+                const WaitList& wait) {
   GemmArgs g = args_of("gemm_batched", layout, trans_a, trans_b, m, n, k, options);
   g.list = true;
   g.alphas.assign(alphas.begin(), alphas.end());
@@ -385,6 +421,65 @@ Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose t
   g.batch = std::int64_t(g.alphas.size());
   return run(g, q, 1, 0, offs, wait);
 }
+
+}  // namespace
+
+template <class T, class TC>
+Event gemm(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,
+           std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& b, std::int64_t ldb,
+           double beta, const Buffer<TC>& c, std::int64_t ldc, const GemmOptions& options, const WaitList& wait) {
+  return gemm_one(q, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, options, wait);
+}
+
+template <class T, class TC>
+Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                           std::int64_t n, std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda,
+                           std::int64_t stride_a, const Buffer<T>& b, std::int64_t ldb, std::int64_t stride_b,
+                           double beta, const Buffer<TC>& c, std::int64_t ldc, std::int64_t stride_c,
+                           std::int64_t batch, const GemmOptions& options, const WaitList& wait) {
+  return gemm_strided(q, layout, trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+                      stride_c, batch, options, wait);
+}
+
+template <class T, class TC>
+Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
+                   std::int64_t n, std::int64_t k, std::span<const double> alphas, const Buffer<T>& a,
+                   std::int64_t lda, std::span<const std::int64_t> a_offsets, const Buffer<T>& b, std::int64_t ldb,
+                   std::span<const std::int64_t> b_offsets, std::span<const double> betas, const Buffer<TC>& c,
+                   std::int64_t ldc, std::span<const std::int64_t> c_offsets, const GemmOptions& options,
+                   const WaitList& wait) {
+  return gemm_list(q, layout, trans_a, trans_b, m, n, k, alphas, a, lda, a_offsets, b, ldb, b_offsets, betas, c, ldc,
+                   c_offsets, options, wait);
+}
+
+// The complex overloads (complex alpha and beta).
+#define OPTUNE_GEMM_COMPLEX(Z)                                                                                      \
+  Event gemm(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m, std::int64_t n,   \
+             std::int64_t k, std::complex<double> alpha, const Buffer<Z>& a, std::int64_t lda, const Buffer<Z>& b,  \
+             std::int64_t ldb, std::complex<double> beta, const Buffer<Z>& c, std::int64_t ldc,                     \
+             const GemmOptions& options, const WaitList& wait) {                                                    \
+    return gemm_one(q, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, options, wait);      \
+  }                                                                                                                 \
+  Event gemm_strided_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,   \
+                             std::int64_t n, std::int64_t k, std::complex<double> alpha, const Buffer<Z>& a,        \
+                             std::int64_t lda, std::int64_t stride_a, const Buffer<Z>& b, std::int64_t ldb,         \
+                             std::int64_t stride_b, std::complex<double> beta, const Buffer<Z>& c,                  \
+                             std::int64_t ldc, std::int64_t stride_c, std::int64_t batch,                           \
+                             const GemmOptions& options, const WaitList& wait) {                                    \
+    return gemm_strided(q, layout, trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c,   \
+                        ldc, stride_c, batch, options, wait);                                                       \
+  }                                                                                                                 \
+  Event gemm_batched(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,           \
+                     std::int64_t n, std::int64_t k, std::span<const std::complex<double>> alphas,                  \
+                     const Buffer<Z>& a, std::int64_t lda, std::span<const std::int64_t> a_offsets,                 \
+                     const Buffer<Z>& b, std::int64_t ldb, std::span<const std::int64_t> b_offsets,                 \
+                     std::span<const std::complex<double>> betas, const Buffer<Z>& c, std::int64_t ldc,             \
+                     std::span<const std::int64_t> c_offsets, const GemmOptions& options, const WaitList& wait) {   \
+    return gemm_list(q, layout, trans_a, trans_b, m, n, k, alphas, a, lda, a_offsets, b, ldb, b_offsets, betas, c,  \
+                     ldc, c_offsets, options, wait);                                                                \
+  }
+OPTUNE_GEMM_COMPLEX(std::complex<float>)
+OPTUNE_GEMM_COMPLEX(std::complex<double>)
 
 #define OPTUNE_GEMM_INSTANTIATE(T, TC)                                                                           \
   template Event gemm<T, TC>(const Queue&, Layout, Transpose, Transpose, std::int64_t, std::int64_t, std::int64_t, \
@@ -409,5 +504,8 @@ OPTUNE_GEMM_INSTANTIATE(half, float)
 OPTUNE_GEMM_INSTANTIATE(bfloat16, bfloat16)
 OPTUNE_GEMM_INSTANTIATE(bfloat16, half)
 OPTUNE_GEMM_INSTANTIATE(bfloat16, float)
+// Complex matrices with real alpha and beta (the C API's optune_gemm too).
+OPTUNE_GEMM_INSTANTIATE(std::complex<float>, std::complex<float>)
+OPTUNE_GEMM_INSTANTIATE(std::complex<double>, std::complex<double>)
 
 }  // namespace optune

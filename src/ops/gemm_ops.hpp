@@ -4,6 +4,7 @@
 // tuning cases.
 #pragma once
 
+#include <complex>
 #include <map>
 #include <memory>
 #include <string>
@@ -68,10 +69,12 @@ struct GemmMatrix {
 };
 // optune::gemm (strided = false: one product, the strides ignored) or
 // gemm_strided_batched over matrices of any types: the same validation, so a
-// combination the templates cannot express is an Error(InvalidType).
+// combination the templates cannot express is an Error(InvalidType). Real
+// products use alpha's and beta's real parts (callers refuse imaginary ones).
 Event gemm_untyped(const Queue& q, Layout layout, Transpose trans_a, Transpose trans_b, std::int64_t m,
-                   std::int64_t n, std::int64_t k, double alpha, const GemmMatrix& a, std::int64_t lda,
-                   std::int64_t stride_a, const GemmMatrix& b, std::int64_t ldb, std::int64_t stride_b, double beta,
+                   std::int64_t n, std::int64_t k, std::complex<double> alpha, const GemmMatrix& a, std::int64_t lda,
+                   std::int64_t stride_a, const GemmMatrix& b, std::int64_t ldb, std::int64_t stride_b,
+                   std::complex<double> beta,
                    const GemmMatrix& c, std::int64_t ldc, std::int64_t stride_c, std::int64_t batch, bool strided,
                    const GemmOptions& options, const WaitList& wait);
 

@@ -13,7 +13,10 @@
 // Slots 0 to 2 serve the passes of one kernel family (GEMM's helpers, split
 // reductions); slot 3 holds an operator's own intermediate (conv2d's im2col
 // matrix) across calls to another operator, whose lease, nested in the same
-// thread, takes the (recursive) lock again and leaves slot 3 alone.
+// thread, takes the (recursive) lock again and leaves slot 3 alone. Complex
+// GEMM is such an operator (its packed operands in slot 3 around a real
+// GEMM), so slot 4 is the next level's: a BLAS level-3 routine's own operand
+// around a GEMM of any type (symm's and hemm's expanded matrix).
 #pragma once
 
 #include <array>
@@ -25,7 +28,7 @@
 
 namespace optune::detail {
 
-constexpr std::size_t kScratchSlots = 4;
+constexpr std::size_t kScratchSlots = 5;
 constexpr int kTrimAfter = 16;
 
 struct ScratchLease {

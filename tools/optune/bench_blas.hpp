@@ -2,7 +2,8 @@
 // and c32 on vectors of 256 MiB each (16 MiB on CPUs), well beyond the
 // caches, as GB/s (bytes read plus written) and as a fraction of the copy
 // ceiling, against CLBlast (OpenCL) or cuBLAS (CUDA) in the same run on the
-// same buffers, their results compared.
+// same buffers, their results compared. Level 3 (bench_blas3.cpp): cgemm and
+// symm (f32) at 4096 (256 on CPUs) as TFLOP/s, in the JSON's "level3" rows.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -13,8 +14,14 @@
 
 namespace optune::tool {
 
-// The cases' names ("axpy-f32", ...), for --only.
+// The cases' names ("axpy-f32", ..., "cgemm-c32", "symm-f32"), for --only.
 std::vector<std::string> blas_case_names();
+
+class ReferenceBlas;
+std::vector<std::string> blas3_case_names();
+// The level-3 rows (a JSON array); ref null: ref_reason says why.
+nlohmann::json bench_blas3(const Queue& q, const Ceilings& c, int runs, bool quiet, ReferenceBlas* ref,
+                           const std::string& ref_reason, const std::vector<std::string>& only);
 
 // runs <= 0 picks by device type (20 on GPUs, 5 on CPUs); reference false
 // skips the reference library.

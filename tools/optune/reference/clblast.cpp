@@ -18,6 +18,7 @@ namespace {
 
 // clblast_c.h: the enums are C enums (int), the status a CLBlastStatusCode.
 enum : int { kRowMajor = 101, kColMajor = 102, kTransposeNo = 111, kTransposeYes = 112 };
+enum : int { kUpper = 121, kLower = 122, kLeft = 141, kRight = 142 };  // CLBlastTriangle, CLBlastSide
 
 template <class S>
 using GemmFn = int(int layout, int trans_a, int trans_b, std::size_t m, std::size_t n, std::size_t k, S alpha,
@@ -31,6 +32,11 @@ using StridedBatchedFn = int(int layout, int trans_a, int trans_b, std::size_t m
                              std::size_t b_offset, std::size_t b_ld, std::size_t b_stride, S beta, cl_mem c,
                              std::size_t c_offset, std::size_t c_ld, std::size_t c_stride, std::size_t batch,
                              cl_command_queue* queue, cl_event* event);
+
+template <class S>
+using SymmFn = int(int layout, int side, int triangle, std::size_t m, std::size_t n, S alpha, cl_mem a,
+                   std::size_t a_offset, std::size_t a_ld, cl_mem b, std::size_t b_offset, std::size_t b_ld, S beta,
+                   cl_mem c, std::size_t c_offset, std::size_t c_ld, cl_command_queue* queue, cl_event* event);
 
 // Level 1 (increments and offsets in elements).
 template <class S>
@@ -69,6 +75,8 @@ struct ClblastApi {
   TypedApi<float> s;
   TypedApi<double> d;
   TypedApi<cl_half> h;
+  TypedApi<cl_float2> c;
+  SymmFn<float>* ssymm = nullptr;
   Level1Api<float> s1;
   Level1Api<double> d1;
   Level1Api<cl_float2> c1;
@@ -97,6 +105,9 @@ const ClblastApi& load() {
     lib.symbol("CLBlastSgemmStridedBatched", api.s.strided_batched, &missing);
     lib.symbol("CLBlastDgemmStridedBatched", api.d.strided_batched, &missing);
     lib.symbol("CLBlastHgemmStridedBatched", api.h.strided_batched, &missing);
+    lib.symbol("CLBlastCgemm", api.c.gemm, &missing);
+    lib.symbol("CLBlastCgemmStridedBatched", api.c.strided_batched, &missing);
+    lib.symbol("CLBlastSsymm", api.ssymm, &missing);
     lib.symbol("CLBlastSaxpy", api.s1.axpy, &missing);
     lib.symbol("CLBlastDaxpy", api.d1.axpy, &missing);
     lib.symbol("CLBlastCaxpy", api.c1.axpy, &missing);
@@ -152,6 +163,11 @@ template <class S>
 S scalar(double v) {
   if constexpr (std::is_same_v<S, cl_half>) {
     return half::from_float(float(v));
+  } else if constexpr (std::is_same_v<S, cl_float2>) {
+    S z;
+    z.s[0] = float(v);
+    z.s[1] = 0.0f;
+    return z;
   } else {
     return S(v);
   }
@@ -170,7 +186,8 @@ class Clblast : public ReferenceBlas {
   std::string unsupported(DType t) const override {
     if (t == DType::F16 && !fp16_) return "CLBlast's Hgemm needs cl_khr_fp16, which the device lacks";
     if (t == DType::F64 && !fp64_) return "the device has no fp64";
-    if (t != DType::F32 && t != DType::F16 && t != DType::F64) return "CLBlast has no GEMM of this type";
+    if (t != DType::F32 && t != DType::F16 && t != DType::F64 && t != DType::C32)
+      return "CLBlast has no GEMM of this type";
     return "";
   }
 
@@ -180,6 +197,7 @@ class Clblast : public ReferenceBlas {
     switch (call.dtype) {
       case DType::F64: return run(q, api_.d, 'D', call, a, b, c);
       case DType::F16: return run(q, api_.h, 'H', call, a, b, c);
+      case DType::C32: return run(q, api_.c, 'C', call, a, b, c);
       default: return run(q, api_.s, 'S', call, a, b, c);
     }
   }
@@ -269,6 +287,30 @@ class Clblast : public ReferenceBlas {
       if (done) clReleaseEvent(done);
     });
     if (status != 0) throw Error(Status::DeviceError, what + " returned " + status_text(status));
+    return ev;
+  }
+
+  std::string unsupported(const SymmCall& call) const override {
+    return call.dtype == DType::F32 ? "" : "only Ssymm is wired here";
+  }
+
+  Event symm(const Queue& q, const SymmCall& call, const interop::NativeBuffer& a, const interop::NativeBuffer& b,
+             const interop::NativeBuffer& c) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "CLBlast: " + why);
+    auto mem = [](const interop::NativeBuffer& x) { return static_cast<cl_mem>(x.cl_mem); };
+    const int layout = call.layout == Layout::RowMajor ? kRowMajor : kColMajor;
+    const int side = call.side == Side::Left ? kLeft : kRight;
+    const int triangle = call.triangle == Triangle::Upper ? kUpper : kLower;
+    int status = 0;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue& nq) {
+      cl_command_queue queue = static_cast<cl_command_queue>(nq.queue);
+      cl_event done = nullptr;
+      status = api_.ssymm(layout, side, triangle, std::size_t(call.m), std::size_t(call.n), float(call.alpha), mem(a),
+                          a.offset_bytes / 4, std::size_t(call.lda), mem(b), b.offset_bytes / 4, std::size_t(call.ldb),
+                          float(call.beta), mem(c), c.offset_bytes / 4, std::size_t(call.ldc), &queue, &done);
+      if (done) clReleaseEvent(done);
+    });
+    if (status != 0) throw Error(Status::DeviceError, "CLBlastSsymm returned " + status_text(status));
     return ev;
   }
 

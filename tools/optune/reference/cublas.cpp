@@ -72,6 +72,11 @@ using C32 = std::complex<float>;  // cuComplex's layout
 // trmv and trsv: (handle, uplo, trans, diag, n, A, lda, x, incx).
 template <class S>
 using TriFn = int(Handle, int uplo, int trans, int diag, int n, const S* a, int lda, S* x, int incx);
+enum : int { kSideLeft = 0, kSideRight = 1, kFillLower = 0, kFillUpper = 1 };  // cublasSideMode_t, cublasFillMode_t
+enum : int { kNotSupported = 15 };  // CUBLAS_STATUS_NOT_SUPPORTED: a call not wired here (strided cgemm)
+template <class S>
+using SymmFn = int(Handle, int side, int uplo, int m, int n, const S* alpha, const S* a, int lda, const S* b, int ldb,
+                   const S* beta, S* c, int ldc);
 
 struct CublasApi {
   LibraryProbe probe;
@@ -103,6 +108,8 @@ struct CublasApi {
   TriFn<float>* strsv = nullptr;
   TriFn<double>* dtrsv = nullptr;
   TriFn<C32>* ctrsv = nullptr;
+  GemmFn<C32>* cgemm = nullptr;
+  SymmFn<float>* ssymm = nullptr;
 };
 
 const CublasApi& load() {
@@ -141,6 +148,8 @@ const CublasApi& load() {
     lib.symbol("cublasSaxpy_v2", api.saxpy, &missing);
     lib.symbol("cublasDaxpy_v2", api.daxpy, &missing);
     lib.symbol("cublasCaxpy_v2", api.caxpy, &missing);
+    lib.symbol("cublasCgemm_v2", api.cgemm, &missing);
+    lib.symbol("cublasSsymm_v2", api.ssymm, &missing);
     lib.symbol("cublasSdot_v2", api.sdot, &missing);
     lib.symbol("cublasDdot_v2", api.ddot, &missing);
     lib.symbol("cublasCdotc_v2", api.cdotc, &missing);
@@ -205,7 +214,7 @@ class Cublas : public ReferenceBlas {
   }
 
   std::string unsupported(DType t) const override {
-    if (t != DType::F32 && t != DType::F16 && t != DType::F64 && t != DType::BF16)
+    if (t != DType::F32 && t != DType::F16 && t != DType::F64 && t != DType::BF16 && t != DType::C32)
       return "cuBLAS has no GEMM of this type here";
     return "";
   }
@@ -245,6 +254,14 @@ class Cublas : public ReferenceBlas {
         return;
       }
       switch (call.dtype) {
+        case DType::C32: {
+          const C32 ac(af, 0.0f), bc(bf, 0.0f);
+          what = "cublasCgemm";
+          status = batch > 1 ? kNotSupported
+                             : api_.cgemm(handle_, op1, op2, m, n, k, &ac, as<C32>(p1), ld1, as<C32>(p2), ld2, &bc,
+                                          as<C32>(pc), ldc);
+          break;
+        }
         case DType::F32:
           what = batch > 1 ? "cublasSgemmStridedBatched" : "cublasSgemm";
           status = batch > 1 ? api_.sgemm_strided_batched(handle_, op1, op2, m, n, k, &af, as<float>(p1), ld1, s1,
@@ -271,6 +288,31 @@ class Cublas : public ReferenceBlas {
       }
     });
     if (status != kSuccess) throw Error(Status::DeviceError, what + " failed: " + status_text(api_, status));
+    return ev;
+  }
+
+  std::string unsupported(const SymmCall& call) const override {
+    return call.dtype == DType::F32 ? "" : "only Ssymm is wired here";
+  }
+
+  // Column-major: a row-major symm (side, triangle, m, n) is the
+  // column-major one of C^T = alpha B^T A + beta C^T (the other side and
+  // triangle, n x m).
+  Event symm(const Queue& q, const SymmCall& call, const interop::NativeBuffer& a, const interop::NativeBuffer& b,
+             const interop::NativeBuffer& c) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "cuBLAS: " + why);
+    const bool row = call.layout == Layout::RowMajor;
+    const bool left = (call.side == Side::Left) != row, upper = (call.triangle == Triangle::Upper) != row;
+    const int m = checked_int(row ? call.n : call.m, "m"), n = checked_int(row ? call.m : call.n, "n");
+    const float af = float(call.alpha), bf = float(call.beta);
+    int status = kSuccess;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue&) {
+      status = api_.ssymm(handle_, left ? kSideLeft : kSideRight, upper ? kFillUpper : kFillLower, m, n, &af,
+                          as<float>(reinterpret_cast<const void*>(a.device_pointer)), checked_int(call.lda, "lda"),
+                          as<float>(reinterpret_cast<const void*>(b.device_pointer)), checked_int(call.ldb, "ldb"),
+                          &bf, as<float>(reinterpret_cast<void*>(c.device_pointer)), checked_int(call.ldc, "ldc"));
+    });
+    if (status != kSuccess) throw Error(Status::DeviceError, "cublasSsymm failed: " + status_text(api_, status));
     return ev;
   }
 

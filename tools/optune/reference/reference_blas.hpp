@@ -12,13 +12,15 @@
 #include <memory>
 #include <string>
 
+#include "optune/blas_types.hpp"
 #include "optune/gemm.hpp"
 #include "optune/interop.hpp"
 
 namespace optune::tool {
 
 // C = alpha * op(A) * op(B) + beta * C, BLAS semantics as optune::gemm; with
-// batch > 1, a strided batch (strides in elements).
+// batch > 1, a strided batch (strides in elements). c32 (cgemm) takes alpha
+// and beta as real numbers (imaginary parts 0), one product at a time.
 struct GemmCall {
   DType dtype = DType::F32;  // A, B and C
   Layout layout = Layout::RowMajor;
@@ -51,6 +53,18 @@ struct TriCall {
   std::int64_t n = 0, lda = 0;
 };
 
+// symm for `optune bench blas`: C = alpha A B + beta C (Side::Left, A m x m)
+// or alpha B A + beta C (Side::Right), A's `triangle` read; f32.
+struct SymmCall {
+  DType dtype = DType::F32;
+  Layout layout = Layout::RowMajor;
+  Side side = Side::Left;
+  Triangle triangle = Triangle::Upper;
+  std::int64_t m = 0, n = 0;
+  double alpha = 1, beta = 0;
+  std::int64_t lda = 0, ldb = 0, ldc = 0;
+};
+
 class ReferenceBlas {
  public:
   virtual ~ReferenceBlas() = default;
@@ -77,6 +91,10 @@ class ReferenceBlas {
   virtual Event level2_tri(const Queue&, const TriCall&, const interop::NativeBuffer&, const interop::NativeBuffer&) {
     throw Error(Status::Unsupported, name() + ": triangular level 2 is not wired");
   }
+  // "" when the library runs this symm on this device, else why not.
+  virtual std::string unsupported(const SymmCall& call) const = 0;
+  virtual Event symm(const Queue& q, const SymmCall& call, const interop::NativeBuffer& a,
+                     const interop::NativeBuffer& b, const interop::NativeBuffer& c) = 0;
 
   template <class T>
   Event gemm(const Queue& q, GemmCall call, const Buffer<T>& a, const Buffer<T>& b, const Buffer<T>& c) {
