@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "kernels/families.hpp"
+#include "kernels/blas/blas3.hpp"
 #include "tuning/cases/cases.hpp"
 
 namespace optune::detail {
@@ -42,6 +43,7 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
       &family == &families::conv_im2col() || &family == &families::conv_routine())
     return cases::conv(family, queue, problem);
   if (&family == &families::blas1()) return cases::blas1(queue, problem);
+  if (&family == &families::blas3()) return cases::blas3(queue, problem);
   throw Error(Status::NotFound, "no tuning case for the family " + family.name());
 }
 
