@@ -1,5 +1,7 @@
 #include "bench_blas.hpp"
 
+#include "bench_blas3.hpp"
+
 #include <complex>
 #include <cstdio>
 
@@ -142,6 +144,7 @@ std::vector<std::string> blas_case_names() {
   std::vector<std::string> names;
   for (DType t : kTypes)
     for (Level1Op op : kOps) names.push_back(case_name(op, t));
+  for (const std::string& n : blas3_case_names()) names.push_back(n);
   return names;
 }
 
@@ -181,8 +184,9 @@ nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs_in, bool q
       }
     }
   }
+  nlohmann::json level3 = bench_blas3(q, c, runs, quiet, ref.blas.get(), ref.reason, only);
   return {{"reference", ref_name}, {"reference_available", ref.blas != nullptr}, {"runs", runs},
-          {"vector_bytes", vector_bytes}, {"rows", rows}};
+          {"vector_bytes", vector_bytes}, {"rows", rows}, {"level3_rows", level3}};
 }
 
 }  // namespace optune::tool
