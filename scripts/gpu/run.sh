@@ -8,10 +8,11 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|blas3] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
-# (blas-cuda.json, blas-opencl.json).
+# (blas-cuda.json, blas-opencl.json); `blas3` the same for level 3's
+# triangular and rank-k routines, with the blas3 family tuned first.
 # The Python module is built for the machine's python3 (the one with torch)
 # with pybind11 and DLPack from the carried .deb files; `python` runs its
 # pytest suite on cuda:0, examples/python/torch_op.py and
@@ -430,6 +431,23 @@ blas() {
   bench_both blas "$@"
 }
 
+# BLAS level 3 triangular and rank-k (issue 20): their tests on CUDA and on
+# the NVIDIA OpenCL device, the blas3 family tuned (f32 and f64, the
+# buckets of n > 2048 and n <= 2048; saved, and exported with the device's
+# database to $OUT/db-*.json), then the level-3 rows of `optune bench blas`
+# (syrk, syr2k, trmm, trsm at 4096 against cuBLAS / CLBlast) on both back
+# ends (JSON in $OUT/blas-*.json, key level3_rows).
+blas3() {
+  local ocl
+  ocl=$(ocl_device)
+  named_tests cuda:0 blas3-cuda 'test_blas3|test_blas3_errors'
+  named_tests "$ocl" blas3-opencl 'test_blas3|test_blas3_errors'
+  local -a TUNED=("blas3:f32:tri/n>2048,rank/n>2048,tri/n<=2048,rank/n<=2048:120"
+                  "blas3:f64:tri/n>2048,rank/n>2048:60")
+  tune
+  bench_both blas --only syrk,syr2k,trmm,trsm "$@"
+}
+
 case "$WHAT" in
   build) build ;;
   python) build && python_step ;;
@@ -453,6 +471,7 @@ case "$WHAT" in
     final_bench ;;
   verify-python) build && python_step && verify ;;
   blas) build && blas "$@" ;;
+  blas3) build && blas3 "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac
