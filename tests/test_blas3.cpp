@@ -14,6 +14,7 @@
 #include <limits>
 #include <random>
 
+#include "ops/blas3_ops.hpp"
 #include "optune/blas3_triangular.hpp"
 #include "support/test_support.hpp"
 
@@ -82,6 +83,15 @@ void expect_matches(const std::vector<T>& got, const std::vector<T>& want, const
   }
 }
 
+// Forced parameters for the calls (nullptr: the process's, NB = 16): the
+// call goes through detail::run_blas3 after the public entry's validation.
+const optune::detail::Params* g_forced = nullptr;
+
+template <class T>
+optune::detail::GemmMatrix whole(const Buffer<T>& b) {
+  return {b.mem(), b.offset(), b.size(), dtype_of_v<T>};
+}
+
 const char* name(Layout l) { return l == Layout::RowMajor ? "row" : "col"; }
 const char* name(Triangle t) { return t == Triangle::Upper ? "upper" : "lower"; }
 const char* name(BlasTranspose t) { return t == BlasTranspose::No ? "N" : t == BlasTranspose::Yes ? "T" : "C"; }
@@ -129,7 +139,24 @@ void check_rank_k(bool two, Layout layout, Triangle uplo, BlasTranspose trans, s
       want.el(i, j) = T(v);
       tol[c.index(i, j)] = eps<T>() * LD(2 * k + 4) * (m + 1e-30L);
     }
-  if (two)
+  if (g_forced) {
+    optune::detail::Blas3Call call;
+    call.routine = two ? optune::detail::Blas3Routine::Syr2k : optune::detail::Blas3Routine::Syrk;
+    call.layout = layout;
+    call.uplo = uplo;
+    call.trans = trans;
+    call.n = n;
+    call.k = k;
+    call.alpha = alpha;
+    call.beta = beta;
+    call.a = whole(a.view);
+    call.b = whole(b.view);
+    call.c = whole(c.view);
+    call.lda = a.ld;
+    call.ldb = b.ld;
+    call.ldc = c.ld;
+    optune::detail::run_blas3(test::queue(), call, {}, g_forced).wait();
+  } else if (two)
     syr2k(test::queue(), layout, uplo, trans, n, k, alpha, a.view, a.ld, b.view, b.ld, beta, c.view, c.ld).wait();
   else
     syrk(test::queue(), layout, uplo, trans, n, k, alpha, a.view, a.ld, beta, c.view, c.ld).wait();
@@ -280,7 +307,27 @@ void check_tri(bool solve, Layout layout, Side side, Triangle uplo, BlasTranspos
   const Mat<T>& b0 = bs[0];
   const Buffer<T> av = a_all.view(a0.off, a_all.size() - a0.off), bv = b_all.view(b0.off, b_all.size() - b0.off);
   const Queue& q = test::queue();
-  if (batch)
+  if (g_forced) {
+    optune::detail::Blas3Call call;
+    call.routine = solve ? optune::detail::Blas3Routine::Trsm : optune::detail::Blas3Routine::Trmm;
+    call.layout = layout;
+    call.side = side;
+    call.uplo = uplo;
+    call.trans = trans;
+    call.diag = diag;
+    call.m = m;
+    call.n = n;
+    call.alpha = alpha;
+    call.a = whole(av);
+    call.b = whole(bv);
+    call.lda = a0.ld;
+    call.ldb = b0.ld;
+    call.batched = batch > 0;
+    call.stride_a = sa;
+    call.stride_b = sb;
+    call.batch = std::max<std::int64_t>(batch, 1);
+    optune::detail::run_blas3(q, call, {}, g_forced).wait();
+  } else if (batch)
     trsm_strided_batched(q, layout, side, uplo, trans, diag, m, n, alpha, av, a0.ld, sa, bv, b0.ld, sb, batch).wait();
   else if (solve)
     trsm(q, layout, side, uplo, trans, diag, m, n, alpha, av, a0.ld, bv, b0.ld).wait();
@@ -365,6 +412,25 @@ TEST(Blas3, TrsmBatchedSharedTriangle) {
                        Diagonal::NonUnit, m, n, 1.0, a.view, a.ld, 0, b, bs[0].ld, sb, batch)
       .wait();
   expect_matches(test::queue().download(b), want, tol, "shared triangle");
+}
+
+// Other blocks and group sizes (forced, as the tuner runs them), at sizes
+// that cross them.
+TEST(Blas3, OtherBlocks) {
+  for (std::int64_t nb : {32, 64, 128})
+    for (std::int64_t wgs : {64, 256}) {
+      const optune::detail::Params p{{"NB", nb}, {"WGS", wgs}};
+      g_forced = &p;
+      check_rank_k<float>(false, Layout::RowMajor, Triangle::Lower, BlasTranspose::Yes, 150, 7, 1.0, 0.5);
+      check_rank_k<float>(true, Layout::ColMajor, Triangle::Upper, BlasTranspose::No, 131, 5, -0.5, 0.0);
+      check_tri<float>(true, Layout::ColMajor, Side::Right, Triangle::Upper, BlasTranspose::Yes, Diagonal::NonUnit,
+                       6, 140, 1.0);
+      check_tri<float>(false, Layout::RowMajor, Side::Left, Triangle::Lower, BlasTranspose::No, Diagonal::Unit, 133,
+                       4, 2.0);
+      check_tri<float>(true, Layout::RowMajor, Side::Left, Triangle::Lower, BlasTranspose::No, Diagonal::NonUnit, 70,
+                       3, 1.0, 2);
+      g_forced = nullptr;
+    }
 }
 
 // optune bench blas's level-3 rows run ours and, where installed, the

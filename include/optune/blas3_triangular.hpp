@@ -63,8 +63,9 @@ Event trsm(const Queue& q, Layout layout, Side side, Triangle uplo, BlasTranspos
            std::int64_t m, std::int64_t n, double alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& b,
            std::int64_t ldb, const WaitList& wait = {});
 
-// stride_a may be 0 (one triangle for every system); stride_b must keep the
-// B's apart (|stride_b| at least one B's extent) unless batch == 1.
+// Strides in elements, >= 0: stride_a may be 0 (one triangle for every
+// system); stride_b must keep the B's apart (at least one B's extent) unless
+// batch == 1. batch >= 1.
 template <class T>
 Event trsm_strided_batched(const Queue& q, Layout layout, Side side, Triangle uplo, BlasTranspose trans_a,
                            Diagonal diag, std::int64_t m, std::int64_t n, double alpha, const Buffer<T>& a,
