@@ -470,6 +470,13 @@ optune_status optune_blas_gemm_strided_batched(optune_queue queue, optune_layout
  * A's `uplo` triangle read (optune/blas3.hpp); alpha and beta with imaginary
  * parts 0 for real matrices. Errors name the argument and its position in
  * netlib's xSYMM list. */
+/* ---- BLAS level 3, triangular and rank-k (optune/blas3_triangular.hpp) ----
+ * syrk, syr2k, trmm, trsm and strided-batched trsm on f32 and f64 matrices
+ * (views carry their offsets). alpha and beta are optune_complex whose
+ * imaginary parts must be 0 for these types. trans: OPTUNE_NO_TRANS,
+ * OPTUNE_TRANS or 2 (conjugate transpose; the reference's 'C', which real
+ * matrices take as 'T'). Errors name the argument and its position in
+ * netlib's list. */
 typedef enum optune_triangle {
   OPTUNE_UPPER = 0,
   OPTUNE_LOWER = 1,
@@ -493,6 +500,29 @@ optune_status optune_blas_hemm(optune_queue queue, optune_layout layout, optune_
                                int64_t m, int64_t n, optune_complex alpha, optune_buffer a, int64_t lda,
                                optune_buffer b, int64_t ldb, optune_complex beta, optune_buffer c, int64_t ldc,
                                const optune_event* wait_list, size_t wait_count, optune_event* event);
+
+optune_status optune_blas_syrk(optune_queue queue, optune_layout layout, optune_triangle uplo,
+                               optune_transpose trans, int64_t n, int64_t k, optune_complex alpha, optune_buffer a,
+                               int64_t lda, optune_complex beta, optune_buffer c, int64_t ldc,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_syr2k(optune_queue queue, optune_layout layout, optune_triangle uplo,
+                                optune_transpose trans, int64_t n, int64_t k, optune_complex alpha, optune_buffer a,
+                                int64_t lda, optune_buffer b, int64_t ldb, optune_complex beta, optune_buffer c,
+                                int64_t ldc, const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_trmm(optune_queue queue, optune_layout layout, optune_side side, optune_triangle uplo,
+                               optune_transpose trans_a, optune_diagonal diag, int64_t m, int64_t n,
+                               optune_complex alpha, optune_buffer a, int64_t lda, optune_buffer b, int64_t ldb,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_trsm(optune_queue queue, optune_layout layout, optune_side side, optune_triangle uplo,
+                               optune_transpose trans_a, optune_diagonal diag, int64_t m, int64_t n,
+                               optune_complex alpha, optune_buffer a, int64_t lda, optune_buffer b, int64_t ldb,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_trsm_strided_batched(optune_queue queue, optune_layout layout, optune_side side,
+                                               optune_triangle uplo, optune_transpose trans_a, optune_diagonal diag,
+                                               int64_t m, int64_t n, optune_complex alpha, optune_buffer a,
+                                               int64_t lda, int64_t stride_a, optune_buffer b, int64_t ldb,
+                                               int64_t stride_b, int64_t batch, const optune_event* wait_list,
+                                               size_t wait_count, optune_event* event);
 
 /* ---- 2-D convolution (optune/conv.hpp): out = act(conv(input, weight) + bias + residual) ---- */
 

@@ -8,11 +8,12 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas3] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
-# bench rows (into the same blas-*.json names).
+# bench rows (into the same blas-*.json names); `blas3` the same for level 3's
+# triangular and rank-k routines, with the blas3 family tuned first.
 # `host-blas` runs liboptune_blas.so.3's tests on cuda:0 (netlib's programs and
 # the C / Fortran checks, every call on the GPU) and `optune bench blas
 # --host-interface` against the carried reference BLAS and OpenBLAS, then
@@ -515,6 +516,23 @@ blas_tri() {
   bench_both blas --only trmv-f32,trsv-f32,trmv-f64,trsv-f64,trmv-c32,trsv-c32 "$@"
 }
 
+# BLAS level 3 triangular and rank-k (issue 20): their tests on CUDA and on
+# the NVIDIA OpenCL device, the blas3 family tuned (f32 and f64, the
+# buckets of n > 2048 and n <= 2048; saved, and exported with the device's
+# database to $OUT/db-*.json), then the level-3 rows of `optune bench blas`
+# (syrk, syr2k, trmm, trsm at 4096 against cuBLAS / CLBlast) on both back
+# ends (JSON in $OUT/blas-*.json, key level3_rows).
+blas3() {
+  local ocl
+  ocl=$(ocl_device)
+  named_tests cuda:0 blas3-cuda 'test_blas3|test_blas3_errors'
+  named_tests "$ocl" blas3-opencl 'test_blas3|test_blas3_errors'
+  local -a TUNED=("blas3:f32:tri/n>2048,rank/n>2048,tri/n<=2048,rank/n<=2048:120"
+                  "blas3:f64:tri/n>2048,rank/n>2048:60")
+  tune
+  bench_both blas --only syrk,syr2k,trmm,trsm "$@"
+}
+
 case "$WHAT" in
   build) build ;;
   python) build && python_step ;;
@@ -542,6 +560,7 @@ case "$WHAT" in
   f64-sweep) build && f64_sweep ;;
   host-blas) build && host_blas "$@" ;;
   blas-tri) build && blas_tri "$@" ;;
+  blas3) build && blas3 "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

@@ -1,4 +1,5 @@
 #include "kernels/families.hpp"
+#include "kernels/blas/blas3.hpp"
 
 #include "kernels/blas/host_blas.hpp"
 #include "kernels/blas/blas_extra.hpp"
@@ -27,6 +28,7 @@ const ConvWinogradFamily& conv_winograd() { static const ConvWinogradFamily f; r
 const ConvIm2colFamily& conv_im2col() { static const ConvIm2colFamily f; return f; }
 const ConvRoutineFamily& conv_routine() { static const ConvRoutineFamily f; return f; }
 const Blas1Family& blas1() { static const Blas1Family f; return f; }
+const Blas3Family& blas3() { static const Blas3Family f; return f; }
 
 const std::vector<const KernelFamily*>& all() {
   static const std::vector<const KernelFamily*> every{&copy(),        &peak(),       &peak_mma(),     &elementwise(),  &reduce_rows(),
@@ -35,7 +37,7 @@ const std::vector<const KernelFamily*>& all() {
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
                                                       &conv_depthwise_image(), &conv_winograd(), &conv_im2col(),
                                                       &conv_routine(), &blas1(), &blas_tri(), &blas_extra(),
-                                                      &host_blas()};
+                                                      &host_blas(), &blas3()};
   return every;
 }
 

@@ -1,5 +1,7 @@
 #include "bench_blas.hpp"
 
+#include "bench_blas3_tri.hpp"
+
 #include <complex>
 #include <cstdio>
 
@@ -144,6 +146,7 @@ std::vector<std::string> blas_case_names() {
     for (Level1Op op : kOps) names.push_back(case_name(op, t));
   for (const std::string& n : blas_tri_case_names()) names.push_back(n);
   for (const std::string& name : blas3_case_names()) names.push_back(name);
+  for (const std::string& n : blas3_tri_case_names()) names.push_back(n);
   return names;
 }
 
@@ -185,8 +188,9 @@ nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs_in, bool q
   }
   bench_blas_tri(q, c, ref.blas.get(), ref.reason, runs, quiet, only, rows);
   const nlohmann::json level3 = bench_blas3(q, c, runs, quiet, ref.blas.get(), ref.reason, only);
-  return {{"reference", ref_name}, {"reference_available", ref.blas != nullptr}, {"runs", runs},
-          {"vector_bytes", vector_bytes}, {"rows", rows}, {"level3", level3}};
+  const nlohmann::json level3_tri = bench_blas3_tri(q, c, runs, quiet, ref.blas.get(), ref.reason, only);
+  return {{"reference", ref_name},   {"reference_available", ref.blas != nullptr}, {"runs", runs},
+          {"vector_bytes", vector_bytes}, {"rows", rows}, {"level3", level3}, {"level3_rows", level3_tri}};
 }
 
 }  // namespace optune::tool

@@ -14,10 +14,10 @@ namespace optune::tool {
 
 namespace {
 
-enum class Level3Op { Cgemm, Symm };
-const Level3Op kLevel3Ops[] = {Level3Op::Cgemm, Level3Op::Symm};
+enum class SymmGemmOp { Cgemm, Symm };
+const SymmGemmOp kSymmGemmOps[] = {SymmGemmOp::Cgemm, SymmGemmOp::Symm};
 
-std::string level3_name(Level3Op op) { return op == Level3Op::Cgemm ? "cgemm-c32" : "symm-f32"; }
+std::string level3_name(SymmGemmOp op) { return op == SymmGemmOp::Cgemm ? "cgemm-c32" : "symm-f32"; }
 
 // Uniform parts in [-1, 1) from a 64-bit LCG.
 std::vector<float> lcg_floats(std::size_t n, std::uint64_t s) {
@@ -40,9 +40,9 @@ double relative_difference(const std::vector<float>& ours, const std::vector<flo
 }
 
 nlohmann::json level3_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason,
-                          Level3Op op, std::int64_t n, int runs, bool quiet) {
+                          SymmGemmOp op, std::int64_t n, int runs, bool quiet) {
   const Context ctx = q.context();
-  const bool complex = op == Level3Op::Cgemm;
+  const bool complex = op == SymmGemmOp::Cgemm;
   const std::size_t parts = std::size_t(n * n) * (complex ? 2 : 1);
   Buffer<float> ap = ctx.alloc<float>(parts), bp = ctx.alloc<float>(parts), cp = ctx.alloc<float>(parts),
                 rp = ctx.alloc<float>(parts);
@@ -106,7 +106,7 @@ nlohmann::json level3_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref,
 
 std::vector<std::string> blas3_case_names() {
   std::vector<std::string> names;
-  for (Level3Op op : kLevel3Ops) names.push_back(level3_name(op));
+  for (SymmGemmOp op : kSymmGemmOps) names.push_back(level3_name(op));
   return names;
 }
 
@@ -119,7 +119,7 @@ nlohmann::json bench_blas3(const Queue& q, const Ceilings& c, int runs, bool qui
                 "%-10s %6s %10s %8s %7s %10s %8s %7s %9s\n",
                 "op", "n", "time us", "TFLOP/s", "ceil%", "ref us", "ref TF/s", "vs ref", "diff");
   nlohmann::json rows = nlohmann::json::array();
-  for (Level3Op op : kLevel3Ops)
+  for (SymmGemmOp op : kSymmGemmOps)
     if (selected(level3_name(op), only)) rows.push_back(level3_row(q, c, ref, ref_reason, op, n, runs, quiet));
   return rows;
 }

@@ -5,6 +5,7 @@
 #include "kernels/blas/blas_extra.hpp"
 #include "kernels/blas/blas_tri.hpp"
 #include "kernels/families.hpp"
+#include "kernels/blas/blas3.hpp"
 #include "tuning/cases/cases.hpp"
 
 namespace optune::detail {
@@ -46,6 +47,7 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
   if (&family == &families::blas1()) return cases::blas1(queue, problem);
   if (&family == &families::blas_tri()) return cases::blas_tri(queue, problem);
   if (&family == &families::blas_extra()) return cases::blas_extra(queue, problem);
+  if (&family == &families::blas3()) return cases::blas3(queue, problem);
   throw Error(Status::NotFound, "no tuning case for the family " + family.name());
 }
 

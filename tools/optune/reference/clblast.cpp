@@ -53,6 +53,29 @@ using TriFn = int(int layout, int triangle, int a_transpose, int diagonal, std::
                   std::size_t a_offset, std::size_t a_ld, cl_mem x, std::size_t x_offset, std::size_t x_inc,
                   cl_command_queue* queue, cl_event* event);
 
+// Level 3 (lower 122, left 141, unit 132).
+enum : int { kUnit = 132 };
+template <class S>
+using SyrkFn = int(int layout, int triangle, int trans, std::size_t n, std::size_t k, S alpha, cl_mem a,
+                   std::size_t a_offset, std::size_t a_ld, S beta, cl_mem c, std::size_t c_offset, std::size_t c_ld,
+                   cl_command_queue* queue, cl_event* event);
+template <class S>
+using Syr2kFn = int(int layout, int triangle, int trans, std::size_t n, std::size_t k, S alpha, cl_mem a,
+                    std::size_t a_offset, std::size_t a_ld, cl_mem b, std::size_t b_offset, std::size_t b_ld, S beta,
+                    cl_mem c, std::size_t c_offset, std::size_t c_ld, cl_command_queue* queue, cl_event* event);
+template <class S>
+using TriFn = int(int layout, int side, int triangle, int trans, int diagonal, std::size_t m, std::size_t n, S alpha,
+                  cl_mem a, std::size_t a_offset, std::size_t a_ld, cl_mem b, std::size_t b_offset, std::size_t b_ld,
+                  cl_command_queue* queue, cl_event* event);
+template <class S>
+struct Level3Api {
+  SyrkFn<S>* syrk = nullptr;
+  Syr2kFn<S>* syr2k = nullptr;
+  TriFn<S>* trmm = nullptr;
+  TriFn<S>* trsm = nullptr;
+  bool loaded() const { return syrk && syr2k && trmm && trsm; }
+};
+
 // Per scalar type: float (S), double (D), cl_half (H).
 template <class S>
 struct TypedApi {
@@ -80,6 +103,8 @@ struct ClblastApi {
   Level1Api<float> s1;
   Level1Api<double> d1;
   Level1Api<cl_float2> c1;
+  Level3Api<float> s3;  // optional: level-3 rows are skipped without them
+  Level3Api<double> d3;
 };
 
 const ClblastApi& load() {
@@ -123,6 +148,14 @@ const ClblastApi& load() {
     lib.symbol("CLBlastStrsv", api.s1.trsv, nullptr);
     lib.symbol("CLBlastDtrsv", api.d1.trsv, nullptr);
     lib.symbol("CLBlastCtrsv", api.c1.trsv, nullptr);
+    lib.symbol("CLBlastSsyrk", api.s3.syrk, nullptr);
+    lib.symbol("CLBlastSsyr2k", api.s3.syr2k, nullptr);
+    lib.symbol("CLBlastStrmm", api.s3.trmm, nullptr);
+    lib.symbol("CLBlastStrsm", api.s3.trsm, nullptr);
+    lib.symbol("CLBlastDsyrk", api.d3.syrk, nullptr);
+    lib.symbol("CLBlastDsyr2k", api.d3.syr2k, nullptr);
+    lib.symbol("CLBlastDtrmm", api.d3.trmm, nullptr);
+    lib.symbol("CLBlastDtrsm", api.d3.trsm, nullptr);
     api.probe.path = lib.path();
     api.probe.version = lib.version_from_path();
     if (!missing.empty()) {
@@ -252,10 +285,58 @@ class Clblast : public ReferenceBlas {
     return ev;
   }
 
+  std::string unsupported(const Level3Call& call) const override {
+    if (call.dtype == DType::F64 && !fp64_) return "the device has no fp64";
+    if (call.dtype == DType::F32) return api_.s3.loaded() ? "" : "this CLBlast lacks Ssyrk, Ssyr2k, Strmm or Strsm";
+    if (call.dtype == DType::F64) return api_.d3.loaded() ? "" : "this CLBlast lacks Dsyrk, Dsyr2k, Dtrmm or Dtrsm";
+    return "not compared for this type";
+  }
+
+  Event level3(const Queue& q, const Level3Call& call, const interop::NativeBuffer& a, const interop::NativeBuffer& b,
+               const interop::NativeBuffer& c) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "CLBlast: " + why);
+    if (call.dtype == DType::F64) return run3<double>(q, api_.d3, 'D', call, a, b, c);
+    return run3<float>(q, api_.s3, 'S', call, a, b, c);
+  }
+
  private:
   TriFn* tri_fn(const TriCall& call) const {
     const auto pick = [&](const auto& api) { return call.solve ? api.trsv : api.trmv; };
     return call.dtype == DType::F64 ? pick(api_.d1) : call.dtype == DType::C32 ? pick(api_.c1) : pick(api_.s1);
+  }
+
+  template <class S>
+  Event run3(const Queue& q, const Level3Api<S>& fn, char letter, const Level3Call& call,
+             const interop::NativeBuffer& a, const interop::NativeBuffer& b, const interop::NativeBuffer& c) {
+    const std::size_t es = dtype_size(call.dtype), n = std::size_t(call.n);
+    const S alpha = S(call.alpha), beta = S(call.beta);
+    auto mem = [](const interop::NativeBuffer& x) { return static_cast<cl_mem>(x.cl_mem); };
+    const std::size_t ao = a.offset_bytes / es, bo = b.offset_bytes / es, co = c.offset_bytes / es;
+    static const char* names[] = {"syrk", "syr2k", "trmm", "trsm"};
+    const std::string what = std::string("CLBlast") + letter + names[int(call.op)];
+    int status = 0;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue& nq) {
+      cl_command_queue queue = static_cast<cl_command_queue>(nq.queue);
+      cl_event done = nullptr;
+      switch (call.op) {
+        case Level3Op::Syrk:
+          status = fn.syrk(kColMajor, kLower, kTransposeNo, n, n, alpha, mem(a), ao, n, beta, mem(c), co, n, &queue,
+                           &done);
+          break;
+        case Level3Op::Syr2k:
+          status = fn.syr2k(kColMajor, kLower, kTransposeNo, n, n, alpha, mem(a), ao, n, mem(b), bo, n, beta, mem(c),
+                            co, n, &queue, &done);
+          break;
+        case Level3Op::Trmm:
+        case Level3Op::Trsm:
+          status = (call.op == Level3Op::Trmm ? fn.trmm : fn.trsm)(kColMajor, kLeft, kLower, kTransposeNo, kUnit, n, n,
+                                                                   alpha, mem(a), ao, n, mem(b), bo, n, &queue, &done);
+          break;
+      }
+      if (done) clReleaseEvent(done);
+    });
+    if (status != 0) throw Error(Status::DeviceError, what + " returned " + status_text(status));
+    return ev;
   }
 
   template <class S>

@@ -77,6 +77,28 @@ enum : int { kNotSupported = 15 };  // CUBLAS_STATUS_NOT_SUPPORTED: a call not w
 template <class S>
 using SymmFn = int(Handle, int side, int uplo, int m, int n, const S* alpha, const S* a, int lda, const S* b, int ldb,
                    const S* beta, S* c, int ldc);
+// Level 3 (cublas_api.h: fill mode lower 0, side left 0, diag unit 1).
+enum : int { kDiagUnit = 1 };
+template <class S>
+using SyrkFn = int(Handle, int uplo, int trans, int n, int k, const S* alpha, const S* a, int lda, const S* beta, S* c,
+                   int ldc);
+template <class S>
+using Syr2kFn = int(Handle, int uplo, int trans, int n, int k, const S* alpha, const S* a, int lda, const S* b,
+                    int ldb, const S* beta, S* c, int ldc);
+template <class S>
+using TrmmFn = int(Handle, int side, int uplo, int trans, int diag, int m, int n, const S* alpha, const S* a, int lda,
+                   const S* b, int ldb, S* c, int ldc);
+template <class S>
+using TrsmFn = int(Handle, int side, int uplo, int trans, int diag, int m, int n, const S* alpha, const S* a, int lda,
+                   S* b, int ldb);
+template <class S>
+struct Level3Api {
+  SyrkFn<S>* syrk = nullptr;
+  Syr2kFn<S>* syr2k = nullptr;
+  TrmmFn<S>* trmm = nullptr;
+  TrsmFn<S>* trsm = nullptr;
+  bool loaded() const { return syrk && syr2k && trmm && trsm; }
+};
 
 struct CublasApi {
   LibraryProbe probe;
@@ -110,6 +132,8 @@ struct CublasApi {
   TriFn<C32>* ctrsv = nullptr;
   GemmFn<C32>* cgemm = nullptr;
   SymmFn<float>* ssymm = nullptr;
+  Level3Api<float> s3;  // optional: level-3 rows are skipped without them
+  Level3Api<double> d3;
 };
 
 const CublasApi& load() {
@@ -162,6 +186,14 @@ const CublasApi& load() {
     lib.symbol("cublasStrsv_v2", api.strsv, nullptr);
     lib.symbol("cublasDtrsv_v2", api.dtrsv, nullptr);
     lib.symbol("cublasCtrsv_v2", api.ctrsv, nullptr);
+    lib.symbol("cublasSsyrk_v2", api.s3.syrk, nullptr);
+    lib.symbol("cublasSsyr2k_v2", api.s3.syr2k, nullptr);
+    lib.symbol("cublasStrmm_v2", api.s3.trmm, nullptr);
+    lib.symbol("cublasStrsm_v2", api.s3.trsm, nullptr);
+    lib.symbol("cublasDsyrk_v2", api.d3.syrk, nullptr);
+    lib.symbol("cublasDsyr2k_v2", api.d3.syr2k, nullptr);
+    lib.symbol("cublasDtrmm_v2", api.d3.trmm, nullptr);
+    lib.symbol("cublasDtrsm_v2", api.d3.trsm, nullptr);
     api.probe.path = lib.path();
     if (!missing.empty()) {
       api.probe.reason = lib.path() + " lacks " + missing;
@@ -399,7 +431,49 @@ class Cublas : public ReferenceBlas {
     return ev;
   }
 
+  std::string unsupported(const Level3Call& call) const override {
+    if (call.dtype == DType::F32) return api_.s3.loaded() ? "" : "this cuBLAS lacks ssyrk, ssyr2k, strmm or strsm";
+    if (call.dtype == DType::F64) return api_.d3.loaded() ? "" : "this cuBLAS lacks dsyrk, dsyr2k, dtrmm or dtrsm";
+    return "not compared for this type";
+  }
+
+  Event level3(const Queue& q, const Level3Call& call, const interop::NativeBuffer& a, const interop::NativeBuffer& b,
+               const interop::NativeBuffer& c) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "cuBLAS: " + why);
+    if (call.dtype == DType::F64) return run3<double>(q, api_.d3, 'D', call, a, b, c);
+    return run3<float>(q, api_.s3, 'S', call, a, b, c);
+  }
+
  private:
+  template <class S>
+  Event run3(const Queue& q, const Level3Api<S>& fn, char letter, const Level3Call& call,
+             const interop::NativeBuffer& a, const interop::NativeBuffer& b, const interop::NativeBuffer& c) {
+    const int n = checked_int(call.n, "n");
+    const S alpha = S(call.alpha), beta = S(call.beta);
+    const S* pa = as<S>(reinterpret_cast<const void*>(a.device_pointer));
+    S* pb = as<S>(reinterpret_cast<const void*>(b.device_pointer));
+    S* pc = as<S>(reinterpret_cast<const void*>(c.device_pointer));
+    static const char* names[] = {"syrk_v2", "syr2k_v2", "trmm_v2", "trsm_v2"};
+    const std::string what = std::string("cublas") + letter + names[int(call.op)];
+    int status = kSuccess;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue&) {
+      switch (call.op) {
+        case Level3Op::Syrk: status = fn.syrk(handle_, kFillLower, kOpN, n, n, &alpha, pa, n, &beta, pc, n); break;
+        case Level3Op::Syr2k:
+          status = fn.syr2k(handle_, kFillLower, kOpN, n, n, &alpha, pa, n, pb, n, &beta, pc, n);
+          break;
+        case Level3Op::Trmm:  // in place: C = B
+          status = fn.trmm(handle_, kSideLeft, kFillLower, kOpN, kDiagUnit, n, n, &alpha, pa, n, pb, n, pb, n);
+          break;
+        case Level3Op::Trsm:
+          status = fn.trsm(handle_, kSideLeft, kFillLower, kOpN, kDiagUnit, n, n, &alpha, pa, n, pb, n);
+          break;
+      }
+    });
+    if (status != kSuccess) throw Error(Status::DeviceError, what + " failed: " + status_text(api_, status));
+    return ev;
+  }
+
   template <class S>
   static S* as(const void* p) {
     return static_cast<S*>(const_cast<void*>(p));

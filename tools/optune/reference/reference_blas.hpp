@@ -65,6 +65,19 @@ struct SymmCall {
   std::int64_t lda = 0, ldb = 0, ldc = 0;
 };
 
+// BLAS level 3 triangular and rank-k routines for `optune bench blas`, f32
+// and f64, column-major, every matrix n x n with leading dimension n, C's and
+// A's lower triangle, no transpose, the left side, a unit diagonal:
+// syrk C = alpha A A^T + beta C; syr2k C = alpha (A B^T + B A^T) + beta C;
+// trmm B = alpha A B; trsm B = alpha A^-1 B (B in place).
+enum class Level3Op { Syrk, Syr2k, Trmm, Trsm };
+struct Level3Call {
+  Level3Op op = Level3Op::Syrk;
+  DType dtype = DType::F32;
+  std::int64_t n = 0;
+  double alpha = 1, beta = 0;
+};
+
 class ReferenceBlas {
  public:
   virtual ~ReferenceBlas() = default;
@@ -95,6 +108,15 @@ class ReferenceBlas {
   virtual std::string unsupported(const SymmCall& call) const = 0;
   virtual Event symm(const Queue& q, const SymmCall& call, const interop::NativeBuffer& a,
                      const interop::NativeBuffer& b, const interop::NativeBuffer& c) = 0;
+  // "" when the library runs this level-3 call on this device, else why not
+  // (by default: not compared).
+  virtual std::string unsupported(const Level3Call&) const { return "not compared by this library's adapter"; }
+  // Enqueues the call (syrk reads a, writes c; syr2k reads a and b, writes c;
+  // trmm and trsm read a and overwrite b; c unused there).
+  virtual Event level3(const Queue&, const Level3Call&, const interop::NativeBuffer&, const interop::NativeBuffer&,
+                       const interop::NativeBuffer&) {
+    throw Error(Status::Unsupported, "level 3 is not compared by this library's adapter");
+  }
 
   template <class T>
   Event gemm(const Queue& q, GemmCall call, const Buffer<T>& a, const Buffer<T>& b, const Buffer<T>& c) {
