@@ -64,15 +64,15 @@ using Syr2kFn = int(int layout, int triangle, int trans, std::size_t n, std::siz
                     std::size_t a_offset, std::size_t a_ld, cl_mem b, std::size_t b_offset, std::size_t b_ld, S beta,
                     cl_mem c, std::size_t c_offset, std::size_t c_ld, cl_command_queue* queue, cl_event* event);
 template <class S>
-using TriFn = int(int layout, int side, int triangle, int trans, int diagonal, std::size_t m, std::size_t n, S alpha,
+using Tri3Fn = int(int layout, int side, int triangle, int trans, int diagonal, std::size_t m, std::size_t n, S alpha,
                   cl_mem a, std::size_t a_offset, std::size_t a_ld, cl_mem b, std::size_t b_offset, std::size_t b_ld,
                   cl_command_queue* queue, cl_event* event);
 template <class S>
 struct Level3Api {
   SyrkFn<S>* syrk = nullptr;
   Syr2kFn<S>* syr2k = nullptr;
-  TriFn<S>* trmm = nullptr;
-  TriFn<S>* trsm = nullptr;
+  Tri3Fn<S>* trmm = nullptr;
+  Tri3Fn<S>* trsm = nullptr;
   bool loaded() const { return syrk && syr2k && trmm && trsm; }
 };
 
