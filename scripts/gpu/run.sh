@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas3] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas3|blas-tests|blas-bench] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -533,6 +533,15 @@ blas3() {
   bench_both blas --only syrk,syr2k,trmm,trsm "$@"
 }
 
+# The BLAS of issue 20 after its merges: every BLAS test program on cuda:0
+# and on the NVIDIA OpenCL device (BLAS_TESTS, a ctest regex), then (blas-bench)
+# `optune bench blas` on both back ends.
+BLAS_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_blas_tri|test_blas_tri_errors|test_blas_extra|test_gemm_complex|test_symm|test_blas3|test_blas3_errors'
+blas_tests() {
+  named_tests cuda:0 blas-all-cuda "${BLAS_TESTS:-$BLAS_TESTS_DEFAULT}"
+  named_tests "$(ocl_device)" blas-all-opencl "${BLAS_TESTS:-$BLAS_TESTS_DEFAULT}"
+}
+
 case "$WHAT" in
   build) build ;;
   python) build && python_step ;;
@@ -556,6 +565,8 @@ case "$WHAT" in
     final_bench ;;
   verify-python) build && python_step && verify ;;
   blas) build && blas "$@" ;;
+  blas-tests) build && blas_tests ;;
+  blas-bench) build && bench_both blas --quiet "$@" ;;
   f64) build && f64 "$@" ;;
   f64-sweep) build && f64_sweep ;;
   host-blas) build && host_blas "$@" ;;
