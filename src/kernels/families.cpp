@@ -23,6 +23,7 @@ const ConvWinogradFamily& conv_winograd() { static const ConvWinogradFamily f; r
 const ConvIm2colFamily& conv_im2col() { static const ConvIm2colFamily f; return f; }
 const ConvRoutineFamily& conv_routine() { static const ConvRoutineFamily f; return f; }
 const Blas1Family& blas1() { static const Blas1Family f; return f; }
+const Blas2Family& blas2() { static const Blas2Family f; return f; }
 
 const std::vector<const KernelFamily*>& all() {
   static const std::vector<const KernelFamily*> every{&copy(),        &peak(),       &peak_mma(),     &elementwise(),  &reduce_rows(),
@@ -30,7 +31,8 @@ const std::vector<const KernelFamily*>& all() {
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
                                                       &conv_depthwise_image(), &conv_winograd(), &conv_im2col(),
-                                                      &conv_routine(), &blas1()};
+                                                      &conv_routine(), &blas1(),
+                                                      &blas2()};
   return every;
 }
 

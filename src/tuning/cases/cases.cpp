@@ -42,6 +42,7 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
       &family == &families::conv_im2col() || &family == &families::conv_routine())
     return cases::conv(family, queue, problem);
   if (&family == &families::blas1()) return cases::blas1(queue, problem);
+  if (&family == &families::blas2()) return cases::blas2(queue, problem);
   throw Error(Status::NotFound, "no tuning case for the family " + family.name());
 }
 

@@ -45,6 +45,7 @@ std::unique_ptr<TuningCase> softmax_cols(const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> gemm(const KernelFamily& family, const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> conv(const KernelFamily& family, const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> blas1(const Queue& q, const Problem& pr);
+std::unique_ptr<TuningCase> blas2(const Queue& q, const Problem& pr);
 
 // Device data shared by the cases: a dense tensor of uniform values in
 // [lo, hi] (a constant when lo == hi) from a fixed seed, its poisoning and
