@@ -268,30 +268,45 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     pr.row_major = !is_packed(r) && sj == 1 && si != 1;
     if (pr.row_major) flags |= kJMajor;
     if (alpha_zero) pr.cols = 1;  // nothing to sum: one slice
+    // symv / hemv in dense storage read the triangle once (blas2_symv_blocks),
+    // always through the second pass; alpha 0 reads no A and takes the
+    // generic kernel.
+    pr.blocked = (r == R::Symv || r == R::Hemv) && !alpha_zero;
     const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
     const Geometry g = fam.geometry(p, caps, pr);
-    const std::size_t slices = g.global[1];
+    const std::size_t slices = fam.slices(p, caps, pr);
+    const bool two_pass = slices > 1 || pr.blocked;
     const std::size_t tj = fam.threads_per_row(p, pr);
     const std::size_t chunk = (std::size_t(cols) + slices - 1) / slices;
-    ScratchLease lease = lease_scratch(q, {slices > 1 ? slices * std::size_t(rows) * dtype_size(t) : 0, 0, 0, 0});
-    const MemImpl& part = slices > 1 ? *lease.slot[0] : *c.y.mem;
+    ScratchLease lease = lease_scratch(q, {two_pass ? slices * std::size_t(rows) * dtype_size(t) : 0, 0, 0, 0});
+    const MemImpl& part = two_pass ? *lease.slot[0] : *c.y.mem;
     KernelSource src = fam.program(p, pr);
+    std::vector<KernelArg> args;
+    if (pr.blocked) {
+      src.entry = "blas2_symv_blocks";
+      args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::buffer(*c.a.mem),
+              KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si), KernelArg::scalar(sj)};
+      vec(args, c.x, cols, c.incx);
+      args.push_back(KernelArg::scalar(flags));
+      args.push_back(KernelArg::buffer(part));
+    } else {
+      args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
+              KernelArg::scalar(lo), KernelArg::scalar(hi), KernelArg::buffer(*c.a.mem),
+              KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si),
+              KernelArg::scalar(sj), KernelArg::scalar(std::int64_t(c.n))};
+      vec(args, c.x, cols, c.incx);
+      vec(args, c.y, rows, c.incy);
+      args.push_back(blas_type_arg(t, c.alpha));
+      args.push_back(blas_type_arg(t, c.beta));
+      args.push_back(KernelArg::scalar(flags));
+      args.push_back(KernelArg::scalar(std::uint32_t(tj)));
+      args.push_back(KernelArg::scalar(std::uint64_t(chunk)));
+      args.push_back(KernelArg::buffer(part));
+    }
     KernelPtr k = compile_kernel(q, src);
-    std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
-                                KernelArg::scalar(lo), KernelArg::scalar(hi), KernelArg::buffer(*c.a.mem),
-                                KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si),
-                                KernelArg::scalar(sj), KernelArg::scalar(std::int64_t(c.n))};
-    vec(args, c.x, cols, c.incx);
-    vec(args, c.y, rows, c.incy);
-    args.push_back(blas_type_arg(t, c.alpha));
-    args.push_back(blas_type_arg(t, c.beta));
-    args.push_back(KernelArg::scalar(flags));
-    args.push_back(KernelArg::scalar(std::uint32_t(tj)));
-    args.push_back(KernelArg::scalar(std::uint64_t(chunk)));
-    args.push_back(KernelArg::buffer(part));
     EventSpan span;
     span.add(launch_kernel(q, *k, args, g, wait, &p));
-    if (slices > 1) {
+    if (two_pass) {
       src.entry = "blas2_mv_final";
       KernelPtr fk = compile_kernel(q, src);
       std::vector<KernelArg> fargs{KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint32_t(slices)),

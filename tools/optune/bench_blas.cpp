@@ -27,22 +27,6 @@ double bytes_of(Level1Op op, DType t, std::int64_t n) {
   return op == Level1Op::Axpy ? 3 * v : op == Level1Op::Dot ? 2 * v : v;
 }
 
-// Uniform values in [-1, 1) from a 64-bit LCG, as parts of T.
-template <class R>
-void fill_parts(const Queue& q, const Buffer<R>& b, std::uint64_t seed) {
-  const std::size_t chunk = std::size_t(1) << 22;
-  std::vector<R> host(std::min(chunk, b.size()));
-  std::uint64_t s = seed;
-  for (std::size_t at = 0; at < b.size(); at += chunk) {
-    const std::size_t n = std::min(chunk, b.size() - at);
-    for (std::size_t i = 0; i < n; ++i) {
-      s = s * 6364136223846793005ull + 1442695040888963407ull;
-      host[i] = R(double(std::int32_t(s >> 32)) / 2147483648.0);
-    }
-    q.write(b.view(at, n), std::span<const R>(host.data(), n)).wait();
-  }
-}
-
 template <class T>
 Event run_ours(const Queue& q, Level1Op op, std::int64_t n, const Buffer<T>& x, const Buffer<T>& y,
                const Buffer<T>& r, const Buffer<blas_real_t<T>>& rr) {
@@ -142,6 +126,7 @@ std::vector<std::string> blas_case_names() {
   std::vector<std::string> names;
   for (DType t : kTypes)
     for (Level1Op op : kOps) names.push_back(case_name(op, t));
+  for (const std::string& name : blas2_case_names()) names.push_back(name);
   return names;
 }
 
@@ -182,7 +167,8 @@ nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs_in, bool q
     }
   }
   return {{"reference", ref_name}, {"reference_available", ref.blas != nullptr}, {"runs", runs},
-          {"vector_bytes", vector_bytes}, {"rows", rows}};
+          {"vector_bytes", vector_bytes}, {"rows", rows},
+          {"level2", bench_blas2(q, c, ref.blas.get(), ref.reason, runs, quiet, only)}};
 }
 
 }  // namespace optune::tool

@@ -1,4 +1,5 @@
-// optune bench blas: BLAS level 1 (axpy, dot, nrm2; dotc for c32) in f32, f64
+// optune bench blas: BLAS level 1 (axpy, dot, nrm2; dotc for c32) and level 2
+// (gemv, gemv_t, ger, symv; geru and hemv for c32) in f32, f64
 // and c32 on vectors of 256 MiB each (16 MiB on CPUs), well beyond the
 // caches, as GB/s (bytes read plus written) and as a fraction of the copy
 // ceiling, against CLBlast (OpenCL) or cuBLAS (CUDA) in the same run on the
@@ -6,6 +7,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,5 +22,29 @@ std::vector<std::string> blas_case_names();
 // skips the reference library.
 nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs, bool quiet, bool reference,
                           const std::vector<std::string>& only = {});
+
+// Level 2 (bench_blas2.cpp): gemv in both orders, ger (geru), symv (hemv) on
+// matrices of 256 MiB (16 MiB on CPUs), against the reference when given;
+// bench_blas's "level2".
+class ReferenceBlas;
+std::vector<std::string> blas2_case_names();
+nlohmann::json bench_blas2(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason,
+                           int runs, bool quiet, const std::vector<std::string>& only);
+
+// Uniform values in [-1, 1) from a 64-bit LCG, as parts of T.
+template <class R>
+void fill_parts(const Queue& q, const Buffer<R>& b, std::uint64_t seed) {
+  const std::size_t chunk = std::size_t(1) << 22;
+  std::vector<R> host(std::min(chunk, b.size()));
+  std::uint64_t s = seed;
+  for (std::size_t at = 0; at < b.size(); at += chunk) {
+    const std::size_t n = std::min(chunk, b.size() - at);
+    for (std::size_t i = 0; i < n; ++i) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      host[i] = R(double(std::int32_t(s >> 32)) / 2147483648.0);
+    }
+    q.write(b.view(at, n), std::span<const R>(host.data(), n)).wait();
+  }
+}
 
 }  // namespace optune::tool

@@ -27,7 +27,9 @@
 // blas2_mv_final adds them in slice order (deterministic) and writes y.
 // Symmetric and Hermitian matrices read the stored triangle: M(i, j) outside
 // it is the stored M(j, i) (conjugated for Hermitian ones, whose diagonal's
-// imaginary part is taken as 0, as the reference does).
+// imaginary part is taken as 0, as the reference does). This generic order
+// reads a dense triangle twice; symv and hemv in dense storage go through
+// blas2_symv_blocks below instead, which reads it once.
 //
 // Rank updates (ger, geru, gerc, syr, spr, syr2, spr2, her, hpr, her2,
 // hpr2): one work-item per stored element (i, j), the first grid dimension
@@ -38,7 +40,8 @@
 // diagonal of a Hermitian matrix is always made real.
 //
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
-// check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64
+// check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64 -DSB=64
+// check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=128 -DSB=16
 // check-variant: -DTYPE=double -DREAL=double
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1
 
@@ -53,6 +56,9 @@
 #endif
 #ifndef WGS
 #define WGS 256          // work-items per group (a power of two)
+#endif
+#ifndef SB
+#define SB 32            // symv / hemv: the blocks' side (a power of two, at most WGS)
 #endif
 
 #if COMPLEX
@@ -187,6 +193,90 @@ void blas2_mv_final(const ulong rows, const uint slices, __global const TYPE* pa
   for (uint s = 1; s < slices; ++s) sum += part[(long)s * (long)rows + i];
   const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);
   AT(y, yb, incy, i) = blas2_finish(sum, alpha, beta, yold, flags);
+}
+
+// symv / hemv in dense storage, each stored element read once: a group per
+// SB x SB block (I, J) of the stored triangle (upper: I <= J) loads the
+// block's stored elements into local memory (coalesced along the contiguous
+// direction; 0 elsewhere) and writes the block's two products: rows of I
+// against x over J into part[J n + i], and (I != J) the mirrored block's rows
+// of J against x over I into part[I n + j]. Every slot (K, i) is written by
+// exactly one block, and blas2_mv_final adds the n / SB slots of each y_i in
+// order (deterministic). The caller runs alpha == 0 through blas2_mv_sy.
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, const long si, const long sj,
+                       __global const TYPE* x, const ulong xb, const long incx, const int flags,
+                       __global TYPE* part) {
+  __local TYPE tile[SB][SB + 1];
+  __local TYPE red[WGS];
+  const uint lid = get_local_id(0);
+  const long p = (long)get_group_id(0);
+  // The p-th block of the upper triangle in column order: p = J (J + 1) / 2 + I.
+  long bj = (long)((sqrt((float)(8 * p + 1)) - 1.0f) * 0.5f);
+  while (bj * (bj + 1) / 2 > p) --bj;
+  while ((bj + 1) * (bj + 2) / 2 <= p) ++bj;
+  long bi = p - bj * (bj + 1) / 2;
+  if (!(flags & F_UPPER)) {
+    const long t = bi;
+    bi = bj;
+    bj = t;
+  }
+  const long r0 = bi * SB, c0 = bj * SB;
+  const bool rfast = si == 1;
+  for (uint e = lid; e < SB * SB; e += WGS) {
+    const uint u = e % SB, v = e / SB;
+    const uint r = rfast ? u : v, c = rfast ? v : u;
+    const long gr = r0 + r, gc = c0 + c;
+    TYPE val = ZERO;
+    if (gr < (long)n && gc < (long)n && blas2_in_triangle(gr, gc, flags)) val = a[(long)ab + gr * si + gc * sj];
+    tile[r][c] = val;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint q = lid % SB, ph = lid / SB, nph = WGS / SB;
+  const bool diag = bi == bj;
+  // Rows r0 + q against x over the block's columns.
+  TYPE acc = ZERO;
+  for (uint c = ph; c < SB && c0 + c < (long)n; c += nph) {
+    TYPE v;
+    if (!diag || blas2_in_triangle(q, c, flags)) {
+      v = tile[q][c];
+    } else {
+      v = tile[c][q];
+#if COMPLEX
+      if (flags & F_HERM) v = CONJ(v);
+#endif
+    }
+#if COMPLEX
+    if (diag && q == c && (flags & F_HERM)) v.y = (REAL)0;
+#endif
+    acc += MUL(v, AT(x, xb, incx, c0 + c));
+  }
+  red[lid] = acc;
+  for (uint s = nph / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ph < s) red[lid] = red[lid] + red[lid + s * SB];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (ph == 0 && r0 + q < (long)n) part[bj * (long)n + r0 + q] = red[lid];
+  // The mirrored block: rows c0 + q against x over the rows of (bi, bj)
+  // (every group runs it, so that every work-item reaches every barrier; a
+  // diagonal block writes nothing).
+  barrier(CLK_LOCAL_MEM_FENCE);
+  acc = ZERO;
+  for (uint r = ph; r < SB && r0 + r < (long)n; r += nph) {
+    TYPE v = tile[r][q];
+#if COMPLEX
+    if (flags & F_HERM) v = CONJ(v);
+#endif
+    acc += MUL(v, AT(x, xb, incx, r0 + r));
+  }
+  red[lid] = acc;
+  for (uint s = nph / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ph < s) red[lid] = red[lid] + red[lid + s * SB];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!diag && ph == 0 && c0 + q < (long)n) part[bi * (long)n + c0 + q] = red[lid];
 }
 
 // Rank-1 and rank-2 updates of M (rows x cols; square for the triangles).

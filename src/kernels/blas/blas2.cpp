@@ -22,6 +22,7 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities&) const {
        "products with M's columns contiguous: work-items per row, WGS / CTJ rows apart (at most WGS)"},
       {"SLICES", {0, 1, 2, 4, 8, 16, 32, 64}, 0,
        "products: at most this many slices of the j range, added by a second pass (0: enough for two waves)"},
+      {"SB", {16, 32, 64}, 64, "symv / hemv: the side of the blocks a group reads once (at most WGS)"},
   };
 }
 
@@ -30,14 +31,19 @@ std::string Blas2Family::check(const Params& p, const Capabilities& caps, const 
   const std::size_t wgs = std::size_t(p.at("WGS"));
   if (wgs > caps.max_work_group_size) return "WGS exceeds the device's work-group limit";
   if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
-  if (wgs * dtype_size(problem.dtype) > local_limit(caps)) return "the group's sums exceed local memory";
+  const std::size_t sb = std::size_t(p.at("SB"));
+  if ((wgs + sb * (sb + 1)) * dtype_size(problem.dtype) > local_limit(caps))
+    return "the group's sums and symv's block exceed local memory";
   if (std::size_t(p.at("TJ")) > wgs || std::size_t(p.at("CTJ")) > wgs) return "more work-items per row than WGS";
+  if (sb > wgs) return "SB exceeds WGS";
   return "";
 }
 
 Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Blas2Problem& problem) const {
   const auto adjust = [&](Params p) {
-    // Halve the group until the device takes it (CPUs through PoCL may cap it).
+    // Halve symv's block, then the group, until the device takes them (CPUs
+    // through PoCL may cap the group; complex double blocks need local memory).
+    while (p.at("SB") > 16 && !check(p, caps, problem).empty()) p["SB"] /= 2;
     while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
     p["TJ"] = std::min(p.at("TJ"), p.at("WGS"));
     p["CTJ"] = std::min(p.at("CTJ"), p.at("WGS"));
@@ -53,6 +59,7 @@ std::size_t Blas2Family::threads_per_row(const Params& p, const Blas2Problem& pr
 
 std::size_t Blas2Family::slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const {
   if (!blas2_is_product(problem.routine)) return 1;
+  if (problem.blocked) return symv_blocks(p, problem.rows);
   const std::size_t wgs = std::size_t(p.at("WGS")), tj = threads_per_row(p, problem), rpg = wgs / tj;
   const std::size_t rows = std::size_t(std::max<std::int64_t>(problem.rows, 1));
   const std::size_t cols = std::size_t(std::max<std::int64_t>(problem.cols, 1));
@@ -75,7 +82,11 @@ Geometry Blas2Family::geometry(const Params& p, const Capabilities& caps, const 
   Geometry g;
   g.dims = 2;
   g.local[0] = wgs;
-  if (blas2_is_product(problem.routine)) {
+  if (problem.blocked) {
+    const std::size_t nb = symv_blocks(p, problem.rows);
+    g.dims = 1;
+    g.global[0] = nb * (nb + 1) / 2 * wgs;
+  } else if (blas2_is_product(problem.routine)) {
     const std::size_t rpg = wgs / threads_per_row(p, problem);
     g.global[0] = (rows + rpg - 1) / rpg * wgs;
     g.global[1] = slices(p, caps, problem);
@@ -92,7 +103,8 @@ Defines Blas2Family::defines(const Params& p, const Blas2Problem& problem) const
   return {{"TYPE", c_type_name(problem.dtype)},
           {"REAL", c_type_name(real_dtype(problem.dtype))},
           {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
-          {"WGS", std::to_string(p.at("WGS"))}};
+          {"WGS", std::to_string(p.at("WGS"))},
+          {"SB", std::to_string(p.at("SB"))}};
 }
 
 std::string Blas2Family::entry(Blas2Routine r) {
@@ -116,13 +128,16 @@ std::string size_class(std::int64_t elements) {
 }  // namespace
 
 std::string Blas2Family::bucket(const Blas2Problem& problem) const {
-  const std::string kind = !blas2_is_product(problem.routine) ? "rank" : problem.row_major ? "mv-rows" : "mv-cols";
+  const std::string kind = !blas2_is_product(problem.routine) ? "rank"
+                           : problem.blocked                      ? "symv"
+                           : problem.row_major                    ? "mv-rows"
+                                                                  : "mv-cols";
   return kind + size_class(problem.rows * problem.cols);
 }
 
 std::vector<std::string> Blas2Family::buckets() const {
   std::vector<std::string> out;
-  for (const char* kind : {"mv-rows", "mv-cols", "rank"})
+  for (const char* kind : {"mv-rows", "mv-cols", "symv", "rank"})
     for (const char* s : {"/n<=2^16", "/n<=2^22", "/n>2^22"}) out.push_back(std::string(kind) + s);
   return out;
 }
@@ -132,7 +147,11 @@ Blas2Problem Blas2Family::make_example(DType dtype, const std::string& bucket, c
   pr.dtype = dtype;
   pr.routine = bucket.rfind("rank", 0) == 0 ? (is_complex(dtype) ? Blas2Routine::Geru : Blas2Routine::Ger)
                                             : Blas2Routine::Gemv;
-  pr.row_major = bucket.rfind("mv-cols", 0) != 0;
+  pr.row_major = bucket.rfind("mv-cols", 0) != 0 && bucket.rfind("symv", 0) != 0;
+  if (bucket.rfind("symv", 0) == 0) {
+    pr.routine = is_complex(dtype) ? Blas2Routine::Hemv : Blas2Routine::Symv;
+    pr.blocked = true;
+  }
   std::int64_t n = bucket.find("2^16") != std::string::npos    ? (1 << 8)
                    : bucket.find("<=2^22") != std::string::npos ? (1 << 11)
                                                                  : (1 << 13);

@@ -20,9 +20,10 @@ struct Blas2Problem {
   Blas2Routine routine = Blas2Routine::Gemv;
   std::int64_t rows = 0, cols = 0;  // the logical matrix M (op(A) for gemv / gbmv)
   bool row_major = true;            // products: M's rows contiguous (a row's work-items side by side)
+  bool blocked = false;             // symv / hemv in dense storage: blas2_symv_blocks
   std::vector<std::int64_t> sizes() const { return {rows, cols}; }
   std::map<std::string, std::int64_t> fields() const {
-    return {{"routine", std::int64_t(routine)}, {"row_major", row_major ? 1 : 0}};
+    return {{"routine", std::int64_t(routine)}, {"row_major", row_major ? 1 : 0}, {"blocked", blocked ? 1 : 0}};
   }
 };
 
@@ -45,6 +46,10 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   // Products: work-items per row, and slices of the j range (1: no second pass).
   std::size_t threads_per_row(const Params& p, const Blas2Problem& problem) const;
   std::size_t slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const;
+  // Blocked symv / hemv: blocks per side.
+  static std::size_t symv_blocks(const Params& p, std::int64_t n) {
+    return std::size_t((n + p.at("SB") - 1) / p.at("SB"));
+  }
   // The entry point of the routine (products: by storage).
   static std::string entry(Blas2Routine r);
 };

@@ -42,6 +42,17 @@ struct Level1Call {
   double alpha = 1;  // axpy (c32: alpha + 0i)
 };
 
+// BLAS level 2 for `optune bench blas`: column-major n x n, lda n,
+// increments 1, alpha 0.5, beta 0. gemv y = A x, gemv_t y = A^T x (the
+// row-major product's order), ger A += alpha x y^T (c32: geru), symv
+// y = A x from the upper triangle (c32: hemv).
+enum class Level2Op { Gemv, GemvT, Ger, Symv };
+struct Level2Call {
+  Level2Op op = Level2Op::Gemv;
+  DType dtype = DType::F32;
+  std::int64_t n = 0;
+};
+
 class ReferenceBlas {
  public:
   virtual ~ReferenceBlas() = default;
@@ -61,6 +72,14 @@ class ReferenceBlas {
   // Enqueues the call; result (dot, nrm2) is one element of device memory.
   virtual Event level1(const Queue& q, const Level1Call& call, const interop::NativeBuffer& x,
                        const interop::NativeBuffer& y, const interop::NativeBuffer& result) = 0;
+
+  // "" when the library runs this level-2 call on this device, else why not.
+  virtual std::string unsupported(const Level2Call&) const { return "level 2 is not compared with this library"; }
+  // Enqueues the call on a (n x n), x and y (n each).
+  virtual Event level2(const Queue&, const Level2Call&, const interop::NativeBuffer& /*a*/,
+                       const interop::NativeBuffer& /*x*/, const interop::NativeBuffer& /*y*/) {
+    throw Error(Status::Unsupported, "level 2 is not compared with this library");
+  }
 
   template <class T>
   Event gemm(const Queue& q, GemmCall call, const Buffer<T>& a, const Buffer<T>& b, const Buffer<T>& c) {
