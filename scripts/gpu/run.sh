@@ -187,7 +187,7 @@ verify() {
 # launch-cost diagnostic; `final-b` runs the same programs on the NVIDIA
 # OpenCL device, then FINAL_BENCH (suites with their options, `;`-separated,
 # each on both back ends; default: gemm's thin group, blas, conv).
-FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_gemm_thin|test_conv|test_conv_errors|test_reference_blas|test_program_cache|test_softmax_norm|test_elementwise|test_capi_errors'
+FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_gemm_thin|test_conv|test_conv_errors|test_reference_blas|test_program_cache|test_softmax_norm|test_elementwise|test_capi_errors'
 # Test programs matching REGEX (ctest names without .cuda) on DEV: their
 # .cuda entries on cuda:0, the plain ones with OPTUNE_DEVICE elsewhere; the
 # log is tests-NAME.log.
@@ -420,13 +420,14 @@ conv() {
   bench_both conv "$@"
 }
 
-# BLAS level 1 (issue 20): its tests on CUDA and on the NVIDIA OpenCL device,
-# then `optune bench blas` on both back ends (JSON in $OUT/blas-*.json).
+# BLAS levels 1 and 2 (issue 20): their tests on CUDA and on the NVIDIA OpenCL
+# device (level 2's forced-parameter run test_blas2.split on OpenCL), then
+# `optune bench blas` on both back ends (JSON in $OUT/blas-*.json).
 blas() {
   local ocl
   ocl=$(ocl_device)
-  named_tests cuda:0 blas-cuda 'test_blas1|test_blas1_errors'
-  named_tests "$ocl" blas-opencl 'test_blas1|test_blas1_errors'
+  named_tests cuda:0 blas-cuda 'test_blas1|test_blas1_errors|test_blas2|test_blas2_errors'
+  named_tests "$ocl" blas-opencl 'test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_blas2.split'
   bench_both blas "$@"
 }
 
