@@ -81,11 +81,7 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
                                interop::native_buffer(r2));
           },
           3, runs);
-      rj = {{"available", true},
-            {"median_us", tr.median_s * 1e6},
-            {"min_us", tr.min_s * 1e6},
-            {"gbs", bytes / tr.median_s * 1e-9},
-            {"speed_ratio", tr.median_s / tm.median_s}};
+      rj = reference_row(tr, tm, bytes);
       if (op != Level1Op::Axpy) {  // the reductions' results, after one more call of each
         run_ours(q, op, n, x, y, r, rr).wait();
         ref->level1(q, call, interop::native_buffer(x), interop::native_buffer(y), interop::native_buffer(r2)).wait();
@@ -106,21 +102,32 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
   }
   if (!rj["available"].get<bool>()) rj["reason"] = why;
   row["reference"] = rj;
-  if (!quiet) {
-    std::printf("%-6s %-4s %11lld %10.1f %9.1f %6.1f%%", op_name(op, t).c_str(), std::string(dtype_name(t)).c_str(),
-                static_cast<long long>(n), tm.median_s * 1e6, gbs, 100 * frac);
-    if (rj["available"].get<bool>())
-      std::printf(" %10.1f %9.1f %7.2f %9.1e\n", rj["median_us"].get<double>(), rj["gbs"].get<double>(),
-                  rj["speed_ratio"].get<double>(),
-                  rj.contains("relative_difference") ? rj["relative_difference"].get<double>() : 0.0);
-    else
-      std::printf("  %s\n", why.c_str());
-    std::printf("       %s\n", tm.parameters_text.c_str());
-  }
+  if (!quiet) print_row(op_name(op, t), t, n, 11, tm, gbs, frac, rj, why);
   return row;
 }
 
 }  // namespace
+
+nlohmann::json reference_row(const Timing& theirs, const Timing& ours, double bytes) {
+  return {{"available", true},
+          {"median_us", theirs.median_s * 1e6},
+          {"min_us", theirs.min_s * 1e6},
+          {"gbs", bytes / theirs.median_s * 1e-9},
+          {"speed_ratio", theirs.median_s / ours.median_s}};
+}
+
+void print_row(const std::string& op, DType t, std::int64_t n, int n_width, const Timing& tm, double gbs, double frac,
+               const nlohmann::json& rj, const std::string& why) {
+  std::printf("%-6s %-4s %*lld %10.1f %9.1f %6.1f%%", op.c_str(), std::string(dtype_name(t)).c_str(), n_width,
+              static_cast<long long>(n), tm.median_s * 1e6, gbs, 100 * frac);
+  if (rj["available"].get<bool>())
+    std::printf(" %10.1f %9.1f %7.2f %9.1e\n", rj["median_us"].get<double>(), rj["gbs"].get<double>(),
+                rj["speed_ratio"].get<double>(),
+                rj.contains("relative_difference") ? rj["relative_difference"].get<double>() : 0.0);
+  else
+    std::printf("  %s\n", why.c_str());
+  std::printf("       %s\n", tm.parameters_text.c_str());
+}
 
 std::vector<std::string> blas_case_names() {
   std::vector<std::string> names;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ceilings.hpp"
+#include "common.hpp"
 
 namespace optune::tool {
 
@@ -30,6 +31,12 @@ class ReferenceBlas;
 std::vector<std::string> blas2_case_names();
 nlohmann::json bench_blas2(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason,
                            int runs, bool quiet, const std::vector<std::string>& only);
+
+// A row's shared parts (bench_blas.cpp): the reference's timing as JSON, and
+// the printed line (n in n_width columns; why: the reference's absence).
+nlohmann::json reference_row(const Timing& theirs, const Timing& ours, double bytes);
+void print_row(const std::string& op, DType t, std::int64_t n, int n_width, const Timing& tm, double gbs, double frac,
+               const nlohmann::json& rj, const std::string& why);
 
 // Uniform values in [-1, 1) from a 64-bit LCG, as parts of T.
 template <class R>

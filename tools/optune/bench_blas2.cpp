@@ -109,11 +109,7 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
                                interop::native_buffer(y2));
           },
           3, runs);
-      rj = {{"available", true},
-            {"median_us", tr.median_s * 1e6},
-            {"min_us", tr.min_s * 1e6},
-            {"gbs", bytes / tr.median_s * 1e-9},
-            {"speed_ratio", tr.median_s / tm.median_s}};
+      rj = reference_row(tr, tm, bytes);
       if (op != Level2Op::Ger) {
         run_ours(q, op, n, a, x, y).wait();
         rj["relative_difference"] = difference(q.download(y), q.download(y2));
@@ -124,17 +120,7 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
   }
   if (!rj["available"].get<bool>()) rj["reason"] = why;
   row["reference"] = rj;
-  if (!quiet) {
-    std::printf("%-6s %-4s %7lld %10.1f %9.1f %6.1f%%", op_name(op, t).c_str(), std::string(dtype_name(t)).c_str(),
-                static_cast<long long>(n), tm.median_s * 1e6, gbs, 100 * frac);
-    if (rj["available"].get<bool>())
-      std::printf(" %10.1f %9.1f %7.2f %9.1e\n", rj["median_us"].get<double>(), rj["gbs"].get<double>(),
-                  rj["speed_ratio"].get<double>(),
-                  rj.contains("relative_difference") ? rj["relative_difference"].get<double>() : 0.0);
-    else
-      std::printf("  %s\n", why.c_str());
-    std::printf("       %s\n", tm.parameters_text.c_str());
-  }
+  if (!quiet) print_row(op_name(op, t), t, n, 7, tm, gbs, frac, rj, why);
   return row;
 }
 
