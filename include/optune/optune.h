@@ -477,6 +477,17 @@ optune_status optune_blas_gemm_strided_batched(optune_queue queue, optune_layout
  * OPTUNE_TRANS or 2 (conjugate transpose; the reference's 'C', which real
  * matrices take as 'T'). Errors name the argument and its position in
  * netlib's list. */
+/* ---- BLAS level 2, general and symmetric / Hermitian (optune/blas2.hpp) ----
+ * Matrices (a; ap packed) and vectors are buffers of one dtype (f32, f64, c32,
+ * c64) with CLBlast's argument order; increments of either sign, not 0.
+ * Complex scalars are optune_complex (imaginary part 0 for real matrices);
+ * syr, spr, her and hpr take a real alpha. */
+typedef enum optune_blas_transpose {
+  OPTUNE_BLAS_NO_TRANS = 0,
+  OPTUNE_BLAS_TRANS = 1,
+  OPTUNE_BLAS_CONJ_TRANS = 2, /* A^H; A^T on real matrices */
+  OPTUNE_BLAS_TRANSPOSE_FORCE_INT = 0x7fffffff
+} optune_blas_transpose;
 typedef enum optune_triangle {
   OPTUNE_UPPER = 0,
   OPTUNE_LOWER = 1,
@@ -523,6 +534,80 @@ optune_status optune_blas_trsm_strided_batched(optune_queue queue, optune_layout
                                                int64_t lda, int64_t stride_a, optune_buffer b, int64_t ldb,
                                                int64_t stride_b, int64_t batch, const optune_event* wait_list,
                                                size_t wait_count, optune_event* event);
+
+optune_status optune_blas_gemv(optune_queue queue, optune_layout layout, optune_blas_transpose trans, int64_t m,
+                               int64_t n, optune_complex alpha, optune_buffer a, int64_t lda, optune_buffer x,
+                               int64_t incx, optune_complex beta, optune_buffer y, int64_t incy,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_gbmv(optune_queue queue, optune_layout layout, optune_blas_transpose trans, int64_t m,
+                               int64_t n, int64_t kl, int64_t ku, optune_complex alpha, optune_buffer a, int64_t lda,
+                               optune_buffer x, int64_t incx, optune_complex beta, optune_buffer y, int64_t incy,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+/* symv (f32, f64), hemv (c32, c64); sbmv / hbmv with k; spmv / hpmv packed. */
+optune_status optune_blas_symv(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n,
+                               optune_complex alpha, optune_buffer a, int64_t lda, optune_buffer x, int64_t incx,
+                               optune_complex beta, optune_buffer y, int64_t incy, const optune_event* wait_list,
+                               size_t wait_count, optune_event* event);
+optune_status optune_blas_hemv(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n,
+                               optune_complex alpha, optune_buffer a, int64_t lda, optune_buffer x, int64_t incx,
+                               optune_complex beta, optune_buffer y, int64_t incy, const optune_event* wait_list,
+                               size_t wait_count, optune_event* event);
+optune_status optune_blas_sbmv(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n, int64_t k,
+                               optune_complex alpha, optune_buffer a, int64_t lda, optune_buffer x, int64_t incx,
+                               optune_complex beta, optune_buffer y, int64_t incy, const optune_event* wait_list,
+                               size_t wait_count, optune_event* event);
+optune_status optune_blas_hbmv(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n, int64_t k,
+                               optune_complex alpha, optune_buffer a, int64_t lda, optune_buffer x, int64_t incx,
+                               optune_complex beta, optune_buffer y, int64_t incy, const optune_event* wait_list,
+                               size_t wait_count, optune_event* event);
+optune_status optune_blas_spmv(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n,
+                               optune_complex alpha, optune_buffer ap, optune_buffer x, int64_t incx,
+                               optune_complex beta, optune_buffer y, int64_t incy, const optune_event* wait_list,
+                               size_t wait_count, optune_event* event);
+optune_status optune_blas_hpmv(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n,
+                               optune_complex alpha, optune_buffer ap, optune_buffer x, int64_t incx,
+                               optune_complex beta, optune_buffer y, int64_t incy, const optune_event* wait_list,
+                               size_t wait_count, optune_event* event);
+/* ger (f32, f64), geru and gerc (c32, c64). */
+optune_status optune_blas_ger(optune_queue queue, optune_layout layout, int64_t m, int64_t n, optune_complex alpha,
+                              optune_buffer x, int64_t incx, optune_buffer y, int64_t incy, optune_buffer a,
+                              int64_t lda, const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_geru(optune_queue queue, optune_layout layout, int64_t m, int64_t n, optune_complex alpha,
+                               optune_buffer x, int64_t incx, optune_buffer y, int64_t incy, optune_buffer a,
+                               int64_t lda, const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_gerc(optune_queue queue, optune_layout layout, int64_t m, int64_t n, optune_complex alpha,
+                               optune_buffer x, int64_t incx, optune_buffer y, int64_t incy, optune_buffer a,
+                               int64_t lda, const optune_event* wait_list, size_t wait_count, optune_event* event);
+/* syr, spr (f32, f64), her, hpr (c32, c64): real alpha. */
+optune_status optune_blas_syr(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n, double alpha,
+                              optune_buffer x, int64_t incx, optune_buffer a, int64_t lda,
+                              const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_her(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n, double alpha,
+                              optune_buffer x, int64_t incx, optune_buffer a, int64_t lda,
+                              const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_spr(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n, double alpha,
+                              optune_buffer x, int64_t incx, optune_buffer ap, const optune_event* wait_list,
+                              size_t wait_count, optune_event* event);
+optune_status optune_blas_hpr(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n, double alpha,
+                              optune_buffer x, int64_t incx, optune_buffer ap, const optune_event* wait_list,
+                              size_t wait_count, optune_event* event);
+/* syr2, spr2 (f32, f64), her2, hpr2 (c32, c64). */
+optune_status optune_blas_syr2(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n,
+                               optune_complex alpha, optune_buffer x, int64_t incx, optune_buffer y, int64_t incy,
+                               optune_buffer a, int64_t lda, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
+optune_status optune_blas_her2(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n,
+                               optune_complex alpha, optune_buffer x, int64_t incx, optune_buffer y, int64_t incy,
+                               optune_buffer a, int64_t lda, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
+optune_status optune_blas_spr2(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n,
+                               optune_complex alpha, optune_buffer x, int64_t incx, optune_buffer y, int64_t incy,
+                               optune_buffer ap, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
+optune_status optune_blas_hpr2(optune_queue queue, optune_layout layout, optune_triangle uplo, int64_t n,
+                               optune_complex alpha, optune_buffer x, int64_t incx, optune_buffer y, int64_t incy,
+                               optune_buffer ap, const optune_event* wait_list, size_t wait_count,
+                               optune_event* event);
 
 /* ---- 2-D convolution (optune/conv.hpp): out = act(conv(input, weight) + bias + residual) ---- */
 

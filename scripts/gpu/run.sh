@@ -194,7 +194,7 @@ verify() {
 # launch-cost diagnostic; `final-b` runs the same programs on the NVIDIA
 # OpenCL device, then FINAL_BENCH (suites with their options, `;`-separated,
 # each on both back ends; default: gemm's thin group, blas, conv).
-FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_gemm_thin|test_conv|test_conv_errors|test_reference_blas|test_program_cache|test_softmax_norm|test_elementwise|test_capi_errors'
+FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_gemm_thin|test_conv|test_conv_errors|test_reference_blas|test_program_cache|test_softmax_norm|test_elementwise|test_capi_errors'
 # Test programs matching REGEX (ctest names without .cuda) on DEV: their
 # .cuda entries on cuda:0, the plain ones with OPTUNE_DEVICE elsewhere; the
 # log is tests-NAME.log.
@@ -467,8 +467,9 @@ f64_sweep() {
 blas() {
   local ocl
   ocl=$(ocl_device)
-  named_tests cuda:0 blas-cuda 'test_blas1|test_blas1_errors|test_gemm_complex|test_symm'
-  named_tests "$ocl" blas-opencl 'test_blas1|test_blas1_errors|test_gemm_complex|test_symm'
+  named_tests cuda:0 blas-cuda 'test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_gemm_complex|test_symm'
+  named_tests "$ocl" blas-opencl \
+    'test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_blas2.split|test_gemm_complex|test_symm'
   bench_both blas "$@"
 }
 
@@ -536,7 +537,7 @@ blas3() {
 # The BLAS of issue 20 after its merges: every BLAS test program on cuda:0
 # and on the NVIDIA OpenCL device (BLAS_TESTS, a ctest regex), then (blas-bench)
 # `optune bench blas` on both back ends.
-BLAS_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_blas_tri|test_blas_tri_errors|test_blas_extra|test_gemm_complex|test_symm|test_blas3|test_blas3_errors'
+BLAS_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_blas2.split|test_blas_tri|test_blas_tri_errors|test_blas_extra|test_gemm_complex|test_symm|test_blas3|test_blas3_errors'
 blas_tests() {
   named_tests cuda:0 blas-all-cuda "${BLAS_TESTS:-$BLAS_TESTS_DEFAULT}"
   named_tests "$(ocl_device)" blas-all-opencl "${BLAS_TESTS:-$BLAS_TESTS_DEFAULT}"

@@ -29,6 +29,7 @@ const ConvIm2colFamily& conv_im2col() { static const ConvIm2colFamily f; return 
 const ConvRoutineFamily& conv_routine() { static const ConvRoutineFamily f; return f; }
 const Blas1Family& blas1() { static const Blas1Family f; return f; }
 const Blas3Family& blas3() { static const Blas3Family f; return f; }
+const Blas2Family& blas2() { static const Blas2Family f; return f; }
 
 const std::vector<const KernelFamily*>& all() {
   static const std::vector<const KernelFamily*> every{&copy(),        &peak(),       &peak_mma(),     &elementwise(),  &reduce_rows(),
@@ -37,7 +38,7 @@ const std::vector<const KernelFamily*>& all() {
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
                                                       &conv_depthwise_image(), &conv_winograd(), &conv_im2col(),
                                                       &conv_routine(), &blas1(), &blas_tri(), &blas_extra(),
-                                                      &host_blas(), &blas3()};
+                                                      &host_blas(), &blas3(), &blas2()};
   return every;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/blas/blas1.hpp"
+#include "kernels/blas/blas2.hpp"
 #include "kernels/conv/conv.hpp"
 #include "kernels/copy/copy.hpp"
 #include "kernels/elementwise/elementwise.hpp"
@@ -40,6 +41,7 @@ const ConvWinogradFamily& conv_winograd();
 const ConvIm2colFamily& conv_im2col();
 const ConvRoutineFamily& conv_routine();
 const Blas1Family& blas1();
+const Blas2Family& blas2();
 
 // Every family, in a stable order.
 const std::vector<const KernelFamily*>& all();

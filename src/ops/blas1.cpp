@@ -7,6 +7,7 @@
 
 #include "kernels/families.hpp"
 #include "ops/blas1_ops.hpp"
+#include "ops/blas_common.hpp"
 #include "ops/params.hpp"
 #include "ops/validate.hpp"
 #include "runtime/event_span.hpp"
@@ -42,21 +43,8 @@ bool serial(const Blas1Call& c) {
   return (r == R::Copy || r == R::Axpy) && c.incy == 0;
 }
 
-std::uint64_t magnitude(std::int64_t inc) {
-  return inc < 0 ? std::uint64_t(0) - std::uint64_t(inc) : std::uint64_t(inc);
-}
-
-// Elements a vector of n with increment inc spans: (n - 1) |inc| + 1.
-std::size_t extent(const std::string& what, std::int64_t n, std::int64_t inc) {
-  if (n <= 0) return 0;
-  return validate::add(what.c_str(), validate::mul(what.c_str(), std::size_t(n - 1), magnitude(inc)), 1);
-}
-
-// The index of element 0 in the view: the first for inc >= 0, the last
-// addressed one for inc < 0 (netlib's (1 - n) inc start).
-std::uint64_t base_of(const BlasVector& v, std::int64_t n, std::int64_t inc) {
-  return v.offset + (inc < 0 && n > 0 ? std::uint64_t(n - 1) * magnitude(inc) : 0);
-}
+std::uint64_t magnitude(std::int64_t inc) { return blas_magnitude(inc); }
+std::size_t extent(const std::string& what, std::int64_t n, std::int64_t inc) { return blas_extent(what, n, inc); }
 
 DType result_type(R r, DType t) {
   if (r == R::Asum || r == R::Nrm2) return real_dtype(t);
@@ -130,22 +118,12 @@ void validate_call(const Queue& q, const Blas1Call& c) {
                                       std::to_string(c.incy) + ") overlap without being the same vector");
 }
 
-KernelArg type_arg(DType t, std::complex<double> v) { return blas_type_arg(t, v); }
-
+// Scalars as the kernel's REAL (TYPE: blas_type_arg).
 KernelArg real_arg(DType t, double v) {
   return real_dtype(t) == DType::F64 ? KernelArg::scalar(v) : KernelArg::scalar(float(v));
 }
 
 }  // namespace
-
-KernelArg blas_type_arg(DType t, std::complex<double> v) {
-  switch (t) {
-    case DType::F64: return KernelArg::scalar(v.real());
-    case DType::C32: return KernelArg::scalar(std::complex<float>(v));
-    case DType::C64: return KernelArg::scalar(v);
-    default: return KernelArg::scalar(float(v.real()));
-  }
-}
 
 Event run_blas1(const Queue& q, const Blas1Call& c, const WaitList& wait, const Params* forced) {
   const Capabilities& caps = q.device().caps();
@@ -164,17 +142,17 @@ Event run_blas1(const Queue& q, const Blas1Call& c, const WaitList& wait, const 
   const auto n = KernelArg::scalar(std::uint64_t(c.n));
   const auto vec = [&](std::vector<KernelArg>& a, const BlasVector& v, std::int64_t inc) {
     a.push_back(KernelArg::buffer(*v.mem));
-    a.push_back(KernelArg::scalar(base_of(v, c.n, inc)));
+    a.push_back(KernelArg::scalar(blas_base_of(v, c.n, inc)));
     a.push_back(KernelArg::scalar(std::int64_t(inc)));
   };
   std::vector<KernelArg> args{n};
   if (!blas1_is_reduction(r)) {
     args.push_back(KernelArg::scalar(std::uint64_t(pr.serial ? 1 : g.global[0])));
     if (r == R::Scal) {
-      args.push_back(type_arg(t, c.alpha));
+      args.push_back(blas_type_arg(t, c.alpha));
       args.push_back(KernelArg::scalar(std::int32_t(c.real_alpha ? 1 : 0)));
     }
-    if (r == R::Axpy) args.push_back(type_arg(t, c.alpha));
+    if (r == R::Axpy) args.push_back(blas_type_arg(t, c.alpha));
     vec(args, c.x, c.incx);
     if (has_y(r)) vec(args, c.y, c.incy);
     if (r == R::Rot) {
@@ -250,12 +228,6 @@ using detail::blas_vector;
 namespace {
 
 template <class T>
-std::complex<double> as_complex(const T& v) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) return {double(v), 0.0};
-  else return {double(v.real()), double(v.imag())};
-}
-
-template <class T>
 Event two_vectors(const Queue& q, Blas1Routine r, std::int64_t n, const Buffer<T>& x, std::int64_t incx,
                   const Buffer<T>& y, std::int64_t incy, const WaitList& wait, Blas1Call c = {}) {
   c.routine = r;
@@ -307,7 +279,7 @@ Event swap(const Queue& q, std::int64_t n, const Buffer<T>& x, std::int64_t incx
 template <class T>
 Event scal(const Queue& q, std::int64_t n, std::type_identity_t<T> alpha, const Buffer<T>& x, std::int64_t incx,
            const WaitList& wait) {
-  return scal_any(q, n, as_complex(alpha), false, x, incx, wait);
+  return scal_any(q, n, detail::blas_as_complex(alpha), false, x, incx, wait);
 }
 
 Event scal(const Queue& q, std::int64_t n, float alpha, const Buffer<std::complex<float>>& x, std::int64_t incx,
@@ -330,7 +302,7 @@ template <class T>
 Event axpy(const Queue& q, std::int64_t n, std::type_identity_t<T> alpha, const Buffer<T>& x, std::int64_t incx,
            const Buffer<T>& y, std::int64_t incy, const WaitList& wait) {
   Blas1Call c;
-  c.alpha = as_complex(alpha);
+  c.alpha = detail::blas_as_complex(alpha);
   return two_vectors(q, Blas1Routine::Axpy, n, x, incx, y, incy, wait, c);
 }
 

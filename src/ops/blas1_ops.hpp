@@ -36,10 +36,6 @@ struct Blas1Call {
   std::array<double, 5> param{};   // rotm
 };
 
-// A scalar as the kernels' TYPE (f32, f64, c32, c64 from a complex<double>);
-// the BLAS families share it.
-KernelArg blas_type_arg(DType t, std::complex<double> v);
-
 // Validates (Error naming the routine and the argument), then enqueues.
 Event blas1_untyped(const Queue& q, const Blas1Call& call, const WaitList& wait);
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "ops/blas_common.hpp"
 #include "ops/blas_extra_ops.hpp"
 #include "ops/params.hpp"
 #include "ops/validate.hpp"

@@ -1,6 +1,5 @@
-// Values for the BLAS tests of levels 2 and 3 and the extras: the real type
-// of an element, its long double complex reference value, NaN poison and
-// uniform random values (test_blas1.cpp keeps its own, older copies).
+// Scalars of the BLAS tests (test_blas1.cpp, test_blas2.cpp): the long
+// double reference types, NaN poison and fresh random values of s, d, c, z.
 #pragma once
 
 #include <cmath>
@@ -9,21 +8,24 @@
 #include <random>
 #include <type_traits>
 
+#include "optune/blas.hpp"
 #include "support/test_support.hpp"
 
 namespace optune::test::blas {
 
 using LD = long double;
-using CL = std::complex<LD>;
 
-template <class T> struct RealOf { using type = T; };
-template <class R> struct RealOf<std::complex<R>> { using type = R; };
-template <class T> using Real = typename RealOf<T>::type;
+template <class T> using Real = blas_real_t<T>;
 template <class T> constexpr bool kComplex = !std::is_same_v<T, Real<T>>;
+template <class T> using Ref = std::conditional_t<kComplex<T>, std::complex<LD>, LD>;
 
-template <class T> CL to_ref(const T& v) {
+template <class T> Ref<T> to_ref(const T& v) {
   if constexpr (kComplex<T>) return {LD(v.real()), LD(v.imag())};
-  else return {LD(v), 0};
+  else return LD(v);
+}
+template <class T> T from_ref(const Ref<T>& v) {
+  if constexpr (kComplex<T>) return T(Real<T>(v.real()), Real<T>(v.imag()));
+  else return T(Real<T>(v));
 }
 template <class T> T nan_value() {
   const Real<T> q = std::numeric_limits<Real<T>>::quiet_NaN();
@@ -34,15 +36,13 @@ template <class T> bool has_nan(const T& v) {
   if constexpr (kComplex<T>) return std::isnan(v.real()) || std::isnan(v.imag());
   else return std::isnan(v);
 }
-// Uniform in [lo, hi) (each part of a complex value).
-template <class T> T random_value(double lo = -1.0, double hi = 1.0) {
-  std::uniform_real_distribution<double> d(lo, hi);
+template <class T> LD eps() { return LD(std::numeric_limits<Real<T>>::epsilon()); }
+
+// Uniform in [-1, 1] (each part).
+template <class T> T random_value() {
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
   if constexpr (kComplex<T>) return T(Real<T>(d(test::rng())), Real<T>(d(test::rng())));
-  else return T(d(test::rng()));
-}
-// Where element i of a vector of n with increment inc lies in its view.
-inline std::size_t at(std::int64_t i, std::int64_t n, std::int64_t inc) {
-  return std::size_t(inc >= 0 ? i * inc : (n - 1 - i) * -inc);
+  else return T(Real<T>(d(test::rng())));
 }
 
 }  // namespace optune::test::blas

@@ -29,22 +29,6 @@ double bytes_of(Level1Op op, DType t, std::int64_t n) {
   return op == Level1Op::Axpy ? 3 * v : op == Level1Op::Dot ? 2 * v : v;
 }
 
-// Uniform values in [-1, 1) from a 64-bit LCG, as parts of T.
-template <class R>
-void fill_parts(const Queue& q, const Buffer<R>& b, std::uint64_t seed) {
-  const std::size_t chunk = std::size_t(1) << 22;
-  std::vector<R> host(std::min(chunk, b.size()));
-  std::uint64_t s = seed;
-  for (std::size_t at = 0; at < b.size(); at += chunk) {
-    const std::size_t n = std::min(chunk, b.size() - at);
-    for (std::size_t i = 0; i < n; ++i) {
-      s = s * 6364136223846793005ull + 1442695040888963407ull;
-      host[i] = R(double(std::int32_t(s >> 32)) / 2147483648.0);
-    }
-    q.write(b.view(at, n), std::span<const R>(host.data(), n)).wait();
-  }
-}
-
 template <class T>
 Event run_ours(const Queue& q, Level1Op op, std::int64_t n, const Buffer<T>& x, const Buffer<T>& y,
                const Buffer<T>& r, const Buffer<blas_real_t<T>>& rr) {
@@ -99,11 +83,7 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
                                interop::native_buffer(r2));
           },
           3, runs);
-      rj = {{"available", true},
-            {"median_us", tr.median_s * 1e6},
-            {"min_us", tr.min_s * 1e6},
-            {"gbs", bytes / tr.median_s * 1e-9},
-            {"speed_ratio", tr.median_s / tm.median_s}};
+      rj = reference_row(tr, tm, bytes);
       if (op != Level1Op::Axpy) {  // the reductions' results, after one more call of each
         run_ours(q, op, n, x, y, r, rr).wait();
         ref->level1(q, call, interop::native_buffer(x), interop::native_buffer(y), interop::native_buffer(r2)).wait();
@@ -124,21 +104,32 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
   }
   if (!rj["available"].get<bool>()) rj["reason"] = why;
   row["reference"] = rj;
-  if (!quiet) {
-    std::printf("%-6s %-4s %11lld %10.1f %9.1f %6.1f%%", op_name(op, t).c_str(), std::string(dtype_name(t)).c_str(),
-                static_cast<long long>(n), tm.median_s * 1e6, gbs, 100 * frac);
-    if (rj["available"].get<bool>())
-      std::printf(" %10.1f %9.1f %7.2f %9.1e\n", rj["median_us"].get<double>(), rj["gbs"].get<double>(),
-                  rj["speed_ratio"].get<double>(),
-                  rj.contains("relative_difference") ? rj["relative_difference"].get<double>() : 0.0);
-    else
-      std::printf("  %s\n", why.c_str());
-    std::printf("       %s\n", tm.parameters_text.c_str());
-  }
+  if (!quiet) print_row(op_name(op, t), t, n, 11, tm, gbs, frac, rj, why);
   return row;
 }
 
 }  // namespace
+
+nlohmann::json reference_row(const Timing& theirs, const Timing& ours, double bytes) {
+  return {{"available", true},
+          {"median_us", theirs.median_s * 1e6},
+          {"min_us", theirs.min_s * 1e6},
+          {"gbs", bytes / theirs.median_s * 1e-9},
+          {"speed_ratio", theirs.median_s / ours.median_s}};
+}
+
+void print_row(const std::string& op, DType t, std::int64_t n, int n_width, const Timing& tm, double gbs, double frac,
+               const nlohmann::json& rj, const std::string& why) {
+  std::printf("%-6s %-4s %*lld %10.1f %9.1f %6.1f%%", op.c_str(), std::string(dtype_name(t)).c_str(), n_width,
+              static_cast<long long>(n), tm.median_s * 1e6, gbs, 100 * frac);
+  if (rj["available"].get<bool>())
+    std::printf(" %10.1f %9.1f %7.2f %9.1e\n", rj["median_us"].get<double>(), rj["gbs"].get<double>(),
+                rj["speed_ratio"].get<double>(),
+                rj.contains("relative_difference") ? rj["relative_difference"].get<double>() : 0.0);
+  else
+    std::printf("  %s\n", why.c_str());
+  std::printf("       %s\n", tm.parameters_text.c_str());
+}
 
 std::vector<std::string> blas_case_names() {
   std::vector<std::string> names;
@@ -147,6 +138,7 @@ std::vector<std::string> blas_case_names() {
   for (const std::string& n : blas_tri_case_names()) names.push_back(n);
   for (const std::string& name : blas3_case_names()) names.push_back(name);
   for (const std::string& n : blas3_tri_case_names()) names.push_back(n);
+  for (const std::string& name : blas2_case_names()) names.push_back(name);
   return names;
 }
 
@@ -186,11 +178,13 @@ nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs_in, bool q
       }
     }
   }
+  const nlohmann::json level2 = bench_blas2(q, c, ref.blas.get(), ref.reason, runs, quiet, only);
   bench_blas_tri(q, c, ref.blas.get(), ref.reason, runs, quiet, only, rows);
   const nlohmann::json level3 = bench_blas3(q, c, runs, quiet, ref.blas.get(), ref.reason, only);
   const nlohmann::json level3_tri = bench_blas3_tri(q, c, runs, quiet, ref.blas.get(), ref.reason, only);
   return {{"reference", ref_name},   {"reference_available", ref.blas != nullptr}, {"runs", runs},
-          {"vector_bytes", vector_bytes}, {"rows", rows}, {"level3", level3}, {"level3_rows", level3_tri}};
+          {"vector_bytes", vector_bytes}, {"rows", rows}, {"level3", level3}, {"level3_rows", level3_tri},
+          {"level2", level2}};
 }
 
 }  // namespace optune::tool

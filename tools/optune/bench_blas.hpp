@@ -1,4 +1,5 @@
-// optune bench blas: BLAS level 1 (axpy, dot, nrm2; dotc for c32) in f32, f64
+// optune bench blas: BLAS level 1 (axpy, dot, nrm2; dotc for c32) and level 2
+// (gemv, gemv_t, ger, symv; geru and hemv for c32) in f32, f64
 // and c32 on vectors of 256 MiB each (16 MiB on CPUs), well beyond the
 // caches, as GB/s (bytes read plus written) and as a fraction of the copy
 // ceiling, against CLBlast (OpenCL) or cuBLAS (CUDA) in the same run on the
@@ -7,10 +8,12 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "ceilings.hpp"
+#include "common.hpp"
 
 namespace optune::tool {
 
@@ -34,5 +37,34 @@ class ReferenceBlas;
 std::vector<std::string> blas_tri_case_names();
 void bench_blas_tri(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason, int runs,
                     bool quiet, const std::vector<std::string>& only, nlohmann::json& rows);
+// Level 2 (bench_blas2.cpp): gemv in both orders, ger (geru), symv (hemv) on
+// matrices of 256 MiB (16 MiB on CPUs), against the reference when given;
+// bench_blas's "level2".
+class ReferenceBlas;
+std::vector<std::string> blas2_case_names();
+nlohmann::json bench_blas2(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason,
+                           int runs, bool quiet, const std::vector<std::string>& only);
+
+// A row's shared parts (bench_blas.cpp): the reference's timing as JSON, and
+// the printed line (n in n_width columns; why: the reference's absence).
+nlohmann::json reference_row(const Timing& theirs, const Timing& ours, double bytes);
+void print_row(const std::string& op, DType t, std::int64_t n, int n_width, const Timing& tm, double gbs, double frac,
+               const nlohmann::json& rj, const std::string& why);
+
+// Uniform values in [-1, 1) from a 64-bit LCG, as parts of T.
+template <class R>
+void fill_parts(const Queue& q, const Buffer<R>& b, std::uint64_t seed) {
+  const std::size_t chunk = std::size_t(1) << 22;
+  std::vector<R> host(std::min(chunk, b.size()));
+  std::uint64_t s = seed;
+  for (std::size_t at = 0; at < b.size(); at += chunk) {
+    const std::size_t n = std::min(chunk, b.size() - at);
+    for (std::size_t i = 0; i < n; ++i) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      host[i] = R(double(std::int32_t(s >> 32)) / 2147483648.0);
+    }
+    q.write(b.view(at, n), std::span<const R>(host.data(), n)).wait();
+  }
+}
 
 }  // namespace optune::tool

@@ -48,6 +48,7 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
   if (&family == &families::blas_tri()) return cases::blas_tri(queue, problem);
   if (&family == &families::blas_extra()) return cases::blas_extra(queue, problem);
   if (&family == &families::blas3()) return cases::blas3(queue, problem);
+  if (&family == &families::blas2()) return cases::blas2(queue, problem);
   throw Error(Status::NotFound, "no tuning case for the family " + family.name());
 }
 

@@ -48,6 +48,7 @@ std::unique_ptr<TuningCase> blas1(const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> blas_tri(const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> blas_extra(const Queue& q, const Problem& pr);
 std::unique_ptr<TuningCase> blas3(const Queue& q, const Problem& pr);
+std::unique_ptr<TuningCase> blas2(const Queue& q, const Problem& pr);
 
 // Device data shared by the cases: a dense tensor of uniform values in
 // [lo, hi] (a constant when lo == hi) from a fixed seed, its poisoning and

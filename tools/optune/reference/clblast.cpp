@@ -76,6 +76,27 @@ struct Level3Api {
   bool loaded() const { return syrk && syr2k && trmm && trsm; }
 };
 
+// Level 2 (kUpper 121 for the triangle).
+template <class S>
+using GemvFn = int(int layout, int trans, std::size_t m, std::size_t n, S alpha, cl_mem a, std::size_t a_offset,
+                   std::size_t a_ld, cl_mem x, std::size_t x_offset, std::size_t x_inc, S beta, cl_mem y,
+                   std::size_t y_offset, std::size_t y_inc, cl_command_queue* queue, cl_event* event);
+template <class S>
+using GerFn = int(int layout, std::size_t m, std::size_t n, S alpha, cl_mem x, std::size_t x_offset,
+                  std::size_t x_inc, cl_mem y, std::size_t y_offset, std::size_t y_inc, cl_mem a,
+                  std::size_t a_offset, std::size_t a_ld, cl_command_queue* queue, cl_event* event);
+template <class S>
+using SymvFn = int(int layout, int triangle, std::size_t n, S alpha, cl_mem a, std::size_t a_offset,
+                   std::size_t a_ld, cl_mem x, std::size_t x_offset, std::size_t x_inc, S beta, cl_mem y,
+                   std::size_t y_offset, std::size_t y_inc, cl_command_queue* queue, cl_event* event);
+template <class S>
+struct Level2Api {
+  GemvFn<S>* gemv = nullptr;
+  GerFn<S>* ger = nullptr;    // c32: geru
+  SymvFn<S>* symv = nullptr;  // c32: hemv
+  bool loaded() const { return gemv && ger && symv; }
+};
+
 // Per scalar type: float (S), double (D), cl_half (H).
 template <class S>
 struct TypedApi {
@@ -105,6 +126,10 @@ struct ClblastApi {
   Level1Api<cl_float2> c1;
   Level3Api<float> s3;  // optional: level-3 rows are skipped without them
   Level3Api<double> d3;
+  // Optional: level 2 is left out of the comparison where one is missing.
+  Level2Api<float> s2;
+  Level2Api<double> d2;
+  Level2Api<cl_float2> c2;
 };
 
 const ClblastApi& load() {
@@ -156,6 +181,15 @@ const ClblastApi& load() {
     lib.symbol("CLBlastDsyr2k", api.d3.syr2k, nullptr);
     lib.symbol("CLBlastDtrmm", api.d3.trmm, nullptr);
     lib.symbol("CLBlastDtrsm", api.d3.trsm, nullptr);
+    lib.symbol("CLBlastSgemv", api.s2.gemv, nullptr);
+    lib.symbol("CLBlastDgemv", api.d2.gemv, nullptr);
+    lib.symbol("CLBlastCgemv", api.c2.gemv, nullptr);
+    lib.symbol("CLBlastSger", api.s2.ger, nullptr);
+    lib.symbol("CLBlastDger", api.d2.ger, nullptr);
+    lib.symbol("CLBlastCgeru", api.c2.ger, nullptr);
+    lib.symbol("CLBlastSsymv", api.s2.symv, nullptr);
+    lib.symbol("CLBlastDsymv", api.d2.symv, nullptr);
+    lib.symbol("CLBlastChemv", api.c2.symv, nullptr);
     api.probe.path = lib.path();
     api.probe.version = lib.version_from_path();
     if (!missing.empty()) {
@@ -299,6 +333,30 @@ class Clblast : public ReferenceBlas {
     return run3<float>(q, api_.s3, 'S', call, a, b, c);
   }
 
+  std::string unsupported(const Level2Call& call) const override {
+    if (call.dtype == DType::F64 && !fp64_) return "the device has no fp64";
+    const bool have = call.dtype == DType::F32 ? api_.s2.loaded() : call.dtype == DType::F64 ? api_.d2.loaded()
+                                                                  : call.dtype == DType::C32 && api_.c2.loaded();
+    if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32)
+      return "not compared for this type";
+    return have ? "" : "CLBlast lacks a level-2 entry point";
+  }
+
+  Event level2(const Queue& q, const Level2Call& call, const interop::NativeBuffer& a,
+               const interop::NativeBuffer& x, const interop::NativeBuffer& y) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "CLBlast: " + why);
+    switch (call.dtype) {
+      case DType::F64: return run2(q, api_.d2, call, 0.5, 0.0, a, x, y);
+      case DType::C32: {
+        cl_float2 alpha, beta;
+        alpha.s[0] = 0.5f;
+        alpha.s[1] = beta.s[0] = beta.s[1] = 0.0f;
+        return run2(q, api_.c2, call, alpha, beta, a, x, y);
+      }
+      default: return run2(q, api_.s2, call, 0.5f, 0.0f, a, x, y);
+    }
+  }
+
  private:
   TriFn* tri_fn(const TriCall& call) const {
     const auto pick = [&](const auto& api) { return call.solve ? api.trsv : api.trmv; };
@@ -336,6 +394,35 @@ class Clblast : public ReferenceBlas {
       if (done) clReleaseEvent(done);
     });
     if (status != 0) throw Error(Status::DeviceError, what + " returned " + status_text(status));
+    return ev;
+  }
+
+  template <class S>
+  Event run2(const Queue& q, const Level2Api<S>& fn, const Level2Call& call, S alpha, S beta,
+             const interop::NativeBuffer& a, const interop::NativeBuffer& x, const interop::NativeBuffer& y) {
+    const std::size_t es = dtype_size(call.dtype), n = std::size_t(call.n);
+    auto mem = [](const interop::NativeBuffer& b) { return static_cast<cl_mem>(b.cl_mem); };
+    const std::size_t ao = a.offset_bytes / es, xo = x.offset_bytes / es, yo = y.offset_bytes / es;
+    int status = 0;
+    const char* what = call.op == Level2Op::Ger ? "ger" : call.op == Level2Op::Symv ? "symv" : "gemv";
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue& nq) {
+      cl_command_queue queue = static_cast<cl_command_queue>(nq.queue);
+      cl_event done = nullptr;
+      switch (call.op) {
+        case Level2Op::Gemv: case Level2Op::GemvT:
+          status = fn.gemv(kColMajor, call.op == Level2Op::GemvT ? kTransposeYes : kTransposeNo, n, n, alpha, mem(a),
+                           ao, n, mem(x), xo, 1, beta, mem(y), yo, 1, &queue, &done);
+          break;
+        case Level2Op::Ger:
+          status = fn.ger(kColMajor, n, n, alpha, mem(x), xo, 1, mem(y), yo, 1, mem(a), ao, n, &queue, &done);
+          break;
+        case Level2Op::Symv:
+          status = fn.symv(kColMajor, 121, n, alpha, mem(a), ao, n, mem(x), xo, 1, beta, mem(y), yo, 1, &queue, &done);
+          break;
+      }
+      if (done) clReleaseEvent(done);
+    });
+    if (status != 0) throw Error(Status::DeviceError, std::string("CLBlast ") + what + " returned " + status_text(status));
     return ev;
   }
 

@@ -98,6 +98,21 @@ struct Level3Api {
   TrmmFn<S>* trmm = nullptr;
   TrsmFn<S>* trsm = nullptr;
   bool loaded() const { return syrk && syr2k && trmm && trsm; }
+// Level 2 (column-major; op 0 N, 1 T; fill mode 1 upper).
+template <class S>
+using GemvFn = int(Handle, int trans, int m, int n, const S* alpha, const S* a, int lda, const S* x, int incx,
+                   const S* beta, S* y, int incy);
+template <class S>
+using GerFn = int(Handle, int m, int n, const S* alpha, const S* x, int incx, const S* y, int incy, S* a, int lda);
+template <class S>
+using SymvFn = int(Handle, int uplo, int n, const S* alpha, const S* a, int lda, const S* x, int incx, const S* beta,
+                   S* y, int incy);
+template <class S>
+struct Level2Fns {
+  GemvFn<S>* gemv = nullptr;
+  GerFn<S>* ger = nullptr;    // c32: geru
+  SymvFn<S>* symv = nullptr;  // c32: hemv
+  bool loaded() const { return gemv && ger && symv; }
 };
 
 struct CublasApi {
@@ -134,6 +149,10 @@ struct CublasApi {
   SymmFn<float>* ssymm = nullptr;
   Level3Api<float> s3;  // optional: level-3 rows are skipped without them
   Level3Api<double> d3;
+  // Optional: level 2 is left out of the comparison where one is missing.
+  Level2Fns<float> s2;
+  Level2Fns<double> d2;
+  Level2Fns<C32> c2;
 };
 
 const CublasApi& load() {
@@ -194,6 +213,15 @@ const CublasApi& load() {
     lib.symbol("cublasDsyr2k_v2", api.d3.syr2k, nullptr);
     lib.symbol("cublasDtrmm_v2", api.d3.trmm, nullptr);
     lib.symbol("cublasDtrsm_v2", api.d3.trsm, nullptr);
+    lib.symbol("cublasSgemv_v2", api.s2.gemv, nullptr);
+    lib.symbol("cublasDgemv_v2", api.d2.gemv, nullptr);
+    lib.symbol("cublasCgemv_v2", api.c2.gemv, nullptr);
+    lib.symbol("cublasSger_v2", api.s2.ger, nullptr);
+    lib.symbol("cublasDger_v2", api.d2.ger, nullptr);
+    lib.symbol("cublasCgeru_v2", api.c2.ger, nullptr);
+    lib.symbol("cublasSsymv_v2", api.s2.symv, nullptr);
+    lib.symbol("cublasDsymv_v2", api.d2.symv, nullptr);
+    lib.symbol("cublasChemv_v2", api.c2.symv, nullptr);
     api.probe.path = lib.path();
     if (!missing.empty()) {
       api.probe.reason = lib.path() + " lacks " + missing;
@@ -444,6 +472,23 @@ class Cublas : public ReferenceBlas {
     return run3<float>(q, api_.s3, 'S', call, a, b, c);
   }
 
+  std::string unsupported(const Level2Call& call) const override {
+    if (call.dtype == DType::F32) return api_.s2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
+    if (call.dtype == DType::F64) return api_.d2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
+    if (call.dtype == DType::C32) return api_.c2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
+    return "not compared for this type";
+  }
+
+  Event level2(const Queue& q, const Level2Call& call, const interop::NativeBuffer& a,
+               const interop::NativeBuffer& x, const interop::NativeBuffer& y) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "cuBLAS: " + why);
+    switch (call.dtype) {
+      case DType::F64: return run2<double>(q, api_.d2, call, 0.5, a, x, y);
+      case DType::C32: return run2<C32>(q, api_.c2, call, C32(0.5f, 0.0f), a, x, y);
+      default: return run2<float>(q, api_.s2, call, 0.5f, a, x, y);
+    }
+  }
+
  private:
   template <class S>
   Event run3(const Queue& q, const Level3Api<S>& fn, char letter, const Level3Call& call,
@@ -471,6 +516,26 @@ class Cublas : public ReferenceBlas {
       }
     });
     if (status != kSuccess) throw Error(Status::DeviceError, what + " failed: " + status_text(api_, status));
+  Event run2(const Queue& q, const Level2Fns<S>& fn, const Level2Call& call, S alpha,
+             const interop::NativeBuffer& a, const interop::NativeBuffer& x, const interop::NativeBuffer& y) {
+    const int n = checked_int(call.n, "n");
+    const S beta = S(0);
+    S* pa = as<S>(reinterpret_cast<const void*>(a.device_pointer));
+    const S* px = as<S>(reinterpret_cast<const void*>(x.device_pointer));
+    S* py = as<S>(reinterpret_cast<const void*>(y.device_pointer));
+    int status = kSuccess;
+    const char* what = call.op == Level2Op::Ger ? "ger" : call.op == Level2Op::Symv ? "symv" : "gemv";
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue&) {
+      switch (call.op) {
+        case Level2Op::Gemv: case Level2Op::GemvT:
+          status = fn.gemv(handle_, call.op == Level2Op::GemvT ? 1 : 0, n, n, &alpha, pa, n, px, 1, &beta, py, 1);
+          break;
+        case Level2Op::Ger: status = fn.ger(handle_, n, n, &alpha, px, 1, py, 1, pa, n); break;
+        case Level2Op::Symv: status = fn.symv(handle_, 1, n, &alpha, pa, n, px, 1, &beta, py, 1); break;
+      }
+    });
+    if (status != kSuccess)
+      throw Error(Status::DeviceError, std::string("cuBLAS ") + what + " failed: " + status_text(api_, status));
     return ev;
   }
 

@@ -78,6 +78,17 @@ struct Level3Call {
   double alpha = 1, beta = 0;
 };
 
+// BLAS level 2 for `optune bench blas`: column-major n x n, lda n,
+// increments 1, alpha 0.5, beta 0. gemv y = A x, gemv_t y = A^T x (the
+// row-major product's order), ger A += alpha x y^T (c32: geru), symv
+// y = A x from the upper triangle (c32: hemv).
+enum class Level2Op { Gemv, GemvT, Ger, Symv };
+struct Level2Call {
+  Level2Op op = Level2Op::Gemv;
+  DType dtype = DType::F32;
+  std::int64_t n = 0;
+};
+
 class ReferenceBlas {
  public:
   virtual ~ReferenceBlas() = default;
@@ -116,6 +127,14 @@ class ReferenceBlas {
   virtual Event level3(const Queue&, const Level3Call&, const interop::NativeBuffer&, const interop::NativeBuffer&,
                        const interop::NativeBuffer&) {
     throw Error(Status::Unsupported, "level 3 is not compared by this library's adapter");
+  }
+
+  // "" when the library runs this level-2 call on this device, else why not.
+  virtual std::string unsupported(const Level2Call&) const { return "level 2 is not compared with this library"; }
+  // Enqueues the call on a (n x n), x and y (n each).
+  virtual Event level2(const Queue&, const Level2Call&, const interop::NativeBuffer& /*a*/,
+                       const interop::NativeBuffer& /*x*/, const interop::NativeBuffer& /*y*/) {
+    throw Error(Status::Unsupported, "level 2 is not compared with this library");
   }
 
   template <class T>

@@ -1,0 +1,321 @@
+// blas2: the BLAS level-2 routines (general and symmetric / Hermitian) on
+// real and complex matrices, every entry point in one program per type and
+// group size (PoCL pays seconds per program).
+//
+// Every routine works on the logical matrix M (rows x cols) of its
+// definition, and each storage scheme is an address map of M's indices:
+//   - dense and band storage, either layout, either transpose: element
+//     (r, c) of the stored matrix lies at ab + r si + c sj (band storage is
+//     affine too: column-major A(r, c) at ku + r + c (lda - 1));
+//   - packed triangles: pk(r, c) = p + q (q + 1) / 2 (form 0) or
+//     p + q (2 np - q - 1) / 2 (form 1), (p, q) = (r, c) or (c, r) (SWAP).
+// The host turns (layout, transpose, triangle) into these numbers, so no
+// routine transposes or conjugates a copy of anything.
+//
+// Matrix-vector products (gemv, gbmv, symv, hemv, sbmv, hbmv, spmv, hpmv):
+//   y_i = alpha sum_j M(i, j) x_j + beta y_i   (beta 0: y is not read)
+// A group of WGS work-items owns RPG = WGS / TJ rows; TJ work-items share
+// each row, work-item t summing j = j0 + t, j0 + t + TJ, ... in order, then
+// a fixed tree over the TJ. JMAJOR (M's rows contiguous: si... sj == 1)
+// puts a row's TJ work-items side by side, so a warp reads a row's
+// consecutive elements; otherwise a row's work-items are RPG apart and
+// neighbouring work-items own neighbouring rows, which are then contiguous
+// (the "axpy along columns" order). Either way each element of A is read
+// once and coalesced. The groups' second grid dimension splits the j range
+// into slices of `chunk`: with one slice the group writes y itself, with
+// several it writes its partial sums to part[slice rows + i] and
+// blas2_mv_final adds them in slice order (deterministic) and writes y.
+// Symmetric and Hermitian matrices read the stored triangle: M(i, j) outside
+// it is the stored M(j, i) (conjugated for Hermitian ones, whose diagonal's
+// imaginary part is taken as 0, as the reference does). This generic order
+// reads a dense triangle twice; symv and hemv in dense storage go through
+// blas2_symv_blocks below instead, which reads it once.
+//
+// Rank updates (ger, geru, gerc, syr, spr, syr2, spr2, her, hpr, her2,
+// hpr2): one work-item per stored element (i, j), the first grid dimension
+// along the contiguous direction:
+//   M(i, j) += c1(u_i) (a1 c2(v_j)) [+ c1(v_i) (a2 c2(u_j)) for rank 2]
+// with c1, c2 conjugation flags, skipped (as the reference's column loop
+// skips) where v_j is 0 (rank 1) or both u_j and v_j are 0 (rank 2); the
+// diagonal of a Hermitian matrix is always made real.
+//
+// check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
+// check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64 -DSB=64
+// check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=128 -DSB=16
+// check-variant: -DTYPE=double -DREAL=double
+// check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1
+
+#ifndef TYPE
+#define TYPE float       // element type: float, double, float2 (c32), double2 (c64)
+#endif
+#ifndef REAL
+#define REAL float       // its part type
+#endif
+#ifndef COMPLEX
+#define COMPLEX 0        // 1 for float2 / double2
+#endif
+#ifndef WGS
+#define WGS 256          // work-items per group (a power of two)
+#endif
+#ifndef SB
+#define SB 32            // symv / hemv: the blocks' side (a power of two, at most WGS)
+#endif
+
+#if COMPLEX
+#define MUL(a, b) OPTUNE_CAT(optune_cmul_, REAL)(a, b)
+#define CONJ(a) OPTUNE_CAT(optune_conj_, REAL)(a)
+#define ISZERO(a) ((a).x == (REAL)0 && (a).y == (REAL)0)
+#define ZERO OPTUNE_SPLAT(REAL, 2, 0)
+#else
+#define MUL(a, b) ((a) * (b))
+#define CONJ(a) (a)
+#define ISZERO(a) ((a) == (REAL)0)
+#define ZERO ((REAL)0)
+#endif
+
+#define AT(p, b, inc, i) (p)[(long)(b) + (long)(i) * (inc)]
+
+// flags of the matrix-vector entries
+#define F_JMAJOR 1       // a row's work-items side by side
+#define F_CONJ 2         // gemv / gbmv: conjugate M (conjugate transpose)
+#define F_ALPHA_ZERO 4   // alpha == 0: A and x are not read
+#define F_BETA_ZERO 8    // beta == 0: y is not read
+#define F_UPPER 16       // symmetric / Hermitian / packed: the stored triangle is r <= c
+#define F_HERM 32        // Hermitian
+#define F_PACK1 64       // packed: form 1
+#define F_PACKSWAP 128   // packed: (p, q) = (c, r)
+// flags of the rank updates (with F_UPPER, F_HERM, F_PACK1, F_PACKSWAP)
+#define F_TRI 256        // only the stored triangle
+#define F_PACKED 512     // packed storage
+#define F_RANK2 1024
+#define F_C1 2048        // conjugate the first factor
+#define F_C2 4096        // conjugate the second factor
+#define F_SWAPIJ 8192    // the first grid dimension walks j (M's rows contiguous)
+
+OPTUNE_FUNC long blas2_packed(const long r, const long c, const long np, const int flags) {
+  const long p = (flags & F_PACKSWAP) ? c : r, q = (flags & F_PACKSWAP) ? r : c;
+  return (flags & F_PACK1) ? p + q * (2 * np - q - 1) / 2 : p + q * (q + 1) / 2;
+}
+
+OPTUNE_FUNC bool blas2_in_triangle(const long i, const long j, const int flags) {
+  return (flags & F_UPPER) ? i <= j : i >= j;
+}
+
+// M(i, j) of a symmetric / Hermitian matrix from its stored triangle.
+#if COMPLEX
+#define HERM_FIX(v, in, i, j)                  \
+  if (flags & F_HERM) {                        \
+    if (!(in)) v = CONJ(v);                    \
+    if ((i) == (j)) v.y = (REAL)0;             \
+  }
+#else
+#define HERM_FIX(v, in, i, j)
+#endif
+
+#if COMPLEX
+#define FETCH_GE(v, i, j)                               \
+  v = a[(long)ab + (i) * si + (j) * sj];                \
+  if (flags & F_CONJ) v = CONJ(v);
+#else
+#define FETCH_GE(v, i, j) v = a[(long)ab + (i) * si + (j) * sj];
+#endif
+#define FETCH_SY(v, i, j)                                                              \
+  {                                                                                    \
+    const bool in_ = blas2_in_triangle(i, j, flags);                                   \
+    v = in_ ? a[(long)ab + (i) * si + (j) * sj] : a[(long)ab + (j) * si + (i) * sj];  \
+    HERM_FIX(v, in_, i, j)                                                             \
+  }
+#define FETCH_SP(v, i, j)                                                                    \
+  {                                                                                          \
+    const bool in_ = blas2_in_triangle(i, j, flags);                                         \
+    v = a[(long)ab + (in_ ? blas2_packed(i, j, np, flags) : blas2_packed(j, i, np, flags))];  \
+    HERM_FIX(v, in_, i, j)                                                                   \
+  }
+
+// y_i from the row's sum: alpha sum + beta y_i (beta 0: y unread).
+OPTUNE_FUNC TYPE blas2_finish(const TYPE sum, const TYPE alpha, const TYPE beta, const TYPE yold, const int flags) {
+  const TYPE acc = (flags & F_ALPHA_ZERO) ? ZERO : MUL(alpha, sum);
+  return (flags & F_BETA_ZERO) ? acc : acc + MUL(beta, yold);
+}
+
+#define MV_KERNEL(NAME, FETCH)                                                                                     \
+  __kernel OPTUNE_WG_SIZE(WGS, 1, 1) void NAME(                                                                    \
+      const ulong rows, const ulong cols, const long lo, const long hi, __global const TYPE* a, const ulong ab,    \
+      const long si, const long sj, const long np, __global const TYPE* x, const ulong xb, const long incx,       \
+      __global TYPE* y, const ulong yb, const long incy, const TYPE alpha, const TYPE beta, const int flags,       \
+      const uint tj, const ulong chunk, __global TYPE* part) {                                                     \
+    __local TYPE red[WGS];                                                                                         \
+    const uint lid = get_local_id(0);                                                                              \
+    const uint rpg = WGS / tj;                                                                                     \
+    const bool jm = (flags & F_JMAJOR) != 0;                                                                       \
+    const uint r = jm ? lid / tj : lid % rpg, t = jm ? lid % tj : lid / rpg;                                       \
+    const long i = (long)get_group_id(0) * rpg + r;                                                                \
+    TYPE acc = ZERO;                                                                                               \
+    if (i < (long)rows && !(flags & F_ALPHA_ZERO)) {                                                               \
+      const long s0 = (long)get_group_id(1) * (long)chunk;                                                         \
+      const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;                              \
+      const long jlo = i - lo > s0 ? i - lo : s0;                                                                  \
+      const long jhi = i + hi + 1 < s1 ? i + hi + 1 : s1;                                                          \
+      for (long j = jlo + t; j < jhi; j += tj) {                                                                   \
+        TYPE v;                                                                                                    \
+        FETCH(v, i, j)                                                                                             \
+        acc += MUL(v, AT(x, xb, incx, j));                                                                         \
+      }                                                                                                            \
+    }                                                                                                              \
+    red[lid] = acc;                                                                                                \
+    const uint stride = jm ? 1 : rpg;                                                                              \
+    for (uint s = tj / 2; s > 0; s >>= 1) {                                                                        \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                                \
+      if (t < s) red[lid] = red[lid] + red[lid + s * stride];                                                      \
+    }                                                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                                  \
+    if (t == 0 && i < (long)rows) {                                                                                \
+      if (get_num_groups(1) == 1) {                                                                                \
+        const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);                                       \
+        AT(y, yb, incy, i) = blas2_finish(red[lid], alpha, beta, yold, flags);                                     \
+      } else {                                                                                                     \
+        part[(long)get_group_id(1) * (long)rows + i] = red[lid];                                                   \
+      }                                                                                                            \
+    }                                                                                                              \
+  }
+
+MV_KERNEL(blas2_mv_ge, FETCH_GE)
+MV_KERNEL(blas2_mv_sy, FETCH_SY)
+MV_KERNEL(blas2_mv_sp, FETCH_SP)
+
+// The second pass of a split product: y_i from the slices' sums, in order.
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_mv_final(const ulong rows, const uint slices, __global const TYPE* part, __global TYPE* y, const ulong yb,
+                    const long incy, const TYPE alpha, const TYPE beta, const int flags) {
+  const long i = (long)get_global_id(0);
+  if (i >= (long)rows) return;
+  TYPE sum = part[i];
+  for (uint s = 1; s < slices; ++s) sum += part[(long)s * (long)rows + i];
+  const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);
+  AT(y, yb, incy, i) = blas2_finish(sum, alpha, beta, yold, flags);
+}
+
+// symv / hemv in dense storage, each stored element read once: a group per
+// SB x SB block (I, J) of the stored triangle (upper: I <= J) loads the
+// block's stored elements into local memory (coalesced along the contiguous
+// direction; 0 elsewhere) and writes the block's two products: rows of I
+// against x over J into part[J n + i], and (I != J) the mirrored block's rows
+// of J against x over I into part[I n + j]. Every slot (K, i) is written by
+// exactly one block, and blas2_mv_final adds the n / SB slots of each y_i in
+// order (deterministic). The caller runs alpha == 0 through blas2_mv_sy.
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, const long si, const long sj,
+                       __global const TYPE* x, const ulong xb, const long incx, const int flags,
+                       __global TYPE* part) {
+  __local TYPE tile[SB][SB + 1];
+  __local TYPE red[WGS];
+  const uint lid = get_local_id(0);
+  const long p = (long)get_group_id(0);
+  // The p-th block of the upper triangle in column order: p = J (J + 1) / 2 + I.
+  long bj = (long)((sqrt((float)(8 * p + 1)) - 1.0f) * 0.5f);
+  while (bj * (bj + 1) / 2 > p) --bj;
+  while ((bj + 1) * (bj + 2) / 2 <= p) ++bj;
+  long bi = p - bj * (bj + 1) / 2;
+  if (!(flags & F_UPPER)) {
+    const long t = bi;
+    bi = bj;
+    bj = t;
+  }
+  const long r0 = bi * SB, c0 = bj * SB;
+  const bool rfast = si == 1;
+  for (uint e = lid; e < SB * SB; e += WGS) {
+    const uint u = e % SB, v = e / SB;
+    const uint r = rfast ? u : v, c = rfast ? v : u;
+    const long gr = r0 + r, gc = c0 + c;
+    TYPE val = ZERO;
+    if (gr < (long)n && gc < (long)n && blas2_in_triangle(gr, gc, flags)) val = a[(long)ab + gr * si + gc * sj];
+    tile[r][c] = val;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint q = lid % SB, ph = lid / SB, nph = WGS / SB;
+  const bool diag = bi == bj;
+  // Rows r0 + q against x over the block's columns.
+  TYPE acc = ZERO;
+  for (uint c = ph; c < SB && c0 + c < (long)n; c += nph) {
+    TYPE v;
+    if (!diag || blas2_in_triangle(q, c, flags)) {
+      v = tile[q][c];
+    } else {
+      v = tile[c][q];
+#if COMPLEX
+      if (flags & F_HERM) v = CONJ(v);
+#endif
+    }
+#if COMPLEX
+    if (diag && q == c && (flags & F_HERM)) v.y = (REAL)0;
+#endif
+    acc += MUL(v, AT(x, xb, incx, c0 + c));
+  }
+  red[lid] = acc;
+  for (uint s = nph / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ph < s) red[lid] = red[lid] + red[lid + s * SB];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (ph == 0 && r0 + q < (long)n) part[bj * (long)n + r0 + q] = red[lid];
+  // The mirrored block: rows c0 + q against x over the rows of (bi, bj)
+  // (every group runs it, so that every work-item reaches every barrier; a
+  // diagonal block writes nothing).
+  barrier(CLK_LOCAL_MEM_FENCE);
+  acc = ZERO;
+  for (uint r = ph; r < SB && r0 + r < (long)n; r += nph) {
+    TYPE v = tile[r][q];
+#if COMPLEX
+    if (flags & F_HERM) v = CONJ(v);
+#endif
+    acc += MUL(v, AT(x, xb, incx, r0 + r));
+  }
+  red[lid] = acc;
+  for (uint s = nph / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ph < s) red[lid] = red[lid] + red[lid + s * SB];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!diag && ph == 0 && c0 + q < (long)n) part[bi * (long)n + c0 + q] = red[lid];
+}
+
+// Rank-1 and rank-2 updates of M (rows x cols; square for the triangles).
+// Element (e, f) of the grid is (i, j) = (e, f), or (f, e) with F_SWAPIJ;
+// the second dimension strides over f.
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_rank(const ulong rows, const ulong cols, __global TYPE* a, const ulong ab, const long si, const long sj,
+                const long np, __global const TYPE* u, const ulong ub, const long incu, __global const TYPE* v,
+                const ulong vb, const long incv, const TYPE a1, const TYPE a2, const int flags) {
+  const bool swap = (flags & F_SWAPIJ) != 0;
+  const long e = (long)get_global_id(0), ne = swap ? (long)cols : (long)rows, nf = swap ? (long)rows : (long)cols;
+  if (e >= ne) return;
+  for (long f = (long)get_global_id(1); f < nf; f += (long)get_global_size(1)) {
+    const long i = swap ? f : e, j = swap ? e : f;
+    if ((flags & F_TRI) && !blas2_in_triangle(i, j, flags)) continue;
+    const long at = (long)ab + ((flags & F_PACKED) ? blas2_packed(i, j, np, flags) : i * si + j * sj);
+    const TYPE uj = AT(u, ub, incu, j), vj = AT(v, vb, incv, j);
+    const bool skip = (flags & F_RANK2) ? (ISZERO(uj) && ISZERO(vj)) : ISZERO(vj);
+    TYPE m = a[at];
+    if (!skip) {
+      const TYPE ui = AT(u, ub, incu, i);
+#if COMPLEX
+      const bool c1 = (flags & F_C1) != 0, c2 = (flags & F_C2) != 0;
+      m = m + MUL(c1 ? CONJ(ui) : ui, MUL(a1, c2 ? CONJ(vj) : vj));
+      if (flags & F_RANK2) {
+        const TYPE vi = AT(v, vb, incv, i);
+        m = m + MUL(c1 ? CONJ(vi) : vi, MUL(a2, c2 ? CONJ(uj) : uj));
+      }
+#else
+      m = m + ui * (a1 * vj);
+      if (flags & F_RANK2) m = m + AT(v, vb, incv, i) * (a2 * uj);
+#endif
+    }
+#if COMPLEX
+    if ((flags & F_HERM) && i == j) m.y = (REAL)0;
+    else if (skip) continue;
+#else
+    if (skip) continue;
+#endif
+    a[at] = m;
+  }
+}

@@ -1,0 +1,169 @@
+#include "kernels/blas/blas2.hpp"
+
+#include <algorithm>
+
+namespace optune::detail {
+
+const char* blas2_routine_name(Blas2Routine r) noexcept {
+  static const char* names[] = {"gemv", "gbmv", "symv", "hemv", "sbmv", "hbmv", "spmv", "hpmv", "ger", "geru",
+                                "gerc", "syr",  "spr",  "syr2", "spr2", "her",  "hpr",  "her2", "hpr2"};
+  const int i = int(r);
+  return i >= 0 && i <= int(Blas2Routine::Hpr2) ? names[i] : "?";
+}
+
+bool blas2_is_product(Blas2Routine r) noexcept { return int(r) <= int(Blas2Routine::Hpmv); }
+
+std::vector<Parameter> Blas2Family::parameters(const Capabilities&) const {
+  return {
+      {"WGS", {64, 128, 256, 512}, 256, "work-items per group (a power of two)"},
+      {"TJ", {1, 2, 4, 8, 16, 32, 64, 128, 256, 512}, 32,
+       "products with M's rows contiguous: work-items per row, side by side (at most WGS)"},
+      {"CTJ", {1, 2, 4, 8, 16}, 1,
+       "products with M's columns contiguous: work-items per row, WGS / CTJ rows apart (at most WGS)"},
+      {"SLICES", {0, 1, 2, 4, 8, 16, 32, 64}, 0,
+       "products: at most this many slices of the j range, added by a second pass (0: enough for two waves)"},
+      {"SB", {16, 32, 64}, 64, "symv / hemv: the side of the blocks a group reads once (at most WGS)"},
+  };
+}
+
+std::string Blas2Family::check(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  const std::size_t wgs = std::size_t(p.at("WGS"));
+  if (wgs > caps.max_work_group_size) return "WGS exceeds the device's work-group limit";
+  if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
+  const std::size_t sb = std::size_t(p.at("SB"));
+  if ((wgs + sb * (sb + 1)) * dtype_size(problem.dtype) > local_limit(caps))
+    return "the group's sums and symv's block exceed local memory";
+  if (std::size_t(p.at("TJ")) > wgs || std::size_t(p.at("CTJ")) > wgs) return "more work-items per row than WGS";
+  if (sb > wgs) return "SB exceeds WGS";
+  return "";
+}
+
+Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Blas2Problem& problem) const {
+  const auto adjust = [&](Params p) {
+    // Halve symv's block, then the group, until the device takes them (CPUs
+    // through PoCL may cap the group; complex double blocks need local memory).
+    while (p.at("SB") > 16 && !check(p, caps, problem).empty()) p["SB"] /= 2;
+    while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
+    p["TJ"] = std::min(p.at("TJ"), p.at("WGS"));
+    p["CTJ"] = std::min(p.at("CTJ"), p.at("WGS"));
+    return p;
+  };
+  const Params p = adjust(complete(tuned, caps));
+  return check(p, caps, problem).empty() ? p : adjust(defaults(caps));
+}
+
+std::size_t Blas2Family::threads_per_row(const Params& p, const Blas2Problem& problem) const {
+  return std::size_t(problem.row_major ? p.at("TJ") : p.at("CTJ"));
+}
+
+std::size_t Blas2Family::slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const {
+  if (!blas2_is_product(problem.routine)) return 1;
+  if (problem.blocked) return symv_blocks(p, problem.rows);
+  const std::size_t wgs = std::size_t(p.at("WGS")), tj = threads_per_row(p, problem), rpg = wgs / tj;
+  const std::size_t rows = std::size_t(std::max<std::int64_t>(problem.rows, 1));
+  const std::size_t cols = std::size_t(std::max<std::int64_t>(problem.cols, 1));
+  const std::size_t groups = (rows + rpg - 1) / rpg;
+  // At least 4 TJ columns per slice: a slice is worth its partial sums.
+  const std::size_t most = std::max<std::size_t>(1, cols / (4 * tj));
+  std::size_t want = std::size_t(p.at("SLICES"));
+  if (want == 0) {
+    const std::size_t wave = std::size_t(caps.compute_units ? caps.compute_units : 1) * resident_per_unit(caps);
+    const std::size_t target = std::max<std::size_t>(1, 2 * wave / wgs);
+    want = std::min<std::size_t>(64, (target + groups - 1) / groups);
+  }
+  return std::clamp<std::size_t>(want, 1, most);
+}
+
+Geometry Blas2Family::geometry(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const {
+  const std::size_t wgs = std::size_t(p.at("WGS"));
+  const std::size_t rows = std::size_t(std::max<std::int64_t>(problem.rows, 1));
+  const std::size_t cols = std::size_t(std::max<std::int64_t>(problem.cols, 1));
+  Geometry g;
+  g.dims = 2;
+  g.local[0] = wgs;
+  if (problem.blocked) {
+    const std::size_t nb = symv_blocks(p, problem.rows);
+    g.dims = 1;
+    g.global[0] = nb * (nb + 1) / 2 * wgs;
+  } else if (blas2_is_product(problem.routine)) {
+    const std::size_t rpg = wgs / threads_per_row(p, problem);
+    g.global[0] = (rows + rpg - 1) / rpg * wgs;
+    g.global[1] = slices(p, caps, problem);
+  } else {
+    // The first dimension along the contiguous direction (row_major: j).
+    const std::size_t e = problem.row_major ? cols : rows, f = problem.row_major ? rows : cols;
+    g.global[0] = round_up(e, wgs);
+    g.global[1] = std::min<std::size_t>(f, 65535);
+  }
+  return g;
+}
+
+Defines Blas2Family::defines(const Params& p, const Blas2Problem& problem) const {
+  return {{"TYPE", c_type_name(problem.dtype)},
+          {"REAL", c_type_name(real_dtype(problem.dtype))},
+          {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
+          {"WGS", std::to_string(p.at("WGS"))},
+          {"SB", std::to_string(p.at("SB"))}};
+}
+
+std::string Blas2Family::entry(Blas2Routine r) {
+  using R = Blas2Routine;
+  switch (r) {
+    case R::Gemv: case R::Gbmv: return "blas2_mv_ge";
+    case R::Symv: case R::Hemv: case R::Sbmv: case R::Hbmv: return "blas2_mv_sy";
+    case R::Spmv: case R::Hpmv: return "blas2_mv_sp";
+    default: return "blas2_rank";
+  }
+}
+
+KernelSource Blas2Family::program(const Params& p, const Blas2Problem& problem) const {
+  return {source(), embedded_kernel_text(source()), defines(p, problem), entry(problem.routine)};
+}
+
+namespace {
+std::string size_class(std::int64_t elements) {
+  return elements <= (1 << 16) ? "/n<=2^16" : elements <= (1 << 22) ? "/n<=2^22" : "/n>2^22";
+}
+}  // namespace
+
+std::string Blas2Family::bucket(const Blas2Problem& problem) const {
+  const std::string kind = !blas2_is_product(problem.routine) ? "rank"
+                           : problem.blocked                      ? "symv"
+                           : problem.row_major                    ? "mv-rows"
+                                                                  : "mv-cols";
+  return kind + size_class(problem.rows * problem.cols);
+}
+
+std::vector<std::string> Blas2Family::buckets() const {
+  std::vector<std::string> out;
+  for (const char* kind : {"mv-rows", "mv-cols", "symv", "rank"})
+    for (const char* s : {"/n<=2^16", "/n<=2^22", "/n>2^22"}) out.push_back(std::string(kind) + s);
+  return out;
+}
+
+Blas2Problem Blas2Family::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  Blas2Problem pr;
+  pr.dtype = dtype;
+  pr.routine = bucket.rfind("rank", 0) == 0 ? (is_complex(dtype) ? Blas2Routine::Geru : Blas2Routine::Ger)
+                                            : Blas2Routine::Gemv;
+  pr.row_major = bucket.rfind("mv-cols", 0) != 0 && bucket.rfind("symv", 0) != 0;
+  if (bucket.rfind("symv", 0) == 0) {
+    pr.routine = is_complex(dtype) ? Blas2Routine::Hemv : Blas2Routine::Symv;
+    pr.blocked = true;
+  }
+  std::int64_t n = bucket.find("2^16") != std::string::npos    ? (1 << 8)
+                   : bucket.find("<=2^22") != std::string::npos ? (1 << 11)
+                                                                 : (1 << 13);
+  // The matrix within a quarter of the device's largest allocation.
+  while (n > 16 && std::uint64_t(n) * std::uint64_t(n) * dtype_size(dtype) > caps.max_alloc_bytes / 4) n /= 2;
+  pr.rows = pr.cols = n;
+  return pr;
+}
+
+std::vector<DType> Blas2Family::dtypes(const Capabilities& caps) const {
+  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
+  return {DType::F32, DType::C32};
+}
+
+}  // namespace optune::detail

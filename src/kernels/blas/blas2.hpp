@@ -1,0 +1,57 @@
+// Descriptor of the blas2 family (blas/blas2.cl): BLAS level 2, the general
+// and symmetric / Hermitian routines, on real and complex matrices (f32, f64,
+// c32, c64). One program per type and group size holds every entry point;
+// threads per row, split and grid are parameters of the host alone.
+#pragma once
+
+#include "kernels/descriptor.hpp"
+
+namespace optune::detail {
+
+enum class Blas2Routine : int {
+  Gemv, Gbmv, Symv, Hemv, Sbmv, Hbmv, Spmv, Hpmv,             // matrix-vector products
+  Ger, Geru, Gerc, Syr, Spr, Syr2, Spr2, Her, Hpr, Her2, Hpr2  // rank updates
+};
+const char* blas2_routine_name(Blas2Routine r) noexcept;  // "gemv", ..., "hpr2"
+bool blas2_is_product(Blas2Routine r) noexcept;            // gemv .. hpmv
+
+struct Blas2Problem {
+  DType dtype = DType::F32;
+  Blas2Routine routine = Blas2Routine::Gemv;
+  std::int64_t rows = 0, cols = 0;  // the logical matrix M (op(A) for gemv / gbmv)
+  bool row_major = true;            // products: M's rows contiguous (a row's work-items side by side)
+  bool blocked = false;             // symv / hemv in dense storage: blas2_symv_blocks
+  std::vector<std::int64_t> sizes() const { return {rows, cols}; }
+  std::map<std::string, std::int64_t> fields() const {
+    return {{"routine", std::int64_t(routine)}, {"row_major", row_major ? 1 : 0}, {"blocked", blocked ? 1 : 0}};
+  }
+};
+
+class Blas2Family : public FamilyOf<Blas2Problem> {
+ public:
+  std::string name() const override { return "blas2"; }
+  std::string source() const override { return "blas/blas2.cl"; }
+  std::string kernel_name() const override { return "blas2_mv_ge"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const override;
+  Params fit(const Params& tuned, const Capabilities& caps, const Blas2Problem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const override;
+  Defines defines(const Params& p, const Blas2Problem& problem) const override;
+  KernelSource program(const Params& p, const Blas2Problem& problem) const override;
+  std::string bucket(const Blas2Problem& problem) const override;
+  Blas2Problem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  std::vector<std::string> buckets() const override;
+  std::vector<DType> dtypes(const Capabilities& caps) const override;
+
+  // Products: work-items per row, and slices of the j range (1: no second pass).
+  std::size_t threads_per_row(const Params& p, const Blas2Problem& problem) const;
+  std::size_t slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const;
+  // Blocked symv / hemv: blocks per side.
+  static std::size_t symv_blocks(const Params& p, std::int64_t n) {
+    return std::size_t((n + p.at("SB") - 1) / p.at("SB"));
+  }
+  // The entry point of the routine (products: by storage).
+  static std::string entry(Blas2Routine r);
+};
+
+}  // namespace optune::detail

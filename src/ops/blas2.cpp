@@ -1,0 +1,588 @@
+// BLAS level 2 (general and symmetric / Hermitian routines): validation with
+// netlib's argument positions, the reference's early returns, the address
+// maps of every storage scheme (kernels/blas/blas2.cl), and the launch of the
+// blas2 family's kernels (products: one pass, or two when the j range is
+// split; rank updates: one pass).
+#include <cmath>
+#include <limits>
+
+#include "kernels/families.hpp"
+#include "ops/blas2_ops.hpp"
+#include "ops/blas_common.hpp"
+#include "ops/params.hpp"
+#include "ops/validate.hpp"
+#include "runtime/event_span.hpp"
+#include "runtime/scratch.hpp"
+#include "runtime/trace.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+using R = Blas2Routine;
+
+// The kernel's flags (blas2.cl).
+enum : std::int32_t {
+  kJMajor = 1, kConj = 2, kAlphaZero = 4, kBetaZero = 8, kUpper = 16, kHerm = 32, kPack1 = 64, kPackSwap = 128,
+  kTri = 256, kPacked = 512, kRank2 = 1024, kC1 = 2048, kC2 = 4096, kSwapIJ = 8192
+};
+
+bool is_packed(R r) { return r == R::Spmv || r == R::Hpmv || r == R::Spr || r == R::Hpr || r == R::Spr2 || r == R::Hpr2; }
+bool is_general(R r) { return r == R::Gemv || r == R::Gbmv || r == R::Ger || r == R::Geru || r == R::Gerc; }
+bool has_y(R r) { return r != R::Syr && r != R::Spr && r != R::Her && r != R::Hpr; }
+bool has_lda(R r) { return !is_packed(r); }
+bool is_hermitian(R r) {
+  return r == R::Hemv || r == R::Hbmv || r == R::Hpmv || r == R::Her || r == R::Hpr || r == R::Her2 || r == R::Hpr2;
+}
+// 0: any type; 1: real only; 2: complex only.
+int type_kind(R r) {
+  if (r == R::Gemv || r == R::Gbmv) return 0;
+  if (is_hermitian(r) || r == R::Geru || r == R::Gerc) return 2;
+  return 1;
+}
+
+// netlib's argument positions (xerbla's INFO), 0 where the routine has none.
+struct Positions {
+  int mode = 1, m = 0, n = 0, kl = 0, ku = 0, a = 0, lda = 0, x = 0, incx = 0, y = 0, incy = 0;
+};
+Positions positions(R r) {
+  Positions p;
+  switch (r) {
+    case R::Gemv: p = {1, 2, 3, 0, 0, 5, 6, 7, 8, 10, 11}; break;
+    case R::Gbmv: p = {1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13}; break;
+    case R::Symv: case R::Hemv: p = {1, 0, 2, 0, 0, 4, 5, 6, 7, 9, 10}; break;
+    case R::Sbmv: case R::Hbmv: p = {1, 0, 2, 3, 0, 5, 6, 7, 8, 10, 11}; break;
+    case R::Spmv: case R::Hpmv: p = {1, 0, 2, 0, 0, 4, 0, 5, 6, 8, 9}; break;
+    case R::Ger: case R::Geru: case R::Gerc: p = {0, 1, 2, 0, 0, 8, 9, 4, 5, 6, 7}; break;
+    case R::Syr: case R::Her: p = {1, 0, 2, 0, 0, 6, 7, 4, 5, 0, 0}; break;
+    case R::Spr: case R::Hpr: p = {1, 0, 2, 0, 0, 6, 0, 4, 5, 0, 0}; break;
+    case R::Syr2: case R::Her2: p = {1, 0, 2, 0, 0, 8, 9, 4, 5, 6, 7}; break;
+    case R::Spr2: case R::Hpr2: p = {1, 0, 2, 0, 0, 8, 0, 4, 5, 6, 7}; break;
+  }
+  return p;
+}
+
+// The logical matrix's size: rows (y's length) and cols (x's length) of a
+// product; rows x cols of an update.
+std::int64_t rows_of(const Blas2Call& c) {
+  if (c.routine == R::Gemv || c.routine == R::Gbmv) return c.trans == BlasTranspose::No ? c.m : c.n;
+  if (is_general(c.routine)) return c.m;
+  return c.n;
+}
+std::int64_t cols_of(const Blas2Call& c) {
+  if (c.routine == R::Gemv || c.routine == R::Gbmv) return c.trans == BlasTranspose::No ? c.n : c.m;
+  return c.n;
+}
+
+bool is_zero(std::complex<double> v) { return v.real() == 0 && v.imag() == 0; }
+
+// Whether the call reads or writes anything (the reference's quick returns).
+bool acts(const Blas2Call& c) {
+  if (rows_of(c) == 0 || cols_of(c) == 0) return false;
+  if (blas2_is_product(c.routine)) return !(is_zero(c.alpha) && c.beta == std::complex<double>(1, 0));
+  return !is_zero(c.alpha);
+}
+
+// Elements the matrix argument spans.
+std::size_t matrix_extent(const Blas2Call& c, const std::string& what) {
+  const char* w = what.c_str();
+  const R r = c.routine;
+  if (is_packed(r)) return validate::mul(w, std::size_t(c.n), std::size_t(c.n) + 1) / 2;
+  const bool col = c.layout == Layout::ColMajor;
+  // Stored rows x columns (band: the band's rows).
+  std::size_t outer, inner;
+  if (r == R::Gbmv) {
+    outer = std::size_t(col ? c.n : c.m);
+    inner = std::size_t(c.kl + c.ku + 1);
+  } else if (r == R::Sbmv || r == R::Hbmv) {
+    outer = std::size_t(c.n);
+    inner = std::size_t(c.kl + 1);
+  } else if (is_general(r)) {
+    outer = std::size_t(col ? c.n : c.m);
+    inner = std::size_t(col ? c.m : c.n);
+  } else {
+    outer = inner = std::size_t(c.n);
+  }
+  if (outer == 0 || inner == 0) return 0;
+  return validate::add(w, validate::mul(w, outer - 1, std::size_t(c.lda)), inner);
+}
+
+// The least leading dimension, and how the reference names it.
+std::pair<std::int64_t, std::string> least_lda(const Blas2Call& c) {
+  const bool col = c.layout == Layout::ColMajor;
+  switch (c.routine) {
+    case R::Gbmv: return {c.kl + c.ku + 1, "kl + ku + 1"};
+    case R::Sbmv: case R::Hbmv: return {c.kl + 1, "k + 1"};
+    case R::Gemv: case R::Ger: case R::Geru: case R::Gerc:
+      return {std::max<std::int64_t>(1, col ? c.m : c.n), col ? "max(1, m)" : "max(1, n)"};
+    default: return {std::max<std::int64_t>(1, c.n), "max(1, n)"};
+  }
+}
+
+void validate_call(const Queue& q, const Blas2Call& c) {
+  const R r = c.routine;
+  if (int(r) < 0 || int(r) > int(R::Hpr2))
+    throw Error(Status::InvalidArgument, "blas2: routine " + std::to_string(int(r)) + " is not known");
+  const std::string name = blas2_routine_name(r);
+  const Positions pos = positions(r);
+  const auto fail = [&](Status st, const std::string& msg) { throw Error(st, name + ": " + msg); };
+  const auto argn = [&](const char* a, int p) {
+    return std::string(a) + " (argument " + std::to_string(p) + ")";
+  };
+  if (c.layout != Layout::RowMajor && c.layout != Layout::ColMajor)
+    fail(Status::InvalidArgument, "layout is " + std::to_string(int(c.layout)) + "; RowMajor or ColMajor expected");
+  if (r == R::Gemv || r == R::Gbmv) {
+    if (c.trans != BlasTranspose::No && c.trans != BlasTranspose::Yes && c.trans != BlasTranspose::Conjugate)
+      fail(Status::InvalidArgument, argn("trans", 1) + " is " + std::to_string(int(c.trans)) +
+                                        "; No, Yes or Conjugate expected");
+  } else if (pos.mode) {
+    if (c.uplo != Triangle::Upper && c.uplo != Triangle::Lower)
+      fail(Status::InvalidArgument,
+           argn("uplo", 1) + " is " + std::to_string(int(c.uplo)) + "; Upper or Lower expected");
+  }
+  const auto non_negative = [&](const char* a, int p, std::int64_t v) {
+    if (v < 0) fail(Status::InvalidArgument, argn(a, p) + " is " + std::to_string(v) + "; at least 0 expected");
+  };
+  if (pos.m) non_negative("m", pos.m, c.m);
+  non_negative("n", pos.n, c.n);
+  if (r == R::Gbmv) {
+    non_negative("kl", pos.kl, c.kl);
+    non_negative("ku", pos.ku, c.ku);
+  }
+  if (r == R::Sbmv || r == R::Hbmv) non_negative("k", pos.kl, c.kl);
+  if (has_lda(r)) {
+    const auto [least, how] = least_lda(c);
+    if (c.lda < least)
+      fail(Status::InvalidArgument, argn("lda", pos.lda) + " is " + std::to_string(c.lda) + "; at least " + how +
+                                        " = " + std::to_string(least) + " expected");
+  }
+  if (c.incx == 0) fail(Status::InvalidArgument, argn("incx", pos.incx) + " is 0");
+  if (has_y(r) && c.incy == 0) fail(Status::InvalidArgument, argn("incy", pos.incy) + " is 0");
+  // Types and buffers.
+  const char* a_name = is_packed(r) ? "ap" : "a";
+  const std::string a_arg = name + ": " + a_name, x_arg = name + ": x", y_arg = name + ": y";
+  validate::dtype_known(a_arg.c_str(), c.a.dtype);
+  validate::on_queue(a_arg.c_str(), c.a.mem, q);
+  validate::dtype_known(x_arg.c_str(), c.x.dtype);
+  validate::on_queue(x_arg.c_str(), c.x.mem, q);
+  if (has_y(r)) {
+    validate::dtype_known(y_arg.c_str(), c.y.dtype);
+    validate::on_queue(y_arg.c_str(), c.y.mem, q);
+  }
+  const DType t = c.a.dtype;
+  const auto tn = [](DType d) { return std::string(dtype_name(d)); };
+  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64)
+    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) +
+                                  "; f32, f64, c32 or c64 expected (half-precision BLAS is not implemented)");
+  if (type_kind(r) == 1 && is_complex(t))
+    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + ": " + name + " takes f32 or f64");
+  if (type_kind(r) == 2 && !is_complex(t))
+    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + ": " + name + " takes c32 or c64");
+  if (c.x.dtype != t)
+    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + " but x is " + tn(c.x.dtype));
+  if (has_y(r) && c.y.dtype != t)
+    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + " but y is " + tn(c.y.dtype));
+  validate::dtype_held(a_arg.c_str(), t, q.device().caps());
+  if (rows_of(c) == 0 || cols_of(c) == 0) return;
+  validate::fits(a_arg.c_str(), c.a.count, 0, matrix_extent(c, a_arg + " (extent)"));
+  // Products: x has cols elements, y rows; updates: x rows (the i side), y cols.
+  const bool product = blas2_is_product(r);
+  const std::int64_t nx = product ? cols_of(c) : rows_of(c), ny = product ? rows_of(c) : cols_of(c);
+  validate::fits(x_arg.c_str(), c.x.count, 0, blas_extent(x_arg + " (n, incx)", nx, c.incx));
+  if (has_y(r)) validate::fits(y_arg.c_str(), c.y.count, 0, blas_extent(y_arg + " (n, incy)", ny, c.incy));
+}
+
+// The storage's address map: stored element (r, c) at base + r si + c sj
+// (dense and band), or the packed form's flags.
+struct AddressMap {
+  std::int64_t base = 0, si = 0, sj = 0;
+  std::int32_t flags = 0;
+};
+
+AddressMap address_map(const Blas2Call& c) {
+  const R r = c.routine;
+  const bool col = c.layout == Layout::ColMajor;
+  const bool upper = c.uplo == Triangle::Upper;
+  AddressMap m;
+  m.base = std::int64_t(c.a.offset);
+  if (is_packed(r)) {
+    // Column-major upper p + q (q + 1) / 2 with (p, q) = (r, c); lower form 1;
+    // row-major: the other form on (c, r).
+    m.flags = (upper != col ? kPack1 : 0) | (col ? 0 : kPackSwap);
+    return m;
+  }
+  if (r == R::Gbmv) {
+    m.base += col ? c.ku : c.kl;
+    m.si = col ? 1 : c.lda - 1;
+    m.sj = col ? c.lda - 1 : 1;
+  } else if (r == R::Sbmv || r == R::Hbmv) {
+    // Column-major upper: k + r - c + c lda; lower r - c + c lda; row-major
+    // upper c - r + r lda; lower k + c - r + r lda.
+    m.base += (upper == col) ? c.kl : 0;
+    m.si = col ? 1 : c.lda - 1;
+    m.sj = col ? c.lda - 1 : 1;
+  } else {
+    m.si = col ? 1 : c.lda;
+    m.sj = col ? c.lda : 1;
+  }
+  return m;
+}
+
+}  // namespace
+
+Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const Params* forced) {
+  const Capabilities& caps = q.device().caps();
+  const Blas2Family& fam = families::blas2();
+  const R r = c.routine;
+  const DType t = c.a.dtype;
+  const bool cplx = is_complex(t);
+  const AddressMap am = address_map(c);
+  std::int32_t flags = am.flags | (c.uplo == Triangle::Upper ? kUpper : 0) | (is_hermitian(r) ? kHerm : 0);
+  const std::int64_t rows = rows_of(c), cols = cols_of(c);
+  Blas2Problem pr;
+  pr.dtype = t;
+  pr.routine = r;
+  pr.rows = rows;
+  pr.cols = cols;
+  const auto vec = [&](std::vector<KernelArg>& a, const BlasVector& v, std::int64_t n, std::int64_t inc) {
+    a.push_back(KernelArg::buffer(*v.mem));
+    a.push_back(KernelArg::scalar(blas_base_of(v, n, inc)));
+    a.push_back(KernelArg::scalar(std::int64_t(inc)));
+  };
+  if (blas2_is_product(r)) {
+    std::int64_t si = am.si, sj = am.sj, lo = std::int64_t(1) << 60, hi = lo;
+    if (r == R::Gemv || r == R::Gbmv) {
+      if (c.trans != BlasTranspose::No) std::swap(si, sj);
+      if (c.trans == BlasTranspose::Conjugate && cplx) flags |= kConj;
+      if (r == R::Gbmv) {
+        lo = c.trans == BlasTranspose::No ? c.kl : c.ku;
+        hi = c.trans == BlasTranspose::No ? c.ku : c.kl;
+      }
+    }
+    if (r == R::Sbmv || r == R::Hbmv) lo = hi = c.kl;
+    const bool alpha_zero = is_zero(c.alpha);
+    if (alpha_zero) flags |= kAlphaZero;
+    if (is_zero(c.beta)) flags |= kBetaZero;
+    // Packed matrices: the address formulas keep neighbouring rows' elements
+    // of one column apart by a column, so the column order serves both.
+    pr.row_major = !is_packed(r) && sj == 1 && si != 1;
+    if (pr.row_major) flags |= kJMajor;
+    if (alpha_zero) pr.cols = 1;  // nothing to sum: one slice
+    // symv / hemv in dense storage read the triangle once (blas2_symv_blocks),
+    // always through the second pass; alpha 0 reads no A and takes the
+    // generic kernel.
+    pr.blocked = (r == R::Symv || r == R::Hemv) && !alpha_zero;
+    const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+    const Geometry g = fam.geometry(p, caps, pr);
+    const std::size_t slices = fam.slices(p, caps, pr);
+    const bool two_pass = slices > 1 || pr.blocked;
+    const std::size_t tj = fam.threads_per_row(p, pr);
+    const std::size_t chunk = (std::size_t(cols) + slices - 1) / slices;
+    ScratchLease lease = lease_scratch(q, {two_pass ? slices * std::size_t(rows) * dtype_size(t) : 0, 0, 0, 0});
+    const MemImpl& part = two_pass ? *lease.slot[0] : *c.y.mem;
+    KernelSource src = fam.program(p, pr);
+    std::vector<KernelArg> args;
+    if (pr.blocked) {
+      src.entry = "blas2_symv_blocks";
+      args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::buffer(*c.a.mem),
+              KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si), KernelArg::scalar(sj)};
+      vec(args, c.x, cols, c.incx);
+      args.push_back(KernelArg::scalar(flags));
+      args.push_back(KernelArg::buffer(part));
+    } else {
+      args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
+              KernelArg::scalar(lo), KernelArg::scalar(hi), KernelArg::buffer(*c.a.mem),
+              KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si),
+              KernelArg::scalar(sj), KernelArg::scalar(std::int64_t(c.n))};
+      vec(args, c.x, cols, c.incx);
+      vec(args, c.y, rows, c.incy);
+      args.push_back(blas_type_arg(t, c.alpha));
+      args.push_back(blas_type_arg(t, c.beta));
+      args.push_back(KernelArg::scalar(flags));
+      args.push_back(KernelArg::scalar(std::uint32_t(tj)));
+      args.push_back(KernelArg::scalar(std::uint64_t(chunk)));
+      args.push_back(KernelArg::buffer(part));
+    }
+    KernelPtr k = compile_kernel(q, src);
+    EventSpan span;
+    span.add(launch_kernel(q, *k, args, g, wait, &p));
+    if (two_pass) {
+      src.entry = "blas2_mv_final";
+      KernelPtr fk = compile_kernel(q, src);
+      std::vector<KernelArg> fargs{KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint32_t(slices)),
+                                   KernelArg::buffer(part)};
+      vec(fargs, c.y, rows, c.incy);
+      fargs.push_back(blas_type_arg(t, c.alpha));
+      fargs.push_back(blas_type_arg(t, c.beta));
+      fargs.push_back(KernelArg::scalar(flags));
+      Geometry fg;
+      fg.local[0] = std::size_t(p.at("WGS"));
+      fg.global[0] = round_up(std::size_t(rows), fg.local[0]);
+      span.add(launch_kernel(q, *fk, fargs, fg, {}, &p));
+    }
+    return span.result();
+  }
+  // Rank updates: u indexed by i (x), v by j (y; x again for syr / her).
+  const bool rank2 = r == R::Syr2 || r == R::Spr2 || r == R::Her2 || r == R::Hpr2;
+  const bool tri = !is_general(r);
+  if (tri) flags |= kTri;
+  if (is_packed(r)) flags |= kPacked;
+  if (rank2) flags |= kRank2;
+  if (r == R::Gerc || r == R::Her || r == R::Hpr || r == R::Her2 || r == R::Hpr2) flags |= kC2;
+  pr.row_major = !is_packed(r) && am.sj == 1 && am.si != 1;
+  if (is_packed(r)) pr.row_major = c.layout == Layout::RowMajor;  // row-major packed rows are contiguous
+  if (pr.row_major) flags |= kSwapIJ;
+  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+  const Geometry g = fam.geometry(p, caps, pr);
+  KernelPtr k = compile_kernel(q, fam.program(p, pr));
+  const BlasVector& v = has_y(r) ? c.y : c.x;
+  const std::int64_t incv = has_y(r) ? c.incy : c.incx;
+  std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
+                              KernelArg::buffer(*c.a.mem), KernelArg::scalar(std::uint64_t(am.base)),
+                              KernelArg::scalar(am.si), KernelArg::scalar(am.sj),
+                              KernelArg::scalar(std::int64_t(c.n))};
+  vec(args, c.x, rows, c.incx);
+  vec(args, v, cols, incv);
+  args.push_back(blas_type_arg(t, c.alpha));
+  args.push_back(blas_type_arg(t, std::conj(c.alpha)));
+  args.push_back(KernelArg::scalar(flags));
+  return launch_kernel(q, *k, args, g, wait, &p);
+}
+
+Event blas2_untyped(const Queue& q, const Blas2Call& c, const WaitList& wait) {
+  trace::Span traced(std::string("blas ") + blas2_routine_name(c.routine));
+  if (traced) {
+    traced.text("dtype", dtype_name(c.a.dtype));
+    traced.number("m", double(c.m));
+    traced.number("n", double(c.n));
+  }
+  validate_call(q, c);
+  if (!acts(c)) return Event();
+  return run_blas2(q, c, wait, nullptr);
+}
+
+}  // namespace optune::detail
+
+namespace optune {
+
+using detail::Blas2Call;
+using detail::Blas2Routine;
+using detail::blas_vector;
+
+namespace {
+
+template <class T>
+std::complex<double> as_complex(const T& v) { return detail::blas_as_complex(v); }
+
+template <class T>
+Event product(const Queue& q, Blas2Routine r, Layout layout, BlasTranspose trans, Triangle uplo, std::int64_t m,
+              std::int64_t n, std::int64_t kl, std::int64_t ku, const T& alpha, const Buffer<T>& a, std::int64_t lda,
+              const Buffer<T>& x, std::int64_t incx, const T& beta, const Buffer<T>& y, std::int64_t incy,
+              const WaitList& wait) {
+  Blas2Call c;
+  c.routine = r;
+  c.layout = layout;
+  c.trans = trans;
+  c.uplo = uplo;
+  c.m = m;
+  c.n = n;
+  c.kl = kl;
+  c.ku = ku;
+  c.alpha = as_complex(alpha);
+  c.beta = as_complex(beta);
+  c.a = blas_vector(a);
+  c.lda = lda;
+  c.x = blas_vector(x);
+  c.incx = incx;
+  c.y = blas_vector(y);
+  c.incy = incy;
+  return detail::blas2_untyped(q, c, wait);
+}
+
+template <class T>
+Event update(const Queue& q, Blas2Routine r, Layout layout, Triangle uplo, std::int64_t m, std::int64_t n,
+             std::complex<double> alpha, const Buffer<T>& x, std::int64_t incx, const Buffer<T>* y, std::int64_t incy,
+             const Buffer<T>& a, std::int64_t lda, const WaitList& wait) {
+  Blas2Call c;
+  c.routine = r;
+  c.layout = layout;
+  c.uplo = uplo;
+  c.m = m;
+  c.n = n;
+  c.alpha = alpha;
+  c.x = blas_vector(x);
+  c.incx = incx;
+  if (y) {
+    c.y = blas_vector(*y);
+    c.incy = incy;
+  }
+  c.a = blas_vector(a);
+  c.lda = lda;
+  return detail::blas2_untyped(q, c, wait);
+}
+
+constexpr Triangle kNoUplo = Triangle::Upper;
+constexpr BlasTranspose kNoTrans = BlasTranspose::No;
+
+}  // namespace
+
+template <class T>
+Event gemv(const Queue& q, Layout layout, BlasTranspose trans, std::int64_t m, std::int64_t n,
+           std::type_identity_t<T> alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& x, std::int64_t incx,
+           std::type_identity_t<T> beta, const Buffer<T>& y, std::int64_t incy, const WaitList& wait) {
+  return product<T>(q, Blas2Routine::Gemv, layout, trans, kNoUplo, m, n, 0, 0, alpha, a, lda, x, incx, beta, y, incy,
+                    wait);
+}
+
+template <class T>
+Event gbmv(const Queue& q, Layout layout, BlasTranspose trans, std::int64_t m, std::int64_t n, std::int64_t kl,
+           std::int64_t ku, std::type_identity_t<T> alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& x,
+           std::int64_t incx, std::type_identity_t<T> beta, const Buffer<T>& y, std::int64_t incy,
+           const WaitList& wait) {
+  return product<T>(q, Blas2Routine::Gbmv, layout, trans, kNoUplo, m, n, kl, ku, alpha, a, lda, x, incx, beta, y,
+                    incy, wait);
+}
+
+#define OPTUNE_BLAS2_SYMMETRIC(NAME, ROUTINE)                                                                        \
+  template <class T>                                                                                                 \
+  Event NAME(const Queue& q, Layout layout, Triangle uplo, std::int64_t n, std::type_identity_t<T> alpha,            \
+             const Buffer<T>& a, std::int64_t lda, const Buffer<T>& x, std::int64_t incx,                            \
+             std::type_identity_t<T> beta, const Buffer<T>& y, std::int64_t incy, const WaitList& wait) {            \
+    return product<T>(q, Blas2Routine::ROUTINE, layout, kNoTrans, uplo, 0, n, 0, 0, alpha, a, lda, x, incx, beta, y, \
+                      incy, wait);                                                                                   \
+  }
+OPTUNE_BLAS2_SYMMETRIC(symv, Symv)
+OPTUNE_BLAS2_SYMMETRIC(hemv, Hemv)
+
+#define OPTUNE_BLAS2_BAND(NAME, ROUTINE)                                                                             \
+  template <class T>                                                                                                 \
+  Event NAME(const Queue& q, Layout layout, Triangle uplo, std::int64_t n, std::int64_t k,                           \
+             std::type_identity_t<T> alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& x,                \
+             std::int64_t incx, std::type_identity_t<T> beta, const Buffer<T>& y, std::int64_t incy,                 \
+             const WaitList& wait) {                                                                                 \
+    return product<T>(q, Blas2Routine::ROUTINE, layout, kNoTrans, uplo, 0, n, k, 0, alpha, a, lda, x, incx, beta, y, \
+                      incy, wait);                                                                                   \
+  }
+OPTUNE_BLAS2_BAND(sbmv, Sbmv)
+OPTUNE_BLAS2_BAND(hbmv, Hbmv)
+
+#define OPTUNE_BLAS2_PACKED(NAME, ROUTINE)                                                                            \
+  template <class T>                                                                                                  \
+  Event NAME(const Queue& q, Layout layout, Triangle uplo, std::int64_t n, std::type_identity_t<T> alpha,             \
+             const Buffer<T>& ap, const Buffer<T>& x, std::int64_t incx, std::type_identity_t<T> beta,                \
+             const Buffer<T>& y, std::int64_t incy, const WaitList& wait) {                                           \
+    return product<T>(q, Blas2Routine::ROUTINE, layout, kNoTrans, uplo, 0, n, 0, 0, alpha, ap, 0, x, incx, beta, y,   \
+                      incy, wait);                                                                                    \
+  }
+OPTUNE_BLAS2_PACKED(spmv, Spmv)
+OPTUNE_BLAS2_PACKED(hpmv, Hpmv)
+
+#define OPTUNE_BLAS2_GER(NAME, ROUTINE)                                                                             \
+  template <class T>                                                                                                \
+  Event NAME(const Queue& q, Layout layout, std::int64_t m, std::int64_t n, std::type_identity_t<T> alpha,          \
+             const Buffer<T>& x, std::int64_t incx, const Buffer<T>& y, std::int64_t incy, const Buffer<T>& a,      \
+             std::int64_t lda, const WaitList& wait) {                                                              \
+    return update<T>(q, Blas2Routine::ROUTINE, layout, kNoUplo, m, n, as_complex(alpha), x, incx, &y, incy, a, lda, \
+                     wait);                                                                                         \
+  }
+OPTUNE_BLAS2_GER(ger, Ger)
+OPTUNE_BLAS2_GER(geru, Geru)
+OPTUNE_BLAS2_GER(gerc, Gerc)
+
+template <class T>
+Event syr(const Queue& q, Layout layout, Triangle uplo, std::int64_t n, std::type_identity_t<T> alpha,
+          const Buffer<T>& x, std::int64_t incx, const Buffer<T>& a, std::int64_t lda, const WaitList& wait) {
+  return update<T>(q, Blas2Routine::Syr, layout, uplo, 0, n, as_complex(alpha), x, incx, nullptr, 0, a, lda, wait);
+}
+template <class T>
+Event spr(const Queue& q, Layout layout, Triangle uplo, std::int64_t n, std::type_identity_t<T> alpha,
+          const Buffer<T>& x, std::int64_t incx, const Buffer<T>& ap, const WaitList& wait) {
+  return update<T>(q, Blas2Routine::Spr, layout, uplo, 0, n, as_complex(alpha), x, incx, nullptr, 0, ap, 0, wait);
+}
+template <class T>
+Event her(const Queue& q, Layout layout, Triangle uplo, std::int64_t n, blas_real_t<T> alpha, const Buffer<T>& x,
+          std::int64_t incx, const Buffer<T>& a, std::int64_t lda, const WaitList& wait) {
+  return update<T>(q, Blas2Routine::Her, layout, uplo, 0, n, {double(alpha), 0.0}, x, incx, nullptr, 0, a, lda,
+                   wait);
+}
+template <class T>
+Event hpr(const Queue& q, Layout layout, Triangle uplo, std::int64_t n, blas_real_t<T> alpha, const Buffer<T>& x,
+          std::int64_t incx, const Buffer<T>& ap, const WaitList& wait) {
+  return update<T>(q, Blas2Routine::Hpr, layout, uplo, 0, n, {double(alpha), 0.0}, x, incx, nullptr, 0, ap, 0, wait);
+}
+
+#define OPTUNE_BLAS2_RANK2(NAME, ROUTINE)                                                                       \
+  template <class T>                                                                                            \
+  Event NAME(const Queue& q, Layout layout, Triangle uplo, std::int64_t n, std::type_identity_t<T> alpha,       \
+             const Buffer<T>& x, std::int64_t incx, const Buffer<T>& y, std::int64_t incy, const Buffer<T>& a,  \
+             std::int64_t lda, const WaitList& wait) {                                                          \
+    return update<T>(q, Blas2Routine::ROUTINE, layout, uplo, 0, n, as_complex(alpha), x, incx, &y, incy, a, lda, \
+                     wait);                                                                                     \
+  }
+OPTUNE_BLAS2_RANK2(syr2, Syr2)
+OPTUNE_BLAS2_RANK2(her2, Her2)
+
+#define OPTUNE_BLAS2_PACKED2(NAME, ROUTINE)                                                                       \
+  template <class T>                                                                                              \
+  Event NAME(const Queue& q, Layout layout, Triangle uplo, std::int64_t n, std::type_identity_t<T> alpha,         \
+             const Buffer<T>& x, std::int64_t incx, const Buffer<T>& y, std::int64_t incy, const Buffer<T>& ap,   \
+             const WaitList& wait) {                                                                              \
+    return update<T>(q, Blas2Routine::ROUTINE, layout, uplo, 0, n, as_complex(alpha), x, incx, &y, incy, ap, 0,   \
+                     wait);                                                                                       \
+  }
+OPTUNE_BLAS2_PACKED2(spr2, Spr2)
+OPTUNE_BLAS2_PACKED2(hpr2, Hpr2)
+
+#define OPTUNE_BLAS2_PRODUCTS(T, SY, SB, SP)                                                                        \
+  template Event gemv<T>(const Queue&, Layout, BlasTranspose, std::int64_t, std::int64_t, std::type_identity_t<T>,  \
+                         const Buffer<T>&, std::int64_t, const Buffer<T>&, std::int64_t, std::type_identity_t<T>,   \
+                         const Buffer<T>&, std::int64_t, const WaitList&);                                          \
+  template Event gbmv<T>(const Queue&, Layout, BlasTranspose, std::int64_t, std::int64_t, std::int64_t,             \
+                         std::int64_t, std::type_identity_t<T>, const Buffer<T>&, std::int64_t, const Buffer<T>&,   \
+                         std::int64_t, std::type_identity_t<T>, const Buffer<T>&, std::int64_t, const WaitList&);   \
+  template Event SY<T>(const Queue&, Layout, Triangle, std::int64_t, std::type_identity_t<T>, const Buffer<T>&,     \
+                       std::int64_t, const Buffer<T>&, std::int64_t, std::type_identity_t<T>, const Buffer<T>&,     \
+                       std::int64_t, const WaitList&);                                                              \
+  template Event SB<T>(const Queue&, Layout, Triangle, std::int64_t, std::int64_t, std::type_identity_t<T>,         \
+                       const Buffer<T>&, std::int64_t, const Buffer<T>&, std::int64_t, std::type_identity_t<T>,     \
+                       const Buffer<T>&, std::int64_t, const WaitList&);                                            \
+  template Event SP<T>(const Queue&, Layout, Triangle, std::int64_t, std::type_identity_t<T>, const Buffer<T>&,     \
+                       const Buffer<T>&, std::int64_t, std::type_identity_t<T>, const Buffer<T>&, std::int64_t,     \
+                       const WaitList&);
+#define OPTUNE_BLAS2_GER_INST(T, NAME)                                                                          \
+  template Event NAME<T>(const Queue&, Layout, std::int64_t, std::int64_t, std::type_identity_t<T>,            \
+                         const Buffer<T>&, std::int64_t, const Buffer<T>&, std::int64_t, const Buffer<T>&,     \
+                         std::int64_t, const WaitList&);
+#define OPTUNE_BLAS2_RANK2_INST(T, NAME)                                                                          \
+  template Event NAME<T>(const Queue&, Layout, Triangle, std::int64_t, std::type_identity_t<T>, const Buffer<T>&, \
+                         std::int64_t, const Buffer<T>&, std::int64_t, const Buffer<T>&, std::int64_t,           \
+                         const WaitList&);
+#define OPTUNE_BLAS2_PACKED2_INST(T, NAME)                                                                        \
+  template Event NAME<T>(const Queue&, Layout, Triangle, std::int64_t, std::type_identity_t<T>, const Buffer<T>&, \
+                         std::int64_t, const Buffer<T>&, std::int64_t, const Buffer<T>&, const WaitList&);
+#define OPTUNE_BLAS2_REAL(T)                                                                                      \
+  OPTUNE_BLAS2_PRODUCTS(T, symv, sbmv, spmv)                                                                      \
+  OPTUNE_BLAS2_GER_INST(T, ger)                                                                                   \
+  template Event syr<T>(const Queue&, Layout, Triangle, std::int64_t, std::type_identity_t<T>, const Buffer<T>&,  \
+                        std::int64_t, const Buffer<T>&, std::int64_t, const WaitList&);                           \
+  template Event spr<T>(const Queue&, Layout, Triangle, std::int64_t, std::type_identity_t<T>, const Buffer<T>&,  \
+                        std::int64_t, const Buffer<T>&, const WaitList&);                                         \
+  OPTUNE_BLAS2_RANK2_INST(T, syr2)                                                                                \
+  OPTUNE_BLAS2_PACKED2_INST(T, spr2)
+#define OPTUNE_BLAS2_COMPLEX(T)                                                                                   \
+  OPTUNE_BLAS2_PRODUCTS(T, hemv, hbmv, hpmv)                                                                      \
+  OPTUNE_BLAS2_GER_INST(T, geru)                                                                                  \
+  OPTUNE_BLAS2_GER_INST(T, gerc)                                                                                  \
+  template Event her<T>(const Queue&, Layout, Triangle, std::int64_t, blas_real_t<T>, const Buffer<T>&,           \
+                        std::int64_t, const Buffer<T>&, std::int64_t, const WaitList&);                           \
+  template Event hpr<T>(const Queue&, Layout, Triangle, std::int64_t, blas_real_t<T>, const Buffer<T>&,           \
+                        std::int64_t, const Buffer<T>&, const WaitList&);                                         \
+  OPTUNE_BLAS2_RANK2_INST(T, her2)                                                                                \
+  OPTUNE_BLAS2_PACKED2_INST(T, hpr2)
+
+OPTUNE_BLAS2_REAL(float)
+OPTUNE_BLAS2_REAL(double)
+OPTUNE_BLAS2_COMPLEX(std::complex<float>)
+OPTUNE_BLAS2_COMPLEX(std::complex<double>)
+
+}  // namespace optune
