@@ -98,6 +98,8 @@ struct Level3Api {
   TrmmFn<S>* trmm = nullptr;
   TrsmFn<S>* trsm = nullptr;
   bool loaded() const { return syrk && syr2k && trmm && trsm; }
+};
+
 // Level 2 (column-major; op 0 N, 1 T; fill mode 1 upper).
 template <class S>
 using GemvFn = int(Handle, int trans, int m, int n, const S* alpha, const S* a, int lda, const S* x, int incx,
@@ -516,6 +518,10 @@ class Cublas : public ReferenceBlas {
       }
     });
     if (status != kSuccess) throw Error(Status::DeviceError, what + " failed: " + status_text(api_, status));
+    return ev;
+  }
+
+  template <class S>
   Event run2(const Queue& q, const Level2Fns<S>& fn, const Level2Call& call, S alpha,
              const interop::NativeBuffer& a, const interop::NativeBuffer& x, const interop::NativeBuffer& y) {
     const int n = checked_int(call.n, "n");
