@@ -2,10 +2,11 @@
 // reference, a hidden length (size_t) after the others for each character
 // argument, REAL and COMPLEX function results returned as C's float, double,
 // float _Complex and double _Complex are. Each symbol is one line over the
-// routines of level1.hpp and level3.hpp; a routine family's macro makes its
+// routines of level1.hpp, level2.hpp and level3.hpp; a routine family's macro makes its
 // s, d, c and z symbols. Routines not on the device yet are not here (see
 // docs/DESIGN.md, "Host BLAS interface").
 #include "hostblas/level1.hpp"
+#include "hostblas/level2.hpp"
 #include "hostblas/level3.hpp"
 #include "hostblas/xerbla.hpp"
 
@@ -117,6 +118,70 @@ OPTUNE_F77_ROTM(d, double)
 
 float scabs1_(const c32* z) { return hb::cabs1(*z); }
 double dcabs1_(const c64* z) { return hb::cabs1(*z); }
+
+// ---- level 2 (s, d) ----
+#define OPTUNE_F77_LEVEL2(P, T, N)                                                                              \
+  void P##gemv_(const char* tr, const fint* m, const fint* n, const T* alpha, const T* a, const fint* lda,      \
+                const T* x, const fint* incx, const T* beta, T* y, const fint* incy, fchar) {                   \
+    hb::gemv(N "GEMV ", hb::upper(tr), *m, *n, *alpha, a, *lda, x, *incx, *beta, y, *incy);                    \
+  }                                                                                                             \
+  void P##gbmv_(const char* tr, const fint* m, const fint* n, const fint* kl, const fint* ku, const T* alpha,   \
+                const T* a, const fint* lda, const T* x, const fint* incx, const T* beta, T* y,                 \
+                const fint* incy, fchar) {                                                                      \
+    hb::gbmv(N "GBMV ", hb::upper(tr), *m, *n, *kl, *ku, *alpha, a, *lda, x, *incx, *beta, y, *incy);          \
+  }                                                                                                             \
+  void P##symv_(const char* ul, const fint* n, const T* alpha, const T* a, const fint* lda, const T* x,         \
+                const fint* incx, const T* beta, T* y, const fint* incy, fchar) {                               \
+    hb::symv(N "SYMV ", hb::upper(ul), *n, *alpha, a, *lda, x, *incx, *beta, y, *incy);                        \
+  }                                                                                                             \
+  void P##sbmv_(const char* ul, const fint* n, const fint* k, const T* alpha, const T* a, const fint* lda,      \
+                const T* x, const fint* incx, const T* beta, T* y, const fint* incy, fchar) {                   \
+    hb::sbmv(N "SBMV ", hb::upper(ul), *n, *k, *alpha, a, *lda, x, *incx, *beta, y, *incy);                    \
+  }                                                                                                             \
+  void P##spmv_(const char* ul, const fint* n, const T* alpha, const T* ap, const T* x, const fint* incx,       \
+                const T* beta, T* y, const fint* incy, fchar) {                                                 \
+    hb::spmv(N "SPMV ", hb::upper(ul), *n, *alpha, ap, x, *incx, *beta, y, *incy);                             \
+  }                                                                                                             \
+  void P##ger_(const fint* m, const fint* n, const T* alpha, const T* x, const fint* incx, const T* y,          \
+               const fint* incy, T* a, const fint* lda) {                                                       \
+    hb::ger(N "GER  ", *m, *n, *alpha, x, *incx, y, *incy, a, *lda);                                           \
+  }                                                                                                             \
+  void P##syr_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, T* a,               \
+               const fint* lda, fchar) {                                                                        \
+    hb::syr_any<T>(N "SYR  ", hb::upper(ul), *n, *alpha, x, *incx, nullptr, 0, a, *lda);                       \
+  }                                                                                                             \
+  void P##spr_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, T* ap, fchar) {     \
+    hb::syr_any<T>(N "SPR  ", hb::upper(ul), *n, *alpha, x, *incx, nullptr, 0, ap, -1);                        \
+  }                                                                                                             \
+  void P##syr2_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, const T* y,        \
+                const fint* incy, T* a, const fint* lda, fchar) {                                               \
+    hb::syr_any<T>(N "SYR2 ", hb::upper(ul), *n, *alpha, x, *incx, y, *incy, a, *lda);                         \
+  }                                                                                                             \
+  void P##spr2_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, const T* y,        \
+                const fint* incy, T* ap, fchar) {                                                               \
+    hb::syr_any<T>(N "SPR2 ", hb::upper(ul), *n, *alpha, x, *incx, y, *incy, ap, -1);                          \
+  }                                                                                                             \
+  OPTUNE_F77_TRI(P, T, N, mv, MV, false)                                                                        \
+  OPTUNE_F77_TRI(P, T, N, sv, SV, true)
+// trmv / tbmv / tpmv and trsv / tbsv / tpsv.
+#define OPTUNE_F77_TRI(P, T, N, op, OP, SOLVE)                                                                  \
+  void P##tr##op##_(const char* ul, const char* tr, const char* dg, const fint* n, const T* a, const fint* lda, \
+                    T* x, const fint* incx, fchar, fchar, fchar) {                                              \
+    hb::tr_any(N "TR" #OP " ", SOLVE, hb::Tri::Full, hb::upper(ul), hb::upper(tr), hb::upper(dg), *n, 0, a,    \
+               *lda, x, *incx);                                                                                 \
+  }                                                                                                             \
+  void P##tb##op##_(const char* ul, const char* tr, const char* dg, const fint* n, const fint* k, const T* a,   \
+                    const fint* lda, T* x, const fint* incx, fchar, fchar, fchar) {                             \
+    hb::tr_any(N "TB" #OP " ", SOLVE, hb::Tri::Band, hb::upper(ul), hb::upper(tr), hb::upper(dg), *n, *k, a,   \
+               *lda, x, *incx);                                                                                 \
+  }                                                                                                             \
+  void P##tp##op##_(const char* ul, const char* tr, const char* dg, const fint* n, const T* ap, T* x,           \
+                    const fint* incx, fchar, fchar, fchar) {                                                    \
+    hb::tr_any(N "TP" #OP " ", SOLVE, hb::Tri::Packed, hb::upper(ul), hb::upper(tr), hb::upper(dg), *n, 0, ap, \
+               0, x, *incx);                                                                                    \
+  }
+OPTUNE_F77_LEVEL2(s, float, "S")
+OPTUNE_F77_LEVEL2(d, double, "D")
 
 // ---- level 3 ----
 #define OPTUNE_F77_GEMM(P, T, NAME)                                                                             \
