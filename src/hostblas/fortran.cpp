@@ -193,4 +193,36 @@ OPTUNE_F77_LEVEL2(d, double, "D")
 OPTUNE_F77_GEMM(s, float, "SGEMM ")
 OPTUNE_F77_GEMM(d, double, "DGEMM ")
 
+#define OPTUNE_F77_LEVEL3(P, T, N)                                                                              \
+  void P##symm_(const char* sd, const char* ul, const fint* m, const fint* n, const T* alpha, const T* a,       \
+                const fint* lda, const T* b, const fint* ldb, const T* beta, T* c, const fint* ldc, fchar,      \
+                fchar) {                                                                                        \
+    hb::symm(N "SYMM ", hb::upper(sd), hb::upper(ul), *m, *n, *alpha, a, *lda, b, *ldb, *beta, c, *ldc);       \
+  }                                                                                                             \
+  void P##syrk_(const char* ul, const char* tr, const fint* n, const fint* k, const T* alpha, const T* a,       \
+                const fint* lda, const T* beta, T* c, const fint* ldc, fchar, fchar) {                          \
+    hb::syrk_any<T>(N "SYRK ", hb::upper(ul), hb::upper(tr), *n, *k, *alpha, a, *lda, nullptr, 0, *beta, c,    \
+                    *ldc);                                                                                      \
+  }                                                                                                             \
+  void P##syr2k_(const char* ul, const char* tr, const fint* n, const fint* k, const T* alpha, const T* a,      \
+                 const fint* lda, const T* b, const fint* ldb, const T* beta, T* c, const fint* ldc, fchar,     \
+                 fchar) {                                                                                       \
+    hb::syrk_any<T>(N "SYR2K", hb::upper(ul), hb::upper(tr), *n, *k, *alpha, a, *lda, b, *ldb, *beta, c,       \
+                    *ldc);                                                                                      \
+  }                                                                                                             \
+  void P##trmm_(const char* sd, const char* ul, const char* tr, const char* dg, const fint* m, const fint* n,   \
+                const T* alpha, const T* a, const fint* lda, T* b, const fint* ldb, fchar, fchar, fchar,        \
+                fchar) {                                                                                        \
+    hb::trmm_any(N "TRMM ", false, hb::upper(sd), hb::upper(ul), hb::upper(tr), hb::upper(dg), *m, *n, *alpha, \
+                 a, *lda, b, *ldb);                                                                             \
+  }                                                                                                             \
+  void P##trsm_(const char* sd, const char* ul, const char* tr, const char* dg, const fint* m, const fint* n,   \
+                const T* alpha, const T* a, const fint* lda, T* b, const fint* ldb, fchar, fchar, fchar,        \
+                fchar) {                                                                                        \
+    hb::trmm_any(N "TRSM ", true, hb::upper(sd), hb::upper(ul), hb::upper(tr), hb::upper(dg), *m, *n, *alpha,  \
+                 a, *lda, b, *ldb);                                                                             \
+  }
+OPTUNE_F77_LEVEL3(s, float, "S")
+OPTUNE_F77_LEVEL3(d, double, "D")
+
 }  // extern "C"

@@ -18,12 +18,7 @@ namespace optune::hostblas {
 
 namespace l2 {
 using i64 = std::int64_t;
-inline bool is_trans(char t) { return t == 'N' || t == 'T' || t == 'C'; }
-inline bool is_uplo(char u) { return u == 'U' || u == 'L'; }
-inline bool is_diag(char d) { return d == 'U' || d == 'N'; }
-inline BlasTranspose trans_of(char t) { return t == 'N' ? BlasTranspose::No : BlasTranspose::Yes; }
-inline Triangle uplo_of(char u) { return u == 'U' ? Triangle::Upper : Triangle::Lower; }
-inline Diagonal diag_of(char d) { return d == 'U' ? Diagonal::Unit : Diagonal::NonUnit; }
+using namespace l3;  // the characters' checks and meanings
 inline std::size_t packed_count(i64 n) { return std::size_t(n) * std::size_t(n + 1) / 2; }
 // Band matrix of `cols` columns, `rows` = the band's width, leading dimension ld.
 inline std::size_t band_count(i64 width, i64 cols, i64 ld) { return mat_count(std::min(width, ld), cols, ld); }

@@ -8,6 +8,8 @@
 
 #include "hostblas/engine.hpp"
 #include "hostblas/xerbla.hpp"
+#include "optune/blas3.hpp"
+#include "optune/blas3_triangular.hpp"
 #include "optune/gemm.hpp"
 
 namespace optune::hostblas {
@@ -55,6 +57,116 @@ void gemm(const char* name, char transa, char transb, std::int64_t m, std::int64
     optune::gemm<T>(call.queue(), Layout::ColMajor, nota ? Transpose::No : Transpose::Yes,
                     notb ? Transpose::No : Transpose::Yes, m, n, k, double(alpha), ab, lda, bb, ldb, double(beta), cb,
                     ldc);
+  });
+}
+
+namespace l3 {
+inline bool is_side(char s) { return s == 'L' || s == 'R'; }
+inline bool is_uplo(char u) { return u == 'U' || u == 'L'; }
+inline bool is_trans(char t) { return t == 'N' || t == 'T' || t == 'C'; }
+inline bool is_diag(char d) { return d == 'U' || d == 'N'; }
+inline Side side_of(char s) { return s == 'L' ? Side::Left : Side::Right; }
+inline Triangle uplo_of(char u) { return u == 'U' ? Triangle::Upper : Triangle::Lower; }
+inline BlasTranspose trans_of(char t) { return t == 'N' ? BlasTranspose::No : BlasTranspose::Yes; }
+inline Diagonal diag_of(char d) { return d == 'U' ? Diagonal::Unit : Diagonal::NonUnit; }
+}  // namespace l3
+
+// C's `uplo` triangle (n x n) = beta C on the host: the reference's path for
+// alpha == 0 or k == 0 in syrk / syr2k (beta == 0 writes zeros unread).
+template <class T>
+void scale_triangle_host(char uplo, std::int64_t n, T beta, T* c, std::int64_t ldc) {
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = uplo == 'U' ? 0 : j; i < (uplo == 'U' ? j + 1 : n); ++i) {
+      T& v = c[i + j * ldc];
+      v = beta == T(0) ? T(0) : beta * v;
+    }
+}
+
+// xSYMM: C = alpha A B + beta C (side L) or alpha B A + beta C (R).
+template <class T>
+void symm(const char* name, char side, char uplo, std::int64_t m, std::int64_t n, T alpha, const T* a,
+          std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc) {
+  using namespace l3;
+  const std::int64_t nrowa = side == 'L' ? m : n;
+  int info = 0;
+  if (!is_side(side)) info = 1;
+  else if (!is_uplo(uplo)) info = 2;
+  else if (m < 0) info = 3;
+  else if (n < 0) info = 4;
+  else if (lda < std::max<std::int64_t>(1, nrowa)) info = 7;
+  else if (ldb < std::max<std::int64_t>(1, m)) info = 9;
+  else if (ldc < std::max<std::int64_t>(1, m)) info = 12;
+  if (info) return report_xerbla(name, info);
+  if (m == 0 || n == 0 || (alpha == T(0) && beta == T(1))) return;
+  if (alpha == T(0)) return scale_host(m, n, beta, c, ldc);
+  run<T>(name, Class::Level3, double(m) * double(n) * double(nrowa), [&](Call& call) {
+    auto ab = call.in(a, mat_count(nrowa, nrowa, lda));
+    auto bb = call.in(b, mat_count(m, n, ldb));
+    auto cb = beta == T(0) && ldc == m ? call.out(c, mat_count(m, n, ldc)) : call.inout(c, mat_count(m, n, ldc));
+    optune::symm<T>(call.queue(), Layout::ColMajor, side_of(side), uplo_of(uplo), m, n, alpha, ab, lda, bb, ldb,
+                    beta, cb, ldc);
+  });
+}
+
+// xSYRK (b == nullptr) and xSYR2K: C's triangle = alpha op(A) op(A)^T (+ the
+// pair with B) + beta C.
+template <class T>
+void syrk_any(const char* name, char uplo, char trans, std::int64_t n, std::int64_t k, T alpha, const T* a,
+              std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc) {
+  using namespace l3;
+  const bool two = b != nullptr;
+  const std::int64_t nrowa = trans == 'N' ? n : k;
+  int info = 0;
+  if (!is_uplo(uplo)) info = 1;
+  else if (!is_trans(trans)) info = 2;
+  else if (n < 0) info = 3;
+  else if (k < 0) info = 4;
+  else if (lda < std::max<std::int64_t>(1, nrowa)) info = 7;
+  else if (two && ldb < std::max<std::int64_t>(1, nrowa)) info = 9;
+  else if (ldc < std::max<std::int64_t>(1, n)) info = two ? 12 : 10;
+  if (info) return report_xerbla(name, info);
+  if (n == 0 || ((alpha == T(0) || k == 0) && beta == T(1))) return;
+  if (alpha == T(0) || k == 0) return scale_triangle_host(uplo, n, beta, c, ldc);
+  const std::int64_t cola = trans == 'N' ? k : n;
+  run<T>(name, Class::Level3, double(n) * double(n) * double(k) * (two ? 2 : 1), [&](Call& call) {
+    auto ab = call.in(a, mat_count(nrowa, cola, lda));
+    auto cb = call.inout(c, mat_count(n, n, ldc));
+    if (two) {
+      auto bb = call.in(b, mat_count(nrowa, cola, ldb));
+      optune::syr2k<T>(call.queue(), Layout::ColMajor, uplo_of(uplo), trans_of(trans), n, k, double(alpha), ab, lda,
+                       bb, ldb, double(beta), cb, ldc);
+    } else {
+      optune::syrk<T>(call.queue(), Layout::ColMajor, uplo_of(uplo), trans_of(trans), n, k, double(alpha), ab, lda,
+                      double(beta), cb, ldc);
+    }
+  });
+}
+
+// xTRMM (solve false) and xTRSM: B = alpha op(A) B, alpha B op(A), or the
+// solves, A triangular.
+template <class T>
+void trmm_any(const char* name, bool solve, char side, char uplo, char trans, char diag, std::int64_t m,
+              std::int64_t n, T alpha, const T* a, std::int64_t lda, T* b, std::int64_t ldb) {
+  using namespace l3;
+  const std::int64_t nrowa = side == 'L' ? m : n;
+  int info = 0;
+  if (!is_side(side)) info = 1;
+  else if (!is_uplo(uplo)) info = 2;
+  else if (!is_trans(trans)) info = 3;
+  else if (!is_diag(diag)) info = 4;
+  else if (m < 0) info = 5;
+  else if (n < 0) info = 6;
+  else if (lda < std::max<std::int64_t>(1, nrowa)) info = 9;
+  else if (ldb < std::max<std::int64_t>(1, m)) info = 11;
+  if (info) return report_xerbla(name, info);
+  if (m == 0 || n == 0) return;
+  if (alpha == T(0)) return scale_host(m, n, T(0), b, ldb);
+  run<T>(name, Class::Level3, double(m) * double(n) * double(nrowa), [&](Call& call) {
+    auto ab = call.in(a, mat_count(nrowa, nrowa, lda));
+    auto bb = call.inout(b, mat_count(m, n, ldb));
+    (solve ? optune::trsm<T> : optune::trmm<T>)(call.queue(), Layout::ColMajor, side_of(side), uplo_of(uplo),
+                                                 trans_of(trans), diag_of(diag), m, n, double(alpha), ab, lda, bb,
+                                                 ldb, {});
   });
 }
 
