@@ -1,6 +1,7 @@
 // The CBLAS symbols (netlib's cblas.h, 32-bit CBLAS_INT), over the routines
-// of level1.hpp and level3.hpp. As in netlib's CBLAS: cblas_i?amax returns
-// the 0-based index; the layout and transpose arguments are checked here
+// of level1.hpp, level2.hpp and level3.hpp. As in netlib's CBLAS:
+// cblas_i?amax returns the 0-based index; the layout and the enum arguments
+// (transpose, uplo, diag, side) are checked here
 // (cblas_xerbla, with the CBLAS argument's position), everything else by
 // the Fortran-level routine (xerbla_); a row-major call runs as the
 // column-major call of the transposed problem, with RowMajorStrg set while it
@@ -8,6 +9,7 @@
 #include <cstddef>
 
 #include "hostblas/level1.hpp"
+#include "hostblas/level2.hpp"
 #include "hostblas/level3.hpp"
 #include "hostblas/xerbla.hpp"
 
@@ -18,6 +20,9 @@ using cint = int;
 
 enum CblasLayout { CblasRowMajor = 101, CblasColMajor = 102 };
 enum CblasTranspose { CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 113 };
+enum CblasUplo { CblasUpper = 121, CblasLower = 122 };
+enum CblasDiag { CblasNonUnit = 131, CblasUnit = 132 };
+enum CblasSide { CblasLeft = 141, CblasRight = 142 };
 
 namespace {
 template <class T> const T& val(const void* p) { return *static_cast<const T*>(p); }
@@ -26,6 +31,40 @@ template <class T> const T* ptr(const void* p) { return static_cast<const T*>(p)
 
 // The Fortran character of a CBLAS transpose, 0 when it is none.
 char trans_char(int t) { return t == CblasNoTrans ? 'N' : t == CblasTrans ? 'T' : t == CblasConjTrans ? 'C' : 0; }
+
+// The Fortran characters of CBLAS's uplo, diag and side, 0 when none; `flip`
+// gives the other one (a row-major call's transposed problem).
+char uplo_char(int u, bool flip) {
+  return u == CblasUpper ? (flip ? 'L' : 'U') : u == CblasLower ? (flip ? 'U' : 'L') : 0;
+}
+char diag_char(int d) { return d == CblasNonUnit ? 'N' : d == CblasUnit ? 'U' : 0; }
+char side_char(int s, bool flip) {
+  return s == CblasLeft ? (flip ? 'R' : 'L') : s == CblasRight ? (flip ? 'L' : 'R') : 0;
+}
+// A real matrix's transpose for a row-major call: N <-> T (C as T).
+char flip_trans(char t) { return t == 'N' ? 'T' : t ? 'N' : 0; }
+
+// The checks of netlib's CBLAS wrappers, in their order: layout (1), then
+// each of the given enums at its position. Returns false after reporting.
+struct CblasArgs {
+  const char* name;
+  int layout;
+  bool row() const { return layout == CblasRowMajor; }
+  bool layout_ok() const {
+    if (layout == CblasRowMajor || layout == CblasColMajor) return true;
+    hb::report_cblas_xerbla(1, name, "Illegal layout setting, %d\n", layout);
+    return false;
+  }
+  bool ok(char c, int pos, const char* form, int value) const {
+    if (c) return true;
+    hb::report_cblas_xerbla(pos, name, form, value);
+    return false;
+  }
+};
+constexpr const char* kUplo = "Illegal Uplo setting, %d\n";
+constexpr const char* kTrans = "Illegal TransA setting, %d\n";
+constexpr const char* kDiag = "Illegal Diag setting, %d\n";
+constexpr const char* kSide = "Illegal Side setting, %d\n";
 
 template <class T>
 void cblas_gemm(const char* name, const char* f77name, int layout, int transa, int transb, cint m, cint n, cint k,
@@ -117,6 +156,146 @@ OPTUNE_CBLAS_COMPLEX(z, c64, double, zd, dznrm2, dzasum)
 float cblas_scabs1(const void* z) { return hb::cabs1(val<c32>(z)); }
 double cblas_dcabs1(const void* z) { return hb::cabs1(val<c64>(z)); }
 
+}  // extern "C"
+
+// ---- level 2 (s, d) ----
+namespace {
+template <class T>
+void cblas_gemv(const char* name, const char* f77, int layout, int trans, cint m, cint n, T alpha, const T* a,
+                cint lda, const T* x, cint incx, T beta, T* y, cint incy) {
+  const CblasArgs args{name, layout};
+  hb::CblasScope scope(args.row());
+  if (!args.layout_ok()) return;
+  const char t = trans_char(trans);
+  if (!args.ok(t, 2, kTrans, trans)) return;
+  if (args.row()) hb::gemv(f77, flip_trans(t), n, m, alpha, a, lda, x, incx, beta, y, incy);
+  else hb::gemv(f77, t, m, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+template <class T>
+void cblas_gbmv(const char* name, const char* f77, int layout, int trans, cint m, cint n, cint kl, cint ku, T alpha,
+                const T* a, cint lda, const T* x, cint incx, T beta, T* y, cint incy) {
+  const CblasArgs args{name, layout};
+  hb::CblasScope scope(args.row());
+  if (!args.layout_ok()) return;
+  const char t = trans_char(trans);
+  if (!args.ok(t, 2, kTrans, trans)) return;
+  if (args.row()) hb::gbmv(f77, flip_trans(t), n, m, ku, kl, alpha, a, lda, x, incx, beta, y, incy);
+  else hb::gbmv(f77, t, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy);
+}
+// The routines whose only enum is uplo (symv, sbmv, spmv, syr, spr, syr2,
+// spr2): fn(the Fortran uplo) after the checks.
+template <class Fn>
+void cblas_uplo_only(const char* name, int layout, int uplo, Fn&& fn) {
+  const CblasArgs args{name, layout};
+  hb::CblasScope scope(args.row());
+  if (!args.layout_ok()) return;
+  const char u = uplo_char(uplo, args.row());
+  if (!args.ok(u, 2, kUplo, uplo)) return;
+  fn(u);
+}
+template <class T>
+void cblas_tr(const char* name, const char* f77, bool solve, hb::Tri kind, int layout, int uplo, int trans, int diag,
+              cint n, cint k, const T* a, cint lda, T* x, cint incx) {
+  const CblasArgs args{name, layout};
+  hb::CblasScope scope(args.row());
+  if (!args.layout_ok()) return;
+  const char u = uplo_char(uplo, args.row()), t0 = trans_char(trans), d = diag_char(diag);
+  if (!args.ok(u, 2, kUplo, uplo) || !args.ok(t0, 3, kTrans, trans) || !args.ok(d, 4, kDiag, diag)) return;
+  hb::tr_any(f77, solve, kind, u, args.row() ? flip_trans(t0) : t0, d, n, k, a, lda, x, incx);
+}
+template <class T>
+void cblas_syrk_any(const char* name, const char* f77, int layout, int uplo, int trans, cint n, cint k, T alpha,
+                    const T* a, cint lda, const T* b, cint ldb, T beta, T* c, cint ldc) {
+  const CblasArgs args{name, layout};
+  hb::CblasScope scope(args.row());
+  if (!args.layout_ok()) return;
+  const char u = uplo_char(uplo, args.row()), t = trans_char(trans);
+  if (!args.ok(u, 2, kUplo, uplo) || !args.ok(t, 3, kTrans, trans)) return;
+  hb::syrk_any(f77, u, args.row() ? flip_trans(t) : t, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+template <class T>
+void cblas_trmm_any(const char* name, const char* f77, bool solve, int layout, int side, int uplo, int trans,
+                    int diag, cint m, cint n, T alpha, const T* a, cint lda, T* b, cint ldb) {
+  const CblasArgs args{name, layout};
+  hb::CblasScope scope(args.row());
+  if (!args.layout_ok()) return;
+  const char s = side_char(side, args.row()), u = uplo_char(uplo, args.row()), t = trans_char(trans),
+             d = diag_char(diag);
+  if (!args.ok(s, 2, kSide, side) || !args.ok(u, 3, kUplo, uplo) || !args.ok(t, 4, kTrans, trans) ||
+      !args.ok(d, 5, kDiag, diag))
+    return;
+  if (args.row()) hb::trmm_any(f77, solve, s, u, t, d, n, m, alpha, a, lda, b, ldb);
+  else hb::trmm_any(f77, solve, s, u, t, d, m, n, alpha, a, lda, b, ldb);
+}
+}  // namespace
+
+extern "C" {
+
+#define OPTUNE_CBLAS_TRI(P, T, N, op, OP, SOLVE)                                                                \
+  void cblas_##P##tr##op(int lo, int ul, int tr, int dg, cint n, const T* a, cint lda, T* x, cint incx) {       \
+    cblas_tr("cblas_" #P "tr" #op, N "TR" #OP " ", SOLVE, hb::Tri::Full, lo, ul, tr, dg, n, 0, a, lda, x, incx); \
+  }                                                                                                             \
+  void cblas_##P##tb##op(int lo, int ul, int tr, int dg, cint n, cint k, const T* a, cint lda, T* x,            \
+                         cint incx) {                                                                           \
+    cblas_tr("cblas_" #P "tb" #op, N "TB" #OP " ", SOLVE, hb::Tri::Band, lo, ul, tr, dg, n, k, a, lda, x, incx); \
+  }                                                                                                             \
+  void cblas_##P##tp##op(int lo, int ul, int tr, int dg, cint n, const T* ap, T* x, cint incx) {                \
+    cblas_tr("cblas_" #P "tp" #op, N "TP" #OP " ", SOLVE, hb::Tri::Packed, lo, ul, tr, dg, n, 0, ap, 0, x, incx); \
+  }
+#define OPTUNE_CBLAS_LEVEL2(P, T, N)                                                                            \
+  void cblas_##P##gemv(int lo, int tr, cint m, cint n, T alpha, const T* a, cint lda, const T* x, cint incx,    \
+                       T beta, T* y, cint incy) {                                                               \
+    cblas_gemv("cblas_" #P "gemv", N "GEMV ", lo, tr, m, n, alpha, a, lda, x, incx, beta, y, incy);            \
+  }                                                                                                             \
+  void cblas_##P##gbmv(int lo, int tr, cint m, cint n, cint kl, cint ku, T alpha, const T* a, cint lda,         \
+                       const T* x, cint incx, T beta, T* y, cint incy) {                                        \
+    cblas_gbmv("cblas_" #P "gbmv", N "GBMV ", lo, tr, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy);    \
+  }                                                                                                             \
+  void cblas_##P##symv(int lo, int ul, cint n, T alpha, const T* a, cint lda, const T* x, cint incx, T beta,    \
+                       T* y, cint incy) {                                                                       \
+    cblas_uplo_only("cblas_" #P "symv", lo, ul,                                                                 \
+                    [&](char u) { hb::symv(N "SYMV ", u, n, alpha, a, lda, x, incx, beta, y, incy); });         \
+  }                                                                                                             \
+  void cblas_##P##sbmv(int lo, int ul, cint n, cint k, T alpha, const T* a, cint lda, const T* x, cint incx,    \
+                       T beta, T* y, cint incy) {                                                               \
+    cblas_uplo_only("cblas_" #P "sbmv", lo, ul,                                                                 \
+                    [&](char u) { hb::sbmv(N "SBMV ", u, n, k, alpha, a, lda, x, incx, beta, y, incy); });      \
+  }                                                                                                             \
+  void cblas_##P##spmv(int lo, int ul, cint n, T alpha, const T* ap, const T* x, cint incx, T beta, T* y,       \
+                       cint incy) {                                                                             \
+    cblas_uplo_only("cblas_" #P "spmv", lo, ul,                                                                 \
+                    [&](char u) { hb::spmv(N "SPMV ", u, n, alpha, ap, x, incx, beta, y, incy); });             \
+  }                                                                                                             \
+  void cblas_##P##ger(int lo, cint m, cint n, T alpha, const T* x, cint incx, const T* y, cint incy, T* a,      \
+                      cint lda) {                                                                               \
+    const CblasArgs args{"cblas_" #P "ger", lo};                                                                \
+    hb::CblasScope scope(args.row());                                                                           \
+    if (!args.layout_ok()) return;                                                                              \
+    if (args.row()) hb::ger(N "GER  ", n, m, alpha, y, incy, x, incx, a, lda);                                  \
+    else hb::ger(N "GER  ", m, n, alpha, x, incx, y, incy, a, lda);                                             \
+  }                                                                                                             \
+  void cblas_##P##syr(int lo, int ul, cint n, T alpha, const T* x, cint incx, T* a, cint lda) {                 \
+    cblas_uplo_only("cblas_" #P "syr", lo, ul,                                                                  \
+                    [&](char u) { hb::syr_any<T>(N "SYR  ", u, n, alpha, x, incx, nullptr, 0, a, lda); });      \
+  }                                                                                                             \
+  void cblas_##P##spr(int lo, int ul, cint n, T alpha, const T* x, cint incx, T* ap) {                          \
+    cblas_uplo_only("cblas_" #P "spr", lo, ul,                                                                  \
+                    [&](char u) { hb::syr_any<T>(N "SPR  ", u, n, alpha, x, incx, nullptr, 0, ap, -1); });      \
+  }                                                                                                             \
+  void cblas_##P##syr2(int lo, int ul, cint n, T alpha, const T* x, cint incx, const T* y, cint incy, T* a,     \
+                       cint lda) {                                                                              \
+    cblas_uplo_only("cblas_" #P "syr2", lo, ul,                                                                 \
+                    [&](char u) { hb::syr_any<T>(N "SYR2 ", u, n, alpha, x, incx, y, incy, a, lda); });         \
+  }                                                                                                             \
+  void cblas_##P##spr2(int lo, int ul, cint n, T alpha, const T* x, cint incx, const T* y, cint incy, T* ap) {  \
+    cblas_uplo_only("cblas_" #P "spr2", lo, ul,                                                                 \
+                    [&](char u) { hb::syr_any<T>(N "SPR2 ", u, n, alpha, x, incx, y, incy, ap, -1); });         \
+  }                                                                                                             \
+  OPTUNE_CBLAS_TRI(P, T, N, mv, MV, false)                                                                      \
+  OPTUNE_CBLAS_TRI(P, T, N, sv, SV, true)
+OPTUNE_CBLAS_LEVEL2(s, float, "S")
+OPTUNE_CBLAS_LEVEL2(d, double, "D")
+
 // ---- level 3 ----
 #define OPTUNE_CBLAS_GEMM(P, T, NAME)                                                                           \
   void cblas_##P##gemm(int layout, int ta, int tb, cint m, cint n, cint k, T alpha, const T* a, cint lda,       \
@@ -125,5 +304,35 @@ double cblas_dcabs1(const void* z) { return hb::cabs1(val<c64>(z)); }
   }
 OPTUNE_CBLAS_GEMM(s, float, "SGEMM ")
 OPTUNE_CBLAS_GEMM(d, double, "DGEMM ")
+
+#define OPTUNE_CBLAS_LEVEL3(P, T, N)                                                                            \
+  void cblas_##P##symm(int lo, int sd, int ul, cint m, cint n, T alpha, const T* a, cint lda, const T* b,       \
+                       cint ldb, T beta, T* c, cint ldc) {                                                      \
+    const CblasArgs args{"cblas_" #P "symm", lo};                                                               \
+    hb::CblasScope scope(args.row());                                                                           \
+    if (!args.layout_ok()) return;                                                                              \
+    const char s = side_char(sd, args.row()), u = uplo_char(ul, args.row());                                    \
+    if (!args.ok(s, 2, kSide, sd) || !args.ok(u, 3, kUplo, ul)) return;                                        \
+    if (args.row()) hb::symm(N "SYMM ", s, u, n, m, alpha, a, lda, b, ldb, beta, c, ldc);                       \
+    else hb::symm(N "SYMM ", s, u, m, n, alpha, a, lda, b, ldb, beta, c, ldc);                                  \
+  }                                                                                                             \
+  void cblas_##P##syrk(int lo, int ul, int tr, cint n, cint k, T alpha, const T* a, cint lda, T beta, T* c,     \
+                       cint ldc) {                                                                              \
+    cblas_syrk_any<T>("cblas_" #P "syrk", N "SYRK ", lo, ul, tr, n, k, alpha, a, lda, nullptr, 0, beta, c, ldc); \
+  }                                                                                                             \
+  void cblas_##P##syr2k(int lo, int ul, int tr, cint n, cint k, T alpha, const T* a, cint lda, const T* b,      \
+                        cint ldb, T beta, T* c, cint ldc) {                                                     \
+    cblas_syrk_any<T>("cblas_" #P "syr2k", N "SYR2K", lo, ul, tr, n, k, alpha, a, lda, b, ldb, beta, c, ldc);   \
+  }                                                                                                             \
+  void cblas_##P##trmm(int lo, int sd, int ul, int tr, int dg, cint m, cint n, T alpha, const T* a, cint lda,   \
+                       T* b, cint ldb) {                                                                        \
+    cblas_trmm_any<T>("cblas_" #P "trmm", N "TRMM ", false, lo, sd, ul, tr, dg, m, n, alpha, a, lda, b, ldb);  \
+  }                                                                                                             \
+  void cblas_##P##trsm(int lo, int sd, int ul, int tr, int dg, cint m, cint n, T alpha, const T* a, cint lda,   \
+                       T* b, cint ldb) {                                                                        \
+    cblas_trmm_any<T>("cblas_" #P "trsm", N "TRSM ", true, lo, sd, ul, tr, dg, m, n, alpha, a, lda, b, ldb);   \
+  }
+OPTUNE_CBLAS_LEVEL3(s, float, "S")
+OPTUNE_CBLAS_LEVEL3(d, double, "D")
 
 }  // extern "C"
