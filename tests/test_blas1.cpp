@@ -20,10 +20,6 @@ using namespace optune::test::blas;
 
 template <class T> LD mag(const T& v) { return std::abs(to_ref(v)); }
 
-// Where element i of a vector of n with increment inc lies in its view.
-std::size_t at(std::int64_t i, std::int64_t n, std::int64_t inc) {
-  return std::size_t(inc >= 0 ? i * inc : (n - 1 - i) * -inc);
-}
 std::size_t span_of(std::int64_t n, std::int64_t inc) {
   return n <= 0 ? 0 : std::size_t((n - 1) * std::abs(inc) + 1);
 }

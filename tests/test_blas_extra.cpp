@@ -13,7 +13,7 @@
 
 #include "ops/blas_extra_ops.hpp"
 #include "optune/blas_extra.hpp"
-#include "support/blas_values_tri.hpp"
+#include "support/blas_values.hpp"
 #include "support/capi_support.hpp"
 #include "support/test_support.hpp"
 

@@ -16,7 +16,7 @@
 
 #include "ops/blas_tri_ops.hpp"
 #include "optune/blas2_triangular.hpp"
-#include "support/blas_values_tri.hpp"
+#include "support/blas_values.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;

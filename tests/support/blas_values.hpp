@@ -1,5 +1,6 @@
-// Scalars of the BLAS tests (test_blas1.cpp, test_blas2.cpp): the long
-// double reference types, NaN poison and fresh random values of s, d, c, z.
+// Scalars of the BLAS tests (test_blas1.cpp, test_blas2.cpp, test_blas_tri.cpp,
+// test_blas_extra.cpp): the long double reference types, NaN poison, fresh
+// random values of s, d, c, z and where a vector's element lies in its view.
 #pragma once
 
 #include <cmath>
@@ -14,6 +15,7 @@
 namespace optune::test::blas {
 
 using LD = long double;
+using CL = std::complex<LD>;  // a reference value of any type, as a complex
 
 template <class T> using Real = blas_real_t<T>;
 template <class T> constexpr bool kComplex = !std::is_same_v<T, Real<T>>;
@@ -38,11 +40,16 @@ template <class T> bool has_nan(const T& v) {
 }
 template <class T> LD eps() { return LD(std::numeric_limits<Real<T>>::epsilon()); }
 
-// Uniform in [-1, 1] (each part).
-template <class T> T random_value() {
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
+// Uniform in [lo, hi) (each part).
+template <class T> T random_value(double lo = -1.0, double hi = 1.0) {
+  std::uniform_real_distribution<double> d(lo, hi);
   if constexpr (kComplex<T>) return T(Real<T>(d(test::rng())), Real<T>(d(test::rng())));
   else return T(Real<T>(d(test::rng())));
+}
+
+// Where element i of a vector of n with increment inc lies in its view.
+inline std::size_t at(std::int64_t i, std::int64_t n, std::int64_t inc) {
+  return std::size_t(inc >= 0 ? i * inc : (n - 1 - i) * -inc);
 }
 
 }  // namespace optune::test::blas

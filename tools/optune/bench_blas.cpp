@@ -61,17 +61,7 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
   Buffer<R> rr(r.mem(), 0, 1), rr2(r2.mem(), 0, 1);
   const Timing tm = time_events([&] { return run_ours(q, op, n, x, y, r, rr); }, 3, runs);
   const double bytes = bytes_of(op, t, n);
-  const double gbs = bytes / tm.median_s * 1e-9;
-  const double frac = c.copy_gbs > 0 ? gbs / c.copy_gbs : 0;
-  nlohmann::json row{{"op", op_name(op, t)},
-                     {"dtype", dtype_name(t)},
-                     {"n", n},
-                     {"bytes", bytes},
-                     {"median_us", tm.median_s * 1e6},
-                     {"min_us", tm.min_s * 1e6},
-                     {"gbs", gbs},
-                     {"fraction_of_copy_ceiling", frac},
-                     {"parameters", tm.parameters}};
+  nlohmann::json row = memory_row(op_name(op, t), t, n, bytes, tm, c.copy_gbs);
   nlohmann::json rj{{"available", false}};
   std::string why = ref ? ref->unsupported(Level1Call{op, t, n, 0.5}) : ref_reason;
   if (ref && why.empty()) {
@@ -104,11 +94,25 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
   }
   if (!rj["available"].get<bool>()) rj["reason"] = why;
   row["reference"] = rj;
-  if (!quiet) print_row(op_name(op, t), t, n, 11, tm, gbs, frac, rj, why);
+  if (!quiet) print_row(op_name(op, t), t, n, 11, tm, row["gbs"], row["fraction_of_copy_ceiling"], rj, why);
   return row;
 }
 
 }  // namespace
+
+nlohmann::json memory_row(const std::string& op, DType t, std::int64_t n, double bytes, const Timing& tm,
+                          double copy_gbs) {
+  const double gbs = bytes / tm.median_s * 1e-9;
+  return {{"op", op},
+          {"dtype", dtype_name(t)},
+          {"n", n},
+          {"bytes", bytes},
+          {"median_us", tm.median_s * 1e6},
+          {"min_us", tm.min_s * 1e6},
+          {"gbs", gbs},
+          {"fraction_of_copy_ceiling", copy_gbs > 0 ? gbs / copy_gbs : 0},
+          {"parameters", tm.parameters}};
+}
 
 nlohmann::json reference_row(const Timing& theirs, const Timing& ours, double bytes) {
   return {{"available", true},

@@ -45,8 +45,12 @@ std::vector<std::string> blas2_case_names();
 nlohmann::json bench_blas2(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason,
                            int runs, bool quiet, const std::vector<std::string>& only);
 
-// A row's shared parts (bench_blas.cpp): the reference's timing as JSON, and
-// the printed line (n in n_width columns; why: the reference's absence).
+// A row's shared parts (bench_blas.cpp): optune's timing of a memory-bound
+// call moving `bytes` as JSON (GB/s and the fraction of the copy ceiling), the
+// reference's timing as JSON, and the printed line (n in n_width columns; why:
+// the reference's absence).
+nlohmann::json memory_row(const std::string& op, DType t, std::int64_t n, double bytes, const Timing& tm,
+                          double copy_gbs);
 nlohmann::json reference_row(const Timing& theirs, const Timing& ours, double bytes);
 void print_row(const std::string& op, DType t, std::int64_t n, int n_width, const Timing& tm, double gbs, double frac,
                const nlohmann::json& rj, const std::string& why);

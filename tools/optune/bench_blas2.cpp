@@ -84,17 +84,7 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
   Buffer<T> y2 = ctx.alloc<T>(std::size_t(n));
   const Timing tm = time_events([&] { return run_ours(q, op, n, a, x, y); }, 3, runs);
   const double bytes = bytes_of(op, t, n);
-  const double gbs = bytes / tm.median_s * 1e-9;
-  const double frac = c.copy_gbs > 0 ? gbs / c.copy_gbs : 0;
-  nlohmann::json row{{"op", op_name(op, t)},
-                     {"dtype", dtype_name(t)},
-                     {"n", n},
-                     {"bytes", bytes},
-                     {"median_us", tm.median_s * 1e6},
-                     {"min_us", tm.min_s * 1e6},
-                     {"gbs", gbs},
-                     {"fraction_of_copy_ceiling", frac},
-                     {"parameters", tm.parameters}};
+  nlohmann::json row = memory_row(op_name(op, t), t, n, bytes, tm, c.copy_gbs);
   nlohmann::json rj{{"available", false}};
   const Level2Call call{op, t, n};
   std::string why = ref ? ref->unsupported(call) : ref_reason;
@@ -120,7 +110,7 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
   }
   if (!rj["available"].get<bool>()) rj["reason"] = why;
   row["reference"] = rj;
-  if (!quiet) print_row(op_name(op, t), t, n, 7, tm, gbs, frac, rj, why);
+  if (!quiet) print_row(op_name(op, t), t, n, 7, tm, row["gbs"], row["fraction_of_copy_ceiling"], rj, why);
   return row;
 }
 

@@ -59,11 +59,8 @@ nlohmann::json tri_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
   };
   const Timing tm = time_events([&] { return ours(x); }, 3, runs);
   const double bytes = (double(n) * double(n + 1) / 2 + 2 * double(n)) * double(dtype_size(t));
-  const double gbs = bytes / tm.median_s * 1e-9, frac = c.copy_gbs > 0 ? gbs / c.copy_gbs : 0;
   const std::string op = solve ? "trsv" : "trmv";
-  nlohmann::json row{{"op", op},           {"dtype", dtype_name(t)}, {"n", n},
-                     {"bytes", bytes},     {"median_us", tm.median_s * 1e6}, {"min_us", tm.min_s * 1e6},
-                     {"gbs", gbs},         {"fraction_of_copy_ceiling", frac}, {"parameters", tm.parameters}};
+  nlohmann::json row = memory_row(op, t, n, bytes, tm, c.copy_gbs);
   nlohmann::json rj{{"available", false}};
   const TriCall call{solve, t, n, n};
   std::string why = ref ? ref->unsupported(call) : ref_reason;
@@ -71,11 +68,7 @@ nlohmann::json tri_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
     try {
       const Timing tr = time_events(
           [&] { return ref->level2_tri(q, call, interop::native_buffer(a), interop::native_buffer(xr)); }, 3, runs);
-      rj = {{"available", true},
-            {"median_us", tr.median_s * 1e6},
-            {"min_us", tr.min_s * 1e6},
-            {"gbs", bytes / tr.median_s * 1e-9},
-            {"speed_ratio", tr.median_s / tm.median_s}};
+      rj = reference_row(tr, tm, bytes);
       // One call of each from the same x: the largest difference relative
       // to the largest element.
       q.copy(x0, x).wait();
@@ -95,16 +88,7 @@ nlohmann::json tri_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
   }
   if (!rj["available"].get<bool>()) rj["reason"] = why;
   row["reference"] = rj;
-  if (!quiet) {
-    std::printf("%-6s %-4s %11lld %10.1f %9.1f %6.1f%%", op.c_str(), std::string(dtype_name(t)).c_str(),
-                static_cast<long long>(n), tm.median_s * 1e6, gbs, 100 * frac);
-    if (rj["available"].get<bool>())
-      std::printf(" %10.1f %9.1f %7.2f %9.1e\n", rj["median_us"].get<double>(), rj["gbs"].get<double>(),
-                  rj["speed_ratio"].get<double>(), rj["relative_difference"].get<double>());
-    else
-      std::printf("  %s\n", why.c_str());
-    std::printf("       %s\n", tm.parameters_text.c_str());
-  }
+  if (!quiet) print_row(op, t, n, 11, tm, row["gbs"], row["fraction_of_copy_ceiling"], rj, why);
   return row;
 }
 
