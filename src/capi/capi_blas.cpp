@@ -4,6 +4,7 @@
 #include <complex>
 
 #include "capi/capi.hpp"
+#include "capi/capi_blas_vector.hpp"
 #include "ops/blas1_ops.hpp"
 
 using namespace optune;
@@ -12,11 +13,6 @@ using detail::Blas1Call;
 using detail::Blas1Routine;
 
 namespace {
-
-detail::BlasVector vector_of(optune_buffer b, const std::string& what) {
-  const optune_buffer_t& v = need_buffer(b, what.c_str());
-  return {v.mem, v.dtype, v.offset, v.count};
-}
 
 // Runs a call after the arguments every routine has: queue, x, wait list.
 template <class F>
@@ -29,7 +25,7 @@ optune_status run(const char* fn, optune_queue queue, Blas1Routine r, int64_t n,
     Blas1Call c;
     c.routine = r;
     c.n = n;
-    c.x = vector_of(x, f + ": x");
+    c.x = blas_vector(x, f + ": x");
     c.incx = incx;
     fill(c, f);
     const WaitList w = wait_list(wait, wait_count, fn);
@@ -56,7 +52,7 @@ optune_status optune_blas_swap(optune_queue queue, int64_t n, optune_buffer x, i
                                int64_t incy, const optune_event* wait, size_t wait_count, optune_event* event) {
   return run("optune_blas_swap", queue, Blas1Routine::Swap, n, x, incx, wait, wait_count, event,
              [&](Blas1Call& c, const std::string& f) {
-               c.y = vector_of(y, f + ": y");
+               c.y = blas_vector(y, f + ": y");
                c.incy = incy;
              });
 }
@@ -80,7 +76,7 @@ optune_status optune_blas_copy(optune_queue queue, int64_t n, optune_buffer x, i
                                int64_t incy, const optune_event* wait, size_t wait_count, optune_event* event) {
   return run("optune_blas_copy", queue, Blas1Routine::Copy, n, x, incx, wait, wait_count, event,
              [&](Blas1Call& c, const std::string& f) {
-               c.y = vector_of(y, f + ": y");
+               c.y = blas_vector(y, f + ": y");
                c.incy = incy;
              });
 }
@@ -91,7 +87,7 @@ optune_status optune_blas_axpy(optune_queue queue, int64_t n, optune_complex alp
   return run("optune_blas_axpy", queue, Blas1Routine::Axpy, n, x, incx, wait, wait_count, event,
              [&](Blas1Call& c, const std::string& f) {
                c.alpha = scalar_for(c.x, alpha, f + ": alpha");
-               c.y = vector_of(y, f + ": y");
+               c.y = blas_vector(y, f + ": y");
                c.incy = incy;
              });
 }
@@ -101,9 +97,9 @@ optune_status optune_blas_axpy(optune_queue queue, int64_t n, optune_complex alp
                      optune_buffer result, const optune_event* wait, size_t wait_count, optune_event* event) {    \
     return run(#NAME, queue, Blas1Routine::ROUTINE, n, x, incx, wait, wait_count, event,                         \
                [&](Blas1Call& c, const std::string& f) {                                                          \
-                 c.y = vector_of(y, f + ": y");                                                                   \
+                 c.y = blas_vector(y, f + ": y");                                                                   \
                  c.incy = incy;                                                                                   \
-                 c.result = vector_of(result, f + ": result");                                                    \
+                 c.result = blas_vector(result, f + ": result");                                                    \
                });                                                                                                \
   }
 OPTUNE_CAPI_DOT(optune_blas_dot, Dot)
@@ -114,7 +110,7 @@ OPTUNE_CAPI_DOT(optune_blas_dotc, Dotc)
   optune_status NAME(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer result,         \
                      const optune_event* wait, size_t wait_count, optune_event* event) {                          \
     return run(#NAME, queue, Blas1Routine::ROUTINE, n, x, incx, wait, wait_count, event,                         \
-               [&](Blas1Call& c, const std::string& f) { c.result = vector_of(result, f + ": result"); });        \
+               [&](Blas1Call& c, const std::string& f) { c.result = blas_vector(result, f + ": result"); });        \
   }
 OPTUNE_CAPI_REDUCE(optune_blas_nrm2, Nrm2)
 OPTUNE_CAPI_REDUCE(optune_blas_asum, Asum)
@@ -127,7 +123,7 @@ optune_status optune_blas_rot(optune_queue queue, int64_t n, optune_buffer x, in
                               optune_event* event) {
   return run("optune_blas_rot", queue, Blas1Routine::Rot, n, x, incx, wait, wait_count, event,
              [&](Blas1Call& c, const std::string& f) {
-               c.y = vector_of(y, f + ": y");
+               c.y = blas_vector(y, f + ": y");
                c.incy = incy;
                c.c = cv;
                c.s = sv;
@@ -139,7 +135,7 @@ optune_status optune_blas_rotm(optune_queue queue, int64_t n, optune_buffer x, i
                                optune_event* event) {
   return run("optune_blas_rotm", queue, Blas1Routine::Rotm, n, x, incx, wait, wait_count, event,
              [&](Blas1Call& c, const std::string& f) {
-               c.y = vector_of(y, f + ": y");
+               c.y = blas_vector(y, f + ": y");
                c.incy = incy;
                if (!param) invalid(f + ": param is NULL");
                for (int i = 0; i < 5; ++i) c.param[i] = param[i];

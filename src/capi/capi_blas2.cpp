@@ -4,6 +4,7 @@
 #include <complex>
 
 #include "capi/capi.hpp"
+#include "capi/capi_blas_vector.hpp"
 #include "ops/blas2_ops.hpp"
 
 using namespace optune;
@@ -12,11 +13,6 @@ using detail::Blas2Call;
 using detail::Blas2Routine;
 
 namespace {
-
-detail::BlasVector vector_of(optune_buffer b, const std::string& what) {
-  const optune_buffer_t& v = need_buffer(b, what.c_str());
-  return {v.mem, v.dtype, v.offset, v.count};
-}
 
 std::complex<double> scalar_for(const detail::BlasVector& a, optune_complex s, const std::string& what) {
   if (!is_complex(a.dtype) && s.im != 0)
@@ -37,12 +33,12 @@ optune_status run(const char* fn, optune_queue queue, Blas2Routine r, optune_lay
     Blas2Call c;
     c.routine = r;
     c.layout = Layout(int(layout));
-    c.a = vector_of(a, f + ": a");
+    c.a = blas_vector(a, f + ": a");
     c.lda = lda;
-    c.x = vector_of(x, f + ": x");
+    c.x = blas_vector(x, f + ": x");
     c.incx = incx;
     if (r != Blas2Routine::Syr && r != Blas2Routine::Spr && r != Blas2Routine::Her && r != Blas2Routine::Hpr) {
-      c.y = vector_of(y, f + ": y");
+      c.y = blas_vector(y, f + ": y");
       c.incy = incy;
     }
     fill(c, f);

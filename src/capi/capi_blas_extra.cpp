@@ -1,6 +1,7 @@
 // C API: CLBlast's extras over the library's untyped entry
 // (detail::blas_extra_untyped), so every dtype reaches the templates' checks.
 #include "capi/capi.hpp"
+#include "capi/capi_blas_vector.hpp"
 #include "ops/blas_extra_ops.hpp"
 
 using namespace optune;
@@ -9,11 +10,6 @@ using detail::BlasExtraCall;
 using detail::BlasExtraRoutine;
 
 namespace {
-
-detail::BlasVector operand(optune_buffer b, const std::string& what) {
-  const optune_buffer_t& v = need_buffer(b, what.c_str());
-  return {v.mem, v.dtype, v.offset, v.count};
-}
 
 std::complex<double> scalar(const detail::BlasVector& first, optune_complex a, const std::string& what) {
   if (!is_complex(first.dtype) && a.im != 0)
@@ -44,9 +40,9 @@ optune_status optune_blas_had(optune_queue queue, int64_t n, optune_complex alph
   return run("optune_blas_had", queue, wait, wait_count, event, [&](BlasExtraCall& c, const std::string& f) {
     c.routine = BlasExtraRoutine::Had;
     c.n = n;
-    c.x = operand(x, f + ": x");
-    c.y = operand(y, f + ": y");
-    c.z = operand(z, f + ": z");
+    c.x = blas_vector(x, f + ": x");
+    c.y = blas_vector(y, f + ": y");
+    c.z = blas_vector(z, f + ": z");
     c.alpha = scalar(c.x, alpha, f + ": alpha");
     c.beta = scalar(c.x, beta, f + ": beta");
     c.incx = incx;
@@ -64,8 +60,8 @@ optune_status optune_blas_omatcopy(optune_queue queue, optune_layout layout, int
     c.trans = BlasTranspose(trans);
     c.m = m;
     c.n = n;
-    c.x = operand(a, f + ": a");
-    c.y = operand(b, f + ": b");
+    c.x = blas_vector(a, f + ": a");
+    c.y = blas_vector(b, f + ": b");
     c.alpha = scalar(c.x, alpha, f + ": alpha");
     c.lda = lda;
     c.ldb = ldb;
@@ -79,8 +75,8 @@ optune_status optune_blas_axpy_batched(optune_queue queue, int64_t n, const optu
   return run("optune_blas_axpy_batched", queue, wait, wait_count, event, [&](BlasExtraCall& c, const std::string& f) {
     c.routine = BlasExtraRoutine::AxpyBatched;
     c.n = n;
-    c.x = operand(x, f + ": x");
-    c.y = operand(y, f + ": y");
+    c.x = blas_vector(x, f + ": x");
+    c.y = blas_vector(y, f + ": y");
     if (batch > 0) {
       need(alphas, (f + ": alphas").c_str());
       need(x_offsets, (f + ": x_offsets").c_str());

@@ -2,6 +2,7 @@
 // (detail::blas_tri_untyped), so every dtype and enumeration value reaches
 // the same validation (and xerbla positions) as the templates.
 #include "capi/capi.hpp"
+#include "capi/capi_blas_vector.hpp"
 #include "ops/blas_tri_ops.hpp"
 
 using namespace optune;
@@ -10,11 +11,6 @@ using detail::BlasTriCall;
 using detail::TriForm;
 
 namespace {
-
-detail::BlasVector vector_of(optune_buffer b, const std::string& what) {
-  const optune_buffer_t& v = need_buffer(b, what.c_str());
-  return {v.mem, v.dtype, v.offset, v.count};
-}
 
 optune_status tri(const char* fn, bool solve, TriForm form, optune_queue queue, optune_layout layout, int32_t uplo,
                   int32_t trans, int32_t diag, int64_t n, int64_t k, optune_buffer a, int64_t lda, optune_buffer x,
@@ -33,8 +29,8 @@ optune_status tri(const char* fn, bool solve, TriForm form, optune_queue queue, 
     c.n = n;
     c.k = k;
     c.lda = lda;
-    c.a = vector_of(a, f + (form == TriForm::Packed ? ": ap" : ": a"));
-    c.x = vector_of(x, f + ": x");
+    c.a = blas_vector(a, f + (form == TriForm::Packed ? ": ap" : ": a"));
+    c.x = blas_vector(x, f + ": x");
     c.incx = incx;
     const WaitList w = wait_list(wait, wait_count, fn);
     out.set(detail::blas_tri_untyped(q, c, w));
