@@ -174,6 +174,12 @@ void rank_k_all(bool two) {
   // Sizes at and around the block, a single element, alpha and k edge cases.
   for (std::int64_t n : {1, 15, 17, 32, 33})
     check_rank_k<T>(two, Layout::ColMajor, Triangle::Lower, BlasTranspose::No, n, 4, 1.0, 0.5);
+  // Several off-diagonal blocks in the listed GEMM, with and without a
+  // partial last block row or column.
+  for (std::int64_t n : {64, 70}) {
+    check_rank_k<T>(two, Layout::ColMajor, Triangle::Upper, BlasTranspose::No, n, 5, 0.5, -1.0);
+    check_rank_k<T>(two, Layout::RowMajor, Triangle::Lower, BlasTranspose::Yes, n, 3, -1.0, 0.0);
+  }
   check_rank_k<T>(two, Layout::RowMajor, Triangle::Upper, BlasTranspose::Yes, 23, 40, 0.5, 1.0);
   check_rank_k<T>(two, Layout::RowMajor, Triangle::Lower, BlasTranspose::No, 21, 6, 0.0, 0.5);   // alpha 0
   check_rank_k<T>(two, Layout::RowMajor, Triangle::Upper, BlasTranspose::No, 21, 6, 0.0, 0.0);   // zeros, no read
@@ -350,6 +356,13 @@ void tri_all(bool solve) {
   for (std::int64_t na : {1, 2, 15, 16, 17, 33})
     check_tri<T>(solve, Layout::ColMajor, Side::Left, Triangle::Lower, BlasTranspose::No, Diagonal::NonUnit, na, 3,
                  1.5);
+  // Levels of the halving with several nodes of one shape (64: 2 and 4
+  // nodes) and of two shapes (100).
+  for (std::int64_t na : {64, 100})
+    for (Triangle uplo : {Triangle::Upper, Triangle::Lower}) {
+      check_tri<T>(solve, Layout::ColMajor, Side::Left, uplo, BlasTranspose::No, Diagonal::NonUnit, na, 3, 0.5);
+      check_tri<T>(solve, Layout::RowMajor, Side::Right, uplo, BlasTranspose::Yes, Diagonal::Unit, 2, na, -1.0);
+    }
   check_tri<T>(solve, Layout::RowMajor, Side::Right, Triangle::Upper, BlasTranspose::Yes, Diagonal::NonUnit, 7, 19,
                0.0);  // alpha 0: zeros over NaN
   check_tri<T>(solve, Layout::RowMajor, Side::Left, Triangle::Upper, BlasTranspose::No, Diagonal::Unit, 0, 4, 1.0);
@@ -429,6 +442,10 @@ TEST(Blas3, OtherBlocks) {
                        4, 2.0);
       check_tri<float>(true, Layout::RowMajor, Side::Left, Triangle::Lower, BlasTranspose::No, Diagonal::NonUnit, 70,
                        3, 1.0, 2);
+      // trmm over a batch (the internal call): listed leaves and levels.
+      for (Triangle uplo : {Triangle::Upper, Triangle::Lower})
+        check_tri<float>(false, Layout::ColMajor, Side::Left, uplo, BlasTranspose::No, Diagonal::NonUnit, 2 * nb + 64,
+                         3, 1.5, 2);
       g_forced = nullptr;
     }
 }

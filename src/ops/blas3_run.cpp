@@ -7,20 +7,27 @@
 // (X op(A) = alpha B  <=>  op(A)^T X^T = alpha B^T). A GEMM whose C view is
 // column-major runs as C^T = Y^T X^T.
 //
-// - syrk / syr2k: C's triangle splits in halves at a multiple of NB; the
-//   off-diagonal half-block is one GEMM (two for syr2k) and each half
-//   recurses, down to the NB x NB diagonal blocks, which are computed in full
-//   by one strided-batched GEMM into scratch (plus one for a smaller last
-//   block) and written to C's triangle by blas3_tri_update (with beta).
-//   Flops: n^2 k (syrk) + n NB k, about half of a full GEMM.
-// - trmm / trsm (left): T = op(A) splits likewise; the NB x NB diagonal
-//   blocks are first packed (trmm) or inverted (trsm) into scratch by
-//   blas3_tri_pack, all in one launch. A leaf copies its rows of B into
-//   scratch and writes them back as one GEMM by the packed block; an inner
-//   node is one GEMM update between its halves (trsm: B2 = alpha B2 - T21 X1,
-//   the lower solve, then the second half with alpha 1).
+// - syrk / syr2k: C's triangle is cut into NB x NB blocks. The off-diagonal
+//   blocks of the full block rows are independent products: one listed
+//   GEMM (two for syr2k) computes them all, and one more GEMM the partial
+//   last block row (lower) or column (upper). The diagonal blocks are
+//   computed in full by one strided-batched GEMM into scratch (plus one for
+//   a smaller last block) and written to C's triangle by blas3_tri_update
+//   (with beta). Flops: n^2 k (syrk) + n NB k, about half of a full GEMM,
+//   in a handful of launches whatever n is.
+// - trmm / trsm (left): the NB x NB diagonal blocks of T = op(A) are first
+//   packed (trmm) or inverted (trsm) into scratch by blas3_tri_pack, all in
+//   one launch, and B is copied into scratch W. trmm: every product reads
+//   only T and W, so B_i = alpha P_ii W_i for all diagonal blocks is one
+//   (batched) GEMM, then T splits in halves at multiples of NB and each
+//   level of the halving adds its off-diagonal halves (B1 += alpha T12 W2,
+//   upper) as one listed GEMM per shape: about log2(m / NB) launches.
+//   trsm is ordered: a leaf solves X_o = P_oo W_o into B as one GEMM, an
+//   inner node updates the right-hand sides of its second half in W (W2 =
+//   alpha W2 - T21 X1, lower) between its halves' solves.
 // Batched trsm runs the same sequence with every kernel and GEMM batched
-// (strided), so its launch count does not grow with the batch.
+// (strided, or listed where a level has several nodes), so its launch count
+// does not grow with the batch.
 #include <algorithm>
 
 #include "kernels/families.hpp"
@@ -67,17 +74,27 @@ class Runner {
       gemm(n, m, k, alpha, y.t(), x.t(), beta, c.t(), batch, sy, sx, sc);
       return;
     }
-    GemmCall call;
-    call.dtype = call.c_dtype = t_;
-    call.m = m;
-    call.n = n;
-    call.k = k;
-    call.batch = batch;
-    call.alpha = alpha;
-    call.beta = beta;
-    call.a = operand(x, m, k, sx, call.trans_a);
-    call.b = operand(y, k, n, sy, call.trans_b);
-    call.c = {c.mem, std::size_t(c.off), std::max(c.rs, n), sc};
+    span_.add(run_gemm(q_, call_of(m, n, k, alpha, x, y, beta, c, batch, sx, sy, sc), take_wait()));
+  }
+
+  // One listed GEMM: product i is C at c + dc[i] (m x n) = alpha X at x +
+  // dx[i] (m x k) Y at y + dy[i] (k x n) + beta C, offsets in elements from
+  // the views' starts. The products' C blocks must not overlap.
+  void gemm_list(std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const View& x, const View& y,
+                 double beta, const View& c, const std::vector<std::int64_t>& dx, const std::vector<std::int64_t>& dy,
+                 const std::vector<std::int64_t>& dc) {
+    if (dc.empty()) return;
+    if (!(c.cs == 1 && (c.rs >= n || m <= 1))) {
+      gemm_list(n, m, k, alpha, y.t(), x.t(), beta, c.t(), dy, dx, dc);
+      return;
+    }
+    GemmCall call = call_of(m, n, k, alpha, x, y, beta, c, std::int64_t(dc.size()), 0, 0, 0);
+    call.list = true;
+    call.a_offsets = dx;
+    call.b_offsets = dy;
+    call.c_offsets = dc;
+    call.alphas.assign(dc.size(), alpha);
+    call.betas.assign(dc.size(), beta);
     span_.add(run_gemm(q_, call, take_wait()));
   }
 
@@ -89,6 +106,12 @@ class Runner {
 
   void copy(std::int64_t rows, std::int64_t cols, std::int64_t batch, const View& x, std::int64_t xbs,
             const View& y, std::int64_t ybs) {
+    // The kernel walks columns fastest: where both matrices run down their
+    // columns, copy the transposes so the unit stride is the fast one.
+    if (x.rs == 1 && y.rs == 1 && cols > 1) {
+      copy(cols, rows, batch, x.t(), xbs, y.t(), ybs);
+      return;
+    }
     launch("blas3_copy", rows * cols * batch,
            {u(rows), u(cols), u(batch), KernelArg::buffer(*x.mem), u(x.off), s(x.rs), s(x.cs), s(xbs),
             KernelArg::buffer(*y.mem), u(y.off), s(y.rs), s(y.cs), s(ybs)});
@@ -120,6 +143,24 @@ class Runner {
   static KernelArg i32(bool v) { return KernelArg::scalar(std::int32_t(v ? 1 : 0)); }
   KernelArg typed(double v) const {
     return t_ == DType::F64 ? KernelArg::scalar(v) : KernelArg::scalar(float(v));
+  }
+
+  // The GEMM of gemm() over C's row-major view.
+  GemmCall call_of(std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const View& x, const View& y,
+                   double beta, const View& c, std::int64_t batch, std::int64_t sx, std::int64_t sy,
+                   std::int64_t sc) const {
+    GemmCall call;
+    call.dtype = call.c_dtype = t_;
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.batch = batch;
+    call.alpha = alpha;
+    call.beta = beta;
+    call.a = operand(x, m, k, sx, call.trans_a);
+    call.b = operand(y, k, n, sy, call.trans_b);
+    call.c = {c.mem, std::size_t(c.off), std::max(c.rs, n), sc};
+    return call;
   }
 
   static GemmOperand operand(const View& v, std::int64_t rows, std::int64_t cols, std::int64_t stride,
@@ -163,24 +204,38 @@ void rank_k(Runner& r, bool two, std::int64_t n, std::int64_t k, double alpha, c
     return;
   }
   const std::int64_t nb = r.nb();
-  // The off-diagonal blocks, halving.
-  const auto recurse = [&](auto&& self, std::int64_t o, std::int64_t s) -> void {
-    if (s <= nb) return;
-    const std::int64_t s1 = split(s, nb), s2 = s - s1;
-    // Upper: C12 (s1 x s2) = alpha P1 Q2^T (+ alpha Q1 P2^T) + beta C12.
-    // Lower: C21 (s2 x s1) = alpha P2 Q1^T (+ alpha Q2 P1^T) + beta C21.
-    const std::int64_t r0 = upper ? o : o + s1, c0 = upper ? o + s1 : o;
-    const std::int64_t rows = upper ? s1 : s2, cols = upper ? s2 : s1;
+  const std::int64_t full = n / nb, rest = n - full * nb;
+  // The off-diagonal nb x nb blocks of the full block rows and columns,
+  // every one an independent product: one listed GEMM (two for syr2k).
+  // Upper: C_ij (i < j) = alpha P_i Q_j^T (+ alpha Q_i P_j^T) + beta C_ij;
+  // lower: the same for i > j.
+  std::vector<std::int64_t> rows_of, cols_of;  // the blocks' first row and column
+  for (std::int64_t i = 0; i < full; ++i)
+    for (std::int64_t j = upper ? i + 1 : 0; j < (upper ? full : i); ++j) {
+      rows_of.push_back(i * nb);
+      cols_of.push_back(j * nb);
+    }
+  const auto offsets = [](const std::vector<std::int64_t>& at, std::int64_t stride) {
+    std::vector<std::int64_t> o;
+    for (std::int64_t v : at) o.push_back(v * stride);
+    return o;
+  };
+  std::vector<std::int64_t> dc;
+  for (std::size_t e = 0; e < rows_of.size(); ++e) dc.push_back(rows_of[e] * c.rs + cols_of[e] * c.cs);
+  r.gemm_list(nb, nb, k, alpha, p, q.t(), beta, c, offsets(rows_of, p.rs), offsets(cols_of, q.rs), dc);
+  if (two) r.gemm_list(nb, nb, k, alpha, q, p.t(), 1.0, c, offsets(rows_of, q.rs), offsets(cols_of, p.rs), dc);
+  // The last, partial block row (lower) or column (upper) beside the full
+  // blocks: one GEMM of rest x full nb (full nb x rest).
+  if (rest > 0 && full > 0) {
+    const std::int64_t e = full * nb;
+    const std::int64_t rows = upper ? e : rest, cols = upper ? rest : e;
+    const std::int64_t r0 = upper ? 0 : e, c0 = upper ? e : 0;
     r.gemm(rows, cols, k, alpha, p.at(r0, 0), q.at(c0, 0).t(), beta, c.at(r0, c0));
     if (two) r.gemm(rows, cols, k, alpha, q.at(r0, 0), p.at(c0, 0).t(), 1.0, c.at(r0, c0));
-    self(self, o, s1);
-    self(self, o + s1, s2);
-  };
-  recurse(recurse, 0, n);
+  }
   // The diagonal blocks in full into scratch (nb x nb row-major each, one
   // after another), then their triangles into C.
   const View blocks{scratch, 0, nb, 1};
-  const std::int64_t full = n / nb, rest = n - full * nb;
   const auto diagonal = [&](std::int64_t o, std::int64_t s, std::int64_t count) {
     const View out = blocks.at(0, o * nb);  // block o / nb starts at (o / nb) nb^2 = o nb
     r.gemm(s, s, k, alpha, p.at(o, 0), q.at(o, 0).t(), 0.0, out, count, nb * p.rs, nb * q.rs, nb * nb);
@@ -193,6 +248,7 @@ void rank_k(Runner& r, bool two, std::int64_t n, std::int64_t k, double alpha, c
 
 // trmm (solve = false: B = alpha T B) and trsm (T X = alpha B) with T m x m
 // on the left, B m x n; batch of them, T's at t + i * st, B's at b + i * sb.
+// W (scratch) first takes a copy of every B, oriented as B is.
 void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, double alpha, const View& t,
                 std::int64_t st, bool upper, bool unit, const View& b, std::int64_t sb, std::int64_t batch,
                 const std::shared_ptr<MemImpl>& scratch) {
@@ -200,40 +256,99 @@ void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, double al
     r.scale(m, n, batch, 0.0, b, sb);
     return;
   }
-  const std::int64_t nb = r.nb(), blocks = (m + nb - 1) / nb;
-  const std::int64_t packed_stride = blocks * nb * nb, w_stride = nb * n;
+  const std::int64_t nb = r.nb(), blocks = (m + nb - 1) / nb, full = m / nb, rest = m - full * nb;
+  const std::int64_t packed_stride = blocks * nb * nb, w_stride = m * n;
   const View packed{scratch, 0, nb, 1};
-  const View w{scratch, batch * packed_stride, n, 1};
+  const std::int64_t w0 = batch * packed_stride;
+  const View w = b.rs == 1 ? View{scratch, w0, 1, m} : View{scratch, w0, n, 1};
   r.tri_pack(m, batch, upper, unit, solve, t, st, packed);
+  r.copy(m, n, batch, b, sb, w, w_stride);
+  // B_o (s rows from o) = a P_o W_o, P_o the packed (trsm: inverted)
+  // diagonal block.
   const auto leaf = [&](std::int64_t o, std::int64_t s, double a) {
-    r.copy(s, n, batch, b.at(o, 0), sb, w, w_stride);
-    r.gemm(s, n, s, a, packed.at(0, o * nb), w, 0.0, b.at(o, 0), batch, packed_stride, w_stride, sb);
+    r.gemm(s, n, s, a, packed.at(0, o * nb), w.at(o, 0), 0.0, b.at(o, 0), batch, packed_stride, w_stride, sb);
   };
+  if (!solve) {
+    // trmm: B_i = a sum over j of T_ij W_j (j >= i upper, j <= i lower).
+    // Every product reads only T and W, so the diagonal blocks go first, all
+    // at once, then the off-diagonal halves of each level of the halving,
+    // each level one listed GEMM per shape (its nodes write disjoint rows).
+    if (full > 0) {
+      if (batch == 1) {
+        r.gemm(nb, n, nb, alpha, packed, w, 0.0, b, full, nb * nb, nb * w.rs, nb * b.rs);
+      } else {
+        std::vector<std::int64_t> dx, dy, dc;
+        for (std::int64_t sys = 0; sys < batch; ++sys)
+          for (std::int64_t i = 0; i < full; ++i) {
+            dx.push_back(sys * packed_stride + i * nb * nb);
+            dy.push_back(sys * w_stride + i * nb * w.rs);
+            dc.push_back(sys * sb + i * nb * b.rs);
+          }
+        r.gemm_list(nb, n, nb, alpha, packed, w, 0.0, b, dx, dy, dc);
+      }
+    }
+    if (rest > 0) leaf(full * nb, rest, alpha);
+    // The halving's nodes (o, s1, s2) by depth.
+    struct Node {
+      std::int64_t o, s1, s2;
+    };
+    std::vector<std::vector<Node>> levels;
+    const auto collect = [&](auto&& self, std::int64_t o, std::int64_t s, std::size_t depth) -> void {
+      if (s <= nb) return;
+      const std::int64_t s1 = split(s, nb), s2 = s - s1;
+      if (levels.size() <= depth) levels.resize(depth + 1);
+      levels[depth].push_back({o, s1, s2});
+      self(self, o, s1, depth + 1);
+      self(self, o + s1, s2, depth + 1);
+    };
+    collect(collect, 0, m, 0);
+    for (const std::vector<Node>& level : levels) {
+      std::vector<Node> todo = level;
+      while (!todo.empty()) {
+        const std::int64_t s1 = todo.front().s1, s2 = todo.front().s2;
+        // Upper: B1 += a T12 W2 (s1 x n x s2); lower: B2 += a T21 W1.
+        const std::int64_t rows = upper ? s1 : s2, inner = upper ? s2 : s1;
+        std::vector<std::int64_t> dx, dy, dc;
+        std::vector<Node> later;
+        for (const Node& nd : todo) {
+          if (nd.s1 != s1 || nd.s2 != s2) {
+            later.push_back(nd);
+            continue;
+          }
+          const std::int64_t out = upper ? nd.o : nd.o + s1, in = upper ? nd.o + s1 : nd.o;
+          for (std::int64_t sys = 0; sys < batch; ++sys) {
+            dx.push_back(sys * st + out * t.rs + in * t.cs);
+            dy.push_back(sys * w_stride + in * w.rs);
+            dc.push_back(sys * sb + out * b.rs);
+          }
+        }
+        if (dc.size() == 1) {  // one product: no table
+          r.gemm(rows, n, inner, alpha, View{t.mem, t.off + dx[0], t.rs, t.cs}, View{w.mem, w.off + dy[0], w.rs, w.cs},
+                 1.0, View{b.mem, b.off + dc[0], b.rs, b.cs});
+        } else {
+          r.gemm_list(rows, n, inner, alpha, t, w, 1.0, b, dx, dy, dc);
+        }
+        todo.swap(later);
+      }
+    }
+    return;
+  }
+  // trsm: X (in B) solves level by level in order; W carries the updated
+  // right-hand sides. Lower: X1 = T11^-1 a W1; W2 = a W2 - T21 X1; X2 =
+  // T22^-1 W2 (upper: the mirror, from the bottom).
   const auto recurse = [&](auto&& self, std::int64_t o, std::int64_t s, double a) -> void {
     if (s <= nb) {
       leaf(o, s, a);
       return;
     }
     const std::int64_t s1 = split(s, nb), s2 = s - s1;
-    const View t12 = t.at(o, o + s1), t21 = t.at(o + s1, o);
-    const View b1 = b.at(o, 0), b2 = b.at(o + s1, 0);
-    if (!solve) {
-      if (upper) {  // B1 = a T11 B1 + a T12 B2; B2 = a T22 B2
-        self(self, o, s1, a);
-        r.gemm(s1, n, s2, a, t12, b2, 1.0, b1, batch, st, sb, sb);
-        self(self, o + s1, s2, a);
-      } else {  // B2 = a T22 B2 + a T21 B1; B1 = a T11 B1
-        self(self, o + s1, s2, a);
-        r.gemm(s2, n, s1, a, t21, b1, 1.0, b2, batch, st, sb, sb);
-        self(self, o, s1, a);
-      }
-    } else if (upper) {  // X2 = T22^-1 a B2; X1 = T11^-1 (a B1 - T12 X2)
+    if (upper) {
       self(self, o + s1, s2, a);
-      r.gemm(s1, n, s2, -1.0, t12, b2, a, b1, batch, st, sb, sb);
+      r.gemm(s1, n, s2, -1.0, t.at(o, o + s1), b.at(o + s1, 0), a, w.at(o, 0), batch, st, sb, w_stride);
       self(self, o, s1, 1.0);
-    } else {  // X1 = T11^-1 a B1; X2 = T22^-1 (a B2 - T21 X1)
+    } else {
       self(self, o, s1, a);
-      r.gemm(s2, n, s1, -1.0, t21, b1, a, b2, batch, st, sb, sb);
+      r.gemm(s2, n, s1, -1.0, t.at(o + s1, o), b.at(o, 0), a, w.at(o + s1, 0), batch, st, sb, w_stride);
       self(self, o + s1, s2, 1.0);
     }
   };
@@ -283,7 +398,7 @@ Event run_blas3(const Queue& q, const Blas3Call& c, const WaitList& wait, const 
   if (c.side == Side::Right) tv = tv.t(), upper = !upper, bv = bv.t(), std::swap(m, n);
   const std::int64_t batch = c.batched ? c.batch : 1;
   const std::size_t blocks = std::size_t((m + nb - 1) / nb);
-  const std::size_t elements = std::size_t(batch) * (blocks * std::size_t(nb * nb) + std::size_t(nb * n));
+  const std::size_t elements = std::size_t(batch) * (blocks * std::size_t(nb * nb) + std::size_t(m) * std::size_t(n));
   ScratchLease lease = lease_scratch(q, {0, 0, 0, c.alpha == 0 ? 0 : elements * es});
   triangular(r, c.routine == Blas3Routine::Trsm, m, n, c.alpha, tv, c.stride_a, upper, c.diag == Diagonal::Unit, bv,
              c.stride_b, batch, lease.slot[3]);
