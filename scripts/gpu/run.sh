@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas3|blas-tests|blas-bench] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas3|blas-tests|blas-bench|profile] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -543,6 +543,36 @@ blas_tests() {
   named_tests "$(ocl_device)" blas-all-opencl "${BLAS_TESTS:-$BLAS_TESTS_DEFAULT}"
 }
 
+# Kernel times of one `optune bench` selection on cuda:0 under Nsight Compute
+# (one metric, gpu__time_duration), as CSV in $OUT/profile.csv, and a short
+# table of the time per kernel name and grid. PROFILE_ARGS: the bench
+# arguments (default: blas --only syrk --runs 1); PROFILE_KERNELS: a kernel
+# name regex (default: every kernel).
+profile() {
+  local args=${PROFILE_ARGS:-blas --only syrk --runs 1}
+  log "ncu: optune bench $args on cuda:0"
+  # shellcheck disable=SC2086
+  timeout 400 ncu --metrics gpu__time_duration.sum --csv ${PROFILE_KERNELS:+--kernel-name "regex:$PROFILE_KERNELS"} \
+    ./build/gpu/optune bench $args --device cuda:0 >"$OUT/profile.csv" 2>"$LOGS/profile.log" || STATUS=1
+  python3 - "$OUT/profile.csv" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import csv, sys, collections
+rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
+if not rows:
+    print("no kernels profiled"); sys.exit()
+h = rows[0]; ki, gi, vi = h.index("Kernel Name"), h.index("Grid Size"), h.index("Metric Value")
+agg = collections.OrderedDict()
+for r in rows[1:]:
+    key = (r[ki][:40], r[gi])
+    n, t = agg.get(key, (0, 0.0))
+    agg[key] = (n + 1, t + float(r[vi].replace(",", "")))
+tot = sum(t for _, t in agg.values())
+print(f"{'kernel':40} {'grid':>16} {'count':>6} {'total us':>10}")
+for (k, g), (n, t) in sorted(agg.items(), key=lambda x: -x[1][1])[:40]:
+    print(f"{k:40} {g:>16} {n:6d} {t/1000:10.1f}")
+print(f"all kernels: {tot/1000:.1f} us")
+PY
+}
+
 case "$WHAT" in
   build) build ;;
   python) build && python_step ;;
@@ -568,6 +598,7 @@ case "$WHAT" in
   blas) build && blas "$@" ;;
   blas-tests) build && blas_tests ;;
   blas-bench) build && bench_both blas --quiet "$@" ;;
+  profile) build && profile "$@" ;;
   f64) build && f64 "$@" ;;
   f64-sweep) build && f64_sweep ;;
   host-blas) build && host_blas "$@" ;;
