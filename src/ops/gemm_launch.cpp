@@ -3,11 +3,16 @@
 // (ops/gemm_candidates.hpp) by the database or the tuner's forced choice.
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "kernels/families.hpp"
 #include "ops/gemm_candidates.hpp"
+#include "ops/launch_plan.hpp"
 #include "ops/params.hpp"
 #include "ops/tensor.hpp"
+#include "runtime/scratch.hpp"
 
 namespace optune::detail {
 
@@ -34,25 +39,44 @@ std::uint32_t gemm_flags(const GemmCall& c, const bool (&lists)[3]) {
   return f;
 }
 
+// Host copies of list tables whose non-blocking upload may still be reading
+// them (OpenCL reads a non-blocking write's host memory until it completes),
+// each kept until its event completes; every upload drops the finished ones.
+struct PendingTables {
+  std::mutex mutex;
+  std::vector<std::pair<Event, std::shared_ptr<std::vector<std::uint8_t>>>> items;
+};
+PendingTables& pending_tables() {
+  static auto* p = new PendingTables;  // never destroyed: events may outlive static destruction
+  return *p;
+}
+
 // The list-batch table: 3 offsets per product, then (alpha, beta) pairs of
-// the epilogue type. Written before the call returns (a blocking write), so
-// no host memory outlives the call.
+// the epilogue type. It goes into the queue's scratch slot 5 by a
+// non-blocking write, so the call neither allocates device memory nor waits
+// for the queue (the in-order queue runs the write after the kernels before
+// it, which may still read the previous table, and before the GEMM's).
 Buffer<std::uint8_t> upload_table(const Queue& q, const GemmCall& c) {
   const std::size_t batch = std::size_t(c.batch), eb = c.dtype == DType::F64 ? 8 : 4;
-  std::vector<std::uint8_t> host(batch * 24 + batch * 2 * eb);
+  auto host = std::make_shared<std::vector<std::uint8_t>>(batch * 24 + batch * 2 * eb);
   for (std::size_t i = 0; i < batch; ++i) {
     const std::uint64_t o[3] = {std::uint64_t(c.a_offsets[i]), std::uint64_t(c.b_offsets[i]),
                                 std::uint64_t(c.c_offsets[i])};
-    std::memcpy(&host[i * 24], o, 24);
+    std::memcpy(&(*host)[i * 24], o, 24);
     for (int j = 0; j < 2; ++j) {
       const double v = j ? c.betas[i] : c.alphas[i];
-      std::uint8_t* dst = &host[batch * 24 + (2 * i + std::size_t(j)) * eb];
+      std::uint8_t* dst = &(*host)[batch * 24 + (2 * i + std::size_t(j)) * eb];
       if (eb == 8) std::memcpy(dst, &v, 8);
       else { const float f = float(v); std::memcpy(dst, &f, 4); }
     }
   }
-  Buffer<std::uint8_t> b = q.context().alloc<std::uint8_t>(host.size());
-  q.upload(b, std::span<const std::uint8_t>(host));
+  ScratchLease s = lease_scratch(q, {0, 0, 0, 0, 0, host->size()});
+  Buffer<std::uint8_t> b(s.slot[5], 0, host->size());
+  const Event written = q.write(b, std::span<const std::uint8_t>(*host));
+  PendingTables& p = pending_tables();
+  std::lock_guard lock(p.mutex);
+  std::erase_if(p.items, [](const auto& item) { return item.first.complete(); });
+  p.items.emplace_back(written, std::move(host));
   return b;
 }
 
@@ -197,7 +221,67 @@ GemmProblem gemm_problem(const GemmCall& c) {
   return pr;
 }
 
+namespace {
+
+// Every field of the problem that a choice depends on.
+std::string choice_key(const GemmProblem& pr, bool product) {
+  std::string key = "gemm-choice";
+  for (std::int64_t v : {std::int64_t(pr.dtype), std::int64_t(pr.c_dtype), std::int64_t(pr.comp_half),
+                         std::int64_t(pr.tf32), std::int64_t(pr.trans_a), std::int64_t(pr.trans_b), pr.m, pr.n, pr.k,
+                         pr.batch, std::int64_t(pr.list), std::int64_t(pr.activation), pr.align_a, pr.align_b,
+                         pr.align_c, pr.lda, pr.ldb, std::int64_t(pr.shared_a), std::int64_t(pr.shared_b),
+                         std::int64_t(product)}) {
+    key += ',';
+    key += std::to_string(v);
+  }
+  return key;
+}
+
+// A remembered choice (launch_plan.hpp's rules: kept on the context, only
+// for calls without forced parameters and without the trace, dropped when
+// the database's generation moves) with the lookups it made, noted again
+// when it is reused so tools still see them.
+struct RememberedChoice {
+  GemmChoice choice;
+  std::vector<LookupRecord> lookups;
+  std::uint64_t generation = 0;
+};
+
+GemmChoice choose_fresh(const Queue& q, const GemmProblem& pr, bool product, const GemmForce* force);
+
+}  // namespace
+
 GemmChoice choose_gemm(const Queue& q, const GemmProblem& pr, bool product, const GemmForce* force) {
+  if (force || trace::on()) return choose_fresh(q, pr, product, force);
+  ContextImpl& ctx = *q.context().impl();
+  const std::string key = choice_key(pr, product);
+  const std::uint64_t gen = Database::generation();
+  {
+    std::lock_guard lock(ctx.plans_mutex);
+    if (auto it = ctx.plans.find(key); it != ctx.plans.end()) {
+      auto r = std::static_pointer_cast<const RememberedChoice>(it->second);
+      if (r->generation == gen) {
+        for (const LookupRecord& l : r->lookups) note_lookup(l);
+        return r->choice;
+      }
+    }
+  }
+  std::vector<LookupRecord> before = take_lookups();
+  auto r = std::make_shared<RememberedChoice>();
+  r->choice = choose_fresh(q, pr, product, force);
+  r->lookups = take_lookups();
+  r->generation = gen;
+  for (const LookupRecord& l : before) note_lookup(l);
+  for (const LookupRecord& l : r->lookups) note_lookup(l);
+  std::lock_guard lock(ctx.plans_mutex);
+  if (ctx.plans.size() >= kMaxPlans) ctx.plans.clear();
+  ctx.plans[key] = r;
+  return r->choice;
+}
+
+namespace {
+
+GemmChoice choose_fresh(const Queue& q, const GemmProblem& pr, bool product, const GemmForce* force) {
   const Capabilities& caps = q.device().caps();
   const auto fitted = [&](const GemmCandidate& cand) -> std::optional<Params> {
     const Params* forced = force ? force->find(cand.family().name()) : nullptr;
@@ -224,6 +308,8 @@ GemmChoice choose_gemm(const Queue& q, const GemmProblem& pr, bool product, cons
   }
   return {&direct_candidate(), *fitted(direct_candidate())};  // applies to every problem
 }
+
+}  // namespace
 
 Event run_gemm(const Queue& q, const GemmCall& c, const WaitList& wait, const GemmForce* force) {
   if (!force) force = GemmForceScope::current();

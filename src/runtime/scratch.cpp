@@ -15,7 +15,7 @@ struct Slot {
 struct QueueScratch {
   std::weak_ptr<QueueImpl> owner;
   std::shared_ptr<std::recursive_mutex> mutex = std::make_shared<std::recursive_mutex>();
-  std::array<Slot, kScratchSlots> slots;
+  std::array<Slot, kScratchSlots> slots{};
 };
 
 std::mutex registry_mutex;

@@ -16,7 +16,9 @@
 // thread, takes the (recursive) lock again and leaves slot 3 alone. Complex
 // GEMM is such an operator (its packed operands in slot 3 around a real
 // GEMM), so slot 4 is the next level's: a BLAS level-3 routine's own operand
-// around a GEMM of any type (symm's and hemm's expanded matrix).
+// around a GEMM of any type (symm's and hemm's expanded matrix). Slot 5 is the
+// real GEMM's list-batch table (ops/gemm_launch.cpp), written by a
+// non-blocking upload just before the kernel that reads it.
 #pragma once
 
 #include <array>
@@ -28,7 +30,7 @@
 
 namespace optune::detail {
 
-constexpr std::size_t kScratchSlots = 5;
+constexpr std::size_t kScratchSlots = 6;
 constexpr int kTrimAfter = 16;
 
 struct ScratchLease {
