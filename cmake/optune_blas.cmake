@@ -29,3 +29,12 @@ install(TARGETS optune_blas LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK
 install(CODE "file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/optune\")
   file(CREATE_LINK ../liboptune_blas.so.3
        \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/optune/libblas.so.3\" SYMBOLIC)")
+
+# A C program timing SGEMM and DGEMM through the CBLAS of any BLAS library
+# named on its command line (bench/host_blas_gemm.c): scripts/gpu/run.sh's
+# host-blas step runs it against optune's library, Debian's reference BLAS
+# and OpenBLAS on the GPU machine.
+add_executable(optune_host_blas_gemm bench/host_blas_gemm.c)
+set_target_properties(optune_host_blas_gemm PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+target_compile_options(optune_host_blas_gemm PRIVATE -Wall -Wextra)
+target_link_libraries(optune_host_blas_gemm PRIVATE ${CMAKE_DL_LIBS})

@@ -487,6 +487,15 @@ host_blas() {
     --host-db "$OUT/host-blas-db.json" \
     --host-blas "reference=$DEPS/$ARCH_LIB/blas/libblas.so.3,openblas=$DEPS/$ARCH_LIB/openblas-pthread/libblas.so.3" \
     "$@" 2>>"$LOGS/bench-host-blas.log" | tail -80 | tee -a "$OUT/summary.txt"
+  log "the C program (bench/host_blas_gemm.c): optune (cuda:0), OpenBLAS, reference"
+  local lib
+  for lib in build/gpu/blas/liboptune_blas.so.3 "$DEPS/$ARCH_LIB/openblas-pthread/libblas.so.3" \
+             "$DEPS/$ARCH_LIB/blas/libblas.so.3"; do
+    OPTUNE_DEVICE=cuda:0 timeout 120 ./build/gpu/optune_host_blas_gemm "$lib" 16 1000 2>&1 | tee -a "$OUT/summary.txt"
+    case $lib in *openblas* | *optune*)
+      OPTUNE_DEVICE=cuda:0 timeout 200 ./build/gpu/optune_host_blas_gemm "$lib" 4096 5 2>&1 | tee -a "$OUT/summary.txt" ;;
+    esac
+  done
   python3 - <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
 import time
 import numpy as np
