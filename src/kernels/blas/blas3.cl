@@ -105,22 +105,22 @@ void blas3_tri_pack(const ulong n, const ulong nb, const ulong batch, const int 
     }
     return;
   }
-  // Column j of inv(T): x_j = 1 / T(j, j), then substitution away from the
-  // diagonal; zeros outside the triangle. x is kept in o's column j.
-  for (ulong i = 0; i < order; ++i) o[i * nb + j] = (TYPE)0;
-  o[j * nb + j] = unit ? (TYPE)1 : (TYPE)1 / T(j, j);
-  if (upper) {
-    for (ulong i = j; i-- > 0;) {
-      TYPE sum = (TYPE)0;
-      for (ulong k = i + 1; k <= j; ++k) sum += T(i, k) * o[k * nb + j];
-      o[i * nb + j] = unit ? -sum : -sum / T(i, i);
+  // Column j of inv(T) by substitution, kept in o's column j. Every
+  // work-item walks the same rows i and terms k in the same order, so a
+  // warp reads one T(i, k) (a broadcast) and consecutive o(k, j): x_k = 0
+  // on the far side of the diagonal (k < j lower, k > j upper) makes the
+  // terms before the column's own start vanish. Only T's strict triangle and
+  // (non-unit) its diagonal are read.
+  for (ulong step = 0; step < order; ++step) {
+    const ulong i = upper ? order - 1 - step : step;
+    TYPE sum = (TYPE)0;
+    if (upper) {
+      for (ulong k = i + 1; k < order; ++k) sum += T(i, k) * o[k * nb + j];
+    } else {
+      for (ulong k = 0; k < i; ++k) sum += T(i, k) * o[k * nb + j];
     }
-  } else {
-    for (ulong i = j + 1; i < order; ++i) {
-      TYPE sum = (TYPE)0;
-      for (ulong k = j; k < i; ++k) sum += T(i, k) * o[k * nb + j];
-      o[i * nb + j] = unit ? -sum : -sum / T(i, i);
-    }
+    const TYPE d = unit ? (TYPE)1 : T(i, i);
+    o[i * nb + j] = (upper ? i > j : i < j) ? (TYPE)0 : i == j ? (TYPE)1 / d : -sum / d;
   }
 #undef T
 }
