@@ -450,6 +450,25 @@ TEST(Blas3, OtherBlocks) {
     }
 }
 
+// trsm's inverted sub-blocks doubled up to the block (IB < NB: two and three
+// levels of listed GEMMs), with a partial last block, batched, every side and
+// triangle.
+TEST(Blas3, TrsmDoubledInverses) {
+  for (std::int64_t ib : {16, 32}) {
+    const optune::detail::Params p{{"NB", 64}, {"IB", ib}, {"WGS", 64}};
+    g_forced = &p;
+    for (Triangle uplo : {Triangle::Upper, Triangle::Lower})
+      for (Diagonal diag : {Diagonal::NonUnit, Diagonal::Unit}) {
+        check_tri<float>(true, Layout::ColMajor, Side::Left, uplo, BlasTranspose::No, diag, 150, 3, 0.5);
+        check_tri<float>(true, Layout::RowMajor, Side::Right, uplo, BlasTranspose::Yes, diag, 2, 128, -1.0, 2);
+      }
+    if (test::device().caps().fp64)
+      check_tri<double>(true, Layout::ColMajor, Side::Left, Triangle::Lower, BlasTranspose::No, Diagonal::NonUnit, 140,
+                        2, 1.0, 2);
+    g_forced = nullptr;
+  }
+}
+
 // optune bench blas's level-3 rows run ours and, where installed, the
 // reference library on the same inputs, whose results agree.
 TEST(Blas3, BenchRows) {

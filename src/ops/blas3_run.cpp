@@ -22,6 +22,8 @@
 //   (batched) GEMM, then T splits in halves at multiples of NB and each
 //   level of the halving adds its off-diagonal halves (B1 += alpha T12 W2,
 //   upper) as one listed GEMM per shape: about log2(m / NB) launches.
+//   trsm's packed blocks are inverses: blas3_tri_pack inverts their IB x IB
+//   diagonal sub-blocks, listed GEMMs double those up to NB x NB.
 //   trsm is ordered: a leaf solves X_o = P_oo W_o into B as one GEMM, an
 //   inner node updates the right-hand sides of its second half in W (W2 =
 //   alpha W2 - T21 X1, lower) between its halves' solves.
@@ -129,12 +131,15 @@ class Runner {
             KernelArg::buffer(*c.mem), u(c.off), s(c.rs), s(c.cs)});
   }
 
+  // trsm's inverted sub-blocks: IB, at most NB.
+  std::int64_t ib() const { return std::min(p_.at("IB"), nb()); }
+
   void tri_pack(std::int64_t n, std::int64_t batch, bool upper, bool unit, bool invert, const View& a,
                 std::int64_t abs, const View& out) {
     const std::int64_t blocks = (n + nb() - 1) / nb();
     launch("blas3_tri_pack", batch * blocks * nb(),
-           {u(n), u(nb()), u(batch), i32(upper), i32(unit), i32(invert), KernelArg::buffer(*a.mem), u(a.off),
-            s(a.rs), s(a.cs), s(abs), KernelArg::buffer(*out.mem), u(out.off)});
+           {u(n), u(nb()), u(ib()), u(batch), i32(upper), i32(unit), i32(invert), KernelArg::buffer(*a.mem),
+            u(a.off), s(a.rs), s(a.cs), s(abs), KernelArg::buffer(*out.mem), u(out.off)});
   }
 
  private:
@@ -262,6 +267,34 @@ void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, double al
   const std::int64_t w0 = batch * packed_stride;
   const View w = b.rs == 1 ? View{scratch, w0, 1, m} : View{scratch, w0, n, 1};
   r.tri_pack(m, batch, upper, unit, solve, t, st, packed);
+  if (solve) {
+    // The full blocks' inverted IB sub-blocks doubled up to NB: at order s,
+    // each pair of inverted neighbours A, B and the block C between them
+    // (lower [A 0; C B], upper [A C; 0 B]) becomes the pair's inverse, C =
+    // -B^-1 C A^-1 (upper -A^-1 C B^-1), as two listed GEMMs over every
+    // pair of every block through a temporary Y (s x s per pair).
+    const View temp_base{scratch, w0 + batch * w_stride, 1, 1};
+    for (std::int64_t s = r.ib(); s < nb && full > 0; s *= 2) {
+      const View temp{scratch, temp_base.off, s, 1};
+      std::vector<std::int64_t> first, second, c_at, y_at;  // A (lower) / B (upper), the other, C, Y
+      for (std::int64_t sys = 0; sys < batch; ++sys)
+        for (std::int64_t blk = 0; blk < full; ++blk)
+          for (std::int64_t o = 0; o < nb; o += 2 * s) {
+            const std::int64_t base = sys * packed_stride + blk * nb * nb;
+            first.push_back(base + o * nb + o);
+            second.push_back(base + (o + s) * nb + (o + s));
+            c_at.push_back(upper ? base + o * nb + (o + s) : base + (o + s) * nb + o);
+            y_at.push_back(std::int64_t(y_at.size()) * s * s);
+          }
+      if (upper) {
+        r.gemm_list(s, s, s, 1.0, packed, packed, 0.0, temp, c_at, second, y_at);     // Y = C B^-1
+        r.gemm_list(s, s, s, -1.0, packed, temp, 0.0, packed, first, y_at, c_at);     // C = -A^-1 Y
+      } else {
+        r.gemm_list(s, s, s, 1.0, packed, packed, 0.0, temp, c_at, first, y_at);      // Y = C A^-1
+        r.gemm_list(s, s, s, -1.0, packed, temp, 0.0, packed, second, y_at, c_at);    // C = -B^-1 Y
+      }
+    }
+  }
   r.copy(m, n, batch, b, sb, w, w_stride);
   // B_o (s rows from o) = a P_o W_o, P_o the packed (trsm: inverted)
   // diagonal block.
@@ -398,7 +431,10 @@ Event run_blas3(const Queue& q, const Blas3Call& c, const WaitList& wait, const 
   if (c.side == Side::Right) tv = tv.t(), upper = !upper, bv = bv.t(), std::swap(m, n);
   const std::int64_t batch = c.batched ? c.batch : 1;
   const std::size_t blocks = std::size_t((m + nb - 1) / nb);
-  const std::size_t elements = std::size_t(batch) * (blocks * std::size_t(nb * nb) + std::size_t(m) * std::size_t(n));
+  // Packed blocks, W, and (trsm) the doubling's temporary: at most half a
+  // block per full block.
+  const std::size_t elements = std::size_t(batch) * (blocks * std::size_t(nb * nb) + std::size_t(m) * std::size_t(n) +
+                                                      blocks * std::size_t(nb * nb) / 2);
   ScratchLease lease = lease_scratch(q, {0, 0, 0, c.alpha == 0 ? 0 : elements * es});
   triangular(r, c.routine == Blas3Routine::Trsm, m, n, c.alpha, tv, c.stride_a, upper, c.diag == Diagonal::Unit, bv,
              c.stride_b, batch, lease.slot[3]);

@@ -83,11 +83,16 @@ void blas3_tri_update(const ulong n, const ulong nb, const int upper, const TYPE
 // One work-item per column j of diagonal block b of matrix bi: n is T's
 // order, the last block may be smaller. Block (bi, b) is written at
 // out + ((bi * blocks) + b) * nb * nb, row-major with leading dimension nb;
-// its rows and columns beyond the block's order are left alone.
+// its rows and columns beyond the block's order are left alone. Packing
+// (invert 0): the block's triangle, zeros elsewhere, ones on a unit
+// diagonal. Inverting: the block's triangle with its diagonal sub-blocks of
+// order ib (a last, smaller block: the whole block) replaced by their
+// inverses; the host's listed GEMMs then double the inverted sub-blocks up
+// to the whole block.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas3_tri_pack(const ulong n, const ulong nb, const ulong batch, const int upper, const int unit,
-                    const int invert, __global const TYPE* a, const ulong ab, const long rs, const long cs,
-                    const long bs, __global TYPE* out, const ulong ob) {
+void blas3_tri_pack(const ulong n, const ulong nb, const ulong ib, const ulong batch, const int upper,
+                    const int unit, const int invert, __global const TYPE* a, const ulong ab, const long rs,
+                    const long cs, const long bs, __global TYPE* out, const ulong ob) {
   const ulong gid = get_global_id(0);
   const ulong blocks = (n + nb - 1) / nb;
   if (gid >= batch * blocks * nb) return;
@@ -105,19 +110,24 @@ void blas3_tri_pack(const ulong n, const ulong nb, const ulong batch, const int 
     }
     return;
   }
-  // Column j of inv(T) by substitution, kept in o's column j. Every
-  // work-item walks the same rows i and terms k in the same order, so a
-  // warp reads one T(i, k) (a broadcast) and consecutive o(k, j): x_k = 0
-  // on the far side of the diagonal (k < j lower, k > j upper) makes the
-  // terms before the column's own start vanish. Only T's strict triangle and
-  // (non-unit) its diagonal are read.
-  for (ulong step = 0; step < order; ++step) {
-    const ulong i = upper ? order - 1 - step : step;
+  // j's sub-block [q0, q0 + sub): outside it, column j is T's (zeros
+  // outside the triangle).
+  const ulong sub = order < nb ? order : ib, q0 = j / sub * sub;
+  for (ulong i = 0; i < order; ++i)
+    if (i < q0 || i >= q0 + sub) o[i * nb + j] = (upper ? i <= j : i >= j) ? T(i, j) : (TYPE)0;
+  // Column j of the sub-block's inverse by substitution. Every work-item
+  // walks the same rows i and terms k in the same order, so a warp reads
+  // one T(i, k) (a broadcast) and consecutive o(k, j): x_k = 0 on the far
+  // side of the diagonal (k < j lower, k > j upper) makes the terms before
+  // the column's own start vanish. Only T's strict triangle and (non-unit)
+  // its diagonal are read.
+  for (ulong step = 0; step < sub; ++step) {
+    const ulong i = upper ? q0 + sub - 1 - step : q0 + step;
     TYPE sum = (TYPE)0;
     if (upper) {
-      for (ulong k = i + 1; k < order; ++k) sum += T(i, k) * o[k * nb + j];
+      for (ulong k = i + 1; k < q0 + sub; ++k) sum += T(i, k) * o[k * nb + j];
     } else {
-      for (ulong k = 0; k < i; ++k) sum += T(i, k) * o[k * nb + j];
+      for (ulong k = q0; k < i; ++k) sum += T(i, k) * o[k * nb + j];
     }
     const TYPE d = unit ? (TYPE)1 : T(i, i);
     o[i * nb + j] = (upper ? i > j : i < j) ? (TYPE)0 : i == j ? (TYPE)1 / d : -sum / d;

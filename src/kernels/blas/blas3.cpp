@@ -16,6 +16,9 @@ std::vector<Parameter> Blas3Family::parameters(const Capabilities&) const {
       {"NB", {16, 32, 64, 128, 256, 512}, 128,
        "order of the diagonal blocks: syrk's and syr2k's computed in full into scratch, the leaves of trmm's and "
        "trsm's recursion (packed, or inverted, by one work-item per column)"},
+      {"IB", {16, 32, 64, 128}, 64,
+       "trsm: order of the diagonal sub-blocks that blas3_tri_pack inverts by substitution; listed GEMMs "
+       "double them up to NB (an IB at or above NB inverts the whole NB block by substitution)"},
   };
 }
 
