@@ -60,12 +60,8 @@ template <class T>
 void geru_any(const char* name, bool conj, std::int64_t m, std::int64_t n, T alpha, const T* x, std::int64_t incx,
               const T* y, std::int64_t incy, T* a, std::int64_t lda) {
   using namespace l2;
-  const int info = m < 0                             ? 1
-                   : n < 0                           ? 2
-                   : incx == 0                       ? 5
-                   : incy == 0                       ? 7
-                   : lda < std::max<i64>(1, m)       ? 9
-                                                     : 0;
+  // cgeru (m, n, alpha, x, incx, y, incy, a, lda).
+  const int info = m < 0 ? 1 : n < 0 ? 2 : incx == 0 ? 5 : incy == 0 ? 7 : lda < std::max<i64>(1, m) ? 9 : 0;
   if (info) return report_xerbla(name, info);
   if (m == 0 || n == 0 || alpha == T(0)) return;
   run<T>(name, Class::Level2, double(m) * double(n), [&](Call& c) {
@@ -102,7 +98,8 @@ struct Conjugated {
 template <class T>
 class ConjugatedInPlace {
  public:
-  ConjugatedInPlace(std::int64_t n, T* v, std::int64_t inc) : v_(v), n_(inc == 0 && n > 0 ? 1 : n), step_(inc < 0 ? -inc : inc) {
+  ConjugatedInPlace(std::int64_t n, T* v, std::int64_t inc)
+      : v_(v), n_(inc == 0 && n > 0 ? 1 : n), step_(inc < 0 ? -inc : inc) {
     flip();
   }
   ConjugatedInPlace(const ConjugatedInPlace&) = delete;
