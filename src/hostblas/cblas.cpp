@@ -1,15 +1,17 @@
 // The CBLAS symbols (netlib's cblas.h, 32-bit CBLAS_INT), over the routines
-// of level1.hpp, level2.hpp and level3.hpp. As in netlib's CBLAS:
-// cblas_i?amax returns the 0-based index; the layout and the enum arguments
+// of level1.hpp, level2.hpp (level2_complex.hpp) and level3.hpp. As in
+// netlib's CBLAS: cblas_i?amax returns the 0-based index; the layout and the enum arguments
 // (transpose, uplo, diag, side) are checked here
 // (cblas_xerbla, with the CBLAS argument's position), everything else by
 // the Fortran-level routine (xerbla_); a row-major call runs as the
 // column-major call of the transposed problem, with RowMajorStrg set while it
 // runs (netlib's test programs read it to renumber xerbla's positions).
 #include <cstddef>
+#include <type_traits>
 
 #include "hostblas/level1.hpp"
 #include "hostblas/level2.hpp"
+#include "hostblas/level2_complex.hpp"
 #include "hostblas/level3.hpp"
 #include "hostblas/xerbla.hpp"
 
@@ -163,6 +165,17 @@ namespace {
 template <class T>
 void cblas_gemv(const char* name, const char* f77, int layout, int trans, cint m, cint n, T alpha, const T* a,
                 cint lda, const T* x, cint incx, T beta, T* y, cint incy) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    // Row-major A^H x, as netlib's CBLAS: the row-major Trans problem (the
+    // column-major A^T x) on conj(x), conj(y), conj(alpha), conj(beta),
+    // whose y is conj of the result (conjugated back).
+    if (layout == CblasRowMajor && trans == CblasConjTrans) {
+      const hb::Conjugated<T> xc(m, x, incx);
+      const hb::ConjugatedInPlace<T> yc(n, y, incy);
+      return cblas_gemv(name, f77, layout, CblasTrans, m, n, std::conj(alpha), a, lda, xc.p, cint(xc.inc),
+                        std::conj(beta), y, incy);
+    }
+  }
   const CblasArgs args{name, layout};
   hb::CblasScope scope(args.row());
   if (!args.layout_ok()) return;
@@ -174,6 +187,14 @@ void cblas_gemv(const char* name, const char* f77, int layout, int trans, cint m
 template <class T>
 void cblas_gbmv(const char* name, const char* f77, int layout, int trans, cint m, cint n, cint kl, cint ku, T alpha,
                 const T* a, cint lda, const T* x, cint incx, T beta, T* y, cint incy) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    if (layout == CblasRowMajor && trans == CblasConjTrans) {  // as gemv's
+      const hb::Conjugated<T> xc(m, x, incx);
+      const hb::ConjugatedInPlace<T> yc(n, y, incy);
+      return cblas_gbmv(name, f77, layout, CblasTrans, m, n, kl, ku, std::conj(alpha), a, lda, xc.p, cint(xc.inc),
+                        std::conj(beta), y, incy);
+    }
+  }
   const CblasArgs args{name, layout};
   hb::CblasScope scope(args.row());
   if (!args.layout_ok()) return;
@@ -196,6 +217,14 @@ void cblas_uplo_only(const char* name, int layout, int uplo, Fn&& fn) {
 template <class T>
 void cblas_tr(const char* name, const char* f77, bool solve, hb::Tri kind, int layout, int uplo, int trans, int diag,
               cint n, cint k, const T* a, cint lda, T* x, cint incx) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    // Row-major A^H (netlib's CBLAS): the row-major Trans problem on conj(x),
+    // in place, whose result is conjugated back.
+    if (layout == CblasRowMajor && trans == CblasConjTrans) {
+      const hb::ConjugatedInPlace<T> xc(n, x, incx);
+      return cblas_tr(name, f77, solve, kind, layout, uplo, CblasTrans, diag, n, k, a, lda, x, incx);
+    }
+  }
   const CblasArgs args{name, layout};
   hb::CblasScope scope(args.row());
   if (!args.layout_ok()) return;
@@ -295,6 +324,116 @@ extern "C" {
   OPTUNE_CBLAS_TRI(P, T, N, sv, SV, true)
 OPTUNE_CBLAS_LEVEL2(s, float, "S")
 OPTUNE_CBLAS_LEVEL2(d, double, "D")
+
+}  // extern "C"
+
+// ---- level 2 (c, z) ----
+namespace {
+// hemv (Tri::Full), hbmv (Band) and hpmv (Packed). Row-major as netlib's
+// CBLAS: the other triangle (the column-major A^T = conj(A)) on conj(x),
+// conj(y), conj(alpha), conj(beta), y conjugated back after.
+template <class T>
+void cblas_hemv_any(const char* name, const char* f77, hb::Tri kind, int layout, int uplo, cint n, cint k, T alpha,
+                    const T* a, cint lda, const T* x, cint incx, T beta, T* y, cint incy) {
+  const bool row = layout == CblasRowMajor;
+  cblas_uplo_only(name, layout, uplo, [&](char u) {
+    if (!row) return hb::hemv_any(f77, kind, u, n, k, alpha, a, lda, x, incx, beta, y, incy);
+    const hb::Conjugated<T> xc(n, x, incx);
+    const hb::ConjugatedInPlace<T> yc(n, y, incy);
+    hb::hemv_any(f77, kind, u, n, k, std::conj(alpha), a, lda, xc.p, xc.inc, std::conj(beta), y, incy);
+  });
+}
+// her, hpr (y == nullptr; alpha real, as T) and her2, hpr2; lda < 0 packed.
+// Row-major as netlib's CBLAS: the other triangle, on conjugated copies of
+// x (and y), her2 / hpr2 with x and y swapped.
+template <class T>
+void cblas_her_any(const char* name, const char* f77, int layout, int uplo, cint n, T alpha, const T* x, cint incx,
+                   const T* y, cint incy, T* a, cint lda) {
+  const bool row = layout == CblasRowMajor;
+  cblas_uplo_only(name, layout, uplo, [&](char u) {
+    if (!row) return hb::syr_any<T>(f77, u, n, alpha, x, incx, y, incy, a, lda);
+    const hb::Conjugated<T> xc(n, x, incx), yc(y ? n : 0, y, incy);
+    if (y) hb::syr_any<T>(f77, u, n, alpha, yc.p, yc.inc, xc.p, xc.inc, a, lda);
+    else hb::syr_any<T>(f77, u, n, alpha, xc.p, xc.inc, nullptr, 0, a, lda);
+  });
+}
+// geru (conj false) and gerc. Row-major as netlib's CBLAS: geru of the
+// transposed problem (y and x swapped), gerc's y a conjugated copy; netlib
+// calls the Fortran geru for both, so xerbla names it.
+template <class T>
+void cblas_ger_complex(const char* name, const char* f77u, const char* f77c, bool conj, int layout, cint m, cint n,
+                       T alpha, const T* x, cint incx, const T* y, cint incy, T* a, cint lda) {
+  const CblasArgs args{name, layout};
+  hb::CblasScope scope(args.row());
+  if (!args.layout_ok()) return;
+  if (!args.row()) return hb::geru_any(conj ? f77c : f77u, conj, m, n, alpha, x, incx, y, incy, a, lda);
+  const hb::Conjugated<T> yc(conj ? n : 0, y, incy);
+  hb::geru_any(f77u, false, n, m, alpha, yc.p, yc.inc, x, incx, a, lda);
+}
+}  // namespace
+
+extern "C" {
+
+// Complex scalars and arrays as void* (netlib's cblas.h); the triangular
+// routines' arrays are typed here (the same pointers to the linker).
+#define OPTUNE_CBLAS_LEVEL2_COMPLEX(P, T, R, N)                                                                 \
+  void cblas_##P##gemv(int lo, int tr, cint m, cint n, const void* alpha, const void* a, cint lda,              \
+                       const void* x, cint incx, const void* beta, void* y, cint incy) {                        \
+    cblas_gemv("cblas_" #P "gemv", N "GEMV ", lo, tr, m, n, val<T>(alpha), ptr<T>(a), lda, ptr<T>(x), incx,     \
+               val<T>(beta), ptr<T>(y), incy);                                                                  \
+  }                                                                                                             \
+  void cblas_##P##gbmv(int lo, int tr, cint m, cint n, cint kl, cint ku, const void* alpha, const void* a,      \
+                       cint lda, const void* x, cint incx, const void* beta, void* y, cint incy) {              \
+    cblas_gbmv("cblas_" #P "gbmv", N "GBMV ", lo, tr, m, n, kl, ku, val<T>(alpha), ptr<T>(a), lda, ptr<T>(x),   \
+               incx, val<T>(beta), ptr<T>(y), incy);                                                            \
+  }                                                                                                             \
+  void cblas_##P##hemv(int lo, int ul, cint n, const void* alpha, const void* a, cint lda, const void* x,       \
+                       cint incx, const void* beta, void* y, cint incy) {                                       \
+    cblas_hemv_any("cblas_" #P "hemv", N "HEMV ", hb::Tri::Full, lo, ul, n, 0, val<T>(alpha), ptr<T>(a), lda,   \
+                   ptr<T>(x), incx, val<T>(beta), ptr<T>(y), incy);                                             \
+  }                                                                                                             \
+  void cblas_##P##hbmv(int lo, int ul, cint n, cint k, const void* alpha, const void* a, cint lda,              \
+                       const void* x, cint incx, const void* beta, void* y, cint incy) {                        \
+    cblas_hemv_any("cblas_" #P "hbmv", N "HBMV ", hb::Tri::Band, lo, ul, n, k, val<T>(alpha), ptr<T>(a), lda,   \
+                   ptr<T>(x), incx, val<T>(beta), ptr<T>(y), incy);                                             \
+  }                                                                                                             \
+  void cblas_##P##hpmv(int lo, int ul, cint n, const void* alpha, const void* ap, const void* x, cint incx,     \
+                       const void* beta, void* y, cint incy) {                                                  \
+    cblas_hemv_any("cblas_" #P "hpmv", N "HPMV ", hb::Tri::Packed, lo, ul, n, 0, val<T>(alpha), ptr<T>(ap), 0,  \
+                   ptr<T>(x), incx, val<T>(beta), ptr<T>(y), incy);                                             \
+  }                                                                                                             \
+  void cblas_##P##geru(int lo, cint m, cint n, const void* alpha, const void* x, cint incx, const void* y,      \
+                       cint incy, void* a, cint lda) {                                                          \
+    cblas_ger_complex("cblas_" #P "geru", N "GERU ", N "GERC ", false, lo, m, n, val<T>(alpha), ptr<T>(x),      \
+                      incx, ptr<T>(y), incy, ptr<T>(a), lda);                                                   \
+  }                                                                                                             \
+  void cblas_##P##gerc(int lo, cint m, cint n, const void* alpha, const void* x, cint incx, const void* y,      \
+                       cint incy, void* a, cint lda) {                                                          \
+    cblas_ger_complex("cblas_" #P "gerc", N "GERU ", N "GERC ", true, lo, m, n, val<T>(alpha), ptr<T>(x),       \
+                      incx, ptr<T>(y), incy, ptr<T>(a), lda);                                                   \
+  }                                                                                                             \
+  void cblas_##P##her(int lo, int ul, cint n, R alpha, const void* x, cint incx, void* a, cint lda) {           \
+    cblas_her_any<T>("cblas_" #P "her", N "HER  ", lo, ul, n, T(alpha), ptr<T>(x), incx, nullptr, 0, ptr<T>(a), \
+                        lda);                                                                                   \
+  }                                                                                                             \
+  void cblas_##P##hpr(int lo, int ul, cint n, R alpha, const void* x, cint incx, void* ap) {                    \
+    cblas_her_any<T>("cblas_" #P "hpr", N "HPR  ", lo, ul, n, T(alpha), ptr<T>(x), incx, nullptr, 0,            \
+                        ptr<T>(ap), -1);                                                                        \
+  }                                                                                                             \
+  void cblas_##P##her2(int lo, int ul, cint n, const void* alpha, const void* x, cint incx, const void* y,      \
+                       cint incy, void* a, cint lda) {                                                          \
+    cblas_her_any<T>("cblas_" #P "her2", N "HER2 ", lo, ul, n, val<T>(alpha), ptr<T>(x), incx, ptr<T>(y),       \
+                        incy, ptr<T>(a), lda);                                                                  \
+  }                                                                                                             \
+  void cblas_##P##hpr2(int lo, int ul, cint n, const void* alpha, const void* x, cint incx, const void* y,      \
+                       cint incy, void* ap) {                                                                   \
+    cblas_her_any<T>("cblas_" #P "hpr2", N "HPR2 ", lo, ul, n, val<T>(alpha), ptr<T>(x), incx, ptr<T>(y),       \
+                        incy, ptr<T>(ap), -1);                                                                  \
+  }                                                                                                             \
+  OPTUNE_CBLAS_TRI(P, T, N, mv, MV, false)                                                                      \
+  OPTUNE_CBLAS_TRI(P, T, N, sv, SV, true)
+OPTUNE_CBLAS_LEVEL2_COMPLEX(c, c32, float, "C")
+OPTUNE_CBLAS_LEVEL2_COMPLEX(z, c64, double, "Z")
 
 // ---- level 3 ----
 #define OPTUNE_CBLAS_GEMM(P, T, NAME)                                                                           \

@@ -2,11 +2,12 @@
 // reference, a hidden length (size_t) after the others for each character
 // argument, REAL and COMPLEX function results returned as C's float, double,
 // float _Complex and double _Complex are. Each symbol is one line over the
-// routines of level1.hpp, level2.hpp and level3.hpp; a routine family's macro makes its
-// s, d, c and z symbols. Routines not on the device yet are not here (see
+// routines of level1.hpp, level2.hpp (level2_complex.hpp) and level3.hpp; a
+// routine family's macro makes its s, d, c and z symbols. Routines not on the device yet are not here (see
 // docs/DESIGN.md, "Host BLAS interface").
 #include "hostblas/level1.hpp"
 #include "hostblas/level2.hpp"
+#include "hostblas/level2_complex.hpp"
 #include "hostblas/level3.hpp"
 #include "hostblas/xerbla.hpp"
 
@@ -119,8 +120,9 @@ OPTUNE_F77_ROTM(d, double)
 float scabs1_(const c32* z) { return hb::cabs1(*z); }
 double dcabs1_(const c64* z) { return hb::cabs1(*z); }
 
-// ---- level 2 (s, d) ----
-#define OPTUNE_F77_LEVEL2(P, T, N)                                                                              \
+// ---- level 2 ----
+// gemv and gbmv (s, d, c, z).
+#define OPTUNE_F77_GEMV(P, T, N)                                                                                \
   void P##gemv_(const char* tr, const fint* m, const fint* n, const T* alpha, const T* a, const fint* lda,      \
                 const T* x, const fint* incx, const T* beta, T* y, const fint* incy, fchar) {                   \
     hb::gemv(N "GEMV ", hb::upper(tr), *m, *n, *alpha, a, *lda, x, *incx, *beta, y, *incy);                    \
@@ -129,7 +131,10 @@ double dcabs1_(const c64* z) { return hb::cabs1(*z); }
                 const T* a, const fint* lda, const T* x, const fint* incx, const T* beta, T* y,                 \
                 const fint* incy, fchar) {                                                                      \
     hb::gbmv(N "GBMV ", hb::upper(tr), *m, *n, *kl, *ku, *alpha, a, *lda, x, *incx, *beta, y, *incy);          \
-  }                                                                                                             \
+  }
+// The rest of s and d.
+#define OPTUNE_F77_LEVEL2(P, T, N)                                                                              \
+  OPTUNE_F77_GEMV(P, T, N)                                                                                      \
   void P##symv_(const char* ul, const fint* n, const T* alpha, const T* a, const fint* lda, const T* x,         \
                 const fint* incx, const T* beta, T* y, const fint* incy, fchar) {                               \
     hb::symv(N "SYMV ", hb::upper(ul), *n, *alpha, a, *lda, x, *incx, *beta, y, *incy);                        \
@@ -146,23 +151,27 @@ double dcabs1_(const c64* z) { return hb::cabs1(*z); }
                const fint* incy, T* a, const fint* lda) {                                                       \
     hb::ger(N "GER  ", *m, *n, *alpha, x, *incx, y, *incy, a, *lda);                                           \
   }                                                                                                             \
-  void P##syr_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, T* a,               \
-               const fint* lda, fchar) {                                                                        \
-    hb::syr_any<T>(N "SYR  ", hb::upper(ul), *n, *alpha, x, *incx, nullptr, 0, a, *lda);                       \
-  }                                                                                                             \
-  void P##spr_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, T* ap, fchar) {     \
-    hb::syr_any<T>(N "SPR  ", hb::upper(ul), *n, *alpha, x, *incx, nullptr, 0, ap, -1);                        \
-  }                                                                                                             \
-  void P##syr2_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, const T* y,        \
-                const fint* incy, T* a, const fint* lda, fchar) {                                               \
-    hb::syr_any<T>(N "SYR2 ", hb::upper(ul), *n, *alpha, x, *incx, y, *incy, a, *lda);                         \
-  }                                                                                                             \
-  void P##spr2_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, const T* y,        \
-                const fint* incy, T* ap, fchar) {                                                               \
-    hb::syr_any<T>(N "SPR2 ", hb::upper(ul), *n, *alpha, x, *incx, y, *incy, ap, -1);                          \
-  }                                                                                                             \
+  OPTUNE_F77_RANK(P, T, T, N, sy, SY, sp, SP)                                                                   \
   OPTUNE_F77_TRI(P, T, N, mv, MV, false)                                                                        \
   OPTUNE_F77_TRI(P, T, N, sv, SV, true)
+// The rank updates syr, spr, syr2, spr2 (s, d: sy, SY, sp, SP) and her, hpr,
+// her2, hpr2 (c, z: he, HE, hp, HP); A the type of syr / her's alpha.
+#define OPTUNE_F77_RANK(P, T, A, N, sy, SY, sp, SP)                                                             \
+  void P##sy##r_(const char* ul, const fint* n, const A* alpha, const T* x, const fint* incx, T* a,             \
+                 const fint* lda, fchar) {                                                                      \
+    hb::syr_any<T>(N #SY "R  ", hb::upper(ul), *n, T(*alpha), x, *incx, nullptr, 0, a, *lda);                   \
+  }                                                                                                             \
+  void P##sp##r_(const char* ul, const fint* n, const A* alpha, const T* x, const fint* incx, T* ap, fchar) {   \
+    hb::syr_any<T>(N #SP "R  ", hb::upper(ul), *n, T(*alpha), x, *incx, nullptr, 0, ap, -1);                    \
+  }                                                                                                             \
+  void P##sy##r2_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, const T* y,      \
+                  const fint* incy, T* a, const fint* lda, fchar) {                                             \
+    hb::syr_any<T>(N #SY "R2 ", hb::upper(ul), *n, *alpha, x, *incx, y, *incy, a, *lda);                        \
+  }                                                                                                             \
+  void P##sp##r2_(const char* ul, const fint* n, const T* alpha, const T* x, const fint* incx, const T* y,      \
+                  const fint* incy, T* ap, fchar) {                                                             \
+    hb::syr_any<T>(N #SP "R2 ", hb::upper(ul), *n, *alpha, x, *incx, y, *incy, ap, -1);                         \
+  }
 // trmv / tbmv / tpmv and trsv / tbsv / tpsv.
 #define OPTUNE_F77_TRI(P, T, N, op, OP, SOLVE)                                                                  \
   void P##tr##op##_(const char* ul, const char* tr, const char* dg, const fint* n, const T* a, const fint* lda, \
@@ -182,6 +191,35 @@ double dcabs1_(const c64* z) { return hb::cabs1(*z); }
   }
 OPTUNE_F77_LEVEL2(s, float, "S")
 OPTUNE_F77_LEVEL2(d, double, "D")
+
+// ---- level 2 (c, z): R the real type (her and hpr's alpha) ----
+#define OPTUNE_F77_LEVEL2_COMPLEX(P, T, R, N)                                                                   \
+  OPTUNE_F77_GEMV(P, T, N)                                                                                      \
+  void P##hemv_(const char* ul, const fint* n, const T* alpha, const T* a, const fint* lda, const T* x,         \
+                const fint* incx, const T* beta, T* y, const fint* incy, fchar) {                               \
+    hb::hemv_any(N "HEMV ", hb::Tri::Full, hb::upper(ul), *n, 0, *alpha, a, *lda, x, *incx, *beta, y, *incy);   \
+  }                                                                                                             \
+  void P##hbmv_(const char* ul, const fint* n, const fint* k, const T* alpha, const T* a, const fint* lda,      \
+                const T* x, const fint* incx, const T* beta, T* y, const fint* incy, fchar) {                   \
+    hb::hemv_any(N "HBMV ", hb::Tri::Band, hb::upper(ul), *n, *k, *alpha, a, *lda, x, *incx, *beta, y, *incy);  \
+  }                                                                                                             \
+  void P##hpmv_(const char* ul, const fint* n, const T* alpha, const T* ap, const T* x, const fint* incx,       \
+                const T* beta, T* y, const fint* incy, fchar) {                                                 \
+    hb::hemv_any(N "HPMV ", hb::Tri::Packed, hb::upper(ul), *n, 0, *alpha, ap, 0, x, *incx, *beta, y, *incy);   \
+  }                                                                                                             \
+  void P##geru_(const fint* m, const fint* n, const T* alpha, const T* x, const fint* incx, const T* y,         \
+                const fint* incy, T* a, const fint* lda) {                                                      \
+    hb::geru_any(N "GERU ", false, *m, *n, *alpha, x, *incx, y, *incy, a, *lda);                                \
+  }                                                                                                             \
+  void P##gerc_(const fint* m, const fint* n, const T* alpha, const T* x, const fint* incx, const T* y,         \
+                const fint* incy, T* a, const fint* lda) {                                                      \
+    hb::geru_any(N "GERC ", true, *m, *n, *alpha, x, *incx, y, *incy, a, *lda);                                 \
+  }                                                                                                             \
+  OPTUNE_F77_RANK(P, T, R, N, he, HE, hp, HP)                                                                   \
+  OPTUNE_F77_TRI(P, T, N, mv, MV, false)                                                                        \
+  OPTUNE_F77_TRI(P, T, N, sv, SV, true)
+OPTUNE_F77_LEVEL2_COMPLEX(c, c32, float, "C")
+OPTUNE_F77_LEVEL2_COMPLEX(z, c64, double, "Z")
 
 // ---- level 3 ----
 #define OPTUNE_F77_GEMM(P, T, NAME)                                                                             \

@@ -1,12 +1,14 @@
-// BLAS level 2 over host memory (s and d), with the reference's argument
-// checks (xerbla's positions and order are the Fortran routine's) and quick
-// returns, then the device routine (optune/blas2.hpp,
-// optune/blas2_triangular.hpp) through the engine. Characters are the
-// Fortran arguments' first letters, upper-cased.
+// BLAS level 2 over host memory (s and d; gemv, gbmv, syr_any and the
+// triangular ones also c and z, level2_complex.hpp the rest of c and z),
+// with the reference's argument checks (xerbla's positions and order are the
+// Fortran routine's) and quick returns, then the device routine
+// (optune/blas2.hpp, optune/blas2_triangular.hpp) through the engine.
+// Characters are the Fortran arguments' first letters, upper-cased.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "hostblas/engine.hpp"
 #include "hostblas/level3.hpp"
@@ -146,6 +148,8 @@ void ger(const char* name, std::int64_t m, std::int64_t n, T alpha, const T* x, 
 
 // Symmetric rank-1 and rank-2 updates: y == nullptr for syr / spr; lda < 0
 // for the packed forms (spr, spr2), whose argument positions are shorter.
+// For complex T the Hermitian ones, whose checks are the same: her, hpr
+// (alpha's real part: the caller's real alpha), her2, hpr2.
 template <class T>
 void syr_any(const char* name, char uplo, std::int64_t n, T alpha, const T* x, std::int64_t incx, const T* y,
              std::int64_t incy, T* a, std::int64_t lda) {
@@ -164,7 +168,16 @@ void syr_any(const char* name, char uplo, std::int64_t n, T alpha, const T* x, s
     const auto t = uplo_of(uplo);
     auto xb = c.in(x, vec_count(n, incx));
     auto ab = c.inout(a, packed ? packed_count(n) : mat_count(n, n, lda));
-    if (two) {
+    if constexpr (!std::is_floating_point_v<T>) {
+      if (!two) {
+        packed ? optune::hpr<T>(q, Layout::ColMajor, t, n, alpha.real(), xb, incx, ab)
+               : optune::her<T>(q, Layout::ColMajor, t, n, alpha.real(), xb, incx, ab, lda);
+        return;
+      }
+      auto yb = c.in(y, vec_count(n, incy));
+      packed ? optune::hpr2<T>(q, Layout::ColMajor, t, n, alpha, xb, incx, yb, incy, ab)
+             : optune::her2<T>(q, Layout::ColMajor, t, n, alpha, xb, incx, yb, incy, ab, lda);
+    } else if (two) {
       auto yb = c.in(y, vec_count(n, incy));
       if (packed) optune::spr2<T>(q, Layout::ColMajor, t, n, alpha, xb, incx, yb, incy, ab);
       else optune::syr2<T>(q, Layout::ColMajor, t, n, alpha, xb, incx, yb, incy, ab, lda);
@@ -179,6 +192,13 @@ void syr_any(const char* name, char uplo, std::int64_t n, T alpha, const T* x, s
 // Triangular products and solves: x = op(A) x or op(A)^-1 x, A full (kind
 // Full, lda), banded (Band, k and lda) or packed (Packed).
 enum class Tri { Full, Band, Packed };
+namespace l2 {
+// Elements of an n x n triangular or Hermitian A stored as kind says (Band:
+// k diagonals beside the main one).
+inline std::size_t stored_count(Tri kind, i64 n, i64 k, i64 lda) {
+  return kind == Tri::Full ? mat_count(n, n, lda) : kind == Tri::Band ? band_count(k + 1, n, lda) : packed_count(n);
+}
+}  // namespace l2
 template <class T>
 void tr_any(const char* name, bool solve, Tri kind, char uplo, char trans, char diag, std::int64_t n, std::int64_t k,
             const T* a, std::int64_t lda, T* x, std::int64_t incx) {
@@ -200,10 +220,7 @@ void tr_any(const char* name, bool solve, Tri kind, char uplo, char trans, char 
     const auto u = uplo_of(uplo);
     const auto t = trans_of(trans);
     const auto d = diag_of(diag);
-    const std::size_t count = kind == Tri::Full   ? mat_count(n, n, lda)
-                              : kind == Tri::Band ? band_count(k + 1, n, lda)
-                                                  : packed_count(n);
-    auto ab = c.in(a, count);
+    auto ab = c.in(a, stored_count(kind, n, k, lda));
     auto xb = c.inout(x, vec_count(n, incx));
     switch (kind) {
       case Tri::Full:

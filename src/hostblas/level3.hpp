@@ -67,7 +67,9 @@ inline bool is_trans(char t) { return t == 'N' || t == 'T' || t == 'C'; }
 inline bool is_diag(char d) { return d == 'U' || d == 'N'; }
 inline Side side_of(char s) { return s == 'L' ? Side::Left : Side::Right; }
 inline Triangle uplo_of(char u) { return u == 'U' ? Triangle::Upper : Triangle::Lower; }
-inline BlasTranspose trans_of(char t) { return t == 'N' ? BlasTranspose::No : BlasTranspose::Yes; }
+inline BlasTranspose trans_of(char t) {  // 'C': A^H (complex; the transpose of a real A)
+  return t == 'N' ? BlasTranspose::No : t == 'T' ? BlasTranspose::Yes : BlasTranspose::Conjugate;
+}
 inline Diagonal diag_of(char d) { return d == 'U' ? Diagonal::Unit : Diagonal::NonUnit; }
 }  // namespace l3
 
