@@ -137,15 +137,21 @@ thread_local ThreadState t_state;
 bool in_thread(Class cls, DType dtype, double work) noexcept {
   const double forced = settings().thread_threshold.load(std::memory_order_relaxed);
   if (forced >= 0) return work < forced;
-  try {
-    return work < engine().thresholds(dtype).thread[int(cls)];
-  } catch (...) {
-    // No device to read the database for: the family's defaults, so that
-    // small calls still run (the others report the device's failure).
-    static const detail::Params defaults = detail::families::host_blas().defaults(Capabilities{});
-    static const char* const names[3] = {"L1_THREAD_LOG2", "L2_THREAD_LOG2", "L3_THREAD_LOG2"};
-    return work < std::ldexp(1.0, int(defaults.at(names[int(cls)])));
+  // Set once the default device could not be chosen, so that the devices are
+  // not enumerated again at every call.
+  static std::atomic<bool> no_device{false};
+  if (!no_device.load(std::memory_order_relaxed)) {
+    try {
+      return work < engine().thresholds(dtype).thread[int(cls)];
+    } catch (...) {
+      no_device.store(true, std::memory_order_relaxed);
+    }
   }
+  // No device to read the database for: the family's defaults, so that small
+  // calls still run (the others report the device's failure).
+  static const detail::Params defaults = detail::families::host_blas().defaults(Capabilities{});
+  static const char* const names[3] = {"L1_THREAD_LOG2", "L2_THREAD_LOG2", "L3_THREAD_LOG2"};
+  return work < std::ldexp(1.0, int(defaults.at(names[int(cls)])));
 }
 
 Call::Call(Class cls, DType dtype, double work) : thread_(&t_state) {
