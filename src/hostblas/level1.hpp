@@ -96,11 +96,16 @@ inline double dsdot(const char* name, i64 n, const float* x, i64 incx, const flo
   return r;
 }
 
-// nrm2 and asum: a real result of T's real type.
+// nrm2 and asum: a real result of T's real type. asum returns 0 for
+// incx <= 0; nrm2 (LAPACK 3.10 on, as Debian 12's reference) reads a
+// negative increment from the far end and incx = 0 as n times x[0]: those
+// calls run in the caller's thread whatever their size (the device routine
+// takes positive increments).
 template <class T, bool Nrm2>
 blas_real_t<T> norm(const char* name, i64 n, const T* x, i64 incx) {
   blas_real_t<T> r = 0;
-  if (n <= 0 || incx <= 0) return r;
+  if (n <= 0 || (!Nrm2 && incx <= 0)) return r;
+  if (Nrm2 && incx <= 0) return inl::nrm2(n, x, incx);
   run<T>(name, Class::Level1, double(n),
          [&] { r = Nrm2 ? inl::nrm2(n, x, incx) : inl::asum(n, x, incx); }, [&](Call& c) {
     auto xb = c.in(x, vec_count(n, incx));
