@@ -2,7 +2,9 @@
 // liboptune_blas.so.3 timed per call through its Fortran symbols against
 // Debian's reference BLAS (libblas3: in OPTUNE_NETLIB_BLAS_DIR where set, as
 // on the GPU machine, else where Debian installs it), named with --host-blas,
-// the results of each product compared; and the option's errors.
+// the results of each product compared, in each of optune's modes (its
+// thresholds, every call in the thread, every call on the device); the
+// thresholds it writes with --host-db; and the option's errors.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -19,7 +21,9 @@ TEST(HostBlasBench, EveryRoutineAndSizeAgainstTheReference) {
   std::string out;
   const char* dir = std::getenv("OPTUNE_NETLIB_BLAS_DIR");
   const std::string netlib = std::string(dir && *dir ? dir : "/usr/lib/x86_64-linux-gnu/blas") + "/libblas.so.3";
-  ASSERT_EQ(test::run_cli("bench blas --host-interface --host-max-n 32 --host-blas netlib=" + netlib + " --json " + path,
+  const std::string db = test::temp_dir() + "/bench-host-blas-db.json";
+  ASSERT_EQ(test::run_cli("bench blas --host-interface --host-max-n 32 --host-blas netlib=" + netlib + " --json " + path +
+                              " --host-db " + db,
                           &out),
             0)
       << out;
@@ -37,11 +41,32 @@ TEST(HostBlasBench, EveryRoutineAndSizeAgainstTheReference) {
       // Compared with optune's product of the same operands.
       if (routine == "sgemm") EXPECT_LT(r["max_rel_diff"].get<double>(), 1e-5) << r.dump();
       if (routine == "dgemm") EXPECT_LT(r["max_rel_diff"].get<double>(), 1e-12) << r.dump();
+      if (routine == "sgemv") EXPECT_LT(r["max_rel_diff"].get<double>(), 1e-5) << r.dump();
     }
+    // Every mode computes the same product (in the thread, on the device).
+    if (library.rfind("optune", 0) == 0 && routine != "saxpy")
+      EXPECT_LT(r["max_rel_diff"].get<double>(), routine == "dgemm" ? 1e-12 : 1e-5) << r.dump();
   }
-  for (const char* routine : {"sgemm", "dgemm", "saxpy"})
+  for (const char* routine : {"sgemm", "dgemm", "sgemv", "saxpy"})
     for (const char* n : {"16", "32"})
-      EXPECT_TRUE(seen.count(std::string(routine) + "/" + n + "/optune")) << routine << " " << n << "\n" << out;
+      for (const char* mode : {"optune", "optune-thread", "optune-cpu"})
+        EXPECT_TRUE(seen.count(std::string(routine) + "/" + n + "/" + mode)) << routine << " " << n << " " << mode
+                                                                             << "\n" << out;
+  // The in-thread crossover of every routine, and the thresholds written as
+  // host_blas entries of f32 and f64 with every parameter.
+  for (const char* routine : {"sgemm", "dgemm", "sgemv", "saxpy"})
+    EXPECT_TRUE(j["host_interface"]["crossovers"][routine].contains("thread")) << routine << "\n" << out;
+  std::ifstream dbf(db);
+  ASSERT_TRUE(dbf.good()) << "--host-db wrote nothing\n" << out;
+  const auto entries = nlohmann::json::parse(dbf)["entries"];
+  std::set<std::string> dtypes;
+  for (const auto& e : entries) {
+    EXPECT_EQ(e["family"], "host_blas");
+    dtypes.insert(e["dtype"].get<std::string>());
+    for (const char* p : {"L1_LOG2", "L2_LOG2", "L3_LOG2", "L1_THREAD_LOG2", "L2_THREAD_LOG2", "L3_THREAD_LOG2"})
+      EXPECT_TRUE(e["params"].contains(p)) << p << " " << e.dump();
+  }
+  EXPECT_EQ(dtypes, (std::set<std::string>{"f32", "f64"}));
   EXPECT_TRUE(reference) << "Debian's reference BLAS (" << netlib << ") did not run (install libblas3)\n" << out;
 }
 

@@ -477,13 +477,15 @@ blas() {
 # libblas-test) and the C and Fortran checks through their .cuda entries
 # (OPTUNE_BLAS_THRESHOLD=0: every call on the GPU, copies included), then the
 # host-interface bench on cuda:0 against the carried BLAS libraries (it also
-# forces every call to the GPU and to PoCL, where PoCL is installed, and prints
-# the crossovers), then numpy's own matmul on this CPU in the same run.
+# forces every call into the caller's thread, to the GPU and to PoCL, where
+# PoCL is installed, and prints the crossovers; --host-db writes them, the
+# in-thread thresholds included, for shipping), then numpy's own matmul on
+# this CPU in the same run.
 host_blas() {
   export OPTUNE_NETLIB_BLAS_DIR="$DEPS/$ARCH_LIB/blas"
   named_tests cuda:0 host-blas-cuda 'netlib\..*|hostblas\..*|test_host_blas_bench'
   log "bench blas --host-interface on cuda:0"
-  timeout 420 ./build/gpu/optune bench blas --host-interface --device cuda:0 --json "$OUT/host-blas-cuda.json" \
+  timeout 600 ./build/gpu/optune bench blas --host-interface --device cuda:0 --json "$OUT/host-blas-cuda.json" \
     --host-db "$OUT/host-blas-db.json" \
     --host-blas "reference=$DEPS/$ARCH_LIB/blas/libblas.so.3,openblas=$DEPS/$ARCH_LIB/openblas-pthread/libblas.so.3" \
     "$@" 2>>"$LOGS/bench-host-blas.log" | tail -80 | tee -a "$OUT/summary.txt"

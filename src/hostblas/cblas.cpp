@@ -114,7 +114,7 @@ OPTUNE_CBLAS_REAL(s, float)
 OPTUNE_CBLAS_REAL(d, double)
 
 float cblas_sdsdot(cint n, float alpha, const float* x, cint incx, const float* y, cint incy) {
-  return float(double(alpha) + hb::dsdot("SDSDOT", n, x, incx, y, incy));
+  return float(hb::dsdot("SDSDOT", n, x, incx, y, incy, double(alpha)));
 }
 double cblas_dsdot(cint n, const float* x, cint incx, const float* y, cint incy) {
   return hb::dsdot("DSDOT", n, x, incx, y, incy);

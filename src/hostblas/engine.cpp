@@ -3,6 +3,7 @@
 #include "hostblas/engine.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,58 +24,97 @@ struct Target {
   bool zero_copy = false;
 };
 
-struct Engine {
-  Target target[2];  // [0] the default device, [1] the CPU device for small calls
-  bool split = false;  // target[1] is another device than target[0]
-  // OPTUNE_BLAS_THRESHOLD or optune_host_blas_set_threshold, for every class
-  // (< 0: unset).
-  std::atomic<double> threshold{-1};
-  // The database's thresholds, per type (read once: DType's value) and class.
-  struct Thresholds {
-    std::once_flag once;
-    double level[3] = {0, 0, 0};
-  };
-  Thresholds by_type[16];
-
-  double threshold_of(Class cls, DType dtype) {
-    Thresholds& t = by_type[int(dtype) & 15];
-    std::call_once(t.once, [&] {
-      const Capabilities& caps = target[0].ctx.device().caps();
-      for (int l = 0; l < 3; ++l) t.level[l] = detail::host_blas_threshold(caps, dtype, l + 1);
-    });
-    return t.level[int(cls)];
-  }
-};
-
 bool shares_host_memory(const Device& d) {
   return d.backend() == Backend::OpenCL && d.caps().unified_memory;
 }
 
+// What the environment and the bench's entry points set: readable without a
+// device.
+struct Settings {
+  // OPTUNE_BLAS_THRESHOLD or optune_host_blas_set_threshold, for every class
+  // (< 0: unset).
+  std::atomic<double> threshold{-1};
+  // OPTUNE_BLAS_THREAD_THRESHOLD or optune_host_blas_set_thread_threshold
+  // (< 0: unset).
+  std::atomic<double> thread_threshold{-1};
+  // OPTUNE_BLAS_COPY=1 stages operands through device buffers even where the
+  // device works on host memory (the tests run the copy path on PoCL).
+  bool copy = false;
+};
+
+Settings& settings() {
+  static Settings* s = [] {
+    auto* st = new Settings;
+    st->threshold = detail::env_number("OPTUNE_BLAS_THRESHOLD", -1, 0, 1e300);
+    st->thread_threshold = detail::env_number("OPTUNE_BLAS_THREAD_THRESHOLD", -1, 0, 1e300);
+    st->copy = detail::env_choice("OPTUNE_BLAS_COPY", {"0", "1"}, "0") == "1";
+    return st;
+  }();
+  return *s;
+}
+
+// The database's thresholds for one type (DType's value), read once.
+struct Thresholds {
+  std::once_flag once;
+  double device[3] = {0, 0, 0};  // L<n>_LOG2: below, the CPU device
+  double thread[3] = {0, 0, 0};  // L<n>_THREAD_LOG2: below, the caller's thread
+};
+
+struct Engine {
+  Device big;  // the default device, chosen (enumerated, no context) at the first call
+  Thresholds by_type[16];
+  // Made at the first call that runs on a device.
+  std::once_flag started;
+  Target target[2];  // [0] the default device, [1] the CPU device for small calls
+  bool split = false;  // target[1] is another device than target[0]
+
+  const Thresholds& thresholds(DType dtype) {
+    Thresholds& t = by_type[int(dtype) & 15];
+    std::call_once(t.once, [&] {
+      const Capabilities& caps = big.caps();
+      for (int l = 0; l < 3; ++l) {
+        t.device[l] = detail::host_blas_threshold(caps, dtype, l + 1);
+        t.thread[l] = detail::host_blas_thread_threshold(caps, dtype, l + 1);
+      }
+    });
+    return t;
+  }
+
+  void start() {
+    std::call_once(started, [&] {
+      target[0] = {Context(big), shares_host_memory(big) && !settings().copy};
+      target[1] = target[0];
+      if (big.caps().type != DeviceType::CPU) {
+        for (const Device& d : devices()) {
+          if (d.caps().type == DeviceType::CPU && shares_host_memory(d)) {
+            target[1] = {Context(d), true};
+            split = true;
+            break;
+          }
+        }
+      }
+    });
+  }
+};
+
 // Made once per process, at the first call, and never destroyed: the
 // process may exit from any thread while another still calls, and the
-// drivers' own exit handlers release what is left.
+// drivers' own exit handlers release what is left. Choosing the default
+// device enumerates the devices; contexts wait for start().
 Engine& engine() {
   static Engine* e = [] {
     auto* en = new Engine;
-    const Device big = default_device();
-    // OPTUNE_BLAS_COPY=1 stages operands through device buffers even where
-    // the device works on host memory (the tests run the copy path on PoCL).
-    const bool copy = detail::env_choice("OPTUNE_BLAS_COPY", {"0", "1"}, "0") == "1";
-    en->threshold = detail::env_number("OPTUNE_BLAS_THRESHOLD", -1, 0, 1e300);
-    en->target[0] = {Context(big), shares_host_memory(big) && !copy};
-    en->target[1] = en->target[0];
-    if (big.caps().type != DeviceType::CPU) {
-      for (const Device& d : devices()) {
-        if (d.caps().type == DeviceType::CPU && shares_host_memory(d)) {
-          en->target[1] = {Context(d), true};
-          en->split = true;
-          break;
-        }
-      }
-    }
+    en->big = default_device();
     return en;
   }();
   return *e;
+}
+
+// The engine with its contexts made.
+Engine& started_engine() {
+  Engine& e = engine();
+  e.start();
+  return e;
 }
 
 }  // namespace
@@ -94,11 +134,31 @@ namespace {
 thread_local ThreadState t_state;
 }
 
+bool in_thread(Class cls, DType dtype, double work) noexcept {
+  const double forced = settings().thread_threshold.load(std::memory_order_relaxed);
+  if (forced >= 0) return work < forced;
+  // Set once the default device could not be chosen, so that the devices are
+  // not enumerated again at every call.
+  static std::atomic<bool> no_device{false};
+  if (!no_device.load(std::memory_order_relaxed)) {
+    try {
+      return work < engine().thresholds(dtype).thread[int(cls)];
+    } catch (...) {
+      no_device.store(true, std::memory_order_relaxed);
+    }
+  }
+  // No device to read the database for: the family's defaults, so that small
+  // calls still run (the others report the device's failure).
+  static const detail::Params defaults = detail::families::host_blas().defaults(Capabilities{});
+  static const char* const names[3] = {"L1_THREAD_LOG2", "L2_THREAD_LOG2", "L3_THREAD_LOG2"};
+  return work < std::ldexp(1.0, int(defaults.at(names[int(cls)])));
+}
+
 Call::Call(Class cls, DType dtype, double work) : thread_(&t_state) {
-  Engine& e = engine();
+  Engine& e = started_engine();
   if (e.split) {
-    const double forced = e.threshold.load(std::memory_order_relaxed);
-    target_ = work < (forced >= 0 ? forced : e.threshold_of(cls, dtype)) ? 1 : 0;
+    const double forced = settings().threshold.load(std::memory_order_relaxed);
+    target_ = work < (forced >= 0 ? forced : e.thresholds(dtype).device[int(cls)]) ? 1 : 0;
   }
   if (!thread_->queue[target_]) thread_->queue[target_].emplace(e.target[target_].ctx);
   queue_ = &*thread_->queue[target_];
@@ -169,10 +229,18 @@ void fail(const char* name, const char* what) noexcept {
 // is not the CPU one), or -1 when the engine could not start.
 extern "C" int optune_host_blas_set_threshold(double work) {
   try {
-    optune::hostblas::engine().threshold.store(work, std::memory_order_relaxed);
-    return optune::hostblas::engine().split ? 1 : 0;
+    optune::hostblas::settings().threshold.store(work, std::memory_order_relaxed);
+    return optune::hostblas::started_engine().split ? 1 : 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "optune BLAS: %s\n", e.what());
     return -1;
   }
+}
+
+// The same for the in-thread threshold (OPTUNE_BLAS_THREAD_THRESHOLD): every
+// call with an in-thread form whose work is below `work` runs in the
+// caller's thread from now on (0: none; < 0: back to the defaults). Returns 0.
+extern "C" int optune_host_blas_set_thread_threshold(double work) {
+  optune::hostblas::settings().thread_threshold.store(work, std::memory_order_relaxed);
+  return 0;
 }

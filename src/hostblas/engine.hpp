@@ -2,10 +2,18 @@
 // BLAS interface"): where a call from a Fortran or CBLAS entry point runs, and
 // how its host operands reach the device.
 //
-// - One context per process for the default device (OPTUNE_DEVICE, else the
-//   first GPU, else the first CPU), made at the first call; and, where that
-//   device is not the CPU OpenCL device, one for the CPU device too, which
-//   takes the calls whose work is below the routine class's threshold.
+// - Three tiers. A call whose work is below the routine class's in-thread
+//   threshold runs in the caller's thread, as compiled C++ loops over the
+//   caller's memory (inline.hpp: no OpenCL or CUDA call); one below the
+//   (device) threshold runs on the CPU OpenCL device; the others on the
+//   default device. Only routines given an in-thread function (run() with two
+//   functions) have the first tier.
+// - The default device (OPTUNE_DEVICE, else the first GPU, else the first
+//   CPU) is chosen at the first call (the thresholds are the database's for
+//   its capabilities); its context is made at the first call that runs on a
+//   device, one per process; and, where that device is not the CPU OpenCL
+//   device, one for the CPU device too, which takes the calls whose work is
+//   below the routine class's device threshold.
 // - One queue per thread and context, made at the thread's first call.
 // - On a device that shares memory with the host (PoCL), operands are the
 //   caller's memory itself (host-pointer buffers, no copy); elsewhere each
@@ -18,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "optune/runtime.hpp"
@@ -27,9 +36,10 @@ namespace optune::hostblas {
 using c32 = std::complex<float>;
 using c64 = std::complex<double>;
 
-// Routine classes: each has its own threshold of work (elements for levels 1
-// and 2, m n k for level 3) below which a call runs on the CPU device: the
-// database's host_blas entries for the default device and the routine's type
+// Routine classes: each has its own thresholds of work (elements for levels 1
+// and 2, m n k for level 3) below which a call runs in the caller's thread
+// (L<n>_THREAD_LOG2) and on the CPU device (L<n>_LOG2): the database's
+// host_blas entries for the default device and the routine's type
 // (kernels/blas/host_blas.hpp), else that family's defaults.
 enum class Class { Level1 = 0, Level2 = 1, Level3 = 2 };
 
@@ -97,6 +107,13 @@ void run(const char* name, Class cls, double work, Fn&& fn);
 
 [[noreturn]] void fail(const char* name, const char* what) noexcept;
 
+// Whether a call of this class, type and work runs in the caller's thread:
+// work below OPTUNE_BLAS_THREAD_THRESHOLD / optune_host_blas_set_thread_threshold
+// where set, else below the class's in-thread threshold. The first call per
+// type reads the database (the default device's capabilities); later calls
+// only compare. Never throws: without a device the defaults serve.
+bool in_thread(Class cls, DType dtype, double work) noexcept;
+
 template <class T, class Fn>
 void run(const char* name, Class cls, double work, Fn&& fn) {
   try {
@@ -108,6 +125,18 @@ void run(const char* name, Class cls, double work, Fn&& fn) {
   } catch (...) {
     fail(name, "unknown exception");
   }
+}
+
+// The three-tier form: in_thread() (the loops of inline.hpp, no device at
+// all) when the work is below the in-thread threshold, else fn(Call&) as
+// above.
+template <class T, class Thread, class Fn>
+void run(const char* name, Class cls, double work, Thread&& thread, Fn&& fn) {
+  if (in_thread(cls, dtype_of_v<T>, work)) {
+    thread();
+    return;
+  }
+  run<T>(name, cls, work, std::forward<Fn>(fn));
 }
 
 }  // namespace optune::hostblas

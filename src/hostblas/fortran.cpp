@@ -62,7 +62,7 @@ double ddot_(const fint* n, const double* x, const fint* incx, const double* y, 
   return hb::dot("DDOT", hb::Dot::Real, *n, x, *incx, y, *incy);
 }
 float sdsdot_(const fint* n, const float* sb, const float* x, const fint* incx, const float* y, const fint* incy) {
-  return float(double(*sb) + hb::dsdot("SDSDOT", *n, x, *incx, y, *incy));
+  return float(hb::dsdot("SDSDOT", *n, x, *incx, y, *incy, double(*sb)));
 }
 double dsdot_(const fint* n, const float* x, const fint* incx, const float* y, const fint* incy) {
   return hb::dsdot("DSDOT", *n, x, *incx, y, *incy);

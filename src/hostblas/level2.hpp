@@ -42,7 +42,8 @@ void gemv(const char* name, char trans, std::int64_t m, std::int64_t n, T alpha,
   if (info) return report_xerbla(name, info);
   if (m == 0 || n == 0 || (alpha == T(0) && beta == T(1))) return;
   const i64 lx = trans == 'N' ? n : m, ly = trans == 'N' ? m : n;
-  run<T>(name, Class::Level2, double(m) * double(n), [&](Call& c) {
+  run<T>(name, Class::Level2, double(m) * double(n),
+         [&] { inl::gemv(trans, m, n, alpha, a, lda, x, incx, beta, y, incy); }, [&](Call& c) {
     optune::gemv<T>(c.queue(), Layout::ColMajor, trans_of(trans), m, n, alpha, c.in(a, mat_count(m, n, lda)), lda,
                     c.in(x, vec_count(lx, incx)), incx, beta, c.inout(y, vec_count(ly, incy)), incy);
   });
@@ -140,7 +141,8 @@ void ger(const char* name, std::int64_t m, std::int64_t n, T alpha, const T* x, 
   else if (lda < std::max<i64>(1, m)) info = 9;
   if (info) return report_xerbla(name, info);
   if (m == 0 || n == 0 || alpha == T(0)) return;
-  run<T>(name, Class::Level2, double(m) * double(n), [&](Call& c) {
+  run<T>(name, Class::Level2, double(m) * double(n),
+         [&] { inl::ger(false, m, n, alpha, x, incx, y, incy, a, lda); }, [&](Call& c) {
     optune::ger<T>(c.queue(), Layout::ColMajor, m, n, alpha, c.in(x, vec_count(m, incx)), incx,
                    c.in(y, vec_count(n, incy)), incy, c.inout(a, mat_count(m, n, lda)), lda);
   });

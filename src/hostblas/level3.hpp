@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "hostblas/engine.hpp"
+#include "hostblas/inline.hpp"
 #include "hostblas/xerbla.hpp"
 #include "optune/blas3.hpp"
 #include "optune/blas3_triangular.hpp"
@@ -49,7 +50,8 @@ void gemm(const char* name, char transa, char transb, std::int64_t m, std::int64
   if (info) return report_xerbla(name, info);
   if (m == 0 || n == 0 || ((alpha == T(0) || k == 0) && beta == T(1))) return;
   if (alpha == T(0) || k == 0) return scale_host(m, n, beta, c, ldc);
-  run<T>(name, Class::Level3, double(m) * double(n) * double(k), [&](Call& call) {
+  run<T>(name, Class::Level3, double(m) * double(n) * double(k),
+         [&] { inl::gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); }, [&](Call& call) {
     auto ab = call.in(a, mat_count(nrowa, nota ? k : m, lda));
     auto bb = call.in(b, mat_count(nrowb, notb ? n : k, ldb));
     // Without gaps between C's columns and with beta == 0, C is not uploaded.

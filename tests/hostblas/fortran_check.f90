@@ -68,6 +68,10 @@ program fortran_check
   call check(isamax(5, sx, 1) == 2, 'isamax: the first largest')
   call check(isamax(0, sx, 1) == 0, 'isamax: n = 0 gives 0')
   call check(abs(snrm2(2, [3.0, 4.0], 1) - 5.0) < 1e-6, 'snrm2')
+  ! As the reference (LAPACK 3.10 on): a negative increment from the far end,
+  ! 0 as n times the first element.
+  call check(abs(snrm2(3, [3.0, 4.0, 12.0], -1) - 13.0) < 1e-5, 'snrm2, incx = -1')
+  call check(abs(snrm2(3, [3.0, 4.0, 12.0], 0) - sqrt(27.0)) < 1e-5, 'snrm2, incx = 0')
   sa = 3.0
   sb = 4.0
   call srotg(sa, sb, c, sn)

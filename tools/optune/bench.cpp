@@ -258,7 +258,7 @@ void add_bench_command(CLI::App& app) {
       ->delimiter(',')
       ->check(CLI::IsMember({"f32", "f16", "f64", "bf16", "tf32"}));
   cmd->add_flag("--host-interface", o->host_interface,
-                "blas: time SGEMM, DGEMM and SAXPY per call through liboptune_blas.so.3 (host memory, copies included) "
+                "blas: time SGEMM, DGEMM, SGEMV and SAXPY per call through liboptune_blas.so.3 (host memory, copies included) "
                 "from 16 to 4096 against Debian's reference BLAS and OpenBLAS where installed; runs nothing else");
   cmd->add_option("--host-library", o->host.library,
                   "blas --host-interface: the liboptune_blas.so.3 to load (default: blas/ beside the tool, else by name)");
@@ -267,7 +267,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--host-max-n", o->host.max_n, "blas --host-interface: the largest n (default 4096)")
       ->check(CLI::Range(16, 16384));
   cmd->add_option("--host-db", o->host.db_file,
-                  "blas --host-interface: write the measured thresholds (GPU against PoCL) as host_blas database "
+                  "blas --host-interface: write the measured thresholds (in-thread against the CPU device; GPU against PoCL) as host_blas database "
                   "entries to this file, for optune db import");
   cmd->add_flag("!--no-reference", o->gemm.reference, "gemm, blas, conv: skip the reference library (CLBlast, cuBLAS; cuDNN)");
   cmd->callback([o] {

@@ -27,7 +27,19 @@ std::vector<Parameter> HostBlasFamily::parameters(const Capabilities&) const {
           {"L2_LOG2", exponents(), 24,
            "level-2 calls of fewer than 2^L2_LOG2 matrix elements run on the CPU device (0: none; 62: all)"},
           {"L3_LOG2", exponents(), 22,
-           "level-3 calls of m n k below 2^L3_LOG2 run on the CPU device (0: none; 62: all)"}};
+           "level-3 calls of m n k below 2^L3_LOG2 run on the CPU device (0: none; 62: all)"},
+          // The in-thread tier (src/hostblas/inline.hpp), checked first:
+          // the crossovers of `optune bench blas --host-interface
+          // --host-max-n 2048` on the development machine (PoCL 3.1, 2-core
+          // AMD EPYC, 2026-11-25): the compiled loops beat PoCL at every size
+          // of levels 1 and 2 measured (saxpy and sgemv to 2^22 elements:
+          // 2^23) and GEMM up to n = 128 (PoCL wins from 256: 2^24).
+          {"L1_THREAD_LOG2", exponents(), 23,
+           "level-1 calls of fewer than 2^L1_THREAD_LOG2 elements run in the caller's thread (0: none; 62: all)"},
+          {"L2_THREAD_LOG2", exponents(), 23,
+           "level-2 calls of fewer than 2^L2_THREAD_LOG2 matrix elements run in the caller's thread (0: none; 62: all)"},
+          {"L3_THREAD_LOG2", exponents(), 24,
+           "level-3 calls of m n k below 2^L3_THREAD_LOG2 run in the caller's thread (0: none; 62: all)"}};
 }
 
 Geometry HostBlasFamily::geometry(const Params&, const Capabilities&, const HostBlasProblem&) const {
@@ -50,9 +62,18 @@ const HostBlasFamily& host_blas() {
 }
 }  // namespace families
 
-double host_blas_threshold(const Capabilities& caps, DType dtype, int level) {
+namespace {
+// "L<level><suffix>": L1_LOG2, L3_THREAD_LOG2, ...
+std::string param_name(int level, const char* suffix) {
+  std::string name(1, 'L');
+  name += char('0' + level);
+  name += suffix;
+  return name;
+}
+
+// 2^<name> from the first serving entry's parameters, else the defaults.
+double threshold_param(const Capabilities& caps, DType dtype, const std::string& name) {
   const HostBlasFamily& fam = families::host_blas();
-  const std::string name = "L" + std::to_string(level) + "_LOG2";
   Params p = fam.defaults(caps);
   try {
     for (const Candidate& c :
@@ -68,6 +89,15 @@ double host_blas_threshold(const Capabilities& caps, DType dtype, int level) {
     log_warn(std::string("tuning database: host_blas thresholds unreadable (") + e.what() + "); using the defaults");
   }
   return std::ldexp(1.0, int(p.at(name)));
+}
+}  // namespace
+
+double host_blas_threshold(const Capabilities& caps, DType dtype, int level) {
+  return threshold_param(caps, dtype, param_name(level, "_LOG2"));
+}
+
+double host_blas_thread_threshold(const Capabilities& caps, DType dtype, int level) {
+  return threshold_param(caps, dtype, param_name(level, "_THREAD_LOG2"));
 }
 
 }  // namespace optune::detail

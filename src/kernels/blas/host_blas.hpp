@@ -2,7 +2,9 @@
 // (liboptune_blas.so.3, src/hostblas/), no kernel of its own. Its parameters
 // are the thresholds of work below which a call of each routine class runs
 // on the CPU OpenCL device rather than on the default device: L1_LOG2 and
-// L2_LOG2 in elements, L3_LOG2 in m n k, as powers of two. Entries are keyed
+// L2_LOG2 in elements, L3_LOG2 in m n k, as powers of two; and, checked
+// first, the thresholds below which a call runs in the caller's thread with
+// no device at all (L1_THREAD_LOG2, L2_THREAD_LOG2, L3_THREAD_LOG2). Entries are keyed
 // by the default device (a GPU) and the routine's type, in one bucket "all",
 // and come from the crossovers `optune bench blas --host-interface` prints
 // on that machine. They choose between devices that compute the same routine,
@@ -44,5 +46,9 @@ const HostBlasFamily& host_blas();
 // files, in the fallback order of docs/DATABASE.md) and whose values are the
 // family's candidates, else from the family's defaults.
 double host_blas_threshold(const Capabilities& caps, DType dtype, int level);
+
+// The same for the in-thread tier: 2^L<level>_THREAD_LOG2, the work below
+// which a call runs in the caller's thread (src/hostblas/inline.hpp).
+double host_blas_thread_threshold(const Capabilities& caps, DType dtype, int level);
 
 }  // namespace optune::detail
