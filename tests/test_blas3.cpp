@@ -9,7 +9,6 @@
 // nor be overwritten.
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <random>
@@ -17,8 +16,6 @@
 #include "ops/blas3_ops.hpp"
 #include "support/blas3_mats.hpp"
 #include "support/test_support.hpp"
-
-#include <nlohmann/json.hpp>
 
 using namespace optune;
 
@@ -390,21 +387,4 @@ TEST(Blas3, OtherBlocks) {
 
 // optune bench blas's level-3 rows run ours and, where installed, the
 // reference library on the same inputs, whose results agree.
-TEST(Blas3, BenchRows) {
-  const std::string path = test::temp_dir() + "/bench-blas3.json";
-  std::string out;
-  ASSERT_EQ(test::run_cli("bench blas --runs 1 --copy-mib 4 --only syrk-f32,trsm-f32 --json " + path, &out,
-                          "OPTUNE_PARAMS= "),
-            0)
-      << out;
-  std::ifstream f(path);
-  const auto j = nlohmann::json::parse(f);
-  const auto& rows = j["operators"]["blas"]["level3_rows"];
-  ASSERT_EQ(rows.size(), 2u) << j.dump();
-  for (const auto& r : rows) {
-    EXPECT_GT(r["median_us"].get<double>(), 0.0) << r.dump();
-    EXPECT_GT(r["gflops"].get<double>(), 0.0) << r.dump();
-    const auto& ref = r["reference"];
-    if (ref["available"].get<bool>()) EXPECT_LT(ref["relative_difference"].get<double>(), 1e-4) << r.dump();
-  }
-}
+TEST(Blas3, BenchRows) { test::blas::check_level3_bench_rows("syrk-f32,trsm-f32", 2, "f32"); }

@@ -383,3 +383,8 @@ TEST(Blas3Complex, RealScalarsAndCApi) {
       .wait();
   EXPECT_TRUE(same(got, q.download(c1)));
 }
+
+// optune bench blas's c32 level-3 rows run ours and, where installed, the
+// reference library on the same inputs, whose results agree (herk's row: the
+// c32 rows share their code; one row keeps the reference's compiles short).
+TEST(Blas3Complex, BenchRows) { test::blas::check_level3_bench_rows("herk-c32", 1, "c32"); }

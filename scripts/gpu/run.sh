@@ -522,7 +522,8 @@ blas_tri() {
 # the NVIDIA OpenCL device, the blas3 family tuned (f32 and f64, the
 # buckets of n > 2048 and n <= 2048; saved, and exported with the device's
 # database to $OUT/db-*.json), then the level-3 rows of `optune bench blas`
-# (syrk, syr2k, trmm, trsm at 4096 against cuBLAS / CLBlast) on both back
+# (syrk, syr2k, trmm, trsm at 4096 in f32, f64 and c32, herk and her2k in
+# c32, against cuBLAS / CLBlast) on both back
 # ends (JSON in $OUT/blas-*.json, key level3_rows).
 blas3() {
   local ocl
@@ -532,7 +533,7 @@ blas3() {
   local -a TUNED=("blas3:f32:tri/n>2048,rank/n>2048,tri/n<=2048,rank/n<=2048:120"
                   "blas3:f64:tri/n>2048,rank/n>2048:60")
   tune
-  bench_both blas --only syrk,syr2k,trmm,trsm "$@"
+  bench_both blas --only syrk,syr2k,trmm,trsm,herk,her2k "$@"
 }
 
 # The BLAS of issue 20 after its merges: every BLAS test program on cuda:0

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "optune/blas3_complex.hpp"
 #include "support/blas_values.hpp"
@@ -56,6 +59,28 @@ std::vector<T> pack_systems(const std::vector<Mat<T>>& ms, Buffer<T>& all, std::
   all = test::context().alloc<T>(host.size());
   test::queue().upload(all, std::span<const T>(host));
   return host;
+}
+
+// `optune bench blas --only <only>`'s level-3 rows (expected: `count`):
+// each timed, and within 1e-4 of the reference library where one ran.
+inline void check_level3_bench_rows(const std::string& only, std::size_t count, const std::string& dtype) {
+  const std::string path = test::temp_dir() + "/bench-blas3-" + dtype + ".json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("bench blas --runs 1 --copy-mib 4 --only " + only + " --json " + path, &out,
+                          "OPTUNE_PARAMS= "),
+            0)
+      << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  const auto& rows = j["operators"]["blas"]["level3_rows"];
+  ASSERT_EQ(rows.size(), count) << j.dump();
+  for (const auto& r : rows) {
+    EXPECT_EQ(r["dtype"].get<std::string>(), dtype) << r.dump();
+    EXPECT_GT(r["median_us"].get<double>(), 0.0) << r.dump();
+    EXPECT_GT(r["gflops"].get<double>(), 0.0) << r.dump();
+    const auto& ref = r["reference"];
+    if (ref["available"].get<bool>()) EXPECT_LT(ref["relative_difference"].get<double>(), 1e-4) << r.dump();
+  }
 }
 
 inline const char* name(Layout l) { return l == Layout::RowMajor ? "row" : "col"; }
