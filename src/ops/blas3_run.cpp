@@ -37,6 +37,7 @@
 #include "kernels/families.hpp"
 #include "ops/gemm_complex.hpp"
 #include "ops/blas3_ops.hpp"
+#include "ops/blas_common.hpp"
 #include "ops/params.hpp"
 #include "runtime/event_span.hpp"
 #include "runtime/scratch.hpp"
@@ -144,14 +145,7 @@ class Runner {
   static KernelArg u(std::int64_t v) { return KernelArg::scalar(std::uint64_t(v)); }
   static KernelArg s(std::int64_t v) { return KernelArg::scalar(std::int64_t(v)); }
   static KernelArg i32(bool v) { return KernelArg::scalar(std::int32_t(v ? 1 : 0)); }
-  KernelArg typed(Z v) const {
-    switch (t_) {
-      case DType::F64: return KernelArg::scalar(v.real());
-      case DType::C32: return KernelArg::scalar(std::complex<float>(v));  // float2: (re, im)
-      case DType::C64: return KernelArg::scalar(v);
-      default: return KernelArg::scalar(float(v.real()));
-    }
-  }
+  KernelArg typed(Z v) const { return blas_type_arg(t_, v); }
 
   static GemmOperand operand(const View& v, std::int64_t rows, std::int64_t cols, std::int64_t stride,
                              bool& trans) {
