@@ -9,16 +9,13 @@
 // nor be overwritten.
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <random>
 
 #include "ops/blas3_ops.hpp"
-#include "optune/blas3_triangular.hpp"
+#include "support/blas3_mats.hpp"
 #include "support/test_support.hpp"
-
-#include <nlohmann/json.hpp>
 
 using namespace optune;
 
@@ -26,44 +23,13 @@ namespace {
 
 [[maybe_unused]] const int kParams = setenv("OPTUNE_PARAMS", "blas3:NB=16", 1);
 
-using LD = long double;
-
-template <class T> T nan_value() { return std::numeric_limits<T>::quiet_NaN(); }
-template <class T> LD eps() { return LD(std::numeric_limits<T>::epsilon()); }
+using test::blas::eps;
+using test::blas::LD;
+using test::blas::Mat;
+using test::blas::name;
+using test::blas::nan_value;
 
 double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(test::rng()); }
-
-// A stored rows x cols matrix inside a larger allocation: `off` NaN
-// elements first, a leading dimension 2 beyond the row (or column) length
-// whose gap stays NaN, one NaN element after. Elements are random unless the
-// caller writes them.
-template <class T>
-struct Mat {
-  Layout layout;
-  std::int64_t rows, cols, ld;
-  std::size_t off;
-  std::vector<T> host;
-  Buffer<T> all, view;
-
-  Mat(Layout l, std::int64_t r, std::int64_t c, std::size_t o = 3) : layout(l), rows(r), cols(c), off(o) {
-    ld = std::max<std::int64_t>(1, (l == Layout::RowMajor ? c : r)) + 2;
-    const std::int64_t outer = l == Layout::RowMajor ? r : c;
-    host.assign(off + std::size_t(std::max<std::int64_t>(outer, 1) * ld) + 1, nan_value<T>());
-    for (std::int64_t i = 0; i < r; ++i)
-      for (std::int64_t j = 0; j < c; ++j) el(i, j) = T(uniform(-1, 1));
-  }
-  std::size_t index(std::int64_t i, std::int64_t j) const {
-    return off + std::size_t(layout == Layout::RowMajor ? i * ld + j : i + j * ld);
-  }
-  T& el(std::int64_t i, std::int64_t j) { return host[index(i, j)]; }
-  T el(std::int64_t i, std::int64_t j) const { return host[index(i, j)]; }
-  void upload() {
-    all = test::context().alloc<T>(host.size());
-    test::queue().upload(all, std::span<const T>(host));
-    view = all.view(off, host.size() - off);
-  }
-  std::vector<T> download() const { return test::queue().download(all); }
-};
 
 // got against the model's allocation: NaN where the model has NaN, else
 // |got - want| <= tol[i] (tol empty: exactly equal).
@@ -92,11 +58,6 @@ optune::detail::GemmMatrix whole(const Buffer<T>& b) {
   return {b.mem(), b.offset(), b.size(), dtype_of_v<T>};
 }
 
-const char* name(Layout l) { return l == Layout::RowMajor ? "row" : "col"; }
-const char* name(Triangle t) { return t == Triangle::Upper ? "upper" : "lower"; }
-const char* name(BlasTranspose t) { return t == BlasTranspose::No ? "N" : t == BlasTranspose::Yes ? "T" : "C"; }
-const char* name(Side s) { return s == Side::Left ? "left" : "right"; }
-const char* name(Diagonal d) { return d == Diagonal::Unit ? "unit" : "nonunit"; }
 
 // ---- syrk / syr2k ----------------------------------------------------------
 
@@ -285,19 +246,10 @@ void check_tri(bool solve, Layout layout, Side side, Triangle uplo, BlasTranspos
       for (std::int64_t i = 0; i < m; ++i)
         for (std::int64_t j = 0; j < n; ++j) bs.back().el(i, j) = nan_value<T>();
   }
-  // One allocation of every system's A (B): system s at s * stride.
-  const auto pack = [&](std::vector<Mat<T>>& ms, Buffer<T>& all, std::int64_t& stride) {
-    stride = std::int64_t(ms[0].host.size());
-    std::vector<T> host;
-    for (auto& mm : ms) host.insert(host.end(), mm.host.begin(), mm.host.end());
-    all = test::context().alloc<T>(host.size());
-    test::queue().upload(all, std::span<const T>(host));
-    return host;
-  };
   Buffer<T> a_all, b_all;
   std::int64_t sa = 0, sb = 0;
-  pack(as, a_all, sa);
-  std::vector<T> want = pack(bs, b_all, sb);
+  test::blas::pack_systems(as, a_all, sa);
+  std::vector<T> want = test::blas::pack_systems(bs, b_all, sb);
   std::vector<LD> tol(want.size(), 0);
   for (std::int64_t s = 0; s < systems; ++s) {
     const Mat<T>& bm = bs[std::size_t(s)];
@@ -471,21 +423,4 @@ TEST(Blas3, TrsmDoubledInverses) {
 
 // optune bench blas's level-3 rows run ours and, where installed, the
 // reference library on the same inputs, whose results agree.
-TEST(Blas3, BenchRows) {
-  const std::string path = test::temp_dir() + "/bench-blas3.json";
-  std::string out;
-  ASSERT_EQ(test::run_cli("bench blas --runs 1 --copy-mib 4 --only syrk-f32,trsm-f32 --json " + path, &out,
-                          "OPTUNE_PARAMS= "),
-            0)
-      << out;
-  std::ifstream f(path);
-  const auto j = nlohmann::json::parse(f);
-  const auto& rows = j["operators"]["blas"]["level3_rows"];
-  ASSERT_EQ(rows.size(), 2u) << j.dump();
-  for (const auto& r : rows) {
-    EXPECT_GT(r["median_us"].get<double>(), 0.0) << r.dump();
-    EXPECT_GT(r["gflops"].get<double>(), 0.0) << r.dump();
-    const auto& ref = r["reference"];
-    if (ref["available"].get<bool>()) EXPECT_LT(ref["relative_difference"].get<double>(), 1e-4) << r.dump();
-  }
-}
+TEST(Blas3, BenchRows) { test::blas::check_level3_bench_rows("syrk-f32,trsm-f32", 2, "f32"); }

@@ -5,7 +5,8 @@
 // argument list; and the calls that must not fail (empty sizes).
 #include <limits>
 
-#include "optune/blas3_triangular.hpp"
+#include "ops/blas3_ops.hpp"
+#include "optune/blas3_complex.hpp"
 #include "support/capi_support.hpp"
 #include "support/test_support.hpp"
 
@@ -148,10 +149,21 @@ TEST(Blas3Errors, CApi) {
            OPTUNE_INVALID_TYPE, "syrk: argument 9 (C) is f64 but A is f32");
   expect_c(optune_blas_trsm(e.queue, row, OPTUNE_LEFT, OPTUNE_UPPER, OPTUNE_NO_TRANS, OPTUNE_NON_UNIT, 4, 4, one,
                             ah.h, 4, ah.h, 4, nullptr, 0, nullptr),
-           OPTUNE_INVALID_TYPE, "trsm: argument 8 (A) is f16; f32 or f64 expected");
+           OPTUNE_INVALID_TYPE, "trsm: argument 8 (A) is f16; f32, f64, c32 or c64 expected");
   expect_c(optune_blas_trmm(e.queue, row, OPTUNE_LEFT, OPTUNE_UPPER, OPTUNE_NO_TRANS, OPTUNE_NON_UNIT, 4, 4, one,
-                            ac.h, 4, ac.h, 4, nullptr, 0, nullptr),
-           OPTUNE_INVALID_TYPE, "trmm: argument 8 (A) is c32");
+                            ac.h, 4, bf.h, 4, nullptr, 0, nullptr),
+           OPTUNE_INVALID_TYPE, "trmm: argument 10 (B) is f32 but A is c32");
+  // herk and her2k: complex matrices only; her2k's complex alpha reaches
+  // the call, a complex alpha for real matrices does not.
+  expect_c(optune_blas_herk(e.queue, row, OPTUNE_UPPER, OPTUNE_NO_TRANS, 4, 4, 1.0, af.h, 4, 0.0, bf.h, 4, nullptr, 0,
+                            nullptr),
+           OPTUNE_INVALID_TYPE, "herk: argument 6 (A) is f32; c32 or c64 expected");
+  expect_c(optune_blas_her2k(e.queue, row, OPTUNE_UPPER, optune_transpose(1), 4, 4, imag, ac.h, 4, ac.h, 4, 0.0,
+                             ac.h, 4, nullptr, 0, nullptr),
+           OPTUNE_INVALID_ARGUMENT, "her2k: argument 2 (trans) is Yes; her2k takes No or Conjugate");
+  expect_c(optune_blas_trsm(e.queue, row, OPTUNE_LEFT, OPTUNE_UPPER, OPTUNE_NO_TRANS, OPTUNE_NON_UNIT, 4, 4, imag,
+                            af.h, 4, bf.h, 4, nullptr, 0, nullptr),
+           OPTUNE_INVALID_ARGUMENT, "optune_blas_trsm: alpha has an imaginary part");
   expect_c(optune_blas_syr2k(e.queue, row, OPTUNE_UPPER, OPTUNE_NO_TRANS, 4, 4, imag, af.h, 4, bf.h, 4, zero, cd.h,
                              4, nullptr, 0, nullptr),
            OPTUNE_INVALID_ARGUMENT, "optune_blas_syr2k: alpha has an imaginary part");
@@ -183,4 +195,71 @@ TEST(Blas3Errors, CApi) {
   ASSERT_EQ(optune_buffer_read(e.queue, bb.h, got, 6, nullptr, 0, nullptr), OPTUNE_SUCCESS);
   ASSERT_EQ(optune_queue_finish(e.queue), OPTUNE_SUCCESS);
   for (int i = 0; i < 6; ++i) EXPECT_EQ(got[i], 2.0f * ones[i]);
+}
+
+// The complex routines' own errors: the transposes the reference refuses,
+// herk and her2k of real matrices, real scalars with imaginary parts.
+TEST(Blas3Errors, Complex) {
+  const Queue& q = test::queue();
+  using Z = std::complex<float>;
+  Buffer<Z> a = test::context().alloc<Z>(64), b = test::context().alloc<Z>(64), c = test::context().alloc<Z>(64);
+  test::queue().fill(a, Z(1)).wait();
+  const std::complex<double> one(1, 0);
+  expect_error(Status::InvalidArgument, "syrk: argument 2 (trans) is Conjugate; syrk of complex matrices takes No or Yes",
+               [&] { syrk(q, R, U, BlasTranspose::Conjugate, 4, 4, one, a, 4, one, c, 4); });
+  expect_error(Status::InvalidArgument, "syr2k: argument 2 (trans) is Conjugate; syr2k of complex matrices",
+               [&] { syr2k(q, R, U, BlasTranspose::Conjugate, 4, 4, one, a, 4, b, 4, one, c, 4); });
+  expect_error(Status::InvalidArgument, "herk: argument 2 (trans) is Yes; herk takes No or Conjugate",
+               [&] { herk(q, R, U, BlasTranspose::Yes, 4, 4, 1.0, a, 4, 1.0, c, 4); });
+  expect_error(Status::InvalidArgument, "herk: argument 1 (uplo) is not Upper or Lower",
+               [&] { herk(q, R, Triangle(3), N, 4, 4, 1.0, a, 4, 1.0, c, 4); });
+  expect_error(Status::InvalidArgument, "herk: argument 7 (lda) = 3 must be >= 4",
+               [&] { herk(q, C, U, N, 4, 4, 1.0, a, 3, 1.0, c, 4); });
+  expect_error(Status::InvalidArgument, "her2k: argument 9 (ldb) = 2 must be >= 4",
+               [&] { her2k(q, C, U, N, 4, 4, one, a, 4, b, 2, 1.0, c, 4); });
+  expect_error(Status::InvalidArgument, "her2k: argument 12 (ldc) = 3 must be >= 4",
+               [&] { her2k(q, C, U, N, 4, 4, one, a, 4, b, 4, 1.0, c, 3); });
+  expect_error(Status::BufferTooSmall, "her2k: argument 11 (C)",
+               [&] { her2k(q, C, U, N, 4, 4, one, a, 4, b, 4, 1.0, c.view(0, 15), 4); });
+  expect_error(Status::InvalidArgument, "herk: C (elements 8 to 23) overlaps A (0 to 15) in the same memory",
+               [&] { herk(q, R, U, N, 4, 4, 1.0, a.view(0, 16), 4, 0.0, a.view(8, 16), 4); });
+  Buffer<float> f = test::context().alloc<float>(64);
+  expect_error(Status::InvalidType, "herk: argument 6 (A) is f32; c32 or c64 expected",
+               [&] { herk(q, R, U, N, 4, 4, 1.0, f, 4, 1.0, f, 4); });
+  expect_error(Status::InvalidType, "her2k: argument 6 (A) is f64; c32 or c64 expected", [&] {
+    Buffer<double> d = test::context().alloc<double>(64);
+    her2k(q, R, U, N, 4, 4, one, d, 4, d, 4, 1.0, d.view(32, 32), 4);
+  });
+  // Scalars that must be real (the untyped call, as the C API and the host
+  // interface reach it): herk's alpha and beta, her2k's beta, real types'.
+  const auto call = [&](optune::detail::Blas3Routine r, std::complex<double> alpha, std::complex<double> beta,
+                        DType t) {
+    optune::detail::Blas3Call x;
+    x.routine = r;
+    x.n = x.k = 4;
+    x.alpha = alpha;
+    x.beta = beta;
+    const Buffer<Z>& m = a;
+    x.a = x.b = {m.mem(), 0, 64, t};
+    x.c = {c.mem(), 0, 64, t};
+    x.lda = x.ldb = x.ldc = 4;
+    optune::detail::blas3_untyped(q, x, {}).wait();
+  };
+  const std::complex<double> i1(0, 1);
+  expect_error(Status::InvalidArgument, "herk: argument 5 (alpha) has an imaginary part (1.000000); herk takes it real",
+               [&] { call(optune::detail::Blas3Routine::Herk, i1, 0.0, DType::C32); });
+  expect_error(Status::InvalidArgument, "herk: argument 8 (beta) has an imaginary part",
+               [&] { call(optune::detail::Blas3Routine::Herk, 1.0, i1, DType::C32); });
+  expect_error(Status::InvalidArgument, "her2k: argument 10 (beta) has an imaginary part",
+               [&] { call(optune::detail::Blas3Routine::Her2k, i1, i1, DType::C32); });
+  expect_error(Status::InvalidArgument, "syrk: argument 5 (alpha) has an imaginary part (1.000000); the matrices are real",
+               [&] { call(optune::detail::Blas3Routine::Syrk, i1, 0.0, DType::F32); });
+  // Complex alpha and beta are fine for complex syr2k; her2k's complex alpha too.
+  call(optune::detail::Blas3Routine::Syr2k, i1, i1, DType::C32);
+  call(optune::detail::Blas3Routine::Her2k, i1, 0.5, DType::C32);
+  // c64 without fp64 is Unsupported; with it, a call runs.
+  if (!test::device().caps().fp64) {
+    Buffer<std::complex<double>> z = test::context().alloc<std::complex<double>>(64);
+    expect_error(Status::Unsupported, "herk", [&] { herk(q, R, U, N, 2, 2, 1.0, z, 2, 0.0, z.view(32, 32), 2); });
+  }
 }

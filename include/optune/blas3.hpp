@@ -1,5 +1,6 @@
 // BLAS level 3 besides GEMM (optune/gemm.hpp): symm and hemm. (syrk, herk,
-// syr2k, her2k, trmm and trsm are in optune/blas3_triangular.hpp.)
+// syr2k, her2k, trmm and trsm are in optune/blas3_triangular.hpp and
+// optune/blas3_complex.hpp.)
 //
 //   symm: C = alpha A B + beta C   (Side::Left,  A m x m symmetric)
 //         C = alpha B A + beta C   (Side::Right, A n x n symmetric)

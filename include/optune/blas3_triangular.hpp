@@ -1,6 +1,7 @@
-// BLAS level 3: the rank-k updates and the triangular routines, in f32 and
-// f64, on every device optune runs on (the products run as GEMMs, see
-// docs/DESIGN.md "BLAS level 3"):
+// BLAS level 3: the rank-k updates and the triangular routines, in f32, f64,
+// c32 and c64 (these templates take real scalars; complex alpha and beta,
+// herk and her2k are in optune/blas3_complex.hpp), on every device optune
+// runs on (the products run as GEMMs, see docs/DESIGN.md "BLAS level 3"):
 //
 //   syrk   C = alpha op(A) op(A)^T + beta C          (C n x n symmetric, op(A) n x k)
 //   syr2k  C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C
@@ -10,8 +11,9 @@
 //
 // Semantics are the reference BLAS's (netlib):
 // - syrk and syr2k read and write only C's `uplo` triangle (the other is
-//   never touched); op(X) = X for Transpose No, X^T for Yes (and, for these
-//   real types, Conjugate, as the reference's 'C').
+//   never touched); op(X) = X for Transpose No, X^T for Yes (and, for real
+//   types, Conjugate, as the reference's 'C'; complex syrk and syr2k refuse
+//   it, as the reference). trmm and trsm: Conjugate is A^H.
 // - trmm and trsm read only A's `uplo` triangle of the m x m (Left) or n x n
 //   (Right) matrix; Diagonal::Unit takes its diagonal as ones without
 //   reading it. B is m x n.
@@ -32,8 +34,8 @@
 // argument 3 (n) = -1 must be >= 0"): InvalidArgument (negative sizes,
 // leading dimensions too small, enum values out of range, batch < 1, an
 // output overlapping an input in the same memory), BufferTooSmall,
-// Overflow, InvalidType (other element types), Unsupported (f64 without
-// fp64). Calls are asynchronous; the Event covers every kernel they enqueue.
+// Overflow, InvalidType (other element types), Unsupported (f64 or c64
+// without fp64). Calls are asynchronous; the Event covers every kernel they enqueue.
 #pragma once
 
 #include <cstdint>

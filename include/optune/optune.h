@@ -470,12 +470,15 @@ optune_status optune_blas_gemm_strided_batched(optune_queue queue, optune_layout
  * A's `uplo` triangle read (optune/blas3.hpp); alpha and beta with imaginary
  * parts 0 for real matrices. Errors name the argument and its position in
  * netlib's xSYMM list. */
-/* ---- BLAS level 3, triangular and rank-k (optune/blas3_triangular.hpp) ----
- * syrk, syr2k, trmm, trsm and strided-batched trsm on f32 and f64 matrices
- * (views carry their offsets). alpha and beta are optune_complex whose
- * imaginary parts must be 0 for these types. trans: OPTUNE_NO_TRANS,
- * OPTUNE_TRANS or 2 (conjugate transpose; the reference's 'C', which real
- * matrices take as 'T'). Errors name the argument and its position in
+/* ---- BLAS level 3, triangular and rank-k (optune/blas3_triangular.hpp,
+ * optune/blas3_complex.hpp) ----
+ * syrk, syr2k, trmm, trsm and strided-batched trsm on f32, f64, c32 and c64
+ * matrices (views carry their offsets); herk and her2k on c32 and c64.
+ * alpha and beta are optune_complex whose imaginary parts must be 0 for real
+ * types; herk's alpha and beta and her2k's beta are real. trans:
+ * OPTUNE_NO_TRANS, OPTUNE_TRANS or 2 (conjugate transpose; the reference's
+ * 'C', which real matrices take as 'T'; complex syrk and syr2k take 0 or 1,
+ * herk and her2k 0 or 2). Errors name the argument and its position in
  * netlib's list. */
 /* ---- BLAS level 2, general and symmetric / Hermitian (optune/blas2.hpp) ----
  * Matrices (a; ap packed) and vectors are buffers of one dtype (f32, f64, c32,
@@ -519,6 +522,14 @@ optune_status optune_blas_syrk(optune_queue queue, optune_layout layout, optune_
 optune_status optune_blas_syr2k(optune_queue queue, optune_layout layout, optune_triangle uplo,
                                 optune_transpose trans, int64_t n, int64_t k, optune_complex alpha, optune_buffer a,
                                 int64_t lda, optune_buffer b, int64_t ldb, optune_complex beta, optune_buffer c,
+                                int64_t ldc, const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_herk(optune_queue queue, optune_layout layout, optune_triangle uplo,
+                               optune_transpose trans, int64_t n, int64_t k, double alpha, optune_buffer a,
+                               int64_t lda, double beta, optune_buffer c, int64_t ldc,
+                               const optune_event* wait_list, size_t wait_count, optune_event* event);
+optune_status optune_blas_her2k(optune_queue queue, optune_layout layout, optune_triangle uplo,
+                                optune_transpose trans, int64_t n, int64_t k, optune_complex alpha, optune_buffer a,
+                                int64_t lda, optune_buffer b, int64_t ldb, double beta, optune_buffer c,
                                 int64_t ldc, const optune_event* wait_list, size_t wait_count, optune_event* event);
 optune_status optune_blas_trmm(optune_queue queue, optune_layout layout, optune_side side, optune_triangle uplo,
                                optune_transpose trans_a, optune_diagonal diag, int64_t m, int64_t n,

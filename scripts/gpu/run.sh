@@ -528,27 +528,29 @@ blas_tri() {
   bench_both blas --only trmv-f32,trsv-f32,trmv-f64,trsv-f64,trmv-c32,trsv-c32 "$@"
 }
 
-# BLAS level 3 triangular and rank-k (issue 20): their tests on CUDA and on
+# BLAS level 3 triangular and rank-k (issue 20; c and z, herk and her2k
+# included in the tests): their tests on CUDA and on
 # the NVIDIA OpenCL device, the blas3 family tuned (f32 and f64, the
 # buckets of n > 2048 and n <= 2048; saved, and exported with the device's
 # database to $OUT/db-*.json), then the level-3 rows of `optune bench blas`
-# (syrk, syr2k, trmm, trsm at 4096 against cuBLAS / CLBlast) on both back
+# (syrk, syr2k, trmm, trsm at 4096 in f32, f64 and c32, herk and her2k in
+# c32, against cuBLAS / CLBlast) on both back
 # ends (JSON in $OUT/blas-*.json, key level3_rows).
 blas3() {
   local ocl
   ocl=$(ocl_device)
-  named_tests cuda:0 blas3-cuda 'test_blas3|test_blas3_errors'
-  named_tests "$ocl" blas3-opencl 'test_blas3|test_blas3_errors'
+  named_tests cuda:0 blas3-cuda 'test_blas3|test_blas3_complex|test_blas3_errors'
+  named_tests "$ocl" blas3-opencl 'test_blas3|test_blas3_complex|test_blas3_errors'
   local -a TUNED=("blas3:f32:tri/n>2048,rank/n>2048,tri/n<=2048,rank/n<=2048:120"
                   "blas3:f64:tri/n>2048,rank/n>2048:60")
   tune
-  bench_both blas --only syrk,syr2k,trmm,trsm "$@"
+  bench_both blas --only syrk,syr2k,trmm,trsm,herk,her2k "$@"
 }
 
 # The BLAS of issue 20 after its merges: every BLAS test program on cuda:0
 # and on the NVIDIA OpenCL device (BLAS_TESTS, a ctest regex), then (blas-bench)
 # `optune bench blas` on both back ends.
-BLAS_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_blas2.split|test_blas_tri|test_blas_tri_errors|test_blas_extra|test_gemm_complex|test_symm|test_blas3|test_blas3_errors'
+BLAS_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_blas2.split|test_blas_tri|test_blas_tri_errors|test_blas_extra|test_gemm_complex|test_symm|test_blas3|test_blas3_complex|test_blas3_errors'
 blas_tests() {
   named_tests cuda:0 blas-all-cuda "${BLAS_TESTS:-$BLAS_TESTS_DEFAULT}"
   named_tests "$(ocl_device)" blas-all-opencl "${BLAS_TESTS:-$BLAS_TESTS_DEFAULT}"

@@ -17,11 +17,13 @@ detail::GemmMatrix matrix_of(optune_buffer b, const std::string& what) {
   return {v.mem, v.offset, v.count, v.dtype};
 }
 
-// These routines take f32 and f64 only: a complex scalar's imaginary part
-// must be 0.
-double real_scalar(optune_complex a, const std::string& what) {
-  if (a.im != 0) invalid(what + " has an imaginary part (" + std::to_string(a.im) + ") for real matrices");
-  return a.re;
+// A scalar for matrices of type t: for real ones its imaginary part must be
+// 0 (complex ones take it as it is; herk's and her2k's real scalars are
+// doubles in their signatures).
+std::complex<double> scalar(optune_complex a, DType t, const std::string& what) {
+  if (!is_complex(t) && a.im != 0)
+    invalid(what + " has an imaginary part (" + std::to_string(a.im) + ") for real matrices");
+  return {a.re, a.im};
 }
 
 template <class F>
@@ -52,8 +54,8 @@ optune_status triangular(const char* fn, optune_queue queue, Blas3Routine r, opt
     c.diag = Diagonal(int(diag));
     c.m = m;
     c.n = n;
-    c.alpha = real_scalar(alpha, f + ": alpha");
     c.a = matrix_of(a, f + ": a");
+    c.alpha = scalar(alpha, c.a.dtype, f + ": alpha");
     c.lda = lda;
     c.b = matrix_of(b, f + ": b");
     c.ldb = ldb;
@@ -75,9 +77,9 @@ optune_status optune_blas_syrk(optune_queue queue, optune_layout layout, optune_
                call.trans = BlasTranspose(int(trans));
                call.n = n;
                call.k = k;
-               call.alpha = real_scalar(alpha, f + ": alpha");
-               call.beta = real_scalar(beta, f + ": beta");
                call.a = matrix_of(a, f + ": a");
+               call.alpha = scalar(alpha, call.a.dtype, f + ": alpha");
+               call.beta = scalar(beta, call.a.dtype, f + ": beta");
                call.lda = lda;
                call.c = matrix_of(c, f + ": c");
                call.ldc = ldc;
@@ -94,8 +96,48 @@ optune_status optune_blas_syr2k(optune_queue queue, optune_layout layout, optune
                call.trans = BlasTranspose(int(trans));
                call.n = n;
                call.k = k;
-               call.alpha = real_scalar(alpha, f + ": alpha");
-               call.beta = real_scalar(beta, f + ": beta");
+               call.a = matrix_of(a, f + ": a");
+               call.alpha = scalar(alpha, call.a.dtype, f + ": alpha");
+               call.beta = scalar(beta, call.a.dtype, f + ": beta");
+               call.lda = lda;
+               call.b = matrix_of(b, f + ": b");
+               call.ldb = ldb;
+               call.c = matrix_of(c, f + ": c");
+               call.ldc = ldc;
+             });
+}
+
+optune_status optune_blas_herk(optune_queue queue, optune_layout layout, optune_triangle uplo,
+                               optune_transpose trans, int64_t n, int64_t k, double alpha, optune_buffer a,
+                               int64_t lda, double beta, optune_buffer c, int64_t ldc, const optune_event* wait,
+                               size_t wait_count, optune_event* event) {
+  return run("optune_blas_herk", queue, Blas3Routine::Herk, layout, wait, wait_count, event,
+             [&](Blas3Call& call, const std::string& f) {
+               call.uplo = Triangle(int(uplo));
+               call.trans = BlasTranspose(int(trans));
+               call.n = n;
+               call.k = k;
+               call.alpha = alpha;
+               call.beta = beta;
+               call.a = matrix_of(a, f + ": a");
+               call.lda = lda;
+               call.c = matrix_of(c, f + ": c");
+               call.ldc = ldc;
+             });
+}
+
+optune_status optune_blas_her2k(optune_queue queue, optune_layout layout, optune_triangle uplo,
+                                optune_transpose trans, int64_t n, int64_t k, optune_complex alpha, optune_buffer a,
+                                int64_t lda, optune_buffer b, int64_t ldb, double beta, optune_buffer c, int64_t ldc,
+                                const optune_event* wait, size_t wait_count, optune_event* event) {
+  return run("optune_blas_her2k", queue, Blas3Routine::Her2k, layout, wait, wait_count, event,
+             [&](Blas3Call& call, const std::string& f) {
+               call.uplo = Triangle(int(uplo));
+               call.trans = BlasTranspose(int(trans));
+               call.n = n;
+               call.k = k;
+               call.alpha = {alpha.re, alpha.im};
+               call.beta = beta;
                call.a = matrix_of(a, f + ": a");
                call.lda = lda;
                call.b = matrix_of(b, f + ": b");

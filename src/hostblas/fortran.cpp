@@ -263,4 +263,31 @@ OPTUNE_F77_GEMM(d, double, "DGEMM ")
 OPTUNE_F77_LEVEL3(s, float, "S")
 OPTUNE_F77_LEVEL3(d, double, "D")
 
+// ---- level 3, complex (c, z): gemm, symm, syrk, syr2k, trmm, trsm as the
+// real ones (transposes 'C' conjugate), hemm, herk and her2k (real alpha and
+// beta, real beta) ----
+OPTUNE_F77_GEMM(c, c32, "CGEMM ")
+OPTUNE_F77_GEMM(z, c64, "ZGEMM ")
+OPTUNE_F77_LEVEL3(c, c32, "C")
+OPTUNE_F77_LEVEL3(z, c64, "Z")
+#define OPTUNE_F77_LEVEL3_HERMITIAN(P, T, R, N)                                                                 \
+  void P##hemm_(const char* sd, const char* ul, const fint* m, const fint* n, const T* alpha, const T* a,       \
+                const fint* lda, const T* b, const fint* ldb, const T* beta, T* c, const fint* ldc, fchar,      \
+                fchar) {                                                                                        \
+    hb::symm(N "HEMM ", hb::upper(sd), hb::upper(ul), *m, *n, *alpha, a, *lda, b, *ldb, *beta, c, *ldc, true); \
+  }                                                                                                             \
+  void P##herk_(const char* ul, const char* tr, const fint* n, const fint* k, const R* alpha, const T* a,       \
+                const fint* lda, const R* beta, T* c, const fint* ldc, fchar, fchar) {                          \
+    hb::syrk_any<T>(N "HERK ", hb::upper(ul), hb::upper(tr), *n, *k, T(*alpha), a, *lda, nullptr, 0, T(*beta), \
+                    c, *ldc, true);                                                                             \
+  }                                                                                                             \
+  void P##her2k_(const char* ul, const char* tr, const fint* n, const fint* k, const T* alpha, const T* a,      \
+                 const fint* lda, const T* b, const fint* ldb, const R* beta, T* c, const fint* ldc, fchar,     \
+                 fchar) {                                                                                       \
+    hb::syrk_any<T>(N "HER2K", hb::upper(ul), hb::upper(tr), *n, *k, *alpha, a, *lda, b, *ldb, T(*beta), c,    \
+                    *ldc, true);                                                                                \
+  }
+OPTUNE_F77_LEVEL3_HERMITIAN(c, c32, float, "C")
+OPTUNE_F77_LEVEL3_HERMITIAN(z, c64, double, "Z")
+
 }  // extern "C"

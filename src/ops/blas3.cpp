@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ops/blas3_ops.hpp"
+#include "optune/blas3_complex.hpp"
 #include "ops/validate.hpp"
 #include "runtime/trace.hpp"
 
@@ -21,8 +22,10 @@ struct Positions {
 
 Positions positions(R r) {
   switch (r) {
-    case R::Syrk: return {0, 1, 2, 0, 0, 3, 4, 6, 7, 0, 0, 9, 10};
-    case R::Syr2k: return {0, 1, 2, 0, 0, 3, 4, 6, 7, 8, 9, 11, 12};
+    case R::Syrk:
+    case R::Herk: return {0, 1, 2, 0, 0, 3, 4, 6, 7, 0, 0, 9, 10};
+    case R::Syr2k:
+    case R::Her2k: return {0, 1, 2, 0, 0, 3, 4, 6, 7, 8, 9, 11, 12};
     default: return {1, 2, 3, 4, 5, 6, 0, 8, 9, 10, 11, 0, 0};
   }
 }
@@ -49,6 +52,13 @@ class Checker {
       fail(Status::InvalidArgument, arg("uplo", pos_.uplo) + " is not Upper or Lower");
     if (c_.trans != BlasTranspose::No && c_.trans != BlasTranspose::Yes && c_.trans != BlasTranspose::Conjugate)
       fail(Status::InvalidArgument, arg(tri ? "transa" : "trans", pos_.trans) + " is not No, Yes or Conjugate");
+    // The reference's complex rank-k routines: syrk and syr2k take N or T,
+    // herk and her2k N or C.
+    if (blas3_is_hermitian(c_.routine) && c_.trans == BlasTranspose::Yes)
+      fail(Status::InvalidArgument, arg("trans", pos_.trans) + " is Yes; " + name_ + " takes No or Conjugate");
+    if (!tri && !blas3_is_hermitian(c_.routine) && is_complex(c_.a.dtype) && c_.trans == BlasTranspose::Conjugate)
+      fail(Status::InvalidArgument, arg("trans", pos_.trans) + " is Conjugate; " + name_ +
+                                        " of complex matrices takes No or Yes");
     if (tri && c_.diag != Diagonal::NonUnit && c_.diag != Diagonal::Unit)
       fail(Status::InvalidArgument, arg("diag", pos_.diag) + " is not NonUnit or Unit");
   }
@@ -84,8 +94,11 @@ class Checker {
     const std::string a = arg(what, pos);
     validate::dtype_known(a.c_str(), m.dtype);
     validate::on_queue(a.c_str(), m.mem, q_);
-    if (m.dtype != DType::F32 && m.dtype != DType::F64)
-      fail(Status::InvalidType, a + " is " + std::string(dtype_name(m.dtype)) + "; f32 or f64 expected");
+    if (blas3_is_hermitian(c_.routine) ? !is_complex(m.dtype)
+                                       : m.dtype != DType::F32 && m.dtype != DType::F64 && !is_complex(m.dtype))
+      fail(Status::InvalidType, a + " is " + std::string(dtype_name(m.dtype)) + "; " +
+                                    (blas3_is_hermitian(c_.routine) ? "c32 or c64" : "f32, f64, c32 or c64") +
+                                    " expected");
     if (m.dtype != c_.a.dtype)
       fail(Status::InvalidType, a + " is " + std::string(dtype_name(m.dtype)) + " but A is " + std::string(dtype_name(c_.a.dtype)));
     validate::fits(a.c_str(), m.count, 0, extent);
@@ -106,6 +119,7 @@ class Checker {
     enums();
     if (blas3_is_triangular(c_.routine)) triangular();
     else rank_k();
+    scalars();
     validate::dtype_held(arg("A", pos_.a).c_str(), c_.a.dtype, q_.device().caps());
   }
 
@@ -116,7 +130,7 @@ class Checker {
     const bool t = c_.trans != BlasTranspose::No;
     const std::int64_t ar = t ? c_.k : c_.n, ac = t ? c_.n : c_.k;
     ld("lda", pos_.lda, ar, ac, c_.lda);
-    const bool two = c_.routine == R::Syr2k;
+    const bool two = blas3_is_two(c_.routine);
     if (two) ld("ldb", pos_.ldb, ar, ac, c_.ldb);
     ld("ldc", pos_.ldc, c_.n, c_.n, c_.ldc);
     const std::size_t ea = extent("A", pos_.a, ar, ac, c_.lda, 0);
@@ -160,6 +174,19 @@ class Checker {
     }
   }
 
+  // Real scalars where the routine or the type has them: no imaginary part.
+  void scalars() const {
+    const bool real = !is_complex(c_.a.dtype), tri = blas3_is_triangular(c_.routine);
+    const auto check = [&](const char* what, int pos, std::complex<double> v, bool must_be_real) {
+      if (must_be_real && v.imag() != 0)
+        fail(Status::InvalidArgument, arg(what, pos) + " has an imaginary part (" + std::to_string(v.imag()) + "); " +
+                                          (real ? "the matrices are real" : name_ + " takes it real"));
+    };
+    const bool two = blas3_is_two(c_.routine), herm = blas3_is_hermitian(c_.routine);
+    check("alpha", tri ? 7 : 5, c_.alpha, real || c_.routine == R::Herk);
+    if (!tri) check("beta", two ? 10 : 8, c_.beta, real || herm);
+  }
+
   const Queue& q_;
   const Blas3Call& c_;
   Positions pos_;
@@ -169,7 +196,7 @@ class Checker {
 }  // namespace
 
 Event blas3_untyped(const Queue& q, const Blas3Call& c, const WaitList& wait) {
-  if (int(c.routine) < 0 || int(c.routine) > int(R::Trsm))
+  if (int(c.routine) < 0 || int(c.routine) > int(R::Her2k))
     throw Error(Status::InvalidArgument, "blas3: routine " + std::to_string(int(c.routine)) + " is not known");
   trace::Span traced(std::string("blas ") + blas3_routine_name(c.routine));
   if (traced) {
@@ -180,7 +207,7 @@ Event blas3_untyped(const Queue& q, const Blas3Call& c, const WaitList& wait) {
   }
   Checker(q, c).run();
   if (blas3_is_triangular(c.routine) ? (c.m == 0 || c.n == 0) : c.n == 0) return Event();
-  if (!blas3_is_triangular(c.routine) && (c.alpha == 0 || c.k == 0) && c.beta == 1) return Event();
+  if (!blas3_is_triangular(c.routine) && (c.alpha == 0.0 || c.k == 0) && c.beta == 1.0) return Event();
   return run_blas3(q, c, wait, nullptr);
 }
 
@@ -197,7 +224,7 @@ detail::GemmMatrix matrix_of(const Buffer<T>& b) {
 
 template <class T>
 Event triangular(detail::Blas3Routine r, const Queue& q, Layout layout, Side side, Triangle uplo,
-                 BlasTranspose trans_a, Diagonal diag, std::int64_t m, std::int64_t n, double alpha,
+                 BlasTranspose trans_a, Diagonal diag, std::int64_t m, std::int64_t n, std::complex<double> alpha,
                  const Buffer<T>& a, std::int64_t lda, const Buffer<T>& b, std::int64_t ldb, const WaitList& wait,
                  bool batched = false, std::int64_t stride_a = 0, std::int64_t stride_b = 0, std::int64_t batch = 1) {
   detail::Blas3Call c;
@@ -223,8 +250,9 @@ Event triangular(detail::Blas3Routine r, const Queue& q, Layout layout, Side sid
 
 template <class T>
 Event rank_k(detail::Blas3Routine r, const Queue& q, Layout layout, Triangle uplo, BlasTranspose trans,
-             std::int64_t n, std::int64_t k, double alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>* b,
-             std::int64_t ldb, double beta, const Buffer<T>& c, std::int64_t ldc, const WaitList& wait) {
+             std::int64_t n, std::int64_t k, std::complex<double> alpha, const Buffer<T>& a, std::int64_t lda,
+             const Buffer<T>* b, std::int64_t ldb, std::complex<double> beta, const Buffer<T>& c, std::int64_t ldc,
+             const WaitList& wait) {
   detail::Blas3Call call;
   call.routine = r;
   call.layout = layout;
@@ -301,6 +329,77 @@ Event trsm_strided_batched(const Queue& q, Layout layout, Side side, Triangle up
                                          const WaitList&);
 OPTUNE_BLAS3(float)
 OPTUNE_BLAS3(double)
+// The complex types with real scalars (the overloads below take complex ones).
+OPTUNE_BLAS3(std::complex<float>)
+OPTUNE_BLAS3(std::complex<double>)
 #undef OPTUNE_BLAS3
+
+// ---- complex (optune/blas3_complex.hpp) ----
+
+template <class T>
+Event herk(const Queue& q, Layout layout, Triangle uplo, BlasTranspose trans, std::int64_t n, std::int64_t k,
+           double alpha, const Buffer<T>& a, std::int64_t lda, double beta, const Buffer<T>& c, std::int64_t ldc,
+           const WaitList& wait) {
+  return rank_k(detail::Blas3Routine::Herk, q, layout, uplo, trans, n, k, alpha, a, lda,
+                static_cast<const Buffer<T>*>(nullptr), 0, beta, c, ldc, wait);
+}
+
+template <class T>
+Event her2k(const Queue& q, Layout layout, Triangle uplo, BlasTranspose trans, std::int64_t n, std::int64_t k,
+            std::complex<double> alpha, const Buffer<T>& a, std::int64_t lda, const Buffer<T>& b, std::int64_t ldb,
+            double beta, const Buffer<T>& c, std::int64_t ldc, const WaitList& wait) {
+  return rank_k(detail::Blas3Routine::Her2k, q, layout, uplo, trans, n, k, alpha, a, lda, &b, ldb, beta, c, ldc,
+                wait);
+}
+
+#define OPTUNE_BLAS3_HERM(T)                                                                                       \
+  template Event herk<T>(const Queue&, Layout, Triangle, BlasTranspose, std::int64_t, std::int64_t, double,        \
+                         const Buffer<T>&, std::int64_t, double, const Buffer<T>&, std::int64_t, const WaitList&);  \
+  template Event her2k<T>(const Queue&, Layout, Triangle, BlasTranspose, std::int64_t, std::int64_t,               \
+                          std::complex<double>, const Buffer<T>&, std::int64_t, const Buffer<T>&, std::int64_t,    \
+                          double, const Buffer<T>&, std::int64_t, const WaitList&);
+OPTUNE_BLAS3_HERM(std::complex<float>)
+OPTUNE_BLAS3_HERM(std::complex<double>)
+// Real matrices: an Error (InvalidType) rather than the linker's.
+OPTUNE_BLAS3_HERM(float)
+OPTUNE_BLAS3_HERM(double)
+#undef OPTUNE_BLAS3_HERM
+
+#define OPTUNE_BLAS3_COMPLEX(Z)                                                                                     \
+  Event syrk(const Queue& q, Layout layout, Triangle uplo, BlasTranspose trans, std::int64_t n, std::int64_t k,     \
+             std::complex<double> alpha, const Buffer<Z>& a, std::int64_t lda, std::complex<double> beta,           \
+             const Buffer<Z>& c, std::int64_t ldc, const WaitList& wait) {                                          \
+    return rank_k(detail::Blas3Routine::Syrk, q, layout, uplo, trans, n, k, alpha, a, lda,                          \
+                  static_cast<const Buffer<Z>*>(nullptr), 0, beta, c, ldc, wait);                                   \
+  }                                                                                                                 \
+  Event syr2k(const Queue& q, Layout layout, Triangle uplo, BlasTranspose trans, std::int64_t n, std::int64_t k,    \
+              std::complex<double> alpha, const Buffer<Z>& a, std::int64_t lda, const Buffer<Z>& b,                 \
+              std::int64_t ldb, std::complex<double> beta, const Buffer<Z>& c, std::int64_t ldc,                    \
+              const WaitList& wait) {                                                                               \
+    return rank_k(detail::Blas3Routine::Syr2k, q, layout, uplo, trans, n, k, alpha, a, lda, &b, ldb, beta, c, ldc,  \
+                  wait);                                                                                            \
+  }                                                                                                                 \
+  Event trmm(const Queue& q, Layout layout, Side side, Triangle uplo, BlasTranspose trans_a, Diagonal diag,         \
+             std::int64_t m, std::int64_t n, std::complex<double> alpha, const Buffer<Z>& a, std::int64_t lda,      \
+             const Buffer<Z>& b, std::int64_t ldb, const WaitList& wait) {                                          \
+    return triangular(detail::Blas3Routine::Trmm, q, layout, side, uplo, trans_a, diag, m, n, alpha, a, lda, b,     \
+                      ldb, wait);                                                                                   \
+  }                                                                                                                 \
+  Event trsm(const Queue& q, Layout layout, Side side, Triangle uplo, BlasTranspose trans_a, Diagonal diag,         \
+             std::int64_t m, std::int64_t n, std::complex<double> alpha, const Buffer<Z>& a, std::int64_t lda,      \
+             const Buffer<Z>& b, std::int64_t ldb, const WaitList& wait) {                                          \
+    return triangular(detail::Blas3Routine::Trsm, q, layout, side, uplo, trans_a, diag, m, n, alpha, a, lda, b,     \
+                      ldb, wait);                                                                                   \
+  }                                                                                                                 \
+  Event trsm_strided_batched(const Queue& q, Layout layout, Side side, Triangle uplo, BlasTranspose trans_a,        \
+                             Diagonal diag, std::int64_t m, std::int64_t n, std::complex<double> alpha,             \
+                             const Buffer<Z>& a, std::int64_t lda, std::int64_t stride_a, const Buffer<Z>& b,       \
+                             std::int64_t ldb, std::int64_t stride_b, std::int64_t batch, const WaitList& wait) {   \
+    return triangular(detail::Blas3Routine::Trsm, q, layout, side, uplo, trans_a, diag, m, n, alpha, a, lda, b,     \
+                      ldb, wait, true, stride_a, stride_b, batch);                                                  \
+  }
+OPTUNE_BLAS3_COMPLEX(std::complex<float>)
+OPTUNE_BLAS3_COMPLEX(std::complex<double>)
+#undef OPTUNE_BLAS3_COMPLEX
 
 }  // namespace optune

@@ -3,6 +3,7 @@
 // every routine, so the templates, the C API and the tuning case share it.
 #pragma once
 
+#include <complex>
 #include <memory>
 
 #include "kernels/blas/blas3.hpp"
@@ -18,9 +19,11 @@ struct Blas3Call {
   Triangle uplo = Triangle::Upper;
   BlasTranspose trans = BlasTranspose::No;
   Diagonal diag = Diagonal::NonUnit;
-  std::int64_t m = 0, n = 0, k = 0;  // syrk, syr2k: n, k; trmm, trsm: m, n
-  double alpha = 1, beta = 0;
-  GemmMatrix a, b, c;  // syrk: a, c; syr2k: a, b, c; trmm, trsm: a, b
+  std::int64_t m = 0, n = 0, k = 0;  // syrk ... her2k: n, k; trmm, trsm: m, n
+  // Real types: imaginary parts 0 (checked); herk: alpha and beta real,
+  // her2k: beta real.
+  std::complex<double> alpha = 1, beta = 0;
+  GemmMatrix a, b, c;  // syrk, herk: a, c; syr2k, her2k: a, b, c; trmm, trsm: a, b
   std::int64_t lda = 1, ldb = 1, ldc = 1;
   bool batched = false;  // trsm_strided_batched
   std::int64_t stride_a = 0, stride_b = 0, batch = 1;

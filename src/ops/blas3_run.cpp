@@ -30,10 +30,23 @@
 // Batched trsm runs the same sequence with every kernel and GEMM batched
 // (strided, or listed where a level has several nodes), so its launch count
 // does not grow with the batch.
+//
+// Complex types (c32, c64) take the same sequence: a view carries a
+// conjugation flag beside its strides (op(A) = A^H is the transposed view,
+// conjugated), the GEMMs run as complex GEMMs (ops/gemm_complex.hpp, with
+// their conj_a / conj_b), and the small kernels are compiled for float2 or
+// double2. herk and her2k are syrk and syr2k with Q^H for Q^T (her2k's
+// second product by conj(alpha)) whose diagonal keeps only real parts
+// (blas3_tri_update's and blas3_tri_scale's herm). Their parameters are the
+// part type's (the family is tuned in f32 and f64). The routine's scratch
+// is slot 4: complex GEMM's passes use slot 3.
 #include <algorithm>
+#include <complex>
 
 #include "kernels/families.hpp"
 #include "ops/blas3_ops.hpp"
+#include "ops/blas_common.hpp"
+#include "ops/gemm_complex.hpp"
 #include "ops/params.hpp"
 #include "runtime/event_span.hpp"
 #include "runtime/scratch.hpp"
@@ -42,11 +55,15 @@ namespace optune::detail {
 
 namespace {
 
+using Z = std::complex<double>;
+
 struct View {
   std::shared_ptr<MemImpl> mem;
   std::int64_t off = 0, rs = 1, cs = 1;
-  View at(std::int64_t i, std::int64_t j) const { return {mem, off + i * rs + j * cs, rs, cs}; }
-  View t() const { return {mem, off, cs, rs}; }
+  bool conj = false;  // complex: the elements conjugated
+  View at(std::int64_t i, std::int64_t j) const { return {mem, off + i * rs + j * cs, rs, cs, conj}; }
+  View t() const { return {mem, off, cs, rs, conj}; }
+  View h() const { return {mem, off, cs, rs, !conj}; }  // conjugate transpose
 };
 
 View stored_view(const GemmMatrix& m, Layout layout, std::int64_t ld) {
@@ -70,37 +87,35 @@ class Runner {
 
   // C (m x n) = alpha X (m x k) Y (k x n) + beta C, batch times, the i-th
   // at each view's offset + i * its stride.
-  void gemm(std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const View& x, const View& y, double beta,
+  void gemm(std::int64_t m, std::int64_t n, std::int64_t k, Z alpha, const View& x, const View& y, Z beta,
             const View& c, std::int64_t batch = 1, std::int64_t sx = 0, std::int64_t sy = 0, std::int64_t sc = 0) {
     if (!(c.cs == 1 && (c.rs >= n || m <= 1))) {
       gemm(n, m, k, alpha, y.t(), x.t(), beta, c.t(), batch, sy, sx, sc);
       return;
     }
-    span_.add(run_gemm(q_, call_of(m, n, k, alpha, x, y, beta, c, batch, sx, sy, sc), take_wait()));
+    run(call_of(m, n, k, x, y, c, batch, sx, sy, sc), alpha, beta, x.conj, y.conj, 0);
   }
 
   // One listed GEMM: product i is C at c + dc[i] (m x n) = alpha X at x +
   // dx[i] (m x k) Y at y + dy[i] (k x n) + beta C, offsets in elements from
   // the views' starts. The products' C blocks must not overlap.
-  void gemm_list(std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const View& x, const View& y,
-                 double beta, const View& c, const std::vector<std::int64_t>& dx, const std::vector<std::int64_t>& dy,
+  void gemm_list(std::int64_t m, std::int64_t n, std::int64_t k, Z alpha, const View& x, const View& y, Z beta,
+                 const View& c, const std::vector<std::int64_t>& dx, const std::vector<std::int64_t>& dy,
                  const std::vector<std::int64_t>& dc) {
     if (dc.empty()) return;
     if (!(c.cs == 1 && (c.rs >= n || m <= 1))) {
       gemm_list(n, m, k, alpha, y.t(), x.t(), beta, c.t(), dy, dx, dc);
       return;
     }
-    GemmCall call = call_of(m, n, k, alpha, x, y, beta, c, std::int64_t(dc.size()), 0, 0, 0);
+    GemmCall call = call_of(m, n, k, x, y, c, std::int64_t(dc.size()), 0, 0, 0);
     call.list = true;
     call.a_offsets = dx;
     call.b_offsets = dy;
     call.c_offsets = dc;
-    call.alphas.assign(dc.size(), alpha);
-    call.betas.assign(dc.size(), beta);
-    span_.add(run_gemm(q_, call, take_wait()));
+    run(std::move(call), alpha, beta, x.conj, y.conj, dc.size());
   }
 
-  void scale(std::int64_t rows, std::int64_t cols, std::int64_t batch, double alpha, const View& x,
+  void scale(std::int64_t rows, std::int64_t cols, std::int64_t batch, Z alpha, const View& x,
              std::int64_t bs) {
     launch("blas3_scale", rows * cols * batch,
            {u(rows), u(cols), u(batch), typed(alpha), KernelArg::buffer(*x.mem), u(x.off), s(x.rs), s(x.cs), s(bs)});
@@ -119,15 +134,15 @@ class Runner {
             KernelArg::buffer(*y.mem), u(y.off), s(y.rs), s(y.cs), s(ybs)});
   }
 
-  void tri_scale(std::int64_t n, bool upper, double beta, const View& c) {
+  void tri_scale(std::int64_t n, bool upper, bool herm, Z beta, const View& c) {
     launch("blas3_tri_scale", n * n,
-           {u(n), i32(upper), typed(beta), KernelArg::buffer(*c.mem), u(c.off), s(c.rs), s(c.cs)});
+           {u(n), i32(upper), i32(herm), typed(beta), KernelArg::buffer(*c.mem), u(c.off), s(c.rs), s(c.cs)});
   }
 
-  void tri_update(std::int64_t n, bool upper, double beta, const View& s_blocks, const View& c) {
+  void tri_update(std::int64_t n, bool upper, bool herm, Z beta, const View& s_blocks, const View& c) {
     const std::int64_t blocks = (n + nb() - 1) / nb();
     launch("blas3_tri_update", blocks * nb() * nb(),
-           {u(n), u(nb()), i32(upper), typed(beta), KernelArg::buffer(*s_blocks.mem), u(s_blocks.off),
+           {u(n), u(nb()), i32(upper), i32(herm), typed(beta), KernelArg::buffer(*s_blocks.mem), u(s_blocks.off),
             KernelArg::buffer(*c.mem), u(c.off), s(c.rs), s(c.cs)});
   }
 
@@ -138,34 +153,49 @@ class Runner {
                 std::int64_t abs, const View& out) {
     const std::int64_t blocks = (n + nb() - 1) / nb();
     launch("blas3_tri_pack", batch * blocks * nb(),
-           {u(n), u(nb()), u(ib()), u(batch), i32(upper), i32(unit), i32(invert), KernelArg::buffer(*a.mem),
-            u(a.off), s(a.rs), s(a.cs), s(abs), KernelArg::buffer(*out.mem), u(out.off)});
+           {u(n), u(nb()), u(ib()), u(batch), i32(upper), i32(unit), i32(invert), i32(a.conj),
+            KernelArg::buffer(*a.mem), u(a.off), s(a.rs), s(a.cs), s(abs), KernelArg::buffer(*out.mem), u(out.off)});
   }
 
  private:
   static KernelArg u(std::int64_t v) { return KernelArg::scalar(std::uint64_t(v)); }
   static KernelArg s(std::int64_t v) { return KernelArg::scalar(std::int64_t(v)); }
   static KernelArg i32(bool v) { return KernelArg::scalar(std::int32_t(v ? 1 : 0)); }
-  KernelArg typed(double v) const {
-    return t_ == DType::F64 ? KernelArg::scalar(v) : KernelArg::scalar(float(v));
-  }
+  KernelArg typed(Z v) const { return blas_type_arg(t_, v); }
 
-  // The GEMM of gemm() over C's row-major view.
-  GemmCall call_of(std::int64_t m, std::int64_t n, std::int64_t k, double alpha, const View& x, const View& y,
-                   double beta, const View& c, std::int64_t batch, std::int64_t sx, std::int64_t sy,
-                   std::int64_t sc) const {
+  // The GEMM of gemm() over C's row-major view, its scalars unset.
+  GemmCall call_of(std::int64_t m, std::int64_t n, std::int64_t k, const View& x, const View& y, const View& c,
+                   std::int64_t batch, std::int64_t sx, std::int64_t sy, std::int64_t sc) const {
     GemmCall call;
     call.dtype = call.c_dtype = t_;
     call.m = m;
     call.n = n;
     call.k = k;
     call.batch = batch;
-    call.alpha = alpha;
-    call.beta = beta;
     call.a = operand(x, m, k, sx, call.trans_a);
     call.b = operand(y, k, n, sy, call.trans_b);
     call.c = {c.mem, std::size_t(c.off), std::max(c.rs, n), sc};
     return call;
+  }
+
+  // Runs it with alpha and beta (for each of `listed` products, when
+  // listed): a complex GEMM with the views' conjugations, else a real one.
+  void run(GemmCall call, Z alpha, Z beta, bool conj_x, bool conj_y, std::size_t listed) {
+    if (is_complex(t_)) {
+      ComplexGemm z;
+      z.conj_a = conj_x;
+      z.conj_b = conj_y;
+      z.alpha = alpha;
+      z.beta = beta;
+      if (listed) z.alphas.assign(listed, alpha), z.betas.assign(listed, beta);
+      z.call = std::move(call);
+      span_.add(run_complex_gemm(q_, z, take_wait()));
+      return;
+    }
+    call.alpha = alpha.real();
+    call.beta = beta.real();
+    if (listed) call.alphas.assign(listed, alpha.real()), call.betas.assign(listed, beta.real());
+    span_.add(run_gemm(q_, call, take_wait()));
   }
 
   static GemmOperand operand(const View& v, std::int64_t rows, std::int64_t cols, std::int64_t stride,
@@ -201,13 +231,17 @@ class Runner {
 };
 
 // syrk (two = false, q the same view as p) and syr2k on C's `upper` or lower
-// triangle: C = alpha P Q^T (+ alpha Q P^T) + beta C, P and Q n x k.
-void rank_k(Runner& r, bool two, std::int64_t n, std::int64_t k, double alpha, const View& p, const View& q,
-            double beta, const View& c, bool upper, const std::shared_ptr<MemImpl>& scratch) {
-  if (alpha == 0 || k == 0) {
-    if (beta != 1) r.tri_scale(n, upper, beta, c);
+// triangle: C = alpha P Q^T (+ alpha Q P^T) + beta C, P and Q n x k; herm
+// (herk, her2k): C = alpha P Q^H (+ conj(alpha) Q P^H) + beta C, the
+// diagonal real.
+void rank_k(Runner& r, bool two, bool herm, std::int64_t n, std::int64_t k, Z alpha, const View& p, const View& q,
+            Z beta, const View& c, bool upper, const std::shared_ptr<MemImpl>& scratch) {
+  if (alpha == Z(0) || k == 0) {
+    if (beta != Z(1)) r.tri_scale(n, upper, herm, beta, c);
     return;
   }
+  const Z alpha2 = herm ? std::conj(alpha) : alpha;
+  const auto tr = [herm](const View& v) { return herm ? v.h() : v.t(); };
   const std::int64_t nb = r.nb();
   const std::int64_t full = n / nb, rest = n - full * nb;
   // The off-diagonal nb x nb blocks of the full block rows and columns,
@@ -227,37 +261,37 @@ void rank_k(Runner& r, bool two, std::int64_t n, std::int64_t k, double alpha, c
   };
   std::vector<std::int64_t> dc;
   for (std::size_t e = 0; e < rows_of.size(); ++e) dc.push_back(rows_of[e] * c.rs + cols_of[e] * c.cs);
-  r.gemm_list(nb, nb, k, alpha, p, q.t(), beta, c, offsets(rows_of, p.rs), offsets(cols_of, q.rs), dc);
-  if (two) r.gemm_list(nb, nb, k, alpha, q, p.t(), 1.0, c, offsets(rows_of, q.rs), offsets(cols_of, p.rs), dc);
+  r.gemm_list(nb, nb, k, alpha, p, tr(q), beta, c, offsets(rows_of, p.rs), offsets(cols_of, q.rs), dc);
+  if (two) r.gemm_list(nb, nb, k, alpha2, q, tr(p), 1.0, c, offsets(rows_of, q.rs), offsets(cols_of, p.rs), dc);
   // The last, partial block row (lower) or column (upper) beside the full
   // blocks: one GEMM of rest x full nb (full nb x rest).
   if (rest > 0 && full > 0) {
     const std::int64_t e = full * nb;
     const std::int64_t rows = upper ? e : rest, cols = upper ? rest : e;
     const std::int64_t r0 = upper ? 0 : e, c0 = upper ? e : 0;
-    r.gemm(rows, cols, k, alpha, p.at(r0, 0), q.at(c0, 0).t(), beta, c.at(r0, c0));
-    if (two) r.gemm(rows, cols, k, alpha, q.at(r0, 0), p.at(c0, 0).t(), 1.0, c.at(r0, c0));
+    r.gemm(rows, cols, k, alpha, p.at(r0, 0), tr(q.at(c0, 0)), beta, c.at(r0, c0));
+    if (two) r.gemm(rows, cols, k, alpha2, q.at(r0, 0), tr(p.at(c0, 0)), 1.0, c.at(r0, c0));
   }
   // The diagonal blocks in full into scratch (nb x nb row-major each, one
   // after another), then their triangles into C.
   const View blocks{scratch, 0, nb, 1};
   const auto diagonal = [&](std::int64_t o, std::int64_t s, std::int64_t count) {
     const View out = blocks.at(0, o * nb);  // block o / nb starts at (o / nb) nb^2 = o nb
-    r.gemm(s, s, k, alpha, p.at(o, 0), q.at(o, 0).t(), 0.0, out, count, nb * p.rs, nb * q.rs, nb * nb);
-    if (two) r.gemm(s, s, k, alpha, q.at(o, 0), p.at(o, 0).t(), 1.0, out, count, nb * q.rs, nb * p.rs, nb * nb);
+    r.gemm(s, s, k, alpha, p.at(o, 0), tr(q.at(o, 0)), 0.0, out, count, nb * p.rs, nb * q.rs, nb * nb);
+    if (two) r.gemm(s, s, k, alpha2, q.at(o, 0), tr(p.at(o, 0)), 1.0, out, count, nb * q.rs, nb * p.rs, nb * nb);
   };
   if (full > 0) diagonal(0, nb, full);
   if (rest > 0) diagonal(full * nb, rest, 1);
-  r.tri_update(n, upper, beta, blocks, c);
+  r.tri_update(n, upper, herm, beta, blocks, c);
 }
 
 // trmm (solve = false: B = alpha T B) and trsm (T X = alpha B) with T m x m
 // on the left, B m x n; batch of them, T's at t + i * st, B's at b + i * sb.
 // W (scratch) first takes a copy of every B, oriented as B is.
-void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, double alpha, const View& t,
+void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, Z alpha, const View& t,
                 std::int64_t st, bool upper, bool unit, const View& b, std::int64_t sb, std::int64_t batch,
                 const std::shared_ptr<MemImpl>& scratch) {
-  if (alpha == 0) {
+  if (alpha == Z(0)) {
     r.scale(m, n, batch, 0.0, b, sb);
     return;
   }
@@ -298,7 +332,7 @@ void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, double al
   r.copy(m, n, batch, b, sb, w, w_stride);
   // B_o (s rows from o) = a P_o W_o, P_o the packed (trsm: inverted)
   // diagonal block.
-  const auto leaf = [&](std::int64_t o, std::int64_t s, double a) {
+  const auto leaf = [&](std::int64_t o, std::int64_t s, Z a) {
     r.gemm(s, n, s, a, packed.at(0, o * nb), w.at(o, 0), 0.0, b.at(o, 0), batch, packed_stride, w_stride, sb);
   };
   if (!solve) {
@@ -356,8 +390,8 @@ void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, double al
           }
         }
         if (dc.size() == 1) {  // one product: no table
-          r.gemm(rows, n, inner, alpha, View{t.mem, t.off + dx[0], t.rs, t.cs}, View{w.mem, w.off + dy[0], w.rs, w.cs},
-                 1.0, View{b.mem, b.off + dc[0], b.rs, b.cs});
+          r.gemm(rows, n, inner, alpha, View{t.mem, t.off + dx[0], t.rs, t.cs, t.conj},
+                 View{w.mem, w.off + dy[0], w.rs, w.cs, w.conj}, 1.0, View{b.mem, b.off + dc[0], b.rs, b.cs, b.conj});
         } else {
           r.gemm_list(rows, n, inner, alpha, t, w, 1.0, b, dx, dy, dc);
         }
@@ -369,7 +403,7 @@ void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, double al
   // trsm: X (in B) solves level by level in order; W carries the updated
   // right-hand sides. Lower: X1 = T11^-1 a W1; W2 = a W2 - T21 X1; X2 =
   // T22^-1 W2 (upper: the mirror, from the bottom).
-  const auto recurse = [&](auto&& self, std::int64_t o, std::int64_t s, double a) -> void {
+  const auto recurse = [&](auto&& self, std::int64_t o, std::int64_t s, Z a) -> void {
     if (s <= nb) {
       leaf(o, s, a);
       return;
@@ -390,6 +424,12 @@ void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, double al
 
 bool transposed(BlasTranspose t) { return t != BlasTranspose::No; }
 
+// op(X) of a stored view: X, X^T, or (complex) X^H.
+View op(View v, BlasTranspose t, bool complex) {
+  if (t == BlasTranspose::No) return v;
+  return t == BlasTranspose::Conjugate && complex ? v.h() : v.t();
+}
+
 }  // namespace
 
 Event run_blas3(const Queue& q, const Blas3Call& c, const WaitList& wait, const Params* forced) {
@@ -398,34 +438,31 @@ Event run_blas3(const Queue& q, const Blas3Call& c, const WaitList& wait, const 
   const DType t = c.a.dtype;
   const bool tri = blas3_is_triangular(c.routine);
   Blas3Problem pr;
-  pr.dtype = t;
+  pr.dtype = real_dtype(t);  // the parameters are the part type's
   pr.routine = c.routine;
   pr.n = tri ? (c.side == Side::Left ? c.m : c.n) : c.n;
   pr.k = tri ? (c.side == Side::Left ? c.n : c.m) : c.k;
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+  pr.dtype = t;
   const std::int64_t nb = p.at("NB");
   Runner r(q, t, pr, p, wait);
   const std::size_t es = dtype_size(t);
-  const bool trans = transposed(c.trans);
+  const bool trans = transposed(c.trans), cplx = is_complex(t);
   if (!tri) {
     const std::int64_t n = c.n;
     const std::size_t blocks = std::size_t((n + nb - 1) / nb);
-    ScratchLease lease = lease_scratch(q, {0, 0, 0, blocks * std::size_t(nb * nb) * es});
-    View pa = stored_view(c.a, c.layout, c.lda);
-    if (trans) pa = pa.t();
-    View pb = pa;
-    if (c.routine == Blas3Routine::Syr2k) {
-      pb = stored_view(c.b, c.layout, c.ldb);
-      if (trans) pb = pb.t();
-    }
-    rank_k(r, c.routine == Blas3Routine::Syr2k, n, c.k, c.alpha, pa, pb, c.beta, stored_view(c.c, c.layout, c.ldc),
-           c.uplo == Triangle::Upper, lease.slot[3]);
+    ScratchLease lease = lease_scratch(q, {0, 0, 0, 0, blocks * std::size_t(nb * nb) * es});
+    const View pa = op(stored_view(c.a, c.layout, c.lda), c.trans, cplx);
+    const bool two = blas3_is_two(c.routine);
+    const View pb = two ? op(stored_view(c.b, c.layout, c.ldb), c.trans, cplx) : pa;
+    rank_k(r, two, blas3_is_hermitian(c.routine), n, c.k, c.alpha, pa, pb, c.beta,
+           stored_view(c.c, c.layout, c.ldc), c.uplo == Triangle::Upper, lease.slot[4]);
     return r.result();
   }
   // T = op(A); on the right, the left-side problem of the transposes.
-  View tv = stored_view(c.a, c.layout, c.lda);
+  View tv = op(stored_view(c.a, c.layout, c.lda), c.trans, cplx);
   bool upper = c.uplo == Triangle::Upper;
-  if (trans) tv = tv.t(), upper = !upper;
+  if (trans) upper = !upper;
   View bv = stored_view(c.b, c.layout, c.ldb);
   std::int64_t m = c.m, n = c.n;
   if (c.side == Side::Right) tv = tv.t(), upper = !upper, bv = bv.t(), std::swap(m, n);
@@ -435,9 +472,9 @@ Event run_blas3(const Queue& q, const Blas3Call& c, const WaitList& wait, const 
   // block per full block.
   const std::size_t elements = std::size_t(batch) * (blocks * std::size_t(nb * nb) + std::size_t(m) * std::size_t(n) +
                                                       blocks * std::size_t(nb * nb) / 2);
-  ScratchLease lease = lease_scratch(q, {0, 0, 0, c.alpha == 0 ? 0 : elements * es});
+  ScratchLease lease = lease_scratch(q, {0, 0, 0, 0, c.alpha == Z(0) ? 0 : elements * es});
   triangular(r, c.routine == Blas3Routine::Trsm, m, n, c.alpha, tv, c.stride_a, upper, c.diag == Diagonal::Unit, bv,
-             c.stride_b, batch, lease.slot[3]);
+             c.stride_b, batch, lease.slot[4]);
   return r.result();
 }
 

@@ -1,5 +1,7 @@
 // blas3: the small kernels of the BLAS level-3 triangular and rank-k
-// routines (src/ops/blas3.cpp); the products themselves run as GEMMs.
+// routines (src/ops/blas3_run.cpp); the products themselves run as GEMMs.
+// Real (TYPE float, double) and complex (COMPLEX 1: TYPE float2, double2,
+// REAL its part type) elements.
 //
 // Matrices are strided views: element (i, j) of matrix number `bi` of a
 // batch sits at base + bi * bstride + i * rs + j * cs (in elements; rs, cs
@@ -12,25 +14,65 @@
 //                   without reading X (trmm's and trsm's alpha = 0).
 //   blas3_copy      Y = X (a panel of B into contiguous scratch).
 //   blas3_tri_scale C = beta C over one triangle of n x n (syrk's alpha = 0
-//                   or k = 0); beta == 0 writes zeros without reading C.
+//                   or k = 0); beta == 0 writes zeros without reading C;
+//                   herm (herk, her2k): the diagonal is beta Re(C(i, i)),
+//                   its imaginary part 0, as the reference.
 //   blas3_tri_update C = S + beta C over one triangle of each nb x nb
 //                   diagonal block (S: the blocks' full products, nb x nb
 //                   row-major each, one after another); beta == 0 does not
-//                   read C.
+//                   read C; herm: the diagonal's imaginary part is 0 (and
+//                   only C's real part is read there).
 //   blas3_tri_pack  the diagonal nb x nb blocks of a triangular matrix T
 //                   into contiguous nb x nb row-major blocks: T's triangle
 //                   with zeros elsewhere (unit: ones on the diagonal, which
 //                   is never read), or (invert) its inverse, one work-item
-//                   per column: column j of inv(T) by substitution.
+//                   per column: column j of inv(T) by substitution; conj:
+//                   of conj(T).
 //
 // check-variant: -DTYPE=float
 // check-variant: -DTYPE=double -DWGS=64
+// check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
+// check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=64
 
 #ifndef TYPE
-#define TYPE float  // element type: float or double
+#define TYPE float  // element type: float or double (complex: float2, double2)
+#endif
+#ifndef REAL
+#define REAL TYPE
+#endif
+#ifndef COMPLEX
+#define COMPLEX 0
 #endif
 #ifndef WGS
 #define WGS 256  // work-items per group
+#endif
+
+#if COMPLEX
+#define MUL(a, b) OPTUNE_CAT(optune_cmul_, REAL)(a, b)
+#define CPLX(re, im) OPTUNE_CAT(OPTUNE_CAT(make_, REAL), 2)(re, im)
+#define ZERO CPLX((REAL)0, (REAL)0)
+#define ONE CPLX((REAL)1, (REAL)0)
+#define IS_ZERO(a) ((a).x == (REAL)0 && (a).y == (REAL)0)
+#define MAYBE_CONJ(a, c) ((c) ? OPTUNE_CAT(optune_conj_, REAL)(a) : (a))
+#define REAL_PART(a) CPLX((a).x, (REAL)0)
+// a / b, scaled by the larger part of b (Smith's algorithm).
+OPTUNE_FUNC TYPE blas3_div(const TYPE a, const TYPE b) {
+  if (fabs(b.x) >= fabs(b.y)) {
+    const REAL r = b.y / b.x, d = b.x + r * b.y;
+    return CPLX((a.x + a.y * r) / d, (a.y - a.x * r) / d);
+  }
+  const REAL r = b.x / b.y, d = b.y + r * b.x;
+  return CPLX((a.x * r + a.y) / d, (a.y * r - a.x) / d);
+}
+#define DIV(a, b) blas3_div(a, b)
+#else
+#define MUL(a, b) ((a) * (b))
+#define ZERO ((TYPE)0)
+#define ONE ((TYPE)1)
+#define IS_ZERO(a) ((a) == (TYPE)0)
+#define MAYBE_CONJ(a, c) (a)
+#define REAL_PART(a) (a)
+#define DIV(a, b) ((a) / (b))
 #endif
 
 #define AT(p, base, i, j, rs, cs) (p)[(long)(base) + (long)(i) * (rs) + (long)(j) * (cs)]
@@ -43,7 +85,7 @@ void blas3_scale(const ulong rows, const ulong cols, const ulong batch, const TY
   if (gid >= per * batch) return;
   const ulong bi = gid / per, e = gid - bi * per, i = e / cols, j = e - i * cols;
   const long base = (long)xb + (long)bi * bs;
-  AT(x, base, i, j, rs, cs) = alpha == (TYPE)0 ? (TYPE)0 : alpha * AT(x, base, i, j, rs, cs);
+  AT(x, base, i, j, rs, cs) = IS_ZERO(alpha) ? ZERO : MUL(alpha, AT(x, base, i, j, rs, cs));
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
@@ -58,17 +100,23 @@ void blas3_copy(const ulong rows, const ulong cols, const ulong batch, __global 
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas3_tri_scale(const ulong n, const int upper, const TYPE beta, __global TYPE* c, const ulong cb,
-                     const long rs, const long cs) {
+void blas3_tri_scale(const ulong n, const int upper, const int herm, const TYPE beta, __global TYPE* c,
+                     const ulong cb, const long rs, const long cs) {
   const ulong gid = get_global_id(0);
   if (gid >= n * n) return;
   const ulong i = gid / n, j = gid - i * n;
   if (upper ? j < i : j > i) return;
-  AT(c, cb, i, j, rs, cs) = beta == (TYPE)0 ? (TYPE)0 : beta * AT(c, cb, i, j, rs, cs);
+  if (IS_ZERO(beta)) {
+    AT(c, cb, i, j, rs, cs) = ZERO;
+    return;
+  }
+  const TYPE old = AT(c, cb, i, j, rs, cs);
+  AT(c, cb, i, j, rs, cs) = MUL(beta, herm && i == j ? REAL_PART(old) : old);
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas3_tri_update(const ulong n, const ulong nb, const int upper, const TYPE beta, __global const TYPE* s,
+void blas3_tri_update(const ulong n, const ulong nb, const int upper, const int herm, const TYPE beta,
+                      __global const TYPE* s,
                       const ulong sb, __global TYPE* c, const ulong cb, const long rs, const long cs) {
   const ulong gid = get_global_id(0);
   const ulong blocks = (n + nb - 1) / nb;
@@ -76,8 +124,13 @@ void blas3_tri_update(const ulong n, const ulong nb, const int upper, const TYPE
   const ulong b = gid / (nb * nb), e = gid - b * nb * nb, r = e / nb, q = e - r * nb;
   const ulong i = b * nb + r, j = b * nb + q;
   if (i >= n || j >= n || (upper ? q < r : q > r)) return;
-  const TYPE v = s[sb + gid];
-  AT(c, cb, i, j, rs, cs) = beta == (TYPE)0 ? v : v + beta * AT(c, cb, i, j, rs, cs);
+  const bool diag = herm && i == j;
+  TYPE v = diag ? REAL_PART(s[sb + gid]) : s[sb + gid];
+  if (!IS_ZERO(beta)) {
+    const TYPE old = AT(c, cb, i, j, rs, cs);
+    v += MUL(beta, diag ? REAL_PART(old) : old);
+  }
+  AT(c, cb, i, j, rs, cs) = v;
 }
 
 // One work-item per column j of diagonal block b of matrix bi: n is T's
@@ -91,8 +144,8 @@ void blas3_tri_update(const ulong n, const ulong nb, const int upper, const TYPE
 // to the whole block.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas3_tri_pack(const ulong n, const ulong nb, const ulong ib, const ulong batch, const int upper,
-                    const int unit, const int invert, __global const TYPE* a, const ulong ab, const long rs,
-                    const long cs, const long bs, __global TYPE* out, const ulong ob) {
+                    const int unit, const int invert, const int conj, __global const TYPE* a, const ulong ab,
+                    const long rs, const long cs, const long bs, __global TYPE* out, const ulong ob) {
   const ulong gid = get_global_id(0);
   const ulong blocks = (n + nb - 1) / nb;
   if (gid >= batch * blocks * nb) return;
@@ -102,11 +155,11 @@ void blas3_tri_pack(const ulong n, const ulong nb, const ulong ib, const ulong b
   const long base = (long)ab + (long)bi * bs + (long)(b * nb) * (rs + cs);
   __global TYPE* o = out + ob + blk * nb * nb;
   // T(i, k) of the block, i != k, inside the triangle.
-#define T(i, k) AT(a, base, i, k, rs, cs)
+#define T(i, k) MAYBE_CONJ(AT(a, base, i, k, rs, cs), conj)
   if (!invert) {
     for (ulong i = 0; i < order; ++i) {
       const bool in = upper ? i <= j : i >= j;
-      o[i * nb + j] = !in ? (TYPE)0 : (i == j && unit) ? (TYPE)1 : T(i, j);
+      o[i * nb + j] = !in ? ZERO : (i == j && unit) ? ONE : T(i, j);
     }
     return;
   }
@@ -114,7 +167,7 @@ void blas3_tri_pack(const ulong n, const ulong nb, const ulong ib, const ulong b
   // outside the triangle).
   const ulong sub = order < nb ? order : ib, q0 = j / sub * sub;
   for (ulong i = 0; i < order; ++i)
-    if (i < q0 || i >= q0 + sub) o[i * nb + j] = (upper ? i <= j : i >= j) ? T(i, j) : (TYPE)0;
+    if (i < q0 || i >= q0 + sub) o[i * nb + j] = (upper ? i <= j : i >= j) ? T(i, j) : ZERO;
   // Column j of the sub-block's inverse by substitution. Every work-item
   // walks the same rows i and terms k in the same order, so a warp reads
   // one T(i, k) (a broadcast) and consecutive o(k, j): x_k = 0 on the far
@@ -123,14 +176,14 @@ void blas3_tri_pack(const ulong n, const ulong nb, const ulong ib, const ulong b
   // its diagonal are read.
   for (ulong step = 0; step < sub; ++step) {
     const ulong i = upper ? q0 + sub - 1 - step : q0 + step;
-    TYPE sum = (TYPE)0;
+    TYPE sum = ZERO;
     if (upper) {
-      for (ulong k = i + 1; k < q0 + sub; ++k) sum += T(i, k) * o[k * nb + j];
+      for (ulong k = i + 1; k < q0 + sub; ++k) sum += MUL(T(i, k), o[k * nb + j]);
     } else {
-      for (ulong k = q0; k < i; ++k) sum += T(i, k) * o[k * nb + j];
+      for (ulong k = q0; k < i; ++k) sum += MUL(T(i, k), o[k * nb + j]);
     }
-    const TYPE d = unit ? (TYPE)1 : T(i, i);
-    o[i * nb + j] = (upper ? i > j : i < j) ? (TYPE)0 : i == j ? (TYPE)1 / d : -sum / d;
+    const TYPE d = unit ? ONE : T(i, i);
+    o[i * nb + j] = (upper ? i > j : i < j) ? ZERO : i == j ? DIV(ONE, d) : DIV(-sum, d);
   }
 #undef T
 }

@@ -3,10 +3,13 @@
 namespace optune::detail {
 
 const char* blas3_routine_name(Blas3Routine r) noexcept {
-  static const char* names[] = {"syrk", "syr2k", "trmm", "trsm"};
+  static const char* names[] = {"syrk", "syr2k", "trmm", "trsm", "herk", "her2k"};
   const int i = int(r);
-  return i >= 0 && i <= int(Blas3Routine::Trsm) ? names[i] : "?";
+  return i >= 0 && i <= int(Blas3Routine::Her2k) ? names[i] : "?";
 }
+
+bool blas3_is_hermitian(Blas3Routine r) noexcept { return r == Blas3Routine::Herk || r == Blas3Routine::Her2k; }
+bool blas3_is_two(Blas3Routine r) noexcept { return r == Blas3Routine::Syr2k || r == Blas3Routine::Her2k; }
 
 bool blas3_is_triangular(Blas3Routine r) noexcept { return r == Blas3Routine::Trmm || r == Blas3Routine::Trsm; }
 
@@ -52,7 +55,10 @@ Geometry Blas3Family::geometry(const Params& p, const Capabilities&, const Blas3
 }
 
 Defines Blas3Family::defines(const Params& p, const Blas3Problem& problem) const {
-  return {{"TYPE", c_type_name(problem.dtype)}, {"WGS", std::to_string(p.at("WGS"))}};
+  return {{"TYPE", c_type_name(problem.dtype)},
+          {"REAL", c_type_name(real_dtype(problem.dtype))},
+          {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
+          {"WGS", std::to_string(p.at("WGS"))}};
 }
 
 std::string Blas3Family::bucket(const Blas3Problem& problem) const {

@@ -1,6 +1,6 @@
 // Descriptor of the blas3 family (blas/blas3.cl): the small kernels of the
-// BLAS level-3 triangular and rank-k routines (syrk, syr2k, trmm, trsm; the
-// products run as GEMMs). One program per type and group size holds every
+// BLAS level-3 triangular and rank-k routines (syrk, syr2k, herk, her2k,
+// trmm, trsm; the products run as GEMMs). One program per type and group size holds every
 // entry point; NB, the block of the diagonal (syrk's and syr2k's diagonal
 // blocks computed in full into scratch, trmm's and trsm's leaves of the
 // recursion), is a parameter of the host alone.
@@ -10,8 +10,10 @@
 
 namespace optune::detail {
 
-enum class Blas3Routine : int { Syrk, Syr2k, Trmm, Trsm };
-const char* blas3_routine_name(Blas3Routine r) noexcept;  // "syrk", ..., "trsm"
+enum class Blas3Routine : int { Syrk, Syr2k, Trmm, Trsm, Herk, Her2k };
+const char* blas3_routine_name(Blas3Routine r) noexcept;  // "syrk", ..., "her2k"
+bool blas3_is_hermitian(Blas3Routine r) noexcept;        // herk, her2k
+bool blas3_is_two(Blas3Routine r) noexcept;              // syr2k, her2k
 bool blas3_is_triangular(Blas3Routine r) noexcept;       // trmm, trsm
 
 struct Blas3Problem {

@@ -67,12 +67,22 @@ template <class S>
 using Tri3Fn = int(int layout, int side, int triangle, int trans, int diagonal, std::size_t m, std::size_t n, S alpha,
                   cl_mem a, std::size_t a_offset, std::size_t a_ld, cl_mem b, std::size_t b_offset, std::size_t b_ld,
                   cl_command_queue* queue, cl_event* event);
+// herk and her2k (c32): real alpha (herk) and beta.
+using HerkFn = int(int layout, int triangle, int trans, std::size_t n, std::size_t k, float alpha, cl_mem a,
+                   std::size_t a_offset, std::size_t a_ld, float beta, cl_mem c, std::size_t c_offset,
+                   std::size_t c_ld, cl_command_queue* queue, cl_event* event);
+using Her2kFn = int(int layout, int triangle, int trans, std::size_t n, std::size_t k, cl_float2 alpha, cl_mem a,
+                    std::size_t a_offset, std::size_t a_ld, cl_mem b, std::size_t b_offset, std::size_t b_ld,
+                    float beta, cl_mem c, std::size_t c_offset, std::size_t c_ld, cl_command_queue* queue,
+                    cl_event* event);
 template <class S>
 struct Level3Api {
   SyrkFn<S>* syrk = nullptr;
   Syr2kFn<S>* syr2k = nullptr;
   Tri3Fn<S>* trmm = nullptr;
   Tri3Fn<S>* trsm = nullptr;
+  HerkFn* herk = nullptr;  // c32 only
+  Her2kFn* her2k = nullptr;
   bool loaded() const { return syrk && syr2k && trmm && trsm; }
 };
 
@@ -126,6 +136,7 @@ struct ClblastApi {
   Level1Api<cl_float2> c1;
   Level3Api<float> s3;  // optional: level-3 rows are skipped without them
   Level3Api<double> d3;
+  Level3Api<cl_float2> c3;
   // Optional: level 2 is left out of the comparison where one is missing.
   Level2Api<float> s2;
   Level2Api<double> d2;
@@ -181,6 +192,12 @@ const ClblastApi& load() {
     lib.symbol("CLBlastDsyr2k", api.d3.syr2k, nullptr);
     lib.symbol("CLBlastDtrmm", api.d3.trmm, nullptr);
     lib.symbol("CLBlastDtrsm", api.d3.trsm, nullptr);
+    lib.symbol("CLBlastCsyrk", api.c3.syrk, nullptr);
+    lib.symbol("CLBlastCsyr2k", api.c3.syr2k, nullptr);
+    lib.symbol("CLBlastCtrmm", api.c3.trmm, nullptr);
+    lib.symbol("CLBlastCtrsm", api.c3.trsm, nullptr);
+    lib.symbol("CLBlastCherk", api.c3.herk, nullptr);
+    lib.symbol("CLBlastCher2k", api.c3.her2k, nullptr);
     lib.symbol("CLBlastSgemv", api.s2.gemv, nullptr);
     lib.symbol("CLBlastDgemv", api.d2.gemv, nullptr);
     lib.symbol("CLBlastCgemv", api.c2.gemv, nullptr);
@@ -323,6 +340,8 @@ class Clblast : public ReferenceBlas {
     if (call.dtype == DType::F64 && !fp64_) return "the device has no fp64";
     if (call.dtype == DType::F32) return api_.s3.loaded() ? "" : "this CLBlast lacks Ssyrk, Ssyr2k, Strmm or Strsm";
     if (call.dtype == DType::F64) return api_.d3.loaded() ? "" : "this CLBlast lacks Dsyrk, Dsyr2k, Dtrmm or Dtrsm";
+    if (call.dtype == DType::C32)
+      return api_.c3.loaded() && api_.c3.herk && api_.c3.her2k ? "" : "this CLBlast lacks a complex level-3 routine";
     return "not compared for this type";
   }
 
@@ -330,6 +349,7 @@ class Clblast : public ReferenceBlas {
                const interop::NativeBuffer& c) override {
     if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "CLBlast: " + why);
     if (call.dtype == DType::F64) return run3<double>(q, api_.d3, 'D', call, a, b, c);
+    if (call.dtype == DType::C32) return run3<cl_float2>(q, api_.c3, 'C', call, a, b, c);
     return run3<float>(q, api_.s3, 'S', call, a, b, c);
   }
 
@@ -367,10 +387,10 @@ class Clblast : public ReferenceBlas {
   Event run3(const Queue& q, const Level3Api<S>& fn, char letter, const Level3Call& call,
              const interop::NativeBuffer& a, const interop::NativeBuffer& b, const interop::NativeBuffer& c) {
     const std::size_t es = dtype_size(call.dtype), n = std::size_t(call.n);
-    const S alpha = S(call.alpha), beta = S(call.beta);
+    const S alpha = scalar<S>(call.alpha), beta = scalar<S>(call.beta);
     auto mem = [](const interop::NativeBuffer& x) { return static_cast<cl_mem>(x.cl_mem); };
     const std::size_t ao = a.offset_bytes / es, bo = b.offset_bytes / es, co = c.offset_bytes / es;
-    static const char* names[] = {"syrk", "syr2k", "trmm", "trsm"};
+    static const char* names[] = {"syrk", "syr2k", "trmm", "trsm", "herk", "her2k"};
     const std::string what = std::string("CLBlast") + letter + names[int(call.op)];
     int status = 0;
     Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue& nq) {
@@ -389,6 +409,14 @@ class Clblast : public ReferenceBlas {
         case Level3Op::Trsm:
           status = (call.op == Level3Op::Trmm ? fn.trmm : fn.trsm)(kColMajor, kLeft, kLower, kTransposeNo, kUnit, n, n,
                                                                    alpha, mem(a), ao, n, mem(b), bo, n, &queue, &done);
+          break;
+        case Level3Op::Herk:
+          status = fn.herk(kColMajor, kLower, kTransposeNo, n, n, float(call.alpha), mem(a), ao, n, float(call.beta),
+                           mem(c), co, n, &queue, &done);
+          break;
+        case Level3Op::Her2k:
+          status = fn.her2k(kColMajor, kLower, kTransposeNo, n, n, scalar<cl_float2>(call.alpha), mem(a), ao, n,
+                            mem(b), bo, n, float(call.beta), mem(c), co, n, &queue, &done);
           break;
       }
       if (done) clReleaseEvent(done);

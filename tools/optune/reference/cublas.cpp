@@ -15,6 +15,7 @@
 // (and m and n) and keep every leading dimension.
 #include <climits>
 #include <complex>
+#include <type_traits>
 #include <cstdlib>
 #include <mutex>
 
@@ -91,12 +92,19 @@ using TrmmFn = int(Handle, int side, int uplo, int trans, int diag, int m, int n
 template <class S>
 using TrsmFn = int(Handle, int side, int uplo, int trans, int diag, int m, int n, const S* alpha, const S* a, int lda,
                    S* b, int ldb);
+// cherk and cher2k: real alpha (herk) and beta.
+using HerkFn = int(Handle, int uplo, int trans, int n, int k, const float* alpha, const C32* a, int lda,
+                   const float* beta, C32* c, int ldc);
+using Her2kFn = int(Handle, int uplo, int trans, int n, int k, const C32* alpha, const C32* a, int lda, const C32* b,
+                    int ldb, const float* beta, C32* c, int ldc);
 template <class S>
 struct Level3Api {
   SyrkFn<S>* syrk = nullptr;
   Syr2kFn<S>* syr2k = nullptr;
   TrmmFn<S>* trmm = nullptr;
   TrsmFn<S>* trsm = nullptr;
+  HerkFn* herk = nullptr;  // c32 only
+  Her2kFn* her2k = nullptr;
   bool loaded() const { return syrk && syr2k && trmm && trsm; }
 };
 
@@ -151,6 +159,7 @@ struct CublasApi {
   SymmFn<float>* ssymm = nullptr;
   Level3Api<float> s3;  // optional: level-3 rows are skipped without them
   Level3Api<double> d3;
+  Level3Api<C32> c3;
   // Optional: level 2 is left out of the comparison where one is missing.
   Level2Fns<float> s2;
   Level2Fns<double> d2;
@@ -215,6 +224,12 @@ const CublasApi& load() {
     lib.symbol("cublasDsyr2k_v2", api.d3.syr2k, nullptr);
     lib.symbol("cublasDtrmm_v2", api.d3.trmm, nullptr);
     lib.symbol("cublasDtrsm_v2", api.d3.trsm, nullptr);
+    lib.symbol("cublasCsyrk_v2", api.c3.syrk, nullptr);
+    lib.symbol("cublasCsyr2k_v2", api.c3.syr2k, nullptr);
+    lib.symbol("cublasCtrmm_v2", api.c3.trmm, nullptr);
+    lib.symbol("cublasCtrsm_v2", api.c3.trsm, nullptr);
+    lib.symbol("cublasCherk_v2", api.c3.herk, nullptr);
+    lib.symbol("cublasCher2k_v2", api.c3.her2k, nullptr);
     lib.symbol("cublasSgemv_v2", api.s2.gemv, nullptr);
     lib.symbol("cublasDgemv_v2", api.d2.gemv, nullptr);
     lib.symbol("cublasCgemv_v2", api.c2.gemv, nullptr);
@@ -464,6 +479,8 @@ class Cublas : public ReferenceBlas {
   std::string unsupported(const Level3Call& call) const override {
     if (call.dtype == DType::F32) return api_.s3.loaded() ? "" : "this cuBLAS lacks ssyrk, ssyr2k, strmm or strsm";
     if (call.dtype == DType::F64) return api_.d3.loaded() ? "" : "this cuBLAS lacks dsyrk, dsyr2k, dtrmm or dtrsm";
+    if (call.dtype == DType::C32)
+      return api_.c3.loaded() && api_.c3.herk && api_.c3.her2k ? "" : "this cuBLAS lacks a complex level-3 routine";
     return "not compared for this type";
   }
 
@@ -471,6 +488,7 @@ class Cublas : public ReferenceBlas {
                const interop::NativeBuffer& c) override {
     if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "cuBLAS: " + why);
     if (call.dtype == DType::F64) return run3<double>(q, api_.d3, 'D', call, a, b, c);
+    if (call.dtype == DType::C32) return run3<C32>(q, api_.c3, 'C', call, a, b, c);
     return run3<float>(q, api_.s3, 'S', call, a, b, c);
   }
 
@@ -500,7 +518,8 @@ class Cublas : public ReferenceBlas {
     const S* pa = as<S>(reinterpret_cast<const void*>(a.device_pointer));
     S* pb = as<S>(reinterpret_cast<const void*>(b.device_pointer));
     S* pc = as<S>(reinterpret_cast<const void*>(c.device_pointer));
-    static const char* names[] = {"syrk_v2", "syr2k_v2", "trmm_v2", "trsm_v2"};
+    static const char* names[] = {"syrk_v2", "syr2k_v2", "trmm_v2", "trsm_v2", "herk_v2", "her2k_v2"};
+    [[maybe_unused]] const float alpha_real = float(call.alpha), beta_real = float(call.beta);
     const std::string what = std::string("cublas") + letter + names[int(call.op)];
     int status = kSuccess;
     Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue&) {
@@ -514,6 +533,18 @@ class Cublas : public ReferenceBlas {
           break;
         case Level3Op::Trsm:
           status = fn.trsm(handle_, kSideLeft, kFillLower, kOpN, kDiagUnit, n, n, &alpha, pa, n, pb, n);
+          break;
+        case Level3Op::Herk:
+          if constexpr (std::is_same_v<S, C32>)
+            status = fn.herk(handle_, kFillLower, kOpN, n, n, &alpha_real, pa, n, &beta_real, pc, n);
+          else
+            status = kNotSupported;
+          break;
+        case Level3Op::Her2k:
+          if constexpr (std::is_same_v<S, C32>)
+            status = fn.her2k(handle_, kFillLower, kOpN, n, n, &alpha, pa, n, pb, n, &beta_real, pc, n);
+          else
+            status = kNotSupported;
           break;
       }
     });

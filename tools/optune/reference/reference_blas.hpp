@@ -65,12 +65,14 @@ struct SymmCall {
   std::int64_t lda = 0, ldb = 0, ldc = 0;
 };
 
-// BLAS level 3 triangular and rank-k routines for `optune bench blas`, f32
-// and f64, column-major, every matrix n x n with leading dimension n, C's and
-// A's lower triangle, no transpose, the left side, a unit diagonal:
+// BLAS level 3 triangular and rank-k routines for `optune bench blas`, f32,
+// f64 and c32, column-major, every matrix n x n with leading dimension n, C's
+// and A's lower triangle, no transpose, the left side, a unit diagonal:
 // syrk C = alpha A A^T + beta C; syr2k C = alpha (A B^T + B A^T) + beta C;
-// trmm B = alpha A B; trsm B = alpha A^-1 B (B in place).
-enum class Level3Op { Syrk, Syr2k, Trmm, Trsm };
+// trmm B = alpha A B; trsm B = alpha A^-1 B (B in place); c32 only: herk
+// C = alpha A A^H + beta C, her2k C = alpha A B^H + alpha B A^H + beta C
+// (alpha and beta real).
+enum class Level3Op { Syrk, Syr2k, Trmm, Trsm, Herk, Her2k };
 struct Level3Call {
   Level3Op op = Level3Op::Syrk;
   DType dtype = DType::F32;
