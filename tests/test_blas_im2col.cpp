@@ -248,6 +248,10 @@ TEST(Im2colErrors, EveryCheck) {
     padded.v[1] = INT32_MAX;
     padded.v[5] = 1;
     expect_error(Status::Overflow, r + "the padded height", [&] { call(to_col, padded, im, col); });
+    Args padded_w;
+    padded_w.v[2] = INT32_MAX - 1;
+    padded_w.v[6] = 1;
+    expect_error(Status::Overflow, r + "the padded width", [&] { call(to_col, padded_w, im, col); });
     Args wide;
     wide.v[2] = INT32_MAX - 2;
     wide.v[6] = 1;
