@@ -31,6 +31,7 @@
 // check-variant: -DELEM=ushort -DTAPS_FASTEST=1
 // check-variant: -DIDX=uint -DTAPS_FASTEST=1
 // check-variant: -DELEM=ulong -DWORDS=2 -DWGS=64
+// check-variant: -DELEM=ulong -DWORDS=2 -DIDX=uint
 // check-variant: -DHALF=1 -DIDX=uint
 // check-variant: -DTYPE=double -DACC=double
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
