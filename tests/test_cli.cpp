@@ -181,10 +181,13 @@ TEST(Cli, BenchBlasRunsEveryCase) {
 }
 
 // The blas_tri and blas_extra families tune through their cases: every
-// candidate that runs gives the default's results.
+// candidate that runs gives the default's results (blas_extra's im2col and
+// col2im buckets run those routines).
 TEST(Cli, TuneBlasTriAndExtra) {
   for (const std::string& args : {std::string("blas_tri --dtype f32 --sizes 'mv/n<=256'"),
-                                  std::string("blas_extra --dtype c32 --sizes 'n<=2^16'")}) {
+                                  std::string("blas_extra --dtype c32 --sizes 'n<=2^16'"),
+                                  std::string("blas_extra --dtype f32 --sizes 'im2col/n<=2^16'"),
+                                  std::string("blas_extra --dtype f64 --sizes 'col2im/n<=2^16'")}) {
     const std::string path = test::temp_dir() + "/tune-blas-tri-extra.json";
     std::string out;
     ASSERT_EQ(test::run_cli("tune " + args + " --strategy random --candidates 3 --runs 2 --json " + path, &out), 0)

@@ -12,7 +12,9 @@
 #include "support/gemm_fixture.hpp"
 #include "ops/reduce_ops.hpp"
 #include "reference/conv_check.hpp"
+#include "optune/blas_extra.hpp"
 #include "reference/elementwise_ref.hpp"
+#include "reference/im2col_ref.hpp"
 #include "reference/reduce_ref.hpp"
 #include "support/test_support.hpp"
 
@@ -345,6 +347,51 @@ TEST(Oclgrind, ConvKernels) {
 
 // BLAS level 1: packs and their tails, negative increments, one and two
 // reduction passes (n = 3000: 12 groups of 256), complex elements.
+// im2col and col2im (blas/im2col.cl, which the convolution's im2col shares):
+// f32 and c64 (an element of two words), pads, strides and dilations that
+// differ by axis, both modes, each operand a view between NaN guards; col2im
+// then adds the matrix back into the image.
+template <class T>
+void im2col_round_trip(const Queue& q) {
+  const ref::Im2colShape s{2, 5, 6, 3, 2, 1, 2, 2, 1, 1, 2};
+  const std::size_t n_im = s.im_size(), n_col = s.col_size();
+  const std::vector<float> parts = test::random_floats(2 * n_im);
+  std::vector<T> him(n_im + 2, T(NAN)), hcol(n_col + 2, T(NAN));
+  std::vector<ref::Cd> cim(n_im);
+  for (std::size_t i = 0; i < n_im; ++i) {
+    if constexpr (std::is_same_v<T, float>) him[i + 1] = parts[2 * i];
+    else him[i + 1] = T(parts[2 * i], parts[2 * i + 1]);
+    cim[i] = ref::Cd(std::real(him[i + 1]), std::imag(him[i + 1]));
+  }
+  for (KernelMode mode : {KernelMode::CrossCorrelation, KernelMode::Convolution}) {
+    Buffer<T> im = q.context().alloc<T>(n_im + 2), col = q.context().alloc<T>(n_col + 2);
+    q.upload(im, std::span<const T>(him));
+    q.upload(col, std::span<const T>(hcol));
+    im2col(q, mode, s.c, s.h, s.w, s.kh, s.kw, s.ph, s.pw, s.sh, s.sw, s.dh, s.dw, im.view(1, n_im),
+           col.view(1, n_col)).wait();
+    const std::vector<ref::Cd> want = ref::im2col(s, mode, cim);
+    std::vector<T> got = q.download(col);
+    EXPECT_TRUE(std::isnan(std::real(got[0])) && std::isnan(std::real(got[n_col + 1])));
+    for (std::size_t i = 0; i < n_col; ++i) ASSERT_EQ(ref::Cd(std::real(got[i + 1]), std::imag(got[i + 1])), want[i]) << i;
+    // col2im adds the columns just made back into the image.
+    col2im(q, mode, s.c, s.h, s.w, s.kh, s.kw, s.ph, s.pw, s.sh, s.sw, s.dh, s.dw, col.view(1, n_col),
+           im.view(1, n_im)).wait();
+    const std::vector<ref::Cd> back = ref::col2im(s, mode, want, cim);
+    got = q.download(im);
+    EXPECT_TRUE(std::isnan(std::real(got[0])) && std::isnan(std::real(got[n_im + 1])));
+    for (std::size_t i = 0; i < n_im; ++i)
+      ASSERT_LT(std::abs(ref::Cd(std::real(got[i + 1]), std::imag(got[i + 1])) - back[i]), 1e-5 * (1 + std::abs(back[i])))
+          << i;
+    q.upload(im, std::span<const T>(him));
+  }
+}
+
+TEST(Oclgrind, Im2colKernels) {
+  const Queue& q = test::queue();
+  im2col_round_trip<float>(q);
+  if (q.device().caps().fp64) im2col_round_trip<std::complex<double>>(q);
+}
+
 TEST(Oclgrind, Blas1Kernels) {
   const Queue& q = test::queue();
   for (const std::int64_t n : {37, 3000}) {

@@ -448,6 +448,21 @@ optune_status optune_blas_axpy_batched(optune_queue queue, int64_t n, const optu
                                        const int64_t* x_offsets, int64_t incx, optune_buffer y,
                                        const int64_t* y_offsets, int64_t incy, size_t batch,
                                        const optune_event* wait_list, size_t wait_count, optune_event* event);
+/* im2col: the patch matrix col ((channels kernel_h kernel_w) x (output height
+ * x width), row-major) of one image im (channels x height x width); col2im
+ * adds such a matrix back into im (im += the patches' sums). kernel_mode 0
+ * cross-correlation, 1 convolution (kernel flipped). Types f16, f32, f64,
+ * c32, c64; im and col of one type. */
+optune_status optune_blas_im2col(optune_queue queue, int32_t kernel_mode, int64_t channels, int64_t height,
+                                 int64_t width, int64_t kernel_h, int64_t kernel_w, int64_t pad_h, int64_t pad_w,
+                                 int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
+                                 optune_buffer im, optune_buffer col, const optune_event* wait_list, size_t wait_count,
+                                 optune_event* event);
+optune_status optune_blas_col2im(optune_queue queue, int32_t kernel_mode, int64_t channels, int64_t height,
+                                 int64_t width, int64_t kernel_h, int64_t kernel_w, int64_t pad_h, int64_t pad_w,
+                                 int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
+                                 optune_buffer col, optune_buffer im, const optune_event* wait_list, size_t wait_count,
+                                 optune_event* event);
 
 /* ---- BLAS level 3 (optune/gemm.hpp, optune/blas3.hpp) ----
  * optune_gemm and optune_gemm_strided_batched with complex alpha and beta

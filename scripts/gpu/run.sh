@@ -8,12 +8,13 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas3|blas-tests|blas-bench|profile] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
-# triangular and rank-k routines, with the blas3 family tuned first.
+# triangular and rank-k routines, with the blas3 family tuned first; `im2col`
+# the same for im2col / col2im (and the convolution tests, which share its kernel).
 # `host-blas` runs liboptune_blas.so.3's tests on cuda:0 (netlib's programs and
 # the C / Fortran checks, every call on the GPU) and `optune bench blas
 # --host-interface` against the carried reference BLAS and OpenBLAS, then
@@ -528,6 +529,19 @@ blas_tri() {
   bench_both blas --only trmv-f32,trsv-f32,trmv-f64,trsv-f64,trmv-c32,trsv-c32 "$@"
 }
 
+# im2col and col2im (issue 20): their tests and the convolution's (which
+# shares the im2col kernel) on CUDA and on the NVIDIA OpenCL device, then the
+# im2col / col2im rows of `optune bench blas` on both back ends (JSON in
+# $OUT/blas-*.json, key im2col; CLBlast is the reference on OpenCL, cuBLAS
+# has none).
+im2col() {
+  local ocl
+  ocl=$(ocl_device)
+  named_tests cuda:0 im2col-cuda 'test_blas_im2col|test_conv'
+  named_tests "$ocl" im2col-opencl 'test_blas_im2col|test_conv'
+  bench_both blas --only im2col,col2im "$@"
+}
+
 # BLAS level 3 triangular and rank-k (issue 20; c and z, herk and her2k
 # included in the tests): their tests on CUDA and on
 # the NVIDIA OpenCL device, the blas3 family tuned (f32 and f64, the
@@ -550,7 +564,7 @@ blas3() {
 # The BLAS of issue 20 after its merges: every BLAS test program on cuda:0
 # and on the NVIDIA OpenCL device (BLAS_TESTS, a ctest regex), then (blas-bench)
 # `optune bench blas` on both back ends.
-BLAS_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_blas2.split|test_blas_tri|test_blas_tri_errors|test_blas_extra|test_gemm_complex|test_symm|test_blas3|test_blas3_complex|test_blas3_errors'
+BLAS_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_blas2.split|test_blas_tri|test_blas_tri_errors|test_blas_extra|test_blas_im2col|test_gemm_complex|test_symm|test_blas3|test_blas3_complex|test_blas3_errors'
 blas_tests() {
   named_tests cuda:0 blas-all-cuda "${BLAS_TESTS:-$BLAS_TESTS_DEFAULT}"
   named_tests "$(ocl_device)" blas-all-opencl "${BLAS_TESTS:-$BLAS_TESTS_DEFAULT}"
@@ -617,6 +631,7 @@ case "$WHAT" in
   host-blas) build && host_blas "$@" ;;
   blas-tri) build && blas_tri "$@" ;;
   blas3) build && blas3 "$@" ;;
+  im2col) build && im2col "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;
 esac

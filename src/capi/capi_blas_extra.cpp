@@ -30,6 +30,23 @@ optune_status run(const char* fn, optune_queue queue, const optune_event* wait, 
   });
 }
 
+// im2col and col2im's scalar arguments, CLBlast's 1 to 12.
+struct PatchArgs {
+  int32_t mode;
+  int64_t v[11];  // channels, height, width, kernel_h, kernel_w, pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w
+};
+
+void fill_patches(BlasExtraCall& c, BlasExtraRoutine r, const PatchArgs& a, optune_buffer im, optune_buffer col,
+                  const std::string& f) {
+  c.routine = r;
+  c.kernel_mode = KernelMode(a.mode);
+  std::int64_t* fields[11] = {&c.channels, &c.height,   &c.width,    &c.kernel_h,   &c.kernel_w,  &c.pad_h,
+                              &c.pad_w,    &c.stride_h, &c.stride_w, &c.dilation_h, &c.dilation_w};
+  for (int i = 0; i < 11; ++i) *fields[i] = a.v[i];
+  c.x = blas_vector(im, f + ": im");
+  c.y = blas_vector(col, f + ": col");
+}
+
 }  // namespace
 
 extern "C" {
@@ -89,6 +106,30 @@ optune_status optune_blas_axpy_batched(optune_queue queue, int64_t n, const optu
     }
     c.incx = incx;
     c.incy = incy;
+  });
+}
+
+optune_status optune_blas_im2col(optune_queue queue, int32_t kernel_mode, int64_t channels, int64_t height,
+                                 int64_t width, int64_t kernel_h, int64_t kernel_w, int64_t pad_h, int64_t pad_w,
+                                 int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
+                                 optune_buffer im, optune_buffer col, const optune_event* wait, size_t wait_count,
+                                 optune_event* event) {
+  const PatchArgs a{kernel_mode, {channels, height, width, kernel_h, kernel_w, pad_h, pad_w, stride_h, stride_w,
+                                  dilation_h, dilation_w}};
+  return run("optune_blas_im2col", queue, wait, wait_count, event, [&](BlasExtraCall& c, const std::string& f) {
+    fill_patches(c, BlasExtraRoutine::Im2col, a, im, col, f);
+  });
+}
+
+optune_status optune_blas_col2im(optune_queue queue, int32_t kernel_mode, int64_t channels, int64_t height,
+                                 int64_t width, int64_t kernel_h, int64_t kernel_w, int64_t pad_h, int64_t pad_w,
+                                 int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
+                                 optune_buffer col, optune_buffer im, const optune_event* wait, size_t wait_count,
+                                 optune_event* event) {
+  const PatchArgs a{kernel_mode, {channels, height, width, kernel_h, kernel_w, pad_h, pad_w, stride_h, stride_w,
+                                  dilation_h, dilation_w}};
+  return run("optune_blas_col2im", queue, wait, wait_count, event, [&](BlasExtraCall& c, const std::string& f) {
+    fill_patches(c, BlasExtraRoutine::Col2im, a, im, col, f);
   });
 }
 

@@ -20,6 +20,8 @@ using R = BlasExtraRoutine;
 
 const char* routine_name(R r) { return r == R::Had ? "had" : r == R::Omatcopy ? "omatcopy" : "axpy_batched"; }
 
+bool is_patches(R r) { return r == R::Im2col || r == R::Col2im; }
+
 std::uint64_t magnitude(std::int64_t inc) {
   return inc < 0 ? std::uint64_t(0) - std::uint64_t(inc) : std::uint64_t(inc);
 }
@@ -151,6 +153,7 @@ void validate_call(const Queue& q, const BlasExtraCall& c) {
 }  // namespace
 
 Event run_blas_extra(const Queue& q, const BlasExtraCall& c, const WaitList& wait, const Params* forced) {
+  if (is_patches(c.routine)) return run_blas_patches(q, c, wait, forced);
   const Capabilities& caps = q.device().caps();
   const BlasExtraFamily& fam = families::blas_extra();
   BlasExtraProblem pr;
@@ -216,6 +219,7 @@ Event run_blas_extra(const Queue& q, const BlasExtraCall& c, const WaitList& wai
 }
 
 Event blas_extra_untyped(const Queue& q, const BlasExtraCall& c, const WaitList& wait) {
+  if (is_patches(c.routine)) return blas_patches_untyped(q, c, wait);
   trace::Span traced(std::string("blas ") + routine_name(c.routine));
   if (traced) {
     traced.text("dtype", dtype_name(c.x.dtype));

@@ -23,9 +23,18 @@ struct BlasExtraCall {
   std::int64_t lda = 1, ldb = 1;
   std::vector<std::complex<double>> alphas;  // axpy_batched
   std::vector<std::int64_t> x_offsets, y_offsets;
+  // im2col and col2im (x = im, y = col for both), CLBlast's arguments 1-12.
+  KernelMode kernel_mode = KernelMode::CrossCorrelation;
+  std::int64_t channels = 0, height = 0, width = 0, kernel_h = 0, kernel_w = 0, pad_h = 0, pad_w = 0, stride_h = 1,
+               stride_w = 1, dilation_h = 1, dilation_w = 1;
 };
 
 Event blas_extra_untyped(const Queue& q, const BlasExtraCall& call, const WaitList& wait);
 Event run_blas_extra(const Queue& q, const BlasExtraCall& call, const WaitList& wait, const Params* forced);
+
+// im2col and col2im (ops/blas_im2col.cpp), which the two above hand them to:
+// validation and the quick return of zero sizes, then the launch.
+Event blas_patches_untyped(const Queue& q, const BlasExtraCall& call, const WaitList& wait);
+Event run_blas_patches(const Queue& q, const BlasExtraCall& call, const WaitList& wait, const Params* forced);
 
 }  // namespace optune::detail

@@ -272,7 +272,7 @@ class PointwiseCandidate : public ConvCandidate {
 
 // Any groups and layouts: for each chunk of images and each group, the
 // patches over the group's channels as a matrix in scratch
-// (conv_im2col.cl, slot 3), then GEMM by the group's weights (as pointwise,
+// (blas/im2col.cl, slot 3), then GEMM by the group's weights (as pointwise,
 // pixel-major) into its output channels; up to kMaxGroups groups (more are
 // as many small GEMMs: direct takes them). A chunk's matrix stays within
 // CHUNK_KIB and the device's largest allocation (or one image's patches,
@@ -300,14 +300,21 @@ class Im2colCandidate : public ConvCandidate {
     WaitList pending = residual_into_output(q, c, wait, span);
     KernelPtr k = fam.kernel(q, p, pr);
     const std::int64_t cg = pr.c / pr.groups, depth = cg * pr.r * pr.s;
+    // The input's strides of (n, c, y, x) in its layout.
+    const std::size_t hw = std::size_t(pr.h * pr.w), chw = std::size_t(pr.c) * hw;
+    const std::size_t sc = pr.in_nhwc ? 1 : hw, sy = pr.in_nhwc ? std::size_t(pr.w * pr.c) : std::size_t(pr.w),
+                      sx = pr.in_nhwc ? std::size_t(pr.c) : 1;
     for (std::int64_t n0 = 0; n0 < pr.n; n0 += per_chunk)
       for (std::int64_t g = 0; g < pr.groups; ++g) {
         const std::int64_t images = std::min(per_chunk, pr.n - n0);
         std::vector<KernelArg> args;
-        for (std::int64_t v : {pr.c, pr.h, pr.w, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h,
-                               pr.dil_w, pr.pad_t, pr.pad_l, n0, images, g * cg, cg})
+        for (std::int64_t v : {cg, pr.h, pr.w, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w,
+                               pr.pad_t, pr.pad_l, std::int64_t(0)})
           args.push_back(int_arg(v));
-        args.insert(args.end(), {KernelArg::buffer(*c.in.mem), ulong_arg(c.in.offset), KernelArg::buffer(*s.slot[3])});
+        for (std::size_t v : {std::size_t(images), chw, sc, sy, sx}) args.push_back(ulong_arg(v));
+        args.insert(args.end(), {KernelArg::buffer(*c.in.mem),
+                                 ulong_arg(c.in.offset + std::size_t(n0) * chw + std::size_t(g * cg) * sc),
+                                 KernelArg::buffer(*s.slot[3]), ulong_arg(0)});
         ConvProblem chunk = pr;
         chunk.n = images;
         const Event patched = launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), chunk), pending, &p);

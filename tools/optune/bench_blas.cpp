@@ -143,6 +143,7 @@ std::vector<std::string> blas_case_names() {
   for (const std::string& name : blas3_case_names()) names.push_back(name);
   for (const std::string& n : blas3_tri_case_names()) names.push_back(n);
   for (const std::string& name : blas2_case_names()) names.push_back(name);
+  for (const std::string& name : blas_im2col_case_names()) names.push_back(name);
   return names;
 }
 
@@ -186,9 +187,10 @@ nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs_in, bool q
   bench_blas_tri(q, c, ref.blas.get(), ref.reason, runs, quiet, only, rows);
   const nlohmann::json level3 = bench_blas3(q, c, runs, quiet, ref.blas.get(), ref.reason, only);
   const nlohmann::json level3_tri = bench_blas3_tri(q, c, runs, quiet, ref.blas.get(), ref.reason, only);
+  const nlohmann::json patches = bench_blas_im2col(q, c, ref.blas.get(), ref.reason, runs, quiet, only);
   return {{"reference", ref_name},   {"reference_available", ref.blas != nullptr}, {"runs", runs},
           {"vector_bytes", vector_bytes}, {"rows", rows}, {"level3", level3}, {"level3_rows", level3_tri},
-          {"level2", level2}};
+          {"level2", level2}, {"im2col", patches}};
 }
 
 }  // namespace optune::tool

@@ -45,6 +45,13 @@ std::vector<std::string> blas2_case_names();
 nlohmann::json bench_blas2(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason,
                            int runs, bool quiet, const std::vector<std::string>& only);
 
+// im2col and col2im (bench_blas_im2col.cpp): one image of 112 x 112 whose
+// 3 x 3 patch matrix holds about 256 MiB (16 MiB on CPUs), f32, f64, c32,
+// against the reference when it has them; bench_blas's "im2col".
+std::vector<std::string> blas_im2col_case_names();
+nlohmann::json bench_blas_im2col(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason,
+                                 int runs, bool quiet, const std::vector<std::string>& only);
+
 // A row's shared parts (bench_blas.cpp): optune's timing of a memory-bound
 // call moving `bytes` as JSON (GB/s and the fraction of the copy ceiling), the
 // reference's timing as JSON, and the printed line (n in n_width columns; why:

@@ -42,7 +42,33 @@ Geometry BlasExtraFamily::geometry(const Params& p, const Capabilities& caps, co
   return g;
 }
 
+namespace {
+
+bool is_patches(BlasExtraRoutine r) { return r == BlasExtraRoutine::Im2col || r == BlasExtraRoutine::Col2im; }
+
+}  // namespace
+
 Defines BlasExtraFamily::defines(const Params& p, const BlasExtraProblem& problem) const {
+  const std::string wgs = std::to_string(p.at("WGS"));
+  const std::string idx = std::max(problem.indices, problem.elements) < (std::int64_t(1) << 32) ? "uint" : "ulong";
+  if (problem.routine == BlasExtraRoutine::Im2col) {
+    // Bits: f16 one ushort, f32 one uint, f64 and c32 one ulong, c64 two.
+    const std::size_t es = dtype_size(problem.dtype);
+    return {{"ELEM", es == 2 ? "ushort" : es == 4 ? "uint" : "ulong"},
+            {"WORDS", es == 16 ? "2" : "1"},
+            {"IDX", idx},
+            {"WGS", wgs}};
+  }
+  if (problem.routine == BlasExtraRoutine::Col2im) {
+    if (problem.dtype == DType::F16) return {{"HALF", "1"}, {"IDX", idx}, {"WGS", wgs}};
+    const bool cx = is_complex(problem.dtype);
+    return {{"TYPE", c_type_name(problem.dtype)},
+            {"REAL", c_type_name(real_dtype(problem.dtype))},
+            {"COMPLEX", cx ? "1" : "0"},
+            {"ACC", c_type_name(problem.dtype)},
+            {"IDX", idx},
+            {"WGS", wgs}};
+  }
   return {{"TYPE", c_type_name(problem.dtype)},
           {"REAL", c_type_name(real_dtype(problem.dtype))},
           {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
@@ -50,25 +76,44 @@ Defines BlasExtraFamily::defines(const Params& p, const BlasExtraProblem& proble
 }
 
 KernelSource BlasExtraFamily::program(const Params& p, const BlasExtraProblem& problem) const {
-  static const char* entries[] = {"extra_had", "extra_omatcopy", "extra_axpy_batched"};
-  return {source(), embedded_kernel_text(source()), defines(p, problem), entries[int(problem.routine)]};
+  static const char* entries[] = {"extra_had", "extra_omatcopy", "extra_axpy_batched", "im2col", "col2im"};
+  const std::string src = is_patches(problem.routine) ? "blas/im2col.cl" : source();
+  return {src, embedded_kernel_text(src), defines(p, problem), entries[int(problem.routine)]};
 }
 
 std::string BlasExtraFamily::bucket(const BlasExtraProblem& problem) const {
   const std::int64_t n = problem.elements * std::max<std::int64_t>(problem.batch, 1);
-  return n <= (1 << 16) ? "n<=2^16" : n <= (1 << 22) ? "n<=2^22" : "n>2^22";
+  const std::string size = n <= (1 << 16) ? "n<=2^16" : n <= (1 << 22) ? "n<=2^22" : "n>2^22";
+  if (problem.routine == BlasExtraRoutine::Im2col) return "im2col/" + size;
+  if (problem.routine == BlasExtraRoutine::Col2im) return "col2im/" + size;
+  return size;
 }
 
-std::vector<std::string> BlasExtraFamily::buckets() const { return {"n<=2^16", "n<=2^22", "n>2^22"}; }
+std::vector<std::string> BlasExtraFamily::buckets() const {
+  return {"n<=2^16",        "n<=2^22",        "n>2^22",        "im2col/n<=2^16", "im2col/n<=2^22",
+          "im2col/n>2^22",  "col2im/n<=2^16", "col2im/n<=2^22", "col2im/n>2^22"};
+}
 
+// im2col and col2im examples: 3 x 3 patches of 32 x 32 images (pad 1, stride
+// 1), as many channels as the bucket's size asks (the tuning case makes the
+// same shape from `elements`).
 BlasExtraProblem BlasExtraFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
   BlasExtraProblem pr;
   pr.dtype = dtype;
-  std::int64_t n = bucket == "n<=2^16" ? (1 << 16) : bucket == "n<=2^22" ? (1 << 22) : (1 << 25);
+  if (bucket.rfind("im2col/", 0) == 0) pr.routine = BlasExtraRoutine::Im2col;
+  if (bucket.rfind("col2im/", 0) == 0) pr.routine = BlasExtraRoutine::Col2im;
+  std::int64_t n = bucket.find("n<=2^16") != std::string::npos   ? (1 << 16)
+                   : bucket.find("n<=2^22") != std::string::npos ? (1 << 22)
+                                                                   : (1 << 25);
   const std::int64_t cap = std::int64_t(caps.max_alloc_bytes / 4 / dtype_size(dtype));
   if (cap > 0 && n > cap) n = cap;
+  if (is_patches(pr.routine)) n = blas_extra_patch_channels(n) * kPatchPlane;
   pr.elements = n;
   return pr;
+}
+
+std::int64_t blas_extra_patch_channels(std::int64_t elements) {
+  return std::max<std::int64_t>(1, elements / kPatchPlane);
 }
 
 std::vector<DType> BlasExtraFamily::dtypes(const Capabilities& caps) const {

@@ -1,23 +1,37 @@
 // Descriptor of the blas_extra family (blas/blas_extra.cl): CLBlast's extra
 // routines had, omatcopy and axpy_batched in f32, f64, c32 and c64. One
 // program per type and WGS holds every entry point; the grid (at most
-// WAVES waves of the device, grid-stride) is the host's.
+// WAVES waves of the device, grid-stride) is the host's. im2col and col2im
+// (also f16) are the program of blas/im2col.cl, the source the convolution's
+// im2col shares; their buckets are "im2col/..." and "col2im/..." by the
+// patch matrix's elements.
 #pragma once
 
 #include "kernels/descriptor.hpp"
 
 namespace optune::detail {
 
-enum class BlasExtraRoutine : int { Had, Omatcopy, AxpyBatched };
+enum class BlasExtraRoutine : int { Had, Omatcopy, AxpyBatched, Im2col, Col2im };
 
 struct BlasExtraProblem {
   DType dtype = DType::F32;
   BlasExtraRoutine routine = BlasExtraRoutine::Had;
-  std::int64_t elements = 0;  // per batch: n (had, axpy_batched) or rows x cols (omatcopy)
+  // Per batch: n (had, axpy_batched), rows x cols (omatcopy) or the patch
+  // matrix's elements (im2col, col2im).
+  std::int64_t elements = 0;
   std::int64_t batch = 1;
+  // im2col, col2im: the larger of the image's and the matrix's elements (the
+  // kernels' index arithmetic is 32-bit below 2^32); 0 reads as `elements`.
+  std::int64_t indices = 0;
   std::vector<std::int64_t> sizes() const { return {elements, batch}; }
   std::map<std::string, std::int64_t> fields() const { return {{"routine", std::int64_t(routine)}}; }
 };
+
+// The im2col / col2im examples (make_example, the tuning case): `channels`
+// of 32 x 32 with 3 x 3 patches, pad 1, stride 1, dilation 1, so the patch
+// matrix holds channels x kPatchPlane elements.
+constexpr std::int64_t kPatchSide = 32, kPatchPlane = 9 * kPatchSide * kPatchSide;
+std::int64_t blas_extra_patch_channels(std::int64_t elements);
 
 class BlasExtraFamily : public FamilyOf<BlasExtraProblem> {
  public:

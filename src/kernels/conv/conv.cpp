@@ -318,11 +318,14 @@ Geometry ConvIm2colFamily::geometry(const Params& p, const Capabilities&, const 
 }
 
 Defines ConvIm2colFamily::defines(const Params& p, const ConvProblem& pr) const {
-  Params kernel = p;
-  kernel.erase("CHUNK_KIB");  // the host's, not the program's
-  Defines d = ConvFamilyBase::defines(kernel, pr);
-  d.emplace_back("ELEM", dtype_size(pr.dtype) == 4 ? "uint" : "ushort");
-  return d;
+  // Bits only: no element type, so the shared source's col2im keeps its float default.
+  return {{"ELEM", dtype_size(pr.dtype) == 4 ? "uint" : "ushort"},
+          {"TAPS_FASTEST", "1"},
+          {"WGS", std::to_string(p.at("WGS"))}};
+}
+
+KernelSource ConvIm2colFamily::program(const Params& p, const ConvProblem& pr) const {
+  return {source(), embedded_kernel_text(source()), defines(p, pr), kernel_name()};
 }
 
 ConvProblem ConvIm2colFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {

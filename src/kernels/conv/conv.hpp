@@ -140,12 +140,16 @@ class ConvWinogradFamily : public ConvFamilyBase {
 
 // The patches of a chunk of images over one group's channels as a
 // row-major matrix (either input layout), which GEMM multiplies by the
-// group's weights: one element per work-item, its bits copied (ELEM).
+// group's weights: one element per work-item, its bits copied (ELEM). The
+// kernel is the BLAS extras' im2col (blas/im2col.cl) with the taps fastest
+// (TAPS_FASTEST 1) and the input's strides for its layout.
 class ConvIm2colFamily : public ConvFamilyBase {
  public:
   std::string name() const override { return "conv_im2col"; }
-  std::string source() const override { return "conv/conv_im2col.cl"; }
-  std::string kernel_name() const override { return "conv_im2col"; }
+  std::string source() const override { return "blas/im2col.cl"; }
+  std::string kernel_name() const override { return "im2col"; }
+  // The shared source alone (no conv_common.cl, no activation): it needs none.
+  KernelSource program(const Params& p, const ConvProblem& problem) const override;
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   std::string check(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
   Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;

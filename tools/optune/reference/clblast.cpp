@@ -107,6 +107,21 @@ struct Level2Api {
   bool loaded() const { return gemv && ger && symv; }
 };
 
+// im2col and col2im: (kernel_mode, channels, height, width, kernel_h,
+// kernel_w, pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w,
+// source, source_offset, destination, destination_offset, queue, event);
+// kernel_mode 151 cross-correlation.
+enum : int { kCrossCorrelation = 151 };
+using PatchesFn = int(int kernel_mode, std::size_t channels, std::size_t height, std::size_t width,
+                      std::size_t kernel_h, std::size_t kernel_w, std::size_t pad_h, std::size_t pad_w,
+                      std::size_t stride_h, std::size_t stride_w, std::size_t dilation_h, std::size_t dilation_w,
+                      cl_mem from, std::size_t from_offset, cl_mem to, std::size_t to_offset, cl_command_queue* queue,
+                      cl_event* event);
+struct PatchesApi {
+  PatchesFn* im2col = nullptr;
+  PatchesFn* col2im = nullptr;
+};
+
 // Per scalar type: float (S), double (D), cl_half (H).
 template <class S>
 struct TypedApi {
@@ -141,6 +156,8 @@ struct ClblastApi {
   Level2Api<float> s2;
   Level2Api<double> d2;
   Level2Api<cl_float2> c2;
+  // Optional: the im2col rows go without a reference where one is missing.
+  PatchesApi sx, dx, cx;
 };
 
 const ClblastApi& load() {
@@ -207,6 +224,12 @@ const ClblastApi& load() {
     lib.symbol("CLBlastSsymv", api.s2.symv, nullptr);
     lib.symbol("CLBlastDsymv", api.d2.symv, nullptr);
     lib.symbol("CLBlastChemv", api.c2.symv, nullptr);
+    lib.symbol("CLBlastSim2col", api.sx.im2col, nullptr);
+    lib.symbol("CLBlastDim2col", api.dx.im2col, nullptr);
+    lib.symbol("CLBlastCim2col", api.cx.im2col, nullptr);
+    lib.symbol("CLBlastScol2im", api.sx.col2im, nullptr);
+    lib.symbol("CLBlastDcol2im", api.dx.col2im, nullptr);
+    lib.symbol("CLBlastCcol2im", api.cx.col2im, nullptr);
     api.probe.path = lib.path();
     api.probe.version = lib.version_from_path();
     if (!missing.empty()) {
@@ -377,7 +400,44 @@ class Clblast : public ReferenceBlas {
     }
   }
 
+  std::string unsupported(const Im2colCall& call) const override {
+    if (call.dtype == DType::F64 && !fp64_) return "the device has no fp64";
+    if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32)
+      return "not compared for this type";
+    if (!patches_fn(call)) return "this CLBlast lacks im2col / col2im";
+    return "";
+  }
+
+  Event im2col(const Queue& q, const Im2colCall& call, const interop::NativeBuffer& im,
+               const interop::NativeBuffer& col) override {
+    if (std::string why = unsupported(call); !why.empty()) throw Error(Status::Unsupported, "CLBlast: " + why);
+    PatchesFn* fn = patches_fn(call);
+    const std::size_t es = dtype_size(call.dtype);
+    const char letter = call.dtype == DType::F64 ? 'D' : call.dtype == DType::C32 ? 'C' : 'S';
+    const std::string what = std::string("CLBlast") + letter + (call.to_im ? "col2im" : "im2col");
+    const interop::NativeBuffer& from = call.to_im ? col : im;
+    const interop::NativeBuffer& to = call.to_im ? im : col;
+    const auto k = std::size_t(call.kernel), p = std::size_t(call.pad), st = std::size_t(call.stride),
+               d = std::size_t(call.dilation);
+    int status = 0;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue& nq) {
+      cl_command_queue queue = static_cast<cl_command_queue>(nq.queue);
+      cl_event done = nullptr;
+      status = fn(kCrossCorrelation, std::size_t(call.channels), std::size_t(call.height), std::size_t(call.width), k,
+                  k, p, p, st, st, d, d, static_cast<cl_mem>(from.cl_mem), from.offset_bytes / es,
+                  static_cast<cl_mem>(to.cl_mem), to.offset_bytes / es, &queue, &done);
+      if (done) clReleaseEvent(done);
+    });
+    if (status != 0) throw Error(Status::DeviceError, what + " returned " + status_text(status));
+    return ev;
+  }
+
  private:
+  PatchesFn* patches_fn(const Im2colCall& call) const {
+    const PatchesApi& api = call.dtype == DType::F64 ? api_.dx : call.dtype == DType::C32 ? api_.cx : api_.sx;
+    return call.to_im ? api.col2im : api.im2col;
+  }
+
   TriFn* tri_fn(const TriCall& call) const {
     const auto pick = [&](const auto& api) { return call.solve ? api.trsv : api.trmv; };
     return call.dtype == DType::F64 ? pick(api_.d1) : call.dtype == DType::C32 ? pick(api_.c1) : pick(api_.s1);

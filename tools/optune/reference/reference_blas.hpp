@@ -91,6 +91,15 @@ struct Level2Call {
   std::int64_t n = 0;
 };
 
+// im2col (col from im) or col2im (im += the patches of col) for `optune
+// bench blas`: one image of channels x height x width, square kernel,
+// pad, stride and dilation, cross-correlation. Types f32, f64, c32.
+struct Im2colCall {
+  bool to_im = false;  // col2im
+  DType dtype = DType::F32;
+  std::int64_t channels = 0, height = 0, width = 0, kernel = 3, pad = 1, stride = 1, dilation = 1;
+};
+
 class ReferenceBlas {
  public:
   virtual ~ReferenceBlas() = default;
@@ -137,6 +146,15 @@ class ReferenceBlas {
   virtual Event level2(const Queue&, const Level2Call&, const interop::NativeBuffer& /*a*/,
                        const interop::NativeBuffer& /*x*/, const interop::NativeBuffer& /*y*/) {
     throw Error(Status::Unsupported, "level 2 is not compared with this library");
+  }
+
+  // "" when the library runs this im2col / col2im here, else why not (by
+  // default: the library has none; cuBLAS has none).
+  virtual std::string unsupported(const Im2colCall&) const { return "the library has no im2col / col2im"; }
+  // Enqueues the call: im2col reads im and writes col, col2im the reverse.
+  virtual Event im2col(const Queue&, const Im2colCall&, const interop::NativeBuffer& /*im*/,
+                       const interop::NativeBuffer& /*col*/) {
+    throw Error(Status::Unsupported, name() + ": im2col / col2im is not wired");
   }
 
   template <class T>

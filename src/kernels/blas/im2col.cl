@@ -1,0 +1,179 @@
+// im2col and col2im: the patch matrix of a convolution and its adjoint,
+// shared by the BLAS extras (blas_extra family: CLBlast's xIM2COL and
+// xCOL2IM) and the convolution's im2col candidate (conv_im2col family).
+//
+// Shapes. The image holds `images` images of CH channels of H x W, element
+// (n, c, y, x) at in_off + n sn + c sc + y sy + x sx (NCHW, NHWC or one
+// CLBlast image: the host gives the strides). A patch (output pixel)
+// p = (n, oy, ox) of OH x OW per image reads tap j = (c, r, s), r < R,
+// s < S, at input row oy SH - PT + r DH and column ox SW - PL + s DW; a tap in
+// the padding reads 0. With `flip` (CLBlast's convolution mode) tap (r, s)
+// reads the kernel position (R-1-r, S-1-s) instead.
+//
+// im2col writes element (p, j) of the patch matrix at col_off + the index
+// of (p, j) with the tap fastest (TAPS_FASTEST 1: a row of taps per pixel,
+// the convolution's pixel-major matrix) or the pixel fastest (TAPS_FASTEST
+// 0: CLBlast's (CH R S) x (OH OW) matrix, row j = (c R + r) S + s). Either
+// way consecutive work-items write consecutive elements (coalesced stores). Elements are copied as their bits, WORDS words of
+// ELEM each (ushort: f16 / bf16; uint: f32; ulong: f64 and c32; two ulongs:
+// c64), so nothing rounds and no type needs a device extension.
+//
+// col2im (CLBlast's matrix layout, one image) adds the patch matrix back
+// into the image: each work-item owns one image element and sums, in a
+// fixed tap order, the matrix elements that read it, then adds the sum to
+// the element (im += sum): a gather, so no two work-items write one element
+// and the result does not depend on scheduling. TYPE is the storage type,
+// ACC the sum's (half storage sums in float, rounded once at the store).
+//
+// Both loop over their elements grid-stride (the host may launch fewer
+// work-items than elements).
+//
+// check-variant: -DELEM=ushort -DTAPS_FASTEST=1
+// check-variant: -DIDX=uint -DTAPS_FASTEST=1
+// check-variant: -DELEM=ulong -DWORDS=2 -DWGS=64
+// check-variant: -DELEM=ulong -DWORDS=2 -DIDX=uint
+// check-variant: -DHALF=1 -DIDX=uint
+// check-variant: -DTYPE=double -DACC=double
+// check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
+// check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1
+
+#ifndef WGS
+#define WGS 256          // work-items per group
+#endif
+#ifndef ELEM
+#define ELEM uint        // im2col: one word of an element's bits
+#endif
+#ifndef WORDS
+#define WORDS 1          // im2col: words per element
+#endif
+#ifndef TAPS_FASTEST
+#define TAPS_FASTEST 0   // im2col: 1 the pixel-major matrix (taps fastest), 0 CLBlast's (pixels fastest)
+#endif
+#ifndef IDX
+#define IDX ulong        // the type of the index arithmetic: uint where every index fits (faster divisions)
+#endif
+#ifndef HALF
+#define HALF 0           // col2im: 1 half storage, summed in float
+#endif
+#ifndef COMPLEX
+#define COMPLEX 0        // col2im: TYPE is a float2 / double2 pair
+#endif
+#ifndef TYPE
+#if HALF
+#define TYPE half
+#else
+#define TYPE float       // col2im: the storage type
+#endif
+#endif
+#ifndef REAL
+#define REAL float       // col2im: the real type of a complex TYPE
+#endif
+#ifndef ACC
+#if COMPLEX
+#define ACC TYPE
+#else
+#define ACC float        // col2im: the sum's type
+#endif
+#endif
+
+#if COMPLEX
+#define ACC_ZERO OPTUNE_SPLAT(REAL, 2, 0)
+#else
+#define ACC_ZERO ((ACC)0)
+#endif
+#if HALF
+#define LOAD(p, i) vload_half((i), (p))
+#define STORE(p, i, v) vstore_half((v), (i), (p))
+#else
+#define LOAD(p, i) ((p)[i])
+#define STORE(p, i, v) ((p)[i] = (v))
+#endif
+
+// Copies what tap (r, s) of channel c of patch (n, oy, ox) reads (0 in the
+// padding) to element `to` of col.
+OPTUNE_FUNC void im2col_tap(const int H, const int W, const int SH, const int SW, const int DH, const int DW,
+                            const int PT, const int PL, const int flip, const int R, const int S, int r, int s,
+                            const ulong at, const ulong sy, const ulong sx, const int oy, const int ox,
+                            __global const ELEM* in, __global ELEM* col, const ulong to) {
+  if (flip) {
+    r = R - 1 - r;
+    s = S - 1 - s;
+  }
+  const long iy = (long)oy * SH - PT + (long)r * DH, ix = (long)ox * SW - PL + (long)s * DW;
+  const bool inside = iy >= 0 && iy < H && ix >= 0 && ix < W;
+  const ulong from = (at + (inside ? (ulong)iy * sy + (ulong)ix * sx : 0)) * WORDS;
+  for (int w = 0; w < WORDS; ++w) col[to * WORDS + w] = inside ? in[from + w] : (ELEM)0;
+}
+
+// TAPS_FASTEST 1: a work-item per matrix element. 0: a work-item per
+// (channel, pixel), pixel fastest, looping over the R S taps (each tap's
+// row written by consecutive work-items), so the index arithmetic is paid
+// once per R S elements.
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void im2col(const int CH, const int H, const int W, const int OH, const int OW, const int R, const int S, const int SH,
+            const int SW, const int DH, const int DW, const int PT, const int PL, const int flip, const ulong images,
+            const ulong sn, const ulong sc, const ulong sy, const ulong sx, __global const ELEM* in,
+            const ulong in_off, __global ELEM* col, const ulong col_off) {
+  const ulong rs = (ulong)R * (ulong)S, pixels = images * (ulong)OH * (ulong)OW, step = get_global_size(0);
+#if TAPS_FASTEST
+  const ulong taps = (ulong)CH * rs;
+  for (ulong id = get_global_id(0); id < taps * pixels; id += step) {
+    const IDX j = (IDX)id % (IDX)taps, p = (IDX)id / (IDX)taps;
+    const int s = (int)(j % (IDX)S);
+    const IDX t = j / (IDX)S;
+    const int r = (int)(t % (IDX)R);
+    const IDX c = t / (IDX)R;
+#else
+  for (ulong id = get_global_id(0); id < (ulong)CH * pixels; id += step) {
+    const IDX p = (IDX)id % (IDX)pixels, c = (IDX)id / (IDX)pixels;
+#endif
+    const int ox = (int)(p % (IDX)OW);
+    const IDX q = p / (IDX)OW;
+    const int oy = (int)(q % (IDX)OH);
+    const ulong at = in_off + (ulong)(q / (IDX)OH) * sn + (ulong)c * sc;
+#if TAPS_FASTEST
+    im2col_tap(H, W, SH, SW, DH, DW, PT, PL, flip, R, S, r, s, at, sy, sx, oy, ox, in, col, col_off + id);
+#else
+    const ulong first = col_off + (ulong)c * rs * pixels + (ulong)p;
+    for (int r = 0; r < R; ++r)
+      for (int s = 0; s < S; ++s)
+        im2col_tap(H, W, SH, SW, DH, DW, PT, PL, flip, R, S, r, s, at, sy, sx, oy, ox, in, col,
+                   first + (ulong)(r * S + s) * pixels);
+#endif
+  }
+}
+
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void col2im(const int C, const int H, const int W, const int OH, const int OW, const int R, const int S, const int SH,
+            const int SW, const int DH, const int DW, const int PT, const int PL, const int flip,
+            __global const TYPE* col, const ulong col_off, __global TYPE* im, const ulong im_off) {
+  const ulong total = (ulong)C * (ulong)H * (ulong)W, step = get_global_size(0);
+  const ulong plane = (ulong)OH * (ulong)OW;
+  for (ulong id = get_global_id(0); id < total; id += step) {
+    const int x = (int)((IDX)id % (IDX)W);
+    const IDX t = (IDX)id / (IDX)W;
+    const int y = (int)(t % (IDX)H);
+    const ulong c = (ulong)(t / (IDX)H);
+    ACC sum = ACC_ZERO;
+    // Tap r reads row y when y + PT - r DH is a multiple of SH below OH SH;
+    // it falls with r, so the first negative one ends the loop. Once it is
+    // not negative it is at most y + PT, an int (the host keeps H + 2 PT so).
+    for (int r = 0; r < R; ++r) {
+      const long tyl = (long)y + PT - (long)r * DH;
+      if (tyl < 0) break;
+      const int ty = (int)tyl;
+      if (ty % SH != 0 || ty / SH >= OH) continue;
+      const ulong row_at = (ulong)(ty / SH) * (ulong)OW;
+      for (int s = 0; s < S; ++s) {
+        const long txl = (long)x + PL - (long)s * DW;
+        if (txl < 0) break;
+        const int tx = (int)txl;
+        if (tx % SW != 0 || tx / SW >= OW) continue;
+        const int kr = flip ? R - 1 - r : r, ks = flip ? S - 1 - s : s;
+        const ulong row = (c * (ulong)R + (ulong)kr) * (ulong)S + (ulong)ks;
+        sum += LOAD(col, col_off + row * plane + row_at + (ulong)(tx / SW));
+      }
+    }
+    STORE(im, im_off + id, LOAD(im, im_off + id) + sum);
+  }
+}
