@@ -49,7 +49,7 @@ TEST(HostBlasBench, EveryRoutineAndSizeAgainstTheReference) {
   }
   for (const char* routine : {"sgemm", "dgemm", "sgemv", "saxpy"})
     for (const char* n : {"16", "32"})
-      for (const char* mode : {"optune", "optune-thread", "optune-cpu"})
+      for (const char* mode : {"optune", "optune-thread", "optune-device"})
         EXPECT_TRUE(seen.count(std::string(routine) + "/" + n + "/" + mode)) << routine << " " << n << " " << mode
                                                                              << "\n" << out;
   // The in-thread crossover of every routine, and the thresholds written as

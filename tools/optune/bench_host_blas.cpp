@@ -112,15 +112,17 @@ nlohmann::json bench_host_blas(const HostBlasBenchOptions& o) {
                                       " (build the optune_blas target, or name it with --host-library)");
   // optune runs with its thresholds (optune), every call in the caller's
   // thread (optune-thread) and every call on the device that small calls
-  // would otherwise take (optune-cpu); where small calls have a device of
-  // their own, also every call on the default device (optune-gpu).
+  // would otherwise take: the CPU device where small calls have a device of
+  // their own (optune-cpu, and every call on the default device:
+  // optune-gpu), else the default device (optune-device).
   const int split = optune_lib->threshold(-1);
   if (split < 0) throw Error(Status::Unsupported, "bench --host-interface: liboptune_blas.so.3 found no device");
   struct Mode {
     std::string name;
     double threshold, thread_threshold;
   };
-  std::vector<Mode> modes{{"optune", -1, -1}, {"optune-thread", -1, 1e300}, {"optune-cpu", 1e300, 0}};
+  const std::string small_device = split ? "optune-cpu" : "optune-device";
+  std::vector<Mode> modes{{"optune", -1, -1}, {"optune-thread", -1, 1e300}, {small_device, 1e300, 0}};
   if (split) modes.push_back({"optune-gpu", 0, 0});
   const std::vector<std::pair<std::string, std::string>> candidates = {
       {"reference", "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"},
@@ -256,7 +258,7 @@ nlohmann::json bench_host_blas(const HostBlasBenchOptions& o) {
     // (either one, where there are two).
     const nlohmann::json t = crossover(routine, "optune-thread",
                                        split ? std::vector<std::string>{"optune-cpu", "optune-gpu"}
-                                             : std::vector<std::string>{"optune-cpu"});
+                                             : std::vector<std::string>{small_device});
     crossovers[routine]["thread"] = t;
     for (const std::string& dt : dtypes_of(routine)) params[dt][level_of.at(routine) + "_THREAD_LOG2"] = t["threshold_log2"];
     if (split) {
