@@ -55,6 +55,7 @@ struct ThreadState;
 class Call {
  public:
   Call(Class cls, DType dtype, double work);
+  ~Call();
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
   const Queue& queue() const { return *queue_; }
@@ -95,6 +96,9 @@ class Call {
   const Queue* queue_ = nullptr;
   bool zero_copy_ = false;
   std::vector<Staged> staged_;
+  // Operands page-locked for the call (Context::pin_host), from kPinBytes.
+  static constexpr std::size_t kPinBytes = std::size_t(4) << 20;
+  std::vector<std::shared_ptr<void>> pins_;
 };
 
 // Runs fn(Call&) for the routine `name` (as xerbla names it: "SAXPY ") on

@@ -175,6 +175,13 @@ class ContextImpl {
   // Host memory that the device reads and writes in place (interop::adopt_host);
   // throws Error(Unsupported) where the device cannot.
   virtual std::shared_ptr<MemImpl> adopt_host(void* data, std::size_t bytes) = 0;
+  // Host memory kept page-locked while the returned handle lives, so that
+  // copies between it and the device run at the link's DMA rate and without
+  // blocking the host (CUDA: cuMemHostRegister over its whole pages). The
+  // handle must outlive every copy that uses the memory. nullptr where the
+  // back end has no such thing or the driver refuses (memory already
+  // registered, too much locked): copies then stage through the driver.
+  virtual std::shared_ptr<void> pin_host(void* /*data*/, std::size_t /*bytes*/) { return nullptr; }
   virtual std::shared_ptr<ImageImpl> create_image(std::size_t width, std::size_t height, ChannelType type) = 0;
   virtual QueuePtr create_queue() = 0;
   // Compiles source (prelude included) with options; throws Error(BuildFailure)

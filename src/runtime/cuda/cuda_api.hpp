@@ -23,7 +23,7 @@ namespace optune::detail::cu {
   X(cuMemsetD16Async) X(cuMemsetD32Async) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)         \
   X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)              \
   X(cuEventQuery) X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)          \
-  X(cuLaunchKernel) X(cuFuncSetAttribute) X(cuPointerGetAttribute)
+  X(cuLaunchKernel) X(cuFuncSetAttribute) X(cuPointerGetAttribute) X(cuMemHostRegister) X(cuMemHostUnregister)
 
 #define OPTUNE_NVRTC_FUNCS(X)                                                                                  \
   X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) \

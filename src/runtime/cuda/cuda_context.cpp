@@ -202,6 +202,21 @@ std::shared_ptr<MemImpl> CuContext::adopt_host(void*, std::size_t) {
   throw Error(Status::Unsupported, "interop::adopt_host: host memory is not adopted on the CUDA back end (copy it)");
 }
 
+std::shared_ptr<void> CuContext::pin_host(void* data, std::size_t bytes) {
+  if (!data || bytes == 0) return nullptr;
+  constexpr std::uintptr_t kPage = 4096;
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(data) & ~(kPage - 1);
+  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + bytes + kPage - 1) & ~(kPage - 1);
+  void* start = reinterpret_cast<void*>(first);
+  Scope scope(*pc_);
+  if (api().cuMemHostRegister(start, end - first, 0) != CUDA_SUCCESS) return nullptr;
+  PrimaryPtr pc = pc_;
+  return std::shared_ptr<void>(start, [pc](void* p) {
+    Scope s(*pc);
+    api().cuMemHostUnregister(p);  // nothing to do if it fails: the pages stay locked until exit
+  });
+}
+
 std::shared_ptr<ImageImpl> CuContext::create_image(std::size_t, std::size_t, ChannelType) {
   throw Error(Status::Unsupported, "images are not supported on the CUDA back end");
 }

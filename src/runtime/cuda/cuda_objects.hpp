@@ -160,6 +160,7 @@ class CuContext : public ContextImpl {
   std::shared_ptr<MemImpl> alloc(std::size_t bytes) override;
   std::shared_ptr<MemImpl> adopt(const interop::NativeBuffer& native, std::size_t bytes) override;
   std::shared_ptr<MemImpl> adopt_host(void* data, std::size_t bytes) override;
+  std::shared_ptr<void> pin_host(void* data, std::size_t bytes) override;
   std::shared_ptr<ImageImpl> create_image(std::size_t width, std::size_t height, ChannelType type) override;
   QueuePtr create_queue() override;
   ProgramPtr build(const std::string& source, const std::string& options) override;
