@@ -237,10 +237,8 @@ std::string choice_key(const GemmProblem& pr, bool product) {
   return key;
 }
 
-// A remembered choice (launch_plan.hpp's rules: kept on the context, only
-// for calls without forced parameters and without the trace, dropped when
-// the database's generation moves) with the lookups it made, noted again
-// when it is reused so tools still see them.
+// A remembered choice (launch_plan.hpp's `remembered`) with the lookups it
+// made.
 struct RememberedChoice {
   GemmChoice choice;
   std::vector<LookupRecord> lookups;
@@ -252,31 +250,19 @@ GemmChoice choose_fresh(const Queue& q, const GemmProblem& pr, bool product, con
 }  // namespace
 
 GemmChoice choose_gemm(const Queue& q, const GemmProblem& pr, bool product, const GemmForce* force) {
-  if (force || trace::on()) return choose_fresh(q, pr, product, force);
-  ContextImpl& ctx = *q.context().impl();
-  const std::string key = choice_key(pr, product);
-  const std::uint64_t gen = Database::generation();
-  {
-    std::lock_guard lock(ctx.plans_mutex);
-    if (auto it = ctx.plans.find(key); it != ctx.plans.end()) {
-      auto r = std::static_pointer_cast<const RememberedChoice>(it->second);
-      if (r->generation == gen) {
-        for (const LookupRecord& l : r->lookups) note_lookup(l);
-        return r->choice;
-      }
-    }
-  }
-  std::vector<LookupRecord> before = take_lookups();
-  auto r = std::make_shared<RememberedChoice>();
-  r->choice = choose_fresh(q, pr, product, force);
-  r->lookups = take_lookups();
-  r->generation = gen;
-  for (const LookupRecord& l : before) note_lookup(l);
-  for (const LookupRecord& l : r->lookups) note_lookup(l);
-  std::lock_guard lock(ctx.plans_mutex);
-  if (ctx.plans.size() >= kMaxPlans) ctx.plans.clear();
-  ctx.plans[key] = r;
-  return r->choice;
+  if (force) return choose_fresh(q, pr, product, force);
+  return remembered<RememberedChoice>(q, choice_key(pr, product), true, [&] {
+           // The lookups choosing makes, kept apart from the thread's earlier
+           // ones and noted again after them.
+           std::vector<LookupRecord> before = take_lookups();
+           RememberedChoice r;
+           r.choice = choose_fresh(q, pr, product, nullptr);
+           r.lookups = take_lookups();
+           for (const LookupRecord& l : before) note_lookup(l);
+           for (const LookupRecord& l : r.lookups) note_lookup(l);
+           return r;
+         })
+      ->choice;
 }
 
 namespace {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "database/database.hpp"
 #include "ops/params.hpp"
@@ -29,17 +30,19 @@ struct LaunchPlan {
   Params params;
   KernelPtr kernel;
   Geometry geometry;
-  LookupRecord lookup;  // the params_for record it was made with
+  std::vector<LookupRecord> lookups;  // the params_for records it was made with
   std::uint64_t generation = 0;
 };
 
 constexpr std::size_t kMaxPlans = 512;
 
-// The plan for key on q's context: a stored one of the current generation,
-// or make() (which returns a LaunchPlan and may throw) stored for the next
-// call. `cacheable` false (forced parameters) always makes a new one.
-template <class Make>
-std::shared_ptr<const LaunchPlan> launch_plan(const Queue& q, const std::string& key, bool cacheable, Make&& make) {
+// What a call chose for key on q's context, under these rules: a stored one
+// of the current generation (its lookups noted again), or make() (which
+// returns a T and may throw) stored for the next call. `cacheable` false
+// (forced parameters) always makes a new one. T has `lookups` (the
+// params_for records) and `generation`, as LaunchPlan.
+template <class T, class Make>
+std::shared_ptr<const T> remembered(const Queue& q, const std::string& key, bool cacheable, Make&& make) {
   ContextImpl& ctx = *q.context().impl();
   const std::uint64_t gen = Database::generation();
   const bool use = cacheable && !trace::on();
@@ -47,14 +50,14 @@ std::shared_ptr<const LaunchPlan> launch_plan(const Queue& q, const std::string&
     std::lock_guard lock(ctx.plans_mutex);
     auto it = ctx.plans.find(key);
     if (it != ctx.plans.end()) {
-      auto plan = std::static_pointer_cast<const LaunchPlan>(it->second);
+      auto plan = std::static_pointer_cast<const T>(it->second);
       if (plan->generation == gen) {
-        note_lookup(plan->lookup);
+        for (const LookupRecord& l : plan->lookups) note_lookup(l);
         return plan;
       }
     }
   }
-  auto plan = std::make_shared<LaunchPlan>(make());
+  auto plan = std::make_shared<T>(make());
   plan->generation = gen;
   if (use) {
     std::lock_guard lock(ctx.plans_mutex);
@@ -62,6 +65,12 @@ std::shared_ptr<const LaunchPlan> launch_plan(const Queue& q, const std::string&
     ctx.plans[key] = plan;
   }
   return plan;
+}
+
+// The plan for key on q's context (remembered's rules).
+template <class Make>
+std::shared_ptr<const LaunchPlan> launch_plan(const Queue& q, const std::string& key, bool cacheable, Make&& make) {
+  return remembered<LaunchPlan>(q, key, cacheable, std::forward<Make>(make));
 }
 
 // The usual plan of a family's one-kernel call: params_for (or the forced
@@ -73,7 +82,7 @@ std::shared_ptr<const LaunchPlan> family_plan(const Queue& q, const Family& fam,
     const Capabilities& caps = q.device().caps();
     LaunchPlan made;
     made.params = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-    if (!forced) made.lookup = last_lookup();
+    if (!forced) made.lookups = {last_lookup()};
     made.kernel = fam.kernel(q, made.params, pr);
     made.geometry = fam.geometry(made.params, caps, pr);
     return made;
