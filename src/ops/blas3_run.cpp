@@ -64,6 +64,7 @@ struct View {
   View at(std::int64_t i, std::int64_t j) const { return {mem, off + i * rs + j * cs, rs, cs, conj}; }
   View t() const { return {mem, off, cs, rs, conj}; }
   View h() const { return {mem, off, cs, rs, !conj}; }  // conjugate transpose
+  View plus(std::int64_t elements) const { return {mem, off + elements, rs, cs, conj}; }
 };
 
 View stored_view(const GemmMatrix& m, Layout layout, std::int64_t ld) {
@@ -98,11 +99,13 @@ class Runner {
 
   // One listed GEMM: product i is C at c + dc[i] (m x n) = alpha X at x +
   // dx[i] (m x k) Y at y + dy[i] (k x n) + beta C, offsets in elements from
-  // the views' starts. The products' C blocks must not overlap.
+  // the views' starts. The products' C blocks must not overlap. One product
+  // runs as a plain GEMM (no table).
   void gemm_list(std::int64_t m, std::int64_t n, std::int64_t k, Z alpha, const View& x, const View& y, Z beta,
                  const View& c, const std::vector<std::int64_t>& dx, const std::vector<std::int64_t>& dy,
                  const std::vector<std::int64_t>& dc) {
     if (dc.empty()) return;
+    if (dc.size() == 1) return gemm(m, n, k, alpha, x.plus(dx[0]), y.plus(dy[0]), beta, c.plus(dc[0]));
     if (!(c.cs == 1 && (c.rs >= n || m <= 1))) {
       gemm_list(n, m, k, alpha, y.t(), x.t(), beta, c.t(), dy, dx, dc);
       return;
@@ -307,9 +310,9 @@ void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, Z alpha, 
     // (lower [A 0; C B], upper [A C; 0 B]) becomes the pair's inverse, C =
     // -B^-1 C A^-1 (upper -A^-1 C B^-1), as two listed GEMMs over every
     // pair of every block through a temporary Y (s x s per pair).
-    const View temp_base{scratch, w0 + batch * w_stride, 1, 1};
+    const std::int64_t temp0 = w0 + batch * w_stride;
     for (std::int64_t s = r.ib(); s < nb && full > 0; s *= 2) {
-      const View temp{scratch, temp_base.off, s, 1};
+      const View temp{scratch, temp0, s, 1};
       std::vector<std::int64_t> first, second, c_at, y_at;  // A (lower) / B (upper), the other, C, Y
       for (std::int64_t sys = 0; sys < batch; ++sys)
         for (std::int64_t blk = 0; blk < full; ++blk)
@@ -389,12 +392,7 @@ void triangular(Runner& r, bool solve, std::int64_t m, std::int64_t n, Z alpha, 
             dc.push_back(sys * sb + out * b.rs);
           }
         }
-        if (dc.size() == 1) {  // one product: no table
-          r.gemm(rows, n, inner, alpha, View{t.mem, t.off + dx[0], t.rs, t.cs, t.conj},
-                 View{w.mem, w.off + dy[0], w.rs, w.cs, w.conj}, 1.0, View{b.mem, b.off + dc[0], b.rs, b.cs, b.conj});
-        } else {
-          r.gemm_list(rows, n, inner, alpha, t, w, 1.0, b, dx, dy, dc);
-        }
+        r.gemm_list(rows, n, inner, alpha, t, w, 1.0, b, dx, dy, dc);
         todo.swap(later);
       }
     }
