@@ -63,6 +63,25 @@ optune_status triangular(const char* fn, optune_queue queue, Blas3Routine r, opt
   });
 }
 
+// The rank-k routines' shared arguments: a, then more(c, f) (scalars, b),
+// then c, so the buffers are checked in their argument order.
+template <class F>
+optune_status rank_k(const char* fn, optune_queue queue, Blas3Routine r, optune_layout layout, optune_triangle uplo,
+                     optune_transpose trans, int64_t n, int64_t k, optune_buffer a, int64_t lda, optune_buffer c,
+                     int64_t ldc, const optune_event* wait, size_t wait_count, optune_event* event, F&& more) {
+  return run(fn, queue, r, layout, wait, wait_count, event, [&](Blas3Call& call, const std::string& f) {
+    call.uplo = Triangle(int(uplo));
+    call.trans = BlasTranspose(int(trans));
+    call.n = n;
+    call.k = k;
+    call.a = matrix_of(a, f + ": a");
+    call.lda = lda;
+    more(call, f);
+    call.c = matrix_of(c, f + ": c");
+    call.ldc = ldc;
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -71,80 +90,48 @@ optune_status optune_blas_syrk(optune_queue queue, optune_layout layout, optune_
                                optune_transpose trans, int64_t n, int64_t k, optune_complex alpha, optune_buffer a,
                                int64_t lda, optune_complex beta, optune_buffer c, int64_t ldc,
                                const optune_event* wait, size_t wait_count, optune_event* event) {
-  return run("optune_blas_syrk", queue, Blas3Routine::Syrk, layout, wait, wait_count, event,
-             [&](Blas3Call& call, const std::string& f) {
-               call.uplo = Triangle(int(uplo));
-               call.trans = BlasTranspose(int(trans));
-               call.n = n;
-               call.k = k;
-               call.a = matrix_of(a, f + ": a");
-               call.alpha = scalar(alpha, call.a.dtype, f + ": alpha");
-               call.beta = scalar(beta, call.a.dtype, f + ": beta");
-               call.lda = lda;
-               call.c = matrix_of(c, f + ": c");
-               call.ldc = ldc;
-             });
+  return rank_k("optune_blas_syrk", queue, Blas3Routine::Syrk, layout, uplo, trans, n, k, a, lda, c, ldc, wait,
+                wait_count, event, [&](Blas3Call& call, const std::string& f) {
+                  call.alpha = scalar(alpha, call.a.dtype, f + ": alpha");
+                  call.beta = scalar(beta, call.a.dtype, f + ": beta");
+                });
 }
 
 optune_status optune_blas_syr2k(optune_queue queue, optune_layout layout, optune_triangle uplo,
                                 optune_transpose trans, int64_t n, int64_t k, optune_complex alpha, optune_buffer a,
                                 int64_t lda, optune_buffer b, int64_t ldb, optune_complex beta, optune_buffer c,
                                 int64_t ldc, const optune_event* wait, size_t wait_count, optune_event* event) {
-  return run("optune_blas_syr2k", queue, Blas3Routine::Syr2k, layout, wait, wait_count, event,
-             [&](Blas3Call& call, const std::string& f) {
-               call.uplo = Triangle(int(uplo));
-               call.trans = BlasTranspose(int(trans));
-               call.n = n;
-               call.k = k;
-               call.a = matrix_of(a, f + ": a");
-               call.alpha = scalar(alpha, call.a.dtype, f + ": alpha");
-               call.beta = scalar(beta, call.a.dtype, f + ": beta");
-               call.lda = lda;
-               call.b = matrix_of(b, f + ": b");
-               call.ldb = ldb;
-               call.c = matrix_of(c, f + ": c");
-               call.ldc = ldc;
-             });
+  return rank_k("optune_blas_syr2k", queue, Blas3Routine::Syr2k, layout, uplo, trans, n, k, a, lda, c, ldc, wait,
+                wait_count, event, [&](Blas3Call& call, const std::string& f) {
+                  call.alpha = scalar(alpha, call.a.dtype, f + ": alpha");
+                  call.beta = scalar(beta, call.a.dtype, f + ": beta");
+                  call.b = matrix_of(b, f + ": b");
+                  call.ldb = ldb;
+                });
 }
 
 optune_status optune_blas_herk(optune_queue queue, optune_layout layout, optune_triangle uplo,
                                optune_transpose trans, int64_t n, int64_t k, double alpha, optune_buffer a,
                                int64_t lda, double beta, optune_buffer c, int64_t ldc, const optune_event* wait,
                                size_t wait_count, optune_event* event) {
-  return run("optune_blas_herk", queue, Blas3Routine::Herk, layout, wait, wait_count, event,
-             [&](Blas3Call& call, const std::string& f) {
-               call.uplo = Triangle(int(uplo));
-               call.trans = BlasTranspose(int(trans));
-               call.n = n;
-               call.k = k;
-               call.alpha = alpha;
-               call.beta = beta;
-               call.a = matrix_of(a, f + ": a");
-               call.lda = lda;
-               call.c = matrix_of(c, f + ": c");
-               call.ldc = ldc;
-             });
+  return rank_k("optune_blas_herk", queue, Blas3Routine::Herk, layout, uplo, trans, n, k, a, lda, c, ldc, wait,
+                wait_count, event, [&](Blas3Call& call, const std::string&) {
+                  call.alpha = alpha;
+                  call.beta = beta;
+                });
 }
 
 optune_status optune_blas_her2k(optune_queue queue, optune_layout layout, optune_triangle uplo,
                                 optune_transpose trans, int64_t n, int64_t k, optune_complex alpha, optune_buffer a,
                                 int64_t lda, optune_buffer b, int64_t ldb, double beta, optune_buffer c, int64_t ldc,
                                 const optune_event* wait, size_t wait_count, optune_event* event) {
-  return run("optune_blas_her2k", queue, Blas3Routine::Her2k, layout, wait, wait_count, event,
-             [&](Blas3Call& call, const std::string& f) {
-               call.uplo = Triangle(int(uplo));
-               call.trans = BlasTranspose(int(trans));
-               call.n = n;
-               call.k = k;
-               call.alpha = {alpha.re, alpha.im};
-               call.beta = beta;
-               call.a = matrix_of(a, f + ": a");
-               call.lda = lda;
-               call.b = matrix_of(b, f + ": b");
-               call.ldb = ldb;
-               call.c = matrix_of(c, f + ": c");
-               call.ldc = ldc;
-             });
+  return rank_k("optune_blas_her2k", queue, Blas3Routine::Her2k, layout, uplo, trans, n, k, a, lda, c, ldc, wait,
+                wait_count, event, [&](Blas3Call& call, const std::string& f) {
+                  call.alpha = {alpha.re, alpha.im};
+                  call.beta = beta;
+                  call.b = matrix_of(b, f + ": b");
+                  call.ldb = ldb;
+                });
 }
 
 optune_status optune_blas_trmm(optune_queue queue, optune_layout layout, optune_side side, optune_triangle uplo,
