@@ -28,30 +28,13 @@ KernelPtr complex_kernel(const Queue& q, DType real, const char* entry, std::siz
 }
 
 // The list-mode table: 3 offsets per product (a, b, c, complex elements),
-// then alpha (re, im) and beta (re, im) per product in the part type.
-// Written before the call returns (a blocking write), as GEMM's own table.
+// then alpha (re, im) and beta (re, im) per product in the part type, in
+// scratch slot 6 (the real GEMM inside uses slot 5 for its own).
 Buffer<std::uint8_t> upload_table(const Queue& q, const ComplexGemm& z) {
-  const GemmCall& c = z.call;
-  const std::size_t batch = std::size_t(c.batch), eb = c.dtype == DType::C64 ? 8 : 4;
-  std::vector<std::uint8_t> host(batch * 24 + batch * 4 * eb);
-  for (std::size_t i = 0; i < batch; ++i) {
-    const std::uint64_t o[3] = {std::uint64_t(c.a_offsets[i]), std::uint64_t(c.b_offsets[i]),
-                                std::uint64_t(c.c_offsets[i])};
-    std::memcpy(&host[i * 24], o, 24);
-    const double v[4] = {z.alphas[i].real(), z.alphas[i].imag(), z.betas[i].real(), z.betas[i].imag()};
-    for (std::size_t j = 0; j < 4; ++j) {
-      std::uint8_t* dst = &host[batch * 24 + (4 * i + j) * eb];
-      if (eb == 8) {
-        std::memcpy(dst, &v[j], 8);
-      } else {
-        const float f = float(v[j]);
-        std::memcpy(dst, &f, 4);
-      }
-    }
-  }
-  Buffer<std::uint8_t> b = q.context().alloc<std::uint8_t>(host.size());
-  q.upload(b, std::span<const std::uint8_t>(host));
-  return b;
+  std::vector<double> values;
+  for (std::size_t i = 0; i < std::size_t(z.call.batch); ++i)
+    values.insert(values.end(), {z.alphas[i].real(), z.alphas[i].imag(), z.betas[i].real(), z.betas[i].imag()});
+  return upload_list_table(q, z.call, z.call.dtype == DType::C64 ? 8 : 4, values, 6);
 }
 
 // One pass over `batch` products of rows x cols (complex) elements, in

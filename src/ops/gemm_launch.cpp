@@ -2,6 +2,7 @@
 // problem a call poses, and the choice among the candidates
 // (ops/gemm_candidates.hpp) by the database or the tuner's forced choice.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -51,33 +52,43 @@ PendingTables& pending_tables() {
   return *p;
 }
 
-// The list-batch table: 3 offsets per product, then (alpha, beta) pairs of
-// the epilogue type. It goes into the queue's scratch slot 5 by a
-// non-blocking write, so the call neither allocates device memory nor waits
-// for the queue (the in-order queue runs the write after the kernels before
-// it, which may still read the previous table, and before the GEMM's).
-Buffer<std::uint8_t> upload_table(const Queue& q, const GemmCall& c) {
-  const std::size_t batch = std::size_t(c.batch), eb = c.dtype == DType::F64 ? 8 : 4;
-  auto host = std::make_shared<std::vector<std::uint8_t>>(batch * 24 + batch * 2 * eb);
+}  // namespace
+
+Buffer<std::uint8_t> upload_list_table(const Queue& q, const GemmCall& c, std::size_t eb,
+                                       const std::vector<double>& values, std::size_t slot) {
+  const std::size_t batch = std::size_t(c.batch);
+  auto host = std::make_shared<std::vector<std::uint8_t>>(batch * 24 + values.size() * eb);
   for (std::size_t i = 0; i < batch; ++i) {
     const std::uint64_t o[3] = {std::uint64_t(c.a_offsets[i]), std::uint64_t(c.b_offsets[i]),
                                 std::uint64_t(c.c_offsets[i])};
     std::memcpy(&(*host)[i * 24], o, 24);
-    for (int j = 0; j < 2; ++j) {
-      const double v = j ? c.betas[i] : c.alphas[i];
-      std::uint8_t* dst = &(*host)[batch * 24 + (2 * i + std::size_t(j)) * eb];
-      if (eb == 8) std::memcpy(dst, &v, 8);
-      else { const float f = float(v); std::memcpy(dst, &f, 4); }
-    }
   }
-  ScratchLease s = lease_scratch(q, {0, 0, 0, 0, 0, host->size()});
-  Buffer<std::uint8_t> b(s.slot[5], 0, host->size());
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    std::uint8_t* dst = &(*host)[batch * 24 + e * eb];
+    if (eb == 8) std::memcpy(dst, &values[e], 8);
+    else { const float f = float(values[e]); std::memcpy(dst, &f, 4); }
+  }
+  std::array<std::size_t, kScratchSlots> bytes{};
+  bytes[slot] = host->size();
+  ScratchLease s = lease_scratch(q, bytes);
+  Buffer<std::uint8_t> b(s.slot[slot], 0, host->size());
   const Event written = q.write(b, std::span<const std::uint8_t>(*host));
   PendingTables& p = pending_tables();
   std::lock_guard lock(p.mutex);
   std::erase_if(p.items, [](const auto& item) { return item.first.complete(); });
   p.items.emplace_back(written, std::move(host));
   return b;
+}
+
+namespace {
+
+// The real GEMM's table: (alpha, beta) pairs of the epilogue type, in scratch
+// slot 5 (the in-order queue runs the write after the kernels before it,
+// which may still read the previous table, and before the GEMM's).
+Buffer<std::uint8_t> upload_table(const Queue& q, const GemmCall& c) {
+  std::vector<double> values;
+  for (std::size_t i = 0; i < std::size_t(c.batch); ++i) values.insert(values.end(), {c.alphas[i], c.betas[i]});
+  return upload_list_table(q, c, c.dtype == DType::F64 ? 8 : 4, values, 5);
 }
 
 // The largest power of two up to 16 dividing the operand's offset, leading

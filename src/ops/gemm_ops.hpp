@@ -82,5 +82,12 @@ Event gemm_untyped(const Queue& q, Layout layout, Transpose trans_a, Transpose t
 GemmProblem gemm_problem(const GemmCall& call);
 // Enqueues the call (already validated).
 Event run_gemm(const Queue& q, const GemmCall& call, const WaitList& wait, const GemmForce* force = nullptr);
+// A list-batch table: call's 3 offsets per product, then values.size() /
+// batch scalars per product in order, each as a part of part_bytes (4: float,
+// 8: double). It goes into the queue's scratch slot `slot` by a non-blocking
+// write (the host copy is kept until the write completes), so the call
+// neither allocates nor waits for the queue.
+Buffer<std::uint8_t> upload_list_table(const Queue& q, const GemmCall& call, std::size_t part_bytes,
+                                       const std::vector<double>& values, std::size_t slot);
 
 }  // namespace optune::detail

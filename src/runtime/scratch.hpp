@@ -17,8 +17,9 @@
 // GEMM is such an operator (its packed operands in slot 3 around a real
 // GEMM), so slot 4 is the next level's: a BLAS level-3 routine's own operand
 // around a GEMM of any type (symm's and hemm's expanded matrix). Slot 5 is the
-// real GEMM's list-batch table (ops/gemm_launch.cpp), written by a
-// non-blocking upload just before the kernel that reads it.
+// real GEMM's list-batch table and slot 6 complex GEMM's (its passes read it
+// around the real GEMM, which writes its own into slot 5), each written by a
+// non-blocking upload (ops/gemm_launch.cpp, upload_list_table).
 #pragma once
 
 #include <array>
@@ -30,7 +31,7 @@
 
 namespace optune::detail {
 
-constexpr std::size_t kScratchSlots = 6;
+constexpr std::size_t kScratchSlots = 7;
 constexpr int kTrimAfter = 16;
 
 struct ScratchLease {
