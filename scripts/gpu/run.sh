@@ -499,6 +499,11 @@ host_blas() {
       OPTUNE_DEVICE=cuda:0 timeout 200 ./build/gpu/optune_host_blas_gemm "$lib" 4096 5 2>&1 | tee -a "$OUT/summary.txt" ;;
     esac
   done
+  numpy_matmul
+}
+
+# numpy's matmul (its own OpenBLAS) at 16 and 4096, f32 and f64.
+numpy_matmul() {
   python3 - <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
 import time
 import numpy as np
@@ -516,6 +521,28 @@ for dt in (np.float32, np.float64):
         t.sort()
         print(f"numpy {np.__version__} matmul {np.dtype(dt).name} n={n}: {t[len(t) // 2] * 1e6:.1f} us per call (median)")
 PY
+}
+
+# The host interface's staged copies (src/hostblas/staging.hpp): netlib's
+# programs and the host checks on cuda:0 with every operand staged in
+# 1000-byte chunks, then SGEMM / DGEMM 4096 through the C program with the
+# default staging and a sweep of workers x chunk, and numpy's matmul.
+host_stage() {
+  export OPTUNE_NETLIB_BLAS_DIR="$DEPS/$ARCH_LIB/blas"
+  OPTUNE_BLAS_STAGE_BYTES=0 OPTUNE_BLAS_STAGE_CHUNK=1000 OPTUNE_BLAS_STAGE_THREADS=5 \
+    named_tests cuda:0 host-stage-cuda 'netlib\..*|hostblas\..*'
+  local lib=build/gpu/blas/liboptune_blas.so.3 t c
+  OPTUNE_DEVICE=cuda:0 timeout 100 ./build/gpu/optune_host_blas_gemm "$lib" 4096 9 2>&1 | tee -a "$OUT/summary.txt"
+  for t in ${STAGE_THREADS_SWEEP:-4 8 12}; do
+    for c in ${STAGE_CHUNK_SWEEP:-1048576 2097152 4194304}; do
+      echo "workers $t chunk $c" | tee -a "$OUT/summary.txt"
+      OPTUNE_BLAS_STAGE_THREADS=$t OPTUNE_BLAS_STAGE_CHUNK=$c OPTUNE_DEVICE=cuda:0 timeout 100 \
+        ./build/gpu/optune_host_blas_gemm "$lib" 4096 5 2>&1 | tee -a "$OUT/summary.txt"
+    done
+  done
+  OPTUNE_DEVICE=cuda:0 timeout 200 ./build/gpu/optune_host_blas_gemm "$DEPS/$ARCH_LIB/openblas-pthread/libblas.so.3" \
+    4096 3 2>&1 | tee -a "$OUT/summary.txt"
+  numpy_matmul
 }
 
 # BLAS level 2 triangular (issue 20): its tests on CUDA and on the NVIDIA
@@ -629,6 +656,7 @@ case "$WHAT" in
   f64) build && f64 "$@" ;;
   f64-sweep) build && f64_sweep ;;
   host-blas) build && host_blas "$@" ;;
+  host-stage) build && host_stage ;;
   blas-tri) build && blas_tri "$@" ;;
   blas3) build && blas3 "$@" ;;
   im2col) build && im2col "$@" ;;

@@ -2,6 +2,10 @@
 // and the choice of device per call (engine.hpp).
 #include "hostblas/engine.hpp"
 
+#include <algorithm>
+#include <limits>
+#include <thread>
+
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +15,7 @@
 #include <optional>
 
 #include "optune/interop.hpp"
+#include "hostblas/staging.hpp"
 #include "kernels/blas/host_blas.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/env.hpp"
@@ -41,6 +46,10 @@ struct Settings {
   // OPTUNE_BLAS_COPY=1 stages operands through device buffers even where the
   // device works on host memory (the tests run the copy path on PoCL).
   bool copy = false;
+  // OPTUNE_BLAS_STAGE_BYTES, _CHUNK, _THREADS: the staging of large operands
+  // (staging.hpp) in place of the database's STAGE_* (< 0: unset); the tests
+  // stage every operand in small chunks on PoCL.
+  double stage_bytes = -1, stage_chunk = -1, stage_threads = -1;
 };
 
 Settings& settings() {
@@ -49,6 +58,9 @@ Settings& settings() {
     st->threshold = detail::env_number("OPTUNE_BLAS_THRESHOLD", -1, 0, 1e300);
     st->thread_threshold = detail::env_number("OPTUNE_BLAS_THREAD_THRESHOLD", -1, 0, 1e300);
     st->copy = detail::env_choice("OPTUNE_BLAS_COPY", {"0", "1"}, "0") == "1";
+    st->stage_bytes = detail::env_number("OPTUNE_BLAS_STAGE_BYTES", -1, 0, 1e300);
+    st->stage_chunk = detail::env_number("OPTUNE_BLAS_STAGE_CHUNK", -1, 1, double(std::size_t(1) << 30));
+    st->stage_threads = detail::env_number("OPTUNE_BLAS_STAGE_THREADS", -1, 1, 64);
     return st;
   }();
   return *s;
@@ -68,6 +80,20 @@ struct Engine {
   std::once_flag started;
   Target target[2];  // [0] the default device, [1] the CPU device for small calls
   bool split = false;  // target[1] is another device than target[0]
+  // Operands of at least stage_min bytes that target[0] copies go through
+  // the stager (made at the first such operand).
+  double stage_min = std::numeric_limits<double>::infinity();
+  detail::HostBlasStaging staging;
+  std::once_flag stager_once;
+  Stager* stager = nullptr;
+
+  Stager& staged() {
+    std::call_once(stager_once, [&] {
+      const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+      stager = new Stager(target[0].ctx, std::min(staging.threads, cores), staging.chunk);
+    });
+    return *stager;
+  }
 
   const Thresholds& thresholds(DType dtype) {
     Thresholds& t = by_type[int(dtype) & 15];
@@ -85,6 +111,11 @@ struct Engine {
     std::call_once(started, [&] {
       target[0] = {Context(big), shares_host_memory(big) && !settings().copy};
       target[1] = target[0];
+      const Settings& st = settings();
+      staging = detail::host_blas_staging(big.caps());
+      stage_min = st.stage_bytes >= 0 ? st.stage_bytes : staging.min_bytes;
+      if (st.stage_chunk >= 0) staging.chunk = std::size_t(st.stage_chunk);
+      if (st.stage_threads >= 0) staging.threads = std::size_t(st.stage_threads);
       if (big.caps().type != DeviceType::CPU) {
         for (const Device& d : devices()) {
           if (d.caps().type == DeviceType::CPU && shares_host_memory(d)) {
@@ -179,7 +210,7 @@ Call::Placed Call::stage(void* host, std::size_t bytes, std::size_t element, boo
     const std::size_t before = misaligned - misaligned % element;
     auto* start = static_cast<std::uint8_t*>(host) - before;
     auto mem = detail::adopt_host_bytes(queue_->context(), start, before + bytes, {});
-    staged_.push_back({host, bytes, mem, before, write});
+    staged_.push_back({host, bytes, mem, before, write, false});
     return {mem, before};
   }
   const std::size_t slot = staged_.size();
@@ -194,46 +225,42 @@ Call::Placed Call::stage(void* host, std::size_t bytes, std::size_t element, boo
     p.bytes = want;
   }
   Buffer<std::uint8_t> dev(p.mem, 0, bytes);
-  // A large operand the device reads is page-locked for the call where the
-  // back end can (CUDA): its upload is then one DMA at the link's rate that
-  // does not hold this thread while it prepares the next operand (H100
-  // machine, 64 MiB: lock, copy and unlock 7.1 ms, a pageable copy 7.8 to
-  // 9.4 ms, and the copies of A and B overlap the next lock). Write-only
-  // outputs are not locked: locking costs more than it saves on one
-  // download.
-  if (read && bytes >= kPinBytes) {
-    if (auto pin = queue_->context().impl()->pin_host(host, bytes)) pins_.push_back(std::move(pin));
+  // A large operand goes through the staging workers (staging.hpp; blocking:
+  // it is on the device when this returns), a small one is one copy.
+  Engine& e = engine();
+  const bool staged = target_ == 0 && double(bytes) >= e.stage_min;
+  if (read) {
+    if (staged)
+      e.staged().upload(dev, host);
+    else
+      queue_->write(dev, std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(host), bytes));
   }
-  if (read) queue_->write(dev, std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(host), bytes));
-  staged_.push_back({host, bytes, p.mem, 0, write});
+  staged_.push_back({host, bytes, p.mem, 0, write, staged});
   return {p.mem, 0};
 }
 
 void Call::finish() {
+  bool later = false;
   for (const Staged& s : staged_) {
     if (!s.write) continue;
     if (zero_copy_) {
       // Mapping waits for the queue and makes the device's writes visible in
       // the caller's memory (the host-pointer buffer's contract).
       interop::map_host(*queue_, Buffer<std::uint8_t>(s.mem, s.offset_bytes, s.bytes)).reset();
+    } else if (s.staged) {
+      later = true;
     } else {
       queue_->read(Buffer<std::uint8_t>(s.mem, s.offset_bytes, s.bytes),
                    std::span<std::uint8_t>(static_cast<std::uint8_t*>(s.host), s.bytes));
     }
   }
   queue_->finish();
+  // The staging workers' queues are not this one: they start once the
+  // routine's work is done.
+  if (later)
+    for (const Staged& s : staged_)
+      if (s.write && s.staged) engine().staged().download(Buffer<std::uint8_t>(s.mem, s.offset_bytes, s.bytes), s.host);
   staged_.clear();
-  pins_.clear();  // after the copies that read or write the locked memory
-}
-
-Call::~Call() {
-  // A call left by an exception may still have copies of locked memory in
-  // flight: they finish before the memory is unlocked.
-  if (pins_.empty()) return;
-  try {
-    queue_->finish();
-  } catch (...) {
-  }
 }
 
 void fail(const char* name, const char* what) noexcept {

@@ -18,7 +18,8 @@
 // - On a device that shares memory with the host (PoCL), operands are the
 //   caller's memory itself (host-pointer buffers, no copy); elsewhere each
 //   operand is copied into a device buffer of the thread's pool (kept and
-//   reused between calls, grown when too small) and outputs copied back.
+//   reused between calls, grown when too small) and outputs copied back;
+//   large operands go through the staging workers (staging.hpp).
 // - run() catches everything: nothing throws across extern "C".
 #pragma once
 
@@ -55,7 +56,6 @@ struct ThreadState;
 class Call {
  public:
   Call(Class cls, DType dtype, double work);
-  ~Call();
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
   const Queue& queue() const { return *queue_; }
@@ -90,15 +90,13 @@ class Call {
     std::shared_ptr<detail::MemImpl> mem;
     std::size_t offset_bytes;  // of host in mem
     bool write;
+    bool staged;  // copied through the staging workers (staging.hpp)
   };
   ThreadState* thread_ = nullptr;
   int target_ = 0;
   const Queue* queue_ = nullptr;
   bool zero_copy_ = false;
   std::vector<Staged> staged_;
-  // Operands page-locked for the call (Context::pin_host), from kPinBytes.
-  static constexpr std::size_t kPinBytes = std::size_t(4) << 20;
-  std::vector<std::shared_ptr<void>> pins_;
 };
 
 // Runs fn(Call&) for the routine `name` (as xerbla names it: "SAXPY ") on

@@ -17,7 +17,7 @@ std::vector<std::int64_t> exponents() {
 }
 }  // namespace
 
-std::vector<Parameter> HostBlasFamily::parameters(const Capabilities&) const {
+std::vector<Parameter> HostBlasFamily::parameters(const Capabilities& caps) const {
   // Defaults: levels 1 and 2 read each element about once, so with the copies
   // to a discrete GPU and back they only pay from tens of millions of
   // elements; level 3 from about 160^3 (2^22: a few hundred microseconds on
@@ -39,7 +39,16 @@ std::vector<Parameter> HostBlasFamily::parameters(const Capabilities&) const {
           {"L2_THREAD_LOG2", exponents(), 23,
            "level-2 calls of fewer than 2^L2_THREAD_LOG2 matrix elements run in the caller's thread (0: none; 62: all)"},
           {"L3_THREAD_LOG2", exponents(), 24,
-           "level-3 calls of m n k below 2^L3_THREAD_LOG2 run in the caller's thread (0: none; 62: all)"}};
+           "level-3 calls of m n k below 2^L3_THREAD_LOG2 run in the caller's thread (0: none; 62: all)"},
+          // Staged copies (src/hostblas/staging.hpp), read from the f32
+          // entry: on CUDA, where the slots can be page-locked, from 4 MiB
+          // with 8 workers of 2 MiB chunks (the H100 machine's best of
+          // scripts/gpu/h2d_stage.cu: 35 GB/s each way); elsewhere never (the
+          // slots would be pageable memory: no faster than the driver).
+          {"STAGE_LOG2", exponents(), caps.backend == Backend::CUDA ? 22 : 62,
+           "operands of at least 2^STAGE_LOG2 bytes are copied through the staging workers (62: never)"},
+          {"STAGE_CHUNK_LOG2", {16, 17, 18, 19, 20, 21, 22, 23, 24}, 21, "bytes per staged chunk, as a power of two"},
+          {"STAGE_THREADS", {1, 2, 4, 6, 8, 12, 16}, 8, "staging workers (at most the host's hardware threads)"}};
 }
 
 Geometry HostBlasFamily::geometry(const Params&, const Capabilities&, const HostBlasProblem&) const {
@@ -71,8 +80,8 @@ std::string param_name(int level, const char* suffix) {
   return name;
 }
 
-// 2^<name> from the first serving entry's parameters, else the defaults.
-double threshold_param(const Capabilities& caps, DType dtype, const std::string& name) {
+// <name> from the first serving entry's parameters, else the defaults.
+std::int64_t param(const Capabilities& caps, DType dtype, const std::string& name) {
   const HostBlasFamily& fam = families::host_blas();
   Params p = fam.defaults(caps);
   try {
@@ -88,16 +97,24 @@ double threshold_param(const Capabilities& caps, DType dtype, const std::string&
     // The database only ever makes things faster: the defaults serve.
     log_warn(std::string("tuning database: host_blas thresholds unreadable (") + e.what() + "); using the defaults");
   }
-  return std::ldexp(1.0, int(p.at(name)));
+  return p.at(name);
 }
 }  // namespace
 
 double host_blas_threshold(const Capabilities& caps, DType dtype, int level) {
-  return threshold_param(caps, dtype, param_name(level, "_LOG2"));
+  return std::ldexp(1.0, int(param(caps, dtype, param_name(level, "_LOG2"))));
 }
 
 double host_blas_thread_threshold(const Capabilities& caps, DType dtype, int level) {
-  return threshold_param(caps, dtype, param_name(level, "_THREAD_LOG2"));
+  return std::ldexp(1.0, int(param(caps, dtype, param_name(level, "_THREAD_LOG2"))));
+}
+
+HostBlasStaging host_blas_staging(const Capabilities& caps) {
+  HostBlasStaging s;
+  s.min_bytes = std::ldexp(1.0, int(param(caps, DType::F32, "STAGE_LOG2")));
+  s.chunk = std::size_t(1) << param(caps, DType::F32, "STAGE_CHUNK_LOG2");
+  s.threads = std::size_t(param(caps, DType::F32, "STAGE_THREADS"));
+  return s;
 }
 
 }  // namespace optune::detail

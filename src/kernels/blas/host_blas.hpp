@@ -7,8 +7,9 @@
 // no device at all (L1_THREAD_LOG2, L2_THREAD_LOG2, L3_THREAD_LOG2). Entries are keyed
 // by the default device (a GPU) and the routine's type, in one bucket "all",
 // and come from the crossovers `optune bench blas --host-interface` prints
-// on that machine. They choose between devices that compute the same routine,
-// so they cannot give wrong answers: the host library reads them with
+// on that machine; STAGE_* say how large operands are copied (staging.hpp).
+// They choose where and how a routine runs, not what it computes, so they
+// cannot give wrong answers: the host library reads them with
 // Database::candidates (no trust check), and the family has no tuning case
 // (`optune tune host_blas` refuses: the bench measures them).
 #pragma once
@@ -50,5 +51,15 @@ double host_blas_threshold(const Capabilities& caps, DType dtype, int level);
 // The same for the in-thread tier: 2^L<level>_THREAD_LOG2, the work below
 // which a call runs in the caller's thread (src/hostblas/inline.hpp).
 double host_blas_thread_threshold(const Capabilities& caps, DType dtype, int level);
+
+// How operands are staged (src/hostblas/staging.hpp), from the f32 entry's
+// STAGE_* parameters: operands of at least min_bytes go through `threads`
+// workers in chunks of `chunk` bytes.
+struct HostBlasStaging {
+  double min_bytes = 0;
+  std::size_t chunk = 0;
+  std::size_t threads = 0;
+};
+HostBlasStaging host_blas_staging(const Capabilities& caps);
 
 }  // namespace optune::detail
