@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <tuple>
 
 #include "kernels/descriptor.hpp"
 #include "ops/gemm_candidates.hpp"
@@ -29,12 +31,62 @@ KernelPtr complex_kernel(const Queue& q, DType real, const char* entry, std::siz
 
 // The list-mode table: 3 offsets per product (a, b, c, complex elements),
 // then alpha (re, im) and beta (re, im) per product in the part type, in
-// scratch slot 6 (the real GEMM inside uses slot 5 for its own).
+// scratch slot 6 (the real GEMM inside uses slot 5 for its own; the in-order
+// queue runs a later table's write after the passes that read this one).
 Buffer<std::uint8_t> upload_table(const Queue& q, const ComplexGemm& z) {
   std::vector<double> values;
   for (std::size_t i = 0; i < std::size_t(z.call.batch); ++i)
     values.insert(values.end(), {z.alphas[i].real(), z.alphas[i].imag(), z.betas[i].real(), z.betas[i].imag()});
   return upload_list_table(q, z.call, z.call.dtype == DType::C64 ? 8 : 4, values, 6);
+}
+
+// A listed product's distinct packed operands: products that read the same
+// A share its packed copy, and those that read the same B with the same
+// alpha share its expansion (syrk's and herk's listed blocks reuse one block
+// row of A for a whole row of products: one expansion per product would
+// write batch x 4 k n elements, 8 GiB for c32 syrk at 4096). The packing
+// passes run over `packs`, a ComplexGemm whose product j is the j-th
+// distinct A and the j-th distinct (B, alpha); a_of / b_of map each product
+// to its distinct operands.
+struct Distinct {
+  ComplexGemm packs;
+  std::int64_t a_count = 0, b_count = 0;
+  std::vector<std::int64_t> a_of, b_of;
+};
+
+Distinct distinct_operands(const ComplexGemm& z) {
+  Distinct d;
+  std::map<std::int64_t, std::int64_t> a_seen;
+  std::map<std::tuple<std::int64_t, double, double>, std::int64_t> b_seen;
+  std::vector<std::int64_t> a_off, b_off;
+  std::vector<std::complex<double>> b_alpha;
+  for (std::size_t i = 0; i < std::size_t(z.call.batch); ++i) {
+    const auto [ai, a_new] = a_seen.try_emplace(z.call.a_offsets[i], std::int64_t(a_off.size()));
+    if (a_new) a_off.push_back(z.call.a_offsets[i]);
+    d.a_of.push_back(ai->second);
+    const std::complex<double> alpha = z.alphas[i];
+    const auto [bi, b_new] =
+        b_seen.try_emplace({z.call.b_offsets[i], alpha.real(), alpha.imag()}, std::int64_t(b_off.size()));
+    if (b_new) {
+      b_off.push_back(z.call.b_offsets[i]);
+      b_alpha.push_back(alpha);
+    }
+    d.b_of.push_back(bi->second);
+  }
+  d.a_count = std::int64_t(a_off.size());
+  d.b_count = std::int64_t(b_off.size());
+  const std::size_t rows = std::max(a_off.size(), b_off.size());
+  a_off.resize(rows, 0);
+  b_off.resize(rows, 0);
+  b_alpha.resize(rows, 0);
+  d.packs.call = z.call;
+  d.packs.call.batch = std::int64_t(rows);
+  d.packs.call.a_offsets = std::move(a_off);
+  d.packs.call.b_offsets = std::move(b_off);
+  d.packs.call.c_offsets.assign(rows, 0);
+  d.packs.alphas = std::move(b_alpha);
+  d.packs.betas.assign(rows, 0);
+  return d;
 }
 
 // One pass over `batch` products of rows x cols (complex) elements, in
@@ -86,9 +138,6 @@ Event run_complex_gemm(const Queue& q, const ComplexGemm& z, const WaitList& wai
   const std::size_t es = dtype_size(real);
   EventSpan span;
   const Passes passes{q, real, gemm_helper_tile(q.device().caps()), span};
-  Buffer<std::uint8_t> table;
-  if (c.list) table = upload_table(q, z);
-  const MemImpl& table_mem = c.list ? *table.mem() : *c.c.mem;
   const std::uint32_t list = c.list ? kList : 0;
 
   const auto nonzero = [](std::complex<double> v) { return v != std::complex<double>(0); };
@@ -100,6 +149,8 @@ Event run_complex_gemm(const Queue& q, const ComplexGemm& z, const WaitList& wai
   // C = beta C first where the real product cannot apply beta (an imaginary
   // part), or where there is no product at all.
   if (!product || !beta_real) {
+    const Buffer<std::uint8_t> table = c.list ? upload_table(q, z) : Buffer<std::uint8_t>();
+    const MemImpl& table_mem = c.list ? *table.mem() : *c.c.mem;
     pending = {passes.run("cgemm_scale_c",
                           {u64(c.m), u64(c.n), KernelArg::buffer(*c.c.mem), u64(std::int64_t(c.c.offset)), u64(c.c.ld),
                            u64(c.c.stride), KernelArg::scalar(list), KernelArg::buffer(table_mem), u64(c.batch),
@@ -111,8 +162,15 @@ Event run_complex_gemm(const Queue& q, const ComplexGemm& z, const WaitList& wai
   // Scratch (slot 3): op(A) packed (m x k complex per product) where it is
   // transposed or conjugated, then alpha op(B) expanded (2k x 2n real).
   const bool pack_a = c.trans_a || z.conj_a;
-  const std::int64_t a_batch = c.list ? c.batch : (c.a.stride == 0 ? 1 : c.batch);
-  const std::int64_t b_batch = c.list ? c.batch : (c.b.stride == 0 ? 1 : c.batch);
+  Distinct d;
+  Buffer<std::uint8_t> table;
+  if (c.list) {
+    d = distinct_operands(z);
+    table = upload_table(q, d.packs);
+  }
+  const MemImpl& table_mem = c.list ? *table.mem() : *c.c.mem;
+  const std::int64_t a_batch = c.list ? d.a_count : (c.a.stride == 0 ? 1 : c.batch);
+  const std::int64_t b_batch = c.list ? d.b_count : (c.b.stride == 0 ? 1 : c.batch);
   const std::size_t a_elems = pack_a ? checked_bytes({2, c.m, c.k, a_batch}) : 0;
   const std::size_t b_at = round_up(a_elems, 64);  // B'' starts 256 bytes (f32) or more in
   const std::size_t b_elems = checked_bytes({4, c.k, c.n, b_batch});
@@ -141,15 +199,17 @@ Event run_complex_gemm(const Queue& q, const ComplexGemm& z, const WaitList& wai
                               {u64(c.k), u64(c.n), KernelArg::buffer(*c.b.mem), u64(std::int64_t(c.b.offset)),
                                u64(c.b.ld), u64(c.b.stride), KernelArg::buffer(scratch), u64(std::int64_t(b_at)),
                                KernelArg::scalar(b_flags),
-                               KernelArg::buffer(table_mem), u64(c.batch), passes.part(z.alpha.real()),
+                               KernelArg::buffer(table_mem), u64(c.list ? d.packs.call.batch : c.batch),
+                               passes.part(z.alpha.real()),
                                passes.part(z.alpha.imag())},
                               c.k, c.n, b_batch, pending));
   r.b = GemmOperand{s.slot[3], b_at, 2 * c.n, b_batch > 1 ? 4 * c.k * c.n : 0};
 
   if (c.list) {
     for (std::int64_t i = 0; i < c.batch; ++i) {
-      r.a_offsets.push_back(pack_a ? i * 2 * c.m * c.k : 2 * c.a_offsets[std::size_t(i)]);
-      r.b_offsets.push_back(i * 4 * c.k * c.n);
+      const std::size_t at = std::size_t(i);
+      r.a_offsets.push_back(pack_a ? d.a_of[at] * 2 * c.m * c.k : 2 * c.a_offsets[at]);
+      r.b_offsets.push_back(d.b_of[at] * 4 * c.k * c.n);
       r.c_offsets.push_back(2 * c.c_offsets[std::size_t(i)]);
       // A product whose alpha is 0 adds nothing (its B'' is zeros), as a
       // real list's would.
