@@ -214,6 +214,19 @@ Event blas1_untyped(const Queue& q, const Blas1Call& c, const WaitList& wait) {
   }
   if (c.routine == R::Axpy && std::abs(c.alpha.real()) + std::abs(c.alpha.imag()) == 0) return Event();
   if (c.routine == R::Rotm && c.param[0] == -2) return Event();
+  // nrm2 and asum of a contiguous complex vector are the real routine's over
+  // its 2n parts, in the same order (the reference sums |re| and |im|, or
+  // their squares in Blue's three sums, part by part), so the real kernel's
+  // vector loads serve them: complex elements go one by one (c32 nrm2 read
+  // at 82% of the copy ceiling on the H100, f32 at 87%).
+  if ((c.routine == R::Nrm2 || c.routine == R::Asum) && is_complex(c.x.dtype) && c.incx == 1) {
+    Blas1Call parts = c;
+    parts.x.dtype = real_dtype(c.x.dtype);
+    parts.x.offset *= 2;
+    parts.x.count *= 2;
+    parts.n *= 2;
+    return run_blas1(q, parts, wait, nullptr);
+  }
   return run_blas1(q, c, wait, nullptr);
 }
 
