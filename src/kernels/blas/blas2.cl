@@ -42,7 +42,8 @@
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64 -DSB=64
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=128 -DSB=16
-// check-variant: -DTYPE=double -DREAL=double
+// check-variant: -DTYPE=double -DREAL=double -DVW=2
+// check-variant: -DTYPE=float -DREAL=float -DVW=4
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1
 
 #ifndef TYPE
@@ -59,6 +60,9 @@
 #endif
 #ifndef SB
 #define SB 32            // symv / hemv: the blocks' side (a power of two, at most WGS)
+#endif
+#ifndef VW
+#define VW 1             // dense gemv and ger: elements per access along the contiguous direction (real types)
 #endif
 
 #if COMPLEX
@@ -91,6 +95,10 @@
 #define F_C1 2048        // conjugate the first factor
 #define F_C2 4096        // conjugate the second factor
 #define F_SWAPIJ 8192    // the first grid dimension walks j (M's rows contiguous)
+// flags of the dense fast paths (blas2_gemv_c, blas2_gemv_r, blas2_ger)
+#define F_VEC 16384      // A by packs of VW (the host checked base, leading dimension and slices)
+#define F_XVEC 32768     // blas2_gemv_r: x by packs of VW too (incx 1, base a multiple of VW)
+#define F_FUSE 65536     // split products: the last group of a row block adds the slices (no second pass)
 
 OPTUNE_FUNC long blas2_packed(const long r, const long c, const long np, const int flags) {
   const long p = (flags & F_PACKSWAP) ? c : r, q = (flags & F_PACKSWAP) ? r : c;
@@ -277,6 +285,295 @@ void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, co
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!diag && ph == 0 && c0 + q < (long)n) part[bi * (long)n + c0 + q] = red[lid];
+}
+
+// ---- dense gemv and ger: packs of VW elements, several loads in flight ----
+//
+// A pack is VW consecutive elements along A's contiguous direction: one
+// aligned access where the host allows it (F_VEC: A's base and leading
+// dimension multiples of VW, and the pack wholly inside the matrix), else
+// its lanes one by one (lanes past the matrix are 0 and never written).
+// Complex types run VW 1 (an element is already a pair).
+#define VT OPTUNE_VEC(TYPE, VW)
+#if VW == 1
+#define VZERO ZERO
+#else
+#define VZERO OPTUNE_SPLAT(TYPE, VW, (TYPE)0)
+#endif
+#define PLOAD(p, at) (*(__global const VT*)((p) + (at)))
+#define PSTORE(v, p, at) (*(__global VT*)((p) + (at)) = (v))
+
+// The pack whose lane 0 is a[at], lanes ls apart, nl of them inside M.
+OPTUNE_FUNC VT blas2_pack(__global const TYPE* a, const long at, const long ls, const int nl, const bool vec) {
+#if VW == 1
+  return a[at];
+#else
+  if (vec && nl == VW) return PLOAD(a, at);
+  TYPE l[VW];
+  for (int k = 0; k < VW; ++k) l[k] = k < nl ? a[at + k * ls] : (TYPE)0;
+  return OPTUNE_VPACK(TYPE, VW, l);
+#endif
+}
+
+// Lane k of a pack.
+OPTUNE_FUNC TYPE blas2_lane(const VT v, const int k) {
+#if VW == 1
+  return v;
+#elif VW == 2
+  return k == 0 ? v.x : v.y;
+#else
+  return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w;
+#endif
+}
+
+// x's elements j .. j + nl - 1 as a pack (0 past nl).
+OPTUNE_FUNC VT blas2_xpack(__global const TYPE* x, const ulong xb, const long incx, const long j, const int nl) {
+#if VW == 1
+  return AT(x, xb, incx, j);
+#else
+  TYPE l[VW];
+  for (int k = 0; k < VW; ++k) l[k] = k < nl ? AT(x, xb, incx, j + k) : (TYPE)0;
+  return OPTUNE_VPACK(TYPE, VW, l);
+#endif
+}
+
+// Part k of the split sums, read past the caches (another group wrote it).
+OPTUNE_FUNC TYPE blas2_read_part(__global TYPE* part, const long k) {
+  volatile __global REAL* p = (volatile __global REAL*)part;
+#if COMPLEX
+  TYPE v;
+  v.x = p[2 * k];
+  v.y = p[2 * k + 1];
+  return v;
+#else
+  return p[k];
+#endif
+}
+
+// y_i for rows first .. first + nrows - 1 from the slices' sums, in slice order.
+OPTUNE_FUNC void blas2_add_slices(const long first, const long nrows, const ulong rows, const uint slices,
+                                  __global TYPE* part, __global TYPE* y, const ulong yb, const long incy,
+                                  const TYPE alpha, const TYPE beta, const int flags, const uint lid) {
+  // (A counted loop with a test inside: PoCL 3 ran `for (k = lid; k <
+  // nrows; k += WGS)` here past nrows.)
+  const long iters = (nrows + WGS - 1) / WGS;
+  for (long it = 0; it < iters; ++it) {
+    const long k = it * WGS + lid;
+    if (k >= nrows) break;
+    const long i = first + k;
+    TYPE sum = blas2_read_part(part, i);
+    for (uint s = 1; s < slices; ++s) sum += blas2_read_part(part, (long)s * (long)rows + i);
+    const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);
+    AT(y, yb, incy, i) = blas2_finish(sum, alpha, beta, yold, flags);
+  }
+}
+
+// The fused second pass: every group of a row block has written its slice's
+// sums; the one that arrives last (the counter, after a global fence) adds
+// them in slice order, so the result does not depend on the arrival order
+// (`ticket`: a __local uint of the kernel).
+#define FUSED_FINAL(counter, arrivals, first, nrows)                                            \
+  {                                                                                             \
+    mem_fence(CLK_GLOBAL_MEM_FENCE);                                                            \
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                        \
+    if (lid == 0) ticket = atomic_inc(counter);                                                \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+    if (ticket == (arrivals) - 1) {                                                            \
+      mem_fence(CLK_GLOBAL_MEM_FENCE);                                                          \
+      blas2_add_slices(first, nrows, rows, slices, part, y, yb, incy, alpha, beta, flags, lid); \
+    }                                                                                           \
+  }
+
+#if COMPLEX
+#define CONJ_IF(v, f) ((f) ? CONJ(v) : (v))
+#else
+#define CONJ_IF(v, f) (v)
+#endif
+
+// The dense gemv kernels' arguments (count: the row blocks' arrival counters).
+#define GEMV_ARGS                                                                                                \
+  const ulong rows, const ulong cols, __global const TYPE *a, const ulong ab, const long si, const long sj,      \
+      __global const TYPE *x, const ulong xb, const long incx, __global TYPE *y, const ulong yb, const long incy, \
+      const TYPE alpha, const TYPE beta, const int flags, const uint tj, const ulong chunk, __global TYPE *part,  \
+      __global uint *count
+
+// gemv with M's columns contiguous (column-major N, row-major T / C): a
+// work-item owns a pack of VW neighbouring rows, tj work-items per pack (WGS
+// / tj packs apart) walk the slice's columns, four packs in flight, each
+// added in column order. Then the tj sums of each row go through a fixed
+// tree; with one slice the group writes y, with several each row's sum goes
+// to part[slice rows + i] and (F_FUSE) the row block's last group adds them
+// (else blas2_mv_final does).
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_gemv_c(GEMV_ARGS) {
+  __local VT red[WGS];
+  __local uint ticket;
+  const uint lid = get_local_id(0), rpg = WGS / tj;
+  const uint r = lid % rpg, t = lid / rpg;
+  const long i0 = ((long)get_group_id(0) * rpg + r) * VW;
+  const int nl = i0 < (long)rows ? ((long)rows - i0 < VW ? (int)((long)rows - i0) : VW) : 0;
+  const bool vec = (flags & F_VEC) != 0, cj = (flags & F_CONJ) != 0;
+  const uint slices = get_num_groups(1);
+  VT acc = VZERO;
+  if (nl > 0) {
+    const long s0 = (long)get_group_id(1) * (long)chunk;
+    const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;
+    const long base = (long)ab + i0 * si, step = tj;
+    long j = s0 + t;
+    for (; j + 3 * step < s1; j += 4 * step) {
+      const VT p0 = blas2_pack(a, base + j * sj, si, nl, vec);
+      const VT p1 = blas2_pack(a, base + (j + step) * sj, si, nl, vec);
+      const VT p2 = blas2_pack(a, base + (j + 2 * step) * sj, si, nl, vec);
+      const VT p3 = blas2_pack(a, base + (j + 3 * step) * sj, si, nl, vec);
+      acc += MUL(CONJ_IF(p0, cj), AT(x, xb, incx, j));
+      acc += MUL(CONJ_IF(p1, cj), AT(x, xb, incx, j + step));
+      acc += MUL(CONJ_IF(p2, cj), AT(x, xb, incx, j + 2 * step));
+      acc += MUL(CONJ_IF(p3, cj), AT(x, xb, incx, j + 3 * step));
+    }
+    for (; j < s1; j += step) acc += MUL(CONJ_IF(blas2_pack(a, base + j * sj, si, nl, vec), cj), AT(x, xb, incx, j));
+  }
+  red[lid] = acc;
+  for (uint s = tj / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < s) red[lid] = red[lid] + red[lid + s * rpg];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t == 0 && nl > 0) {
+    const VT sums = red[lid];
+    for (int k = 0; k < nl; ++k) {
+      if (slices == 1) {
+        const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i0 + k);
+        AT(y, yb, incy, i0 + k) = blas2_finish(blas2_lane(sums, k), alpha, beta, yold, flags);
+      } else {
+        part[(long)get_group_id(1) * (long)rows + i0 + k] = blas2_lane(sums, k);
+      }
+    }
+  }
+  if (slices > 1 && (flags & F_FUSE)) {
+    const long first = (long)get_group_id(0) * rpg * VW;
+    const long nrows = (long)rows - first < (long)rpg * VW ? (long)rows - first : (long)rpg * VW;
+    FUSED_FINAL(&count[get_group_id(0)], slices, first, nrows)
+  }
+}
+
+// gemv with M's rows contiguous (row-major N, column-major T / C): tj
+// work-items side by side per row, each summing packs of VW columns (tj VW
+// apart, four in flight; x by packs too where F_XVEC), the lanes added at
+// the end, then a fixed tree over the tj; the slices as in blas2_gemv_c.
+// The host makes chunk a multiple of VW, so packs start aligned.
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_gemv_r(GEMV_ARGS) {
+  __local TYPE red[WGS];
+  __local uint ticket;
+  const uint lid = get_local_id(0), rpg = WGS / tj;
+  const uint r = lid / tj, t = lid % tj;
+  const long i = (long)get_group_id(0) * rpg + r;
+  const bool vec = (flags & F_VEC) != 0, xvec = (flags & F_XVEC) != 0, cj = (flags & F_CONJ) != 0;
+  const uint slices = get_num_groups(1);
+  VT acc = VZERO;
+  if (i < (long)rows) {
+    const long s0 = (long)get_group_id(1) * (long)chunk;
+    const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;
+    const long base = (long)ab + i * si, step = (long)tj * VW;
+#define XPACK(j, nl) (xvec && (nl) == VW ? PLOAD(x, (long)xb + (j)) : blas2_xpack(x, xb, incx, j, nl))
+    long j = s0 + (long)t * VW;
+    for (; j + 3 * step + VW <= s1; j += 4 * step) {
+      const VT p0 = blas2_pack(a, base + j * sj, sj, VW, vec);
+      const VT p1 = blas2_pack(a, base + (j + step) * sj, sj, VW, vec);
+      const VT p2 = blas2_pack(a, base + (j + 2 * step) * sj, sj, VW, vec);
+      const VT p3 = blas2_pack(a, base + (j + 3 * step) * sj, sj, VW, vec);
+      acc += MUL(CONJ_IF(p0, cj), XPACK(j, VW));
+      acc += MUL(CONJ_IF(p1, cj), XPACK(j + step, VW));
+      acc += MUL(CONJ_IF(p2, cj), XPACK(j + 2 * step, VW));
+      acc += MUL(CONJ_IF(p3, cj), XPACK(j + 3 * step, VW));
+    }
+    for (; j < s1; j += step) {
+      const int nl = s1 - j < VW ? (int)(s1 - j) : VW;
+      acc += MUL(CONJ_IF(blas2_pack(a, base + j * sj, sj, nl, vec), cj), XPACK(j, nl));
+    }
+#undef XPACK
+  }
+  red[lid] = OPTUNE_VSUM(VW, acc);
+  for (uint s = tj / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < s) red[lid] = red[lid] + red[lid + s];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t == 0 && i < (long)rows) {
+    if (slices == 1) {
+      const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);
+      AT(y, yb, incy, i) = blas2_finish(red[lid], alpha, beta, yold, flags);
+    } else {
+      part[(long)get_group_id(1) * (long)rows + i] = red[lid];
+    }
+  }
+  if (slices > 1 && (flags & F_FUSE)) {
+    const long first = (long)get_group_id(0) * rpg;
+    const long nrows = (long)rows - first < (long)rpg ? (long)rows - first : (long)rpg;
+    FUSED_FINAL(&count[get_group_id(0)], slices, first, nrows)
+  }
+}
+
+// ger, geru, gerc in dense storage: a work-item owns a pack of VW elements
+// along the contiguous direction e and walks rc columns f of its group's
+// stripe (groups of the second dimension rc apart), the e side's factor held
+// in registers: c1(u_i) when e = i (column-major), a1 c2(v_j) and its skip
+// test when e = j (F_SWAPIJ). A(i, j) += c1(u_i) (a1 c2(v_j)) as blas2_rank
+// computes it, skipped (not written) where v_j = 0.
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_ger(const ulong rows, const ulong cols, __global TYPE* a, const ulong ab, const long si, const long sj,
+               __global const TYPE* u, const ulong ub, const long incu, __global const TYPE* v, const ulong vb,
+               const long incv, const TYPE a1, const int flags, const uint rc) {
+  const bool swap = (flags & F_SWAPIJ) != 0, vec = (flags & F_VEC) != 0;
+  const bool c1 = (flags & F_C1) != 0, c2 = (flags & F_C2) != 0;
+  const long ne = swap ? (long)cols : (long)rows, nf = swap ? (long)rows : (long)cols;
+  const long se = swap ? sj : si, sf = swap ? si : sj;
+  const long e0 = (long)get_global_id(0) * VW;
+  if (e0 >= ne) return;
+  const int nl = ne - e0 < VW ? (int)(ne - e0) : VW;
+  TYPE fe[VW];
+  bool skip[VW];
+  for (int k = 0; k < VW; ++k) {
+    skip[k] = k >= nl;
+    fe[k] = ZERO;
+    if (k >= nl) continue;
+    if (swap) {
+      const TYPE vj = AT(v, vb, incv, e0 + k);
+      skip[k] = ISZERO(vj);
+      fe[k] = MUL(a1, CONJ_IF(vj, c2));
+    } else {
+      fe[k] = CONJ_IF(AT(u, ub, incu, e0 + k), c1);
+    }
+  }
+  (void)c1;
+  (void)c2;
+  const long stride = (long)get_num_groups(1) * (long)rc;
+  for (long f0 = (long)get_group_id(1) * (long)rc; f0 < nf; f0 += stride) {
+    const long f1 = f0 + (long)rc < nf ? f0 + (long)rc : nf;
+    for (long f = f0; f < f1; ++f) {
+      TYPE ff;
+      if (swap) {
+        ff = CONJ_IF(AT(u, ub, incu, f), c1);
+      } else {
+        const TYPE vj = AT(v, vb, incv, f);
+        if (ISZERO(vj)) continue;
+        ff = MUL(a1, CONJ_IF(vj, c2));
+      }
+      const long at = (long)ab + e0 * se + f * sf;
+#if VW > 1
+      if (vec && nl == VW) {
+        TYPE l[VW];
+        OPTUNE_VUNPACK(VW, PLOAD(a, at), l);
+        for (int k = 0; k < VW; ++k)
+          if (!skip[k]) l[k] = swap ? l[k] + ff * fe[k] : l[k] + fe[k] * ff;
+        PSTORE(OPTUNE_VPACK(TYPE, VW, l), a, at);
+        continue;
+      }
+#endif
+      for (int k = 0; k < nl; ++k)
+        if (!skip[k]) a[at + k * se] = a[at + k * se] + (swap ? MUL(ff, fe[k]) : MUL(fe[k], ff));
+    }
+  }
 }
 
 // Rank-1 and rank-2 updates of M (rows x cols; square for the triangles).

@@ -23,6 +23,11 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities&) const {
       {"SLICES", {0, 1, 2, 4, 8, 16, 32, 64}, 0,
        "products: at most this many slices of the j range, added by a second pass (0: enough for two waves)"},
       {"SB", {16, 32, 64}, 64, "symv / hemv: the side of the blocks a group reads once (at most WGS)"},
+      {"VW", {1, 2, 4}, 4,
+       "dense gemv and ger, real types: elements per access along A's contiguous direction (at most 16 bytes)"},
+      {"FUSE", {0, 1}, 1,
+       "dense gemv split in slices: the last group of a row block adds them (1), or a second pass does (0)"},
+      {"RC", {1, 2, 4, 8, 16, 32}, 8, "dense ger: columns each work-item updates"},
   };
 }
 
@@ -47,6 +52,9 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
     p["TJ"] = std::min(p.at("TJ"), p.at("WGS"));
     p["CTJ"] = std::min(p.at("CTJ"), p.at("WGS"));
+    // Packs of at most 16 bytes; complex elements are pairs already.
+    if (is_complex(problem.dtype)) p["VW"] = 1;
+    while (std::size_t(p.at("VW")) * dtype_size(problem.dtype) > 16) p["VW"] /= 2;
     return p;
   };
   const Params p = adjust(complete(tuned, caps));
@@ -57,10 +65,16 @@ std::size_t Blas2Family::threads_per_row(const Params& p, const Blas2Problem& pr
   return std::size_t(problem.row_major ? p.at("TJ") : p.at("CTJ"));
 }
 
+std::size_t Blas2Family::rows_per_group(const Params& p, const Blas2Problem& problem) const {
+  const std::size_t rpg = std::size_t(p.at("WGS")) / threads_per_row(p, problem);
+  return problem.row_major ? rpg : rpg * vector_width(p, problem);
+}
+
 std::size_t Blas2Family::slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const {
   if (!blas2_is_product(problem.routine)) return 1;
   if (problem.blocked) return symv_blocks(p, problem.rows);
-  const std::size_t wgs = std::size_t(p.at("WGS")), tj = threads_per_row(p, problem), rpg = wgs / tj;
+  const std::size_t wgs = std::size_t(p.at("WGS")), tj = threads_per_row(p, problem);
+  const std::size_t rpg = rows_per_group(p, problem);
   const std::size_t rows = std::size_t(std::max<std::int64_t>(problem.rows, 1));
   const std::size_t cols = std::size_t(std::max<std::int64_t>(problem.cols, 1));
   const std::size_t groups = (rows + rpg - 1) / rpg;
@@ -87,9 +101,15 @@ Geometry Blas2Family::geometry(const Params& p, const Capabilities& caps, const 
     g.dims = 1;
     g.global[0] = nb * (nb + 1) / 2 * wgs;
   } else if (blas2_is_product(problem.routine)) {
-    const std::size_t rpg = wgs / threads_per_row(p, problem);
+    const std::size_t rpg = rows_per_group(p, problem);
     g.global[0] = (rows + rpg - 1) / rpg * wgs;
     g.global[1] = slices(p, caps, problem);
+  } else if (problem.dense) {
+    // A pack of VW along the contiguous direction per work-item, RC columns each.
+    const std::size_t vw = vector_width(p, problem), rc = std::size_t(p.at("RC"));
+    const std::size_t e = problem.row_major ? cols : rows, f = problem.row_major ? rows : cols;
+    g.global[0] = round_up((e + vw - 1) / vw, wgs);
+    g.global[1] = std::min<std::size_t>((f + rc - 1) / rc, 65535);
   } else {
     // The first dimension along the contiguous direction (row_major: j).
     const std::size_t e = problem.row_major ? cols : rows, f = problem.row_major ? rows : cols;
@@ -104,16 +124,17 @@ Defines Blas2Family::defines(const Params& p, const Blas2Problem& problem) const
           {"REAL", c_type_name(real_dtype(problem.dtype))},
           {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
           {"WGS", std::to_string(p.at("WGS"))},
-          {"SB", std::to_string(p.at("SB"))}};
+          {"SB", std::to_string(p.at("SB"))},
+          {"VW", std::to_string(p.at("VW"))}};  // one program for every path of the type
 }
 
 std::string Blas2Family::entry(Blas2Routine r) {
   using R = Blas2Routine;
   switch (r) {
-    case R::Gemv: case R::Gbmv: return "blas2_mv_ge";
+    case R::Gemv: case R::Gbmv: return "blas2_mv_ge";  // dense gemv: blas2_gemv_c / _r (run_blas2)
     case R::Symv: case R::Hemv: case R::Sbmv: case R::Hbmv: return "blas2_mv_sy";
     case R::Spmv: case R::Hpmv: return "blas2_mv_sp";
-    default: return "blas2_rank";
+    default: return "blas2_rank";  // dense ger / geru / gerc: blas2_ger (run_blas2)
   }
 }
 
