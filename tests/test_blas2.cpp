@@ -462,9 +462,9 @@ TYPED_TEST(Blas2, SymmetricUpdates) {
 // f64 runs packs of 2, complex types packs of 1).
 namespace {
 const optune::detail::Params kDenseParams[] = {
-    {{"WGS", 64}, {"TJ", 4}, {"CTJ", 2}, {"SLICES", 4}, {"FUSE", 1}, {"VW", 4}, {"RC", 2}},
-    {{"WGS", 64}, {"TJ", 8}, {"CTJ", 1}, {"SLICES", 2}, {"FUSE", 0}, {"VW", 4}, {"RC", 4}},
-    {{"WGS", 64}, {"TJ", 2}, {"CTJ", 4}, {"SLICES", 1}, {"FUSE", 1}, {"VW", 4}, {"RC", 1}},
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 4}, {"CTJ", 2}, {"SLICES", 4}, {"FUSE", 1}, {"VW", 4}, {"RC", 2}},
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 8}, {"CTJ", 1}, {"SLICES", 2}, {"FUSE", 0}, {"VW", 4}, {"RC", 4}},
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 2}, {"CTJ", 4}, {"SLICES", 1}, {"FUSE", 1}, {"VW", 4}, {"RC", 1}},
 };
 
 template <class T>
@@ -592,4 +592,42 @@ TYPED_TEST(Blas2, DenseGerPacks) {
             if (!all_zero) x.expect("dense ger x", 0);
             y.expect("dense ger y", 0);
           }
+}
+
+// symv / hemv by column strips (blas2_symv_strips) with forced parameters:
+// 16-wide strips, chunks of 256 rows (n = 300 gives strips of two chunks),
+// both layouts and triangles, increments of either sign, beta 0 over NaN.
+TYPED_TEST(Blas2, SymvStrips) {
+  using T = TypeParam;
+  SCOPED_TRACE(test::seed());
+  const Queue& q = test::queue();
+  constexpr bool herm = kComplex<T>;
+  const optune::detail::Params fp = {{"WGS", 64}, {"SB", 16}, {"STRIP", 256}, {"VW", 4}};
+  const std::int64_t sizes[] = {1, 6, 33, 300};
+  int round = 0;
+  for (bool col : {true, false})
+    for (bool upper : {true, false})
+      for (std::int64_t n : sizes) {
+        ++round;
+        const std::int64_t* inc = kIncs[round % 4];
+        const Scalars k = round % 3 == 1 ? Scalars::BetaZero : Scalars::Random;
+        SCOPED_TRACE(label(col, upper ? "upper" : "lower", n, n, inc, k));
+        Storage s;
+        s.kind = Kind::Full;
+        s.col = col;
+        s.upper = upper;
+        s.m = s.n = n;
+        s.lda = n + round % 2;
+        Mat<T> a(s);
+        check_product<T>(
+            "symv strips", a, n, n, inc[0], inc[1], k,
+            [&](std::int64_t i, std::int64_t j) { return a.full(i, j, herm); },
+            [&](T alpha, T beta, Vec<T>& x, Vec<T>& y) {
+              optune::detail::Blas2Call c = dense_call<T>(
+                  herm ? optune::detail::Blas2Routine::Hemv : optune::detail::Blas2Routine::Symv, col,
+                  BlasTranspose::No, 0, n, alpha, beta, a.view, s.lda, x.view, inc[0], y.view, inc[1]);
+              c.uplo = upper ? Triangle::Upper : Triangle::Lower;
+              optune::detail::run_blas2(q, c, {}, &fp).wait();
+            });
+      }
 }

@@ -281,12 +281,14 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     const Geometry g = fam.geometry(p, caps, pr);
     const std::size_t slices = fam.slices(p, caps, pr);
     const std::size_t vw = fam.vector_width(p, pr);
-    const bool fuse = pr.dense && slices > 1 && p.at("FUSE") != 0;
+    // symv / hemv by column strips: the row blocks' last arrivals add the slots.
+    const bool strips = pr.blocked && p.at("STRIP") > 0;
+    const bool fuse = (pr.dense && slices > 1 && p.at("FUSE") != 0) || strips;
     const bool split = slices > 1 || pr.blocked, two_pass = split && !fuse;
     const std::size_t tj = fam.threads_per_row(p, pr);
     std::size_t chunk = (std::size_t(cols) + slices - 1) / slices;
     if (pr.dense && pr.row_major) chunk = round_up(chunk, vw);  // packs start aligned in every slice
-    const std::size_t row_blocks = g.global[0] / g.local[0];
+    const std::size_t row_blocks = strips ? g.global[1] : g.global[0] / g.local[0];
     ScratchLease lease = lease_scratch(q, {split ? slices * std::size_t(rows) * dtype_size(t) : 0,
                                            fuse ? row_blocks * sizeof(std::uint32_t) : 0, 0, 0});
     const MemImpl& part = split ? *lease.slot[0] : *c.y.mem;
@@ -305,24 +307,42 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     };
     EventSpan span;
     WaitList first_wait = wait;
+    if (fuse) {
+      // The row blocks' arrival counters start at 0.
+      span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, row_blocks), std::uint32_t(0), wait));
+      first_wait = {};
+    }
     if (pr.dense) {
       // Whole packs are aligned accesses where A's base and the stride
       // between packs are multiples of VW (lanes contiguous); else lane by lane.
       const std::int64_t lane = pr.row_major ? sj : si, across = pr.row_major ? si : sj;
       if (vw > 1 && lane == 1 && am.base % std::int64_t(vw) == 0 && across % std::int64_t(vw) == 0) flags |= kVec;
       if (vw > 1 && pr.row_major && c.incx == 1 && blas_base_of(c.x, cols, c.incx) % vw == 0) flags |= kXVec;
-      if (fuse) {
-        flags |= kFuse;
-        // The row blocks' arrival counters start at 0.
-        span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, row_blocks), std::uint32_t(0), wait));
-        first_wait = {};
-      }
+      if (fuse) flags |= kFuse;
       src.entry = pr.row_major ? "blas2_gemv_r" : "blas2_gemv_c";
       args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
               KernelArg::buffer(*c.a.mem), KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si),
               KernelArg::scalar(sj)};
       product_tail(args);
       args.push_back(KernelArg::buffer(fuse ? *lease.slot[1] : part));
+    } else if (strips) {
+      // The view whose stored columns are contiguous: a row-major matrix is
+      // its transpose (the other triangle; conjugated if Hermitian).
+      const bool col = si == 1;
+      std::int32_t sf = flags & (kBetaZero | kHerm);
+      if ((c.uplo == Triangle::Upper) == col) sf |= kUpper;
+      if (!col && is_hermitian(r)) sf |= kConj;
+      src.entry = "blas2_symv_strips";
+      args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::buffer(*c.a.mem),
+              KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(col ? sj : si)};
+      vec(args, c.x, cols, c.incx);
+      vec(args, c.y, rows, c.incy);
+      args.push_back(blas_type_arg(t, c.alpha));
+      args.push_back(blas_type_arg(t, c.beta));
+      args.push_back(KernelArg::scalar(sf));
+      args.push_back(KernelArg::scalar(std::uint64_t(p.at("STRIP"))));
+      args.push_back(KernelArg::buffer(part));
+      args.push_back(KernelArg::buffer(*lease.slot[1]));
     } else if (pr.blocked) {
       src.entry = "blas2_symv_blocks";
       args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::buffer(*c.a.mem),

@@ -56,9 +56,15 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   }
   // Rows of M a product's group owns.
   std::size_t rows_per_group(const Params& p, const Blas2Problem& problem) const;
-  // Blocked symv / hemv: blocks per side.
+  // Blocked symv / hemv: blocks per side (and column strips of blas2_symv_strips).
   static std::size_t symv_blocks(const Params& p, std::int64_t n) {
     return std::size_t((n + p.at("SB") - 1) / p.at("SB"));
+  }
+  // blas2_symv_strips: the most chunks of STRIP rows a strip has (its rows
+  // outside the diagonal block are at most (blocks - 1) SB).
+  static std::size_t strip_chunks(const Params& p, std::int64_t n) {
+    const std::size_t rows = (symv_blocks(p, n) - 1) * std::size_t(p.at("SB")), rch = std::size_t(p.at("STRIP"));
+    return std::max<std::size_t>(1, (rows + rch - 1) / rch);
   }
   // The entry point of the routine (products: by storage).
   static std::string entry(Blas2Routine r);
