@@ -462,7 +462,7 @@ TYPED_TEST(Blas2, SymmetricUpdates) {
 // f64 runs packs of 2, complex types packs of 1).
 namespace {
 const optune::detail::Params kDenseParams[] = {
-    {{"WGS", 64}, {"SB", 16}, {"TJ", 4}, {"CTJ", 2}, {"SLICES", 4}, {"FUSE", 1}, {"VW", 4}, {"RC", 2}},
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 4}, {"CTJ", 2}, {"SLICES", 4}, {"FUSE", 1}, {"VW", 4}, {"RC", 8}},
     {{"WGS", 64}, {"SB", 16}, {"TJ", 8}, {"CTJ", 1}, {"SLICES", 2}, {"FUSE", 0}, {"VW", 4}, {"RC", 4}},
     {{"WGS", 64}, {"SB", 16}, {"TJ", 2}, {"CTJ", 4}, {"SLICES", 1}, {"FUSE", 1}, {"VW", 4}, {"RC", 1}},
 };

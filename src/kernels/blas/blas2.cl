@@ -301,8 +301,13 @@ void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, co
 #else
 #define VZERO OPTUNE_SPLAT(TYPE, VW, (TYPE)0)
 #endif
+#if VW == 1
+#define PLOAD(p, at) ((p)[at])
+#define PSTORE(v, p, at) ((p)[at] = (v))
+#else
 #define PLOAD(p, at) (*(__global const VT*)((p) + (at)))
 #define PSTORE(v, p, at) (*(__global VT*)((p) + (at)) = (v))
+#endif
 
 // The pack whose lane 0 is a[at], lanes ls apart, nl of them inside M.
 OPTUNE_FUNC VT blas2_pack(__global const TYPE* a, const long at, const long ls, const int nl, const bool vec) {
@@ -534,6 +539,20 @@ void blas2_gemv_r(GEMV_ARGS) {
 // in registers: c1(u_i) when e = i (column-major), a1 c2(v_j) and its skip
 // test when e = j (F_SWAPIJ). A(i, j) += c1(u_i) (a1 c2(v_j)) as blas2_rank
 // computes it, skipped (not written) where v_j = 0.
+// One loaded pack of column fc updated and stored (not where v_j = 0).
+#define GER_PACK(pk, fc)                                                                 \
+  {                                                                                      \
+    const TYPE vj_ = swap ? ZERO : AT(v, vb, incv, fc);                                  \
+    if (swap || !ISZERO(vj_)) {                                                          \
+      const TYPE ff_ = swap ? CONJ_IF(AT(u, ub, incu, fc), c1) : MUL(a1, CONJ_IF(vj_, c2)); \
+      TYPE l_[VW];                                                                       \
+      OPTUNE_VUNPACK(VW, pk, l_);                                                        \
+      for (int k = 0; k < VW; ++k)                                                       \
+        if (!skip[k]) l_[k] = swap ? l_[k] + MUL(ff_, fe[k]) : l_[k] + MUL(fe[k], ff_);  \
+      PSTORE(OPTUNE_VPACK(TYPE, VW, l_), a, (long)ab + e0 * se + (fc) * sf);             \
+    }                                                                                    \
+  }
+
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_ger(const ulong rows, const ulong cols, __global TYPE* a, const ulong ab, const long si, const long sj,
                __global const TYPE* u, const ulong ub, const long incu, __global const TYPE* v, const ulong vb,
@@ -562,9 +581,30 @@ void blas2_ger(const ulong rows, const ulong cols, __global TYPE* a, const ulong
   (void)c1;
   (void)c2;
   const long stride = (long)get_num_groups(1) * (long)rc;
+  // Whole packs, one access each.
+  const bool whole = vec && nl == VW;
   for (long f0 = (long)get_group_id(1) * (long)rc; f0 < nf; f0 += stride) {
     const long f1 = f0 + (long)rc < nf ? f0 + (long)rc : nf;
-    for (long f = f0; f < f1; ++f) {
+    long f = f0;
+    // Whole packs four columns at a time: the four loads issued before the
+    // stores (A is read and written through one pointer, so the compiler
+    // would not move a load above an earlier store). A skipped column's pack
+    // is read, never written.
+#if VW > 1  // (PoCL 3's LLVM 15 crashed in LICM on the complex, VW 1 form of this loop)
+    if (whole) {
+      for (; f + 3 < f1; f += 4) {
+        const VT p0 = PLOAD(a, (long)ab + e0 * se + f * sf);
+        const VT p1 = PLOAD(a, (long)ab + e0 * se + (f + 1) * sf);
+        const VT p2 = PLOAD(a, (long)ab + e0 * se + (f + 2) * sf);
+        const VT p3 = PLOAD(a, (long)ab + e0 * se + (f + 3) * sf);
+        GER_PACK(p0, f)
+        GER_PACK(p1, f + 1)
+        GER_PACK(p2, f + 2)
+        GER_PACK(p3, f + 3)
+      }
+    }
+#endif
+    for (; f < f1; ++f) {
       TYPE ff;
       if (swap) {
         ff = CONJ_IF(AT(u, ub, incu, f), c1);
@@ -574,16 +614,6 @@ void blas2_ger(const ulong rows, const ulong cols, __global TYPE* a, const ulong
         ff = MUL(a1, CONJ_IF(vj, c2));
       }
       const long at = (long)ab + e0 * se + f * sf;
-#if VW > 1
-      if (vec && nl == VW) {
-        TYPE l[VW];
-        OPTUNE_VUNPACK(VW, PLOAD(a, at), l);
-        for (int k = 0; k < VW; ++k)
-          if (!skip[k]) l[k] = swap ? l[k] + ff * fe[k] : l[k] + fe[k] * ff;
-        PSTORE(OPTUNE_VPACK(TYPE, VW, l), a, at);
-        continue;
-      }
-#endif
       for (int k = 0; k < nl; ++k)
         if (!skip[k]) a[at + k * se] = a[at + k * se] + (swap ? MUL(ff, fe[k]) : MUL(fe[k], ff));
     }

@@ -66,6 +66,10 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     // Packs of at most 16 bytes; complex elements are pairs already.
     if (is_complex(problem.dtype)) p["VW"] = 1;
     while (std::size_t(p.at("VW")) * dtype_size(problem.dtype) > 16) p["VW"] /= 2;
+    // blas2_ger keeps four columns' loads in flight only by packs of VW > 1
+    // (PoCL's LLVM 15 crashed on the VW 1 form); with VW 1 a work-item takes
+    // one column, so the group's many work-items keep the loads in flight.
+    if (p.at("VW") == 1) p["RC"] = 1;
     return p;
   };
   const Params p = adjust(complete(tuned, caps));
