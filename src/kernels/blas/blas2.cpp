@@ -57,9 +57,9 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     // through PoCL may cap the group; complex double blocks need local memory).
     while (p.at("SB") > 16 && !check(p, caps, problem).empty()) p["SB"] /= 2;
     // symv's strips keep SB elements of x and SB column sums per work-item in
-    // registers: at most 128 bytes of each.
+    // registers: at most 256 bytes of each (f32 64, f64 and c32 32, c64 16).
     if (problem.blocked && p.at("STRIP") > 0)
-      while (p.at("SB") > 16 && std::size_t(p.at("SB")) * dtype_size(problem.dtype) > 128) p["SB"] /= 2;
+      while (p.at("SB") > 16 && std::size_t(p.at("SB")) * dtype_size(problem.dtype) > 256) p["SB"] /= 2;
     while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
     p["TJ"] = std::min(p.at("TJ"), p.at("WGS"));
     p["CTJ"] = std::min(p.at("CTJ"), p.at("WGS"));
