@@ -98,10 +98,11 @@ std::size_t Blas2Family::slices(const Params& p, const Capabilities& caps, const
   std::size_t want = std::size_t(p.at("SLICES"));
   if (want == 0) {
     const std::size_t wave = std::size_t(caps.compute_units ? caps.compute_units : 1) * resident_per_unit(caps);
-    // Two waves of groups; one for dense gemv, whose packs keep four loads in
-    // flight per work-item and whose slices' sums the last group adds.
+    // Two waves of groups; for dense gemv, whose packs keep four loads in
+    // flight per work-item and whose slices' sums the last group adds, as many
+    // slices as fit in one wave (one where the row blocks fill it).
     const std::size_t target = std::max<std::size_t>(1, (problem.dense ? 1 : 2) * wave / wgs);
-    want = std::min<std::size_t>(64, (target + groups - 1) / groups);
+    want = std::min<std::size_t>(64, problem.dense ? target / groups : (target + groups - 1) / groups);
   }
   return std::clamp<std::size_t>(want, 1, most);
 }
