@@ -14,6 +14,8 @@
 #include <optional>
 #include <type_traits>
 
+#include "ops/blas2_ops.hpp"
+#include "ops/blas_common.hpp"
 #include "optune/blas2.hpp"
 #include "support/blas_values.hpp"
 #include "support/test_support.hpp"
@@ -69,8 +71,8 @@ struct Store {
 template <class T>
 struct Vec : Store<T> {
   std::int64_t n, inc;
-  Vec(std::int64_t n_, std::int64_t inc_)
-      : Store<T>(2, n_ <= 0 ? 1 : std::size_t((n_ - 1) * std::abs(inc_) + 1)), n(n_), inc(inc_) {
+  Vec(std::int64_t n_, std::int64_t inc_, std::size_t off = 2)
+      : Store<T>(off, n_ <= 0 ? 1 : std::size_t((n_ - 1) * std::abs(inc_) + 1)), n(n_), inc(inc_) {
     for (std::int64_t i = 0; i < n; ++i) el(i) = random_value<T>();
     this->upload();
   }
@@ -123,7 +125,7 @@ struct Storage {
 template <class T>
 struct Mat : Store<T> {
   Storage s;
-  Mat(const Storage& s_) : Store<T>(3, std::max<std::size_t>(s_.extent(), 1)), s(s_) {
+  Mat(const Storage& s_, std::size_t off = 3) : Store<T>(off, std::max<std::size_t>(s_.extent(), 1)), s(s_) {
     for (std::int64_t r = 0; r < s.rows(); ++r)
       for (std::int64_t c = 0; c < s.n; ++c)
         if (auto a = s.addr(r, c)) (*this)[*a] = random_value<T>();
@@ -179,9 +181,9 @@ std::pair<T, T> scalars(Scalars k) {
 // checks y (and that A and x are untouched).
 template <class T, class Elem, class Call>
 void check_product(const char* what, Mat<T>& a, std::int64_t rows, std::int64_t cols, std::int64_t incx,
-                   std::int64_t incy, Scalars k, Elem elem, Call call) {
+                   std::int64_t incy, Scalars k, Elem elem, Call call, std::size_t xoff = 2) {
   const auto [alpha, beta] = scalars<T>(k);
-  Vec<T> x(cols, incx), y(rows, incy);
+  Vec<T> x(cols, incx, xoff), y(rows, incy);
   if (k == Scalars::BetaZero) {
     for (std::int64_t i = 0; i < rows; ++i) y.el(i) = nan_value<T>();
     y.upload();
@@ -449,4 +451,183 @@ TYPED_TEST(Blas2, SymmetricUpdates) {
               x.expect("update x", 0);
               y.expect("update y", 0);
             }
+}
+
+// The dense paths of gemv and ger (packs of VW along A's contiguous
+// direction, the split's sums added by the last group or a second pass), with
+// forced parameters: A's offset and leading dimension multiples of the pack
+// (whole packs as one access) or not (lane by lane), rows and columns that
+// leave partial packs, x aligned or not, several slices fused or not (one
+// group size and pack width, so one program per type: PoCL compiles are slow;
+// f64 runs packs of 2, complex types packs of 1).
+namespace {
+const optune::detail::Params kDenseParams[] = {
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 4}, {"CTJ", 2}, {"SLICES", 4}, {"FUSE", 1}, {"VW", 4}, {"RC", 8}},
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 8}, {"CTJ", 1}, {"SLICES", 2}, {"FUSE", 0}, {"VW", 4}, {"RC", 4}},
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 2}, {"CTJ", 4}, {"SLICES", 1}, {"FUSE", 1}, {"VW", 4}, {"RC", 1}},
+};
+
+template <class T>
+optune::detail::Blas2Call dense_call(optune::detail::Blas2Routine r, bool col, BlasTranspose t, std::int64_t m,
+                                     std::int64_t n, T alpha, T beta, const Buffer<T>& a, std::int64_t lda,
+                                     const Buffer<T>& x, std::int64_t incx, const Buffer<T>& y, std::int64_t incy) {
+  optune::detail::Blas2Call c;
+  c.routine = r;
+  c.layout = col ? Layout::ColMajor : Layout::RowMajor;
+  c.trans = t;
+  c.m = m;
+  c.n = n;
+  c.alpha = optune::detail::blas_as_complex(alpha);
+  c.beta = optune::detail::blas_as_complex(beta);
+  c.a = optune::detail::blas_vector(a);
+  c.lda = lda;
+  c.x = optune::detail::blas_vector(x);
+  c.incx = incx;
+  c.y = optune::detail::blas_vector(y);
+  c.incy = incy;
+  return c;
+}
+}  // namespace
+
+TYPED_TEST(Blas2, DenseGemvPacks) {
+  using T = TypeParam;
+  SCOPED_TRACE(test::seed());
+  const Queue& q = test::queue();
+  const std::int64_t sizes[][2] = {{8, 37}, {13, 16}, {5, 130}, {70, 9}};
+  int round = 0;
+  for (const auto& fp : kDenseParams)
+    for (bool col : {true, false})
+      for (BlasTranspose t : kTrans)
+        for (const auto& mn : sizes)
+          for (int v = 0; v < 2; ++v) {
+            if (t == BlasTranspose::Conjugate && !kComplex<T>) continue;
+            ++round;
+            const std::int64_t m = mn[0], n = mn[1];
+            const std::int64_t* inc = kIncs[v == 0 ? 0 : 1 + round % 3];
+            const Scalars k = round % 3 == 1 ? Scalars::BetaZero : Scalars::Random;
+            // v 0: A and x at offset 0, lda a multiple of 4; v 1: offset 1, lda odd.
+            const std::size_t aoff = v == 0 ? 0 : 1, xoff = v == 0 ? 0 : 1;
+            Storage s;
+            s.col = col;
+            s.m = m;
+            s.n = n;
+            const std::int64_t least = col ? m : n;
+            s.lda = v == 0 ? (least + 3) / 4 * 4 : least | 1;
+            if (s.lda < least) s.lda += 2;
+            SCOPED_TRACE(label(col, trans_name(t), m, n, inc, k) + " lda=" + std::to_string(s.lda) +
+                         " offset=" + std::to_string(aoff) + " SLICES=" + std::to_string(fp.at("SLICES")) +
+                         " FUSE=" + std::to_string(fp.at("FUSE")));
+            Mat<T> a(s, aoff);
+            const std::int64_t rows = t == BlasTranspose::No ? m : n, cols = t == BlasTranspose::No ? n : m;
+            check_product<T>(
+                "dense gemv", a, rows, cols, inc[0], inc[1], k,
+                [&](std::int64_t i, std::int64_t j) { return op_elem(a, t, i, j); },
+                [&](T alpha, T beta, Vec<T>& x, Vec<T>& y) {
+                  optune::detail::run_blas2(q,
+                                            dense_call<T>(optune::detail::Blas2Routine::Gemv, col, t, m, n, alpha,
+                                                          beta, a.view, s.lda, x.view, inc[0], y.view, inc[1]),
+                                            {}, &fp)
+                      .wait();
+                },
+                xoff);
+          }
+}
+
+// ger / geru / gerc through blas2_ger: y zero at every third column (the
+// reference skips it, so NaN in A there stays and nothing is written), and a
+// call with y all zero and an infinite x, which must leave A bit for bit.
+TYPED_TEST(Blas2, DenseGerPacks) {
+  using T = TypeParam;
+  SCOPED_TRACE(test::seed());
+  const Queue& q = test::queue();
+  using optune::detail::Blas2Routine;
+  const std::int64_t sizes[][2] = {{8, 37}, {13, 6}, {5, 30}, {70, 9}};
+  int round = 0;
+  for (const auto& fp : kDenseParams)
+    for (bool col : {true, false})
+      for (bool conj : {false, true})
+        for (const auto& mn : sizes)
+          for (int v = 0; v < 3; ++v) {
+            if (conj && !kComplex<T>) continue;
+            ++round;
+            const std::int64_t m = mn[0], n = mn[1];
+            const std::int64_t* inc = kIncs[v == 0 ? 0 : 1 + round % 3];
+            const std::size_t aoff = v == 1 ? 1 : 0;
+            Storage s;
+            s.col = col;
+            s.m = m;
+            s.n = n;
+            const std::int64_t least = col ? m : n;
+            s.lda = v == 1 ? least | 1 : (least + 3) / 4 * 4;
+            if (s.lda < least) s.lda += 2;
+            SCOPED_TRACE(label(col, conj ? "gerc" : "ger", m, n, inc, Scalars::Random) + " lda=" +
+                         std::to_string(s.lda) + " offset=" + std::to_string(aoff) + " RC=" +
+                         std::to_string(fp.at("RC")) + " VW=" + std::to_string(fp.at("VW")) + " v=" +
+                         std::to_string(v));
+            Mat<T> a(s, aoff);
+            Vec<T> x(m, inc[0], v == 1 ? 1 : 0), y(n, inc[1]);
+            const bool all_zero = v == 2;  // y all zero, x infinite: nothing may change
+            for (std::int64_t j = 0; j < n; ++j)
+              if (all_zero || j % 3 == 1) y.el(j) = T(0);
+            if (all_zero) x.el(m / 2) = T(std::numeric_limits<Real<T>>::infinity());
+            // A NaN where a skipped column crosses a row: it must stay NaN.
+            if (n > 1 && m > 0) a.el(m - 1, 1) = nan_value<T>();
+            x.upload();
+            y.upload();
+            a.upload();
+            const T alpha = random_value<T>();
+            const Blas2Routine r = !kComplex<T> ? Blas2Routine::Ger : conj ? Blas2Routine::Gerc : Blas2Routine::Geru;
+            optune::detail::run_blas2(q,
+                                      dense_call<T>(r, col, BlasTranspose::No, m, n, alpha, T(0), a.view, s.lda,
+                                                    x.view, inc[0], y.view, inc[1]),
+                                      {}, &fp)
+                .wait();
+            for (std::int64_t i = 0; i < m; ++i)
+              for (std::int64_t j = 0; j < n; ++j) {
+                if (to_ref(y.el(j)) == Ref<T>(0)) continue;
+                const Ref<T> yj = conj ? conj_ref<T>(to_ref(y.el(j))) : to_ref(y.el(j));
+                a.el(i, j) = from_ref<T>(to_ref(a.el(i, j)) + to_ref(alpha) * to_ref(x.el(i)) * yj);
+              }
+            a.expect("dense ger a", all_zero ? 0 : 8 * eps<T>());
+            if (!all_zero) x.expect("dense ger x", 0);
+            y.expect("dense ger y", 0);
+          }
+}
+
+// symv / hemv by column strips (blas2_symv_strips) with forced parameters:
+// 16-wide strips, chunks of 256 rows (n = 300 gives strips of two chunks),
+// both layouts and triangles, increments of either sign, beta 0 over NaN.
+TYPED_TEST(Blas2, SymvStrips) {
+  using T = TypeParam;
+  SCOPED_TRACE(test::seed());
+  const Queue& q = test::queue();
+  constexpr bool herm = kComplex<T>;
+  const optune::detail::Params fp = {{"WGS", 64}, {"SB", 16}, {"STRIP", 256}, {"VW", 4}};
+  const std::int64_t sizes[] = {1, 6, 33, 300};
+  int round = 0;
+  for (bool col : {true, false})
+    for (bool upper : {true, false})
+      for (std::int64_t n : sizes) {
+        ++round;
+        const std::int64_t* inc = kIncs[round % 4];
+        const Scalars k = round % 3 == 1 ? Scalars::BetaZero : Scalars::Random;
+        SCOPED_TRACE(label(col, upper ? "upper" : "lower", n, n, inc, k));
+        Storage s;
+        s.kind = Kind::Full;
+        s.col = col;
+        s.upper = upper;
+        s.m = s.n = n;
+        s.lda = n + round % 2;
+        Mat<T> a(s);
+        check_product<T>(
+            "symv strips", a, n, n, inc[0], inc[1], k,
+            [&](std::int64_t i, std::int64_t j) { return a.full(i, j, herm); },
+            [&](T alpha, T beta, Vec<T>& x, Vec<T>& y) {
+              optune::detail::Blas2Call c = dense_call<T>(
+                  herm ? optune::detail::Blas2Routine::Hemv : optune::detail::Blas2Routine::Symv, col,
+                  BlasTranspose::No, 0, n, alpha, beta, a.view, s.lda, x.view, inc[0], y.view, inc[1]);
+              c.uplo = upper ? Triangle::Upper : Triangle::Lower;
+              optune::detail::run_blas2(q, c, {}, &fp).wait();
+            });
+      }
 }

@@ -8,12 +8,13 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
-# triangular and rank-k routines, with the blas3 family tuned first; `im2col`
+# triangular and rank-k routines, with the blas3 family tuned first (`blas2`
+# likewise for level 2's gemv, ger and symv / hemv); `im2col`
 # the same for im2col / col2im (and the convolution tests, which share its kernel).
 # `host-blas` runs liboptune_blas.so.3's tests on cuda:0 (netlib's programs and
 # the C / Fortran checks, every call on the GPU) and `optune bench blas
@@ -588,6 +589,22 @@ blas3() {
   bench_both blas --only syrk,syr2k,trmm,trsm,herk,her2k "$@"
 }
 
+# BLAS level 2's general and symmetric products and updates (gemv, ger /
+# geru, symv / hemv: the dense packs, the fused slices and the symv strips):
+# their tests on both back ends, the blas2 family tuned for the bench's sizes
+# (n > 2^22 elements) in f32, f64 and c32, then the level-2 bench rows on both.
+blas2() {
+  local ocl
+  ocl=$(ocl_device)
+  named_tests cuda:0 blas2-cuda 'test_blas2|test_blas2_errors'
+  named_tests "$ocl" blas2-opencl 'test_blas2|test_blas2_errors|test_blas2.split'
+  local -a TUNED=("blas2:f32:mv-cols/n>2^22,mv-rows/n>2^22,symv/n>2^22,rank/n>2^22:120"
+                  "blas2:f64:mv-cols/n>2^22,mv-rows/n>2^22,symv/n>2^22,rank/n>2^22:60"
+                  "blas2:c32:mv-cols/n>2^22,mv-rows/n>2^22,symv/n>2^22,rank/n>2^22:60")
+  tune
+  bench_both blas --only gemv-,gemv_t-,ger-,geru-,symv-,hemv- "$@"
+}
+
 # The BLAS of issue 20 after its merges: every BLAS test program on cuda:0
 # and on the NVIDIA OpenCL device (BLAS_TESTS, a ctest regex), then (blas-bench)
 # `optune bench blas` on both back ends.
@@ -659,6 +676,7 @@ case "$WHAT" in
   host-stage) build && host_stage ;;
   blas-tri) build && blas_tri "$@" ;;
   blas3) build && blas3 "$@" ;;
+  blas2) build && blas2 "$@" ;;
   im2col) build && im2col "$@" ;;
   all) build && tests && tune && bench "$@" ;;
   *) echo "unknown step $WHAT" >&2; exit 2 ;;

@@ -24,7 +24,8 @@ using R = Blas2Routine;
 // The kernel's flags (blas2.cl).
 enum : std::int32_t {
   kJMajor = 1, kConj = 2, kAlphaZero = 4, kBetaZero = 8, kUpper = 16, kHerm = 32, kPack1 = 64, kPackSwap = 128,
-  kTri = 256, kPacked = 512, kRank2 = 1024, kC1 = 2048, kC2 = 4096, kSwapIJ = 8192
+  kTri = 256, kPacked = 512, kRank2 = 1024, kC1 = 2048, kC2 = 4096, kSwapIJ = 8192,
+  kVec = 16384, kXVec = 32768, kFuse = 65536
 };
 
 bool is_packed(R r) { return r == R::Spmv || r == R::Hpmv || r == R::Spr || r == R::Hpr || r == R::Spr2 || r == R::Hpr2; }
@@ -272,17 +273,77 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     // always through the second pass; alpha 0 reads no A and takes the
     // generic kernel.
     pr.blocked = (r == R::Symv || r == R::Hemv) && !alpha_zero;
+    // gemv in dense storage: packs of VW along the contiguous direction
+    // (blas2_gemv_c / blas2_gemv_r), the split's sums added by the last
+    // group of each row block (FUSE) or by blas2_mv_final.
+    pr.dense = r == R::Gemv && !alpha_zero;
     const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
     const Geometry g = fam.geometry(p, caps, pr);
     const std::size_t slices = fam.slices(p, caps, pr);
-    const bool two_pass = slices > 1 || pr.blocked;
+    const std::size_t vw = fam.vector_width(p, pr);
+    // symv / hemv by column strips: the row blocks' last arrivals add the slots.
+    const bool strips = pr.blocked && p.at("STRIP") > 0;
+    const bool fuse = (pr.dense && slices > 1 && p.at("FUSE") != 0) || strips;
+    const bool split = slices > 1 || pr.blocked, two_pass = split && !fuse;
     const std::size_t tj = fam.threads_per_row(p, pr);
-    const std::size_t chunk = (std::size_t(cols) + slices - 1) / slices;
-    ScratchLease lease = lease_scratch(q, {two_pass ? slices * std::size_t(rows) * dtype_size(t) : 0, 0, 0, 0});
-    const MemImpl& part = two_pass ? *lease.slot[0] : *c.y.mem;
+    std::size_t chunk = (std::size_t(cols) + slices - 1) / slices;
+    if (pr.dense && pr.row_major) chunk = round_up(chunk, vw);  // packs start aligned in every slice
+    const std::size_t row_blocks = strips ? g.global[1] : g.global[0] / g.local[0];
+    ScratchLease lease = lease_scratch(q, {split ? slices * std::size_t(rows) * dtype_size(t) : 0,
+                                           fuse ? row_blocks * sizeof(std::uint32_t) : 0, 0, 0});
+    const MemImpl& part = split ? *lease.slot[0] : *c.y.mem;
     KernelSource src = fam.program(p, pr);
     std::vector<KernelArg> args;
-    if (pr.blocked) {
+    // The arguments after A's address map, shared by blas2_mv_* and blas2_gemv_*.
+    const auto product_tail = [&](std::vector<KernelArg>& a) {
+      vec(a, c.x, cols, c.incx);
+      vec(a, c.y, rows, c.incy);
+      a.push_back(blas_type_arg(t, c.alpha));
+      a.push_back(blas_type_arg(t, c.beta));
+      a.push_back(KernelArg::scalar(flags));
+      a.push_back(KernelArg::scalar(std::uint32_t(tj)));
+      a.push_back(KernelArg::scalar(std::uint64_t(chunk)));
+      a.push_back(KernelArg::buffer(part));
+    };
+    EventSpan span;
+    WaitList first_wait = wait;
+    if (fuse) {
+      // The row blocks' arrival counters start at 0.
+      span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, row_blocks), std::uint32_t(0), wait));
+      first_wait = {};
+    }
+    if (pr.dense) {
+      // Whole packs are aligned accesses where A's base and the stride
+      // between packs are multiples of VW (lanes contiguous); else lane by lane.
+      const std::int64_t lane = pr.row_major ? sj : si, across = pr.row_major ? si : sj;
+      if (vw > 1 && lane == 1 && am.base % std::int64_t(vw) == 0 && across % std::int64_t(vw) == 0) flags |= kVec;
+      if (vw > 1 && pr.row_major && c.incx == 1 && blas_base_of(c.x, cols, c.incx) % vw == 0) flags |= kXVec;
+      if (fuse) flags |= kFuse;
+      src.entry = pr.row_major ? "blas2_gemv_r" : "blas2_gemv_c";
+      args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
+              KernelArg::buffer(*c.a.mem), KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si),
+              KernelArg::scalar(sj)};
+      product_tail(args);
+      args.push_back(KernelArg::buffer(fuse ? *lease.slot[1] : part));
+    } else if (strips) {
+      // The view whose stored columns are contiguous: a row-major matrix is
+      // its transpose (the other triangle; conjugated if Hermitian).
+      const bool col = si == 1;
+      std::int32_t sf = flags & (kBetaZero | kHerm);
+      if ((c.uplo == Triangle::Upper) == col) sf |= kUpper;
+      if (!col && is_hermitian(r)) sf |= kConj;
+      src.entry = "blas2_symv_strips";
+      args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::buffer(*c.a.mem),
+              KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(col ? sj : si)};
+      vec(args, c.x, cols, c.incx);
+      vec(args, c.y, rows, c.incy);
+      args.push_back(blas_type_arg(t, c.alpha));
+      args.push_back(blas_type_arg(t, c.beta));
+      args.push_back(KernelArg::scalar(sf));
+      args.push_back(KernelArg::scalar(std::uint64_t(p.at("STRIP"))));
+      args.push_back(KernelArg::buffer(part));
+      args.push_back(KernelArg::buffer(*lease.slot[1]));
+    } else if (pr.blocked) {
       src.entry = "blas2_symv_blocks";
       args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::buffer(*c.a.mem),
               KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si), KernelArg::scalar(sj)};
@@ -294,18 +355,10 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
               KernelArg::scalar(lo), KernelArg::scalar(hi), KernelArg::buffer(*c.a.mem),
               KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si),
               KernelArg::scalar(sj), KernelArg::scalar(std::int64_t(c.n))};
-      vec(args, c.x, cols, c.incx);
-      vec(args, c.y, rows, c.incy);
-      args.push_back(blas_type_arg(t, c.alpha));
-      args.push_back(blas_type_arg(t, c.beta));
-      args.push_back(KernelArg::scalar(flags));
-      args.push_back(KernelArg::scalar(std::uint32_t(tj)));
-      args.push_back(KernelArg::scalar(std::uint64_t(chunk)));
-      args.push_back(KernelArg::buffer(part));
+      product_tail(args);
     }
     KernelPtr k = compile_kernel(q, src);
-    EventSpan span;
-    span.add(launch_kernel(q, *k, args, g, wait, &p));
+    span.add(launch_kernel(q, *k, args, g, first_wait, &p));
     if (two_pass) {
       src.entry = "blas2_mv_final";
       KernelPtr fk = compile_kernel(q, src);
@@ -332,11 +385,31 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
   pr.row_major = !is_packed(r) && am.sj == 1 && am.si != 1;
   if (is_packed(r)) pr.row_major = c.layout == Layout::RowMajor;  // row-major packed rows are contiguous
   if (pr.row_major) flags |= kSwapIJ;
+  // ger / geru / gerc in dense storage: packs of VW along the contiguous
+  // direction, RC columns per work-item (blas2_ger).
+  pr.dense = is_general(r);
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
   const Geometry g = fam.geometry(p, caps, pr);
-  KernelPtr k = compile_kernel(q, fam.program(p, pr));
+  KernelSource src = fam.program(p, pr);
   const BlasVector& v = has_y(r) ? c.y : c.x;
   const std::int64_t incv = has_y(r) ? c.incy : c.incx;
+  if (pr.dense) {
+    const std::int64_t vw = std::int64_t(fam.vector_width(p, pr));
+    const std::int64_t lane = pr.row_major ? am.sj : am.si, across = pr.row_major ? am.si : am.sj;
+    if (vw > 1 && lane == 1 && am.base % vw == 0 && across % vw == 0) flags |= kVec;
+    src.entry = "blas2_ger";
+    KernelPtr k = compile_kernel(q, src);
+    std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
+                                KernelArg::buffer(*c.a.mem), KernelArg::scalar(std::uint64_t(am.base)),
+                                KernelArg::scalar(am.si), KernelArg::scalar(am.sj)};
+    vec(args, c.x, rows, c.incx);
+    vec(args, v, cols, incv);
+    args.push_back(blas_type_arg(t, c.alpha));
+    args.push_back(KernelArg::scalar(flags));
+    args.push_back(KernelArg::scalar(std::uint32_t(p.at("RC"))));
+    return launch_kernel(q, *k, args, g, wait, &p);
+  }
+  KernelPtr k = compile_kernel(q, src);
   std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
                               KernelArg::buffer(*c.a.mem), KernelArg::scalar(std::uint64_t(am.base)),
                               KernelArg::scalar(am.si), KernelArg::scalar(am.sj),

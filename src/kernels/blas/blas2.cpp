@@ -13,16 +13,24 @@ const char* blas2_routine_name(Blas2Routine r) noexcept {
 
 bool blas2_is_product(Blas2Routine r) noexcept { return int(r) <= int(Blas2Routine::Hpmv); }
 
-std::vector<Parameter> Blas2Family::parameters(const Capabilities&) const {
+std::vector<Parameter> Blas2Family::parameters(const Capabilities& caps) const {
   return {
       {"WGS", {64, 128, 256, 512}, 256, "work-items per group (a power of two)"},
       {"TJ", {1, 2, 4, 8, 16, 32, 64, 128, 256, 512}, 32,
        "products with M's rows contiguous: work-items per row, side by side (at most WGS)"},
-      {"CTJ", {1, 2, 4, 8, 16}, 1,
-       "products with M's columns contiguous: work-items per row, WGS / CTJ rows apart (at most WGS)"},
+      {"CTJ", {1, 2, 4, 8, 16, 32, 64}, caps.type == DeviceType::CPU ? 1 : 16,
+       "products with M's columns contiguous: work-items per row (pack of rows), WGS / CTJ apart (at most WGS)"},
       {"SLICES", {0, 1, 2, 4, 8, 16, 32, 64}, 0,
        "products: at most this many slices of the j range, added by a second pass (0: enough for two waves)"},
-      {"SB", {16, 32, 64}, 64, "symv / hemv: the side of the blocks a group reads once (at most WGS)"},
+      {"SB", {16, 32, 64}, caps.type == DeviceType::CPU ? 64 : 32,
+       "symv / hemv: the side of the blocks a group reads once, or the width of a column strip (at most WGS)"},
+      {"VW", {1, 2, 4}, 4,
+       "dense gemv and ger, real types: elements per access along A's contiguous direction (at most 16 bytes)"},
+      {"FUSE", {0, 1}, 1,
+       "dense gemv split in slices: the last group of a row block adds them (1), or a second pass does (0)"},
+      {"RC", {1, 2, 4, 8, 16, 32}, 8, "dense ger: columns each work-item updates"},
+      {"STRIP", {0, 256, 512, 1024, 2048, 4096}, caps.type == DeviceType::CPU ? 0 : 1024,
+       "symv / hemv in dense storage: rows of an SB-wide column strip per group (0: a group per SB x SB block)"},
   };
 }
 
@@ -34,6 +42,10 @@ std::string Blas2Family::check(const Params& p, const Capabilities& caps, const 
   const std::size_t sb = std::size_t(p.at("SB"));
   if ((wgs + sb * (sb + 1)) * dtype_size(problem.dtype) > local_limit(caps))
     return "the group's sums and symv's block exceed local memory";
+  // blas2_symv_strips (in every problem's program): the column sums of half
+  // the group, and the arrival flags.
+  if (sb * (wgs / 2 + 1) * dtype_size(problem.dtype) + wgs * 4 > local_limit(caps))
+    return "symv's strip sums exceed local memory";
   if (std::size_t(p.at("TJ")) > wgs || std::size_t(p.at("CTJ")) > wgs) return "more work-items per row than WGS";
   if (sb > wgs) return "SB exceeds WGS";
   return "";
@@ -44,9 +56,20 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     // Halve symv's block, then the group, until the device takes them (CPUs
     // through PoCL may cap the group; complex double blocks need local memory).
     while (p.at("SB") > 16 && !check(p, caps, problem).empty()) p["SB"] /= 2;
+    // symv's strips keep SB elements of x and SB column sums per work-item in
+    // registers: at most 256 bytes of each (f32 64, f64 and c32 32, c64 16).
+    if (problem.blocked && p.at("STRIP") > 0)
+      while (p.at("SB") > 16 && std::size_t(p.at("SB")) * dtype_size(problem.dtype) > 256) p["SB"] /= 2;
     while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
     p["TJ"] = std::min(p.at("TJ"), p.at("WGS"));
     p["CTJ"] = std::min(p.at("CTJ"), p.at("WGS"));
+    // Packs of at most 16 bytes; complex elements are pairs already.
+    if (is_complex(problem.dtype)) p["VW"] = 1;
+    while (std::size_t(p.at("VW")) * dtype_size(problem.dtype) > 16) p["VW"] /= 2;
+    // blas2_ger keeps four columns' loads in flight only by packs of VW > 1
+    // (PoCL's LLVM 15 crashed on the VW 1 form); with VW 1 a work-item takes
+    // one column, so the group's many work-items keep the loads in flight.
+    if (p.at("VW") == 1) p["RC"] = 1;
     return p;
   };
   const Params p = adjust(complete(tuned, caps));
@@ -57,10 +80,16 @@ std::size_t Blas2Family::threads_per_row(const Params& p, const Blas2Problem& pr
   return std::size_t(problem.row_major ? p.at("TJ") : p.at("CTJ"));
 }
 
+std::size_t Blas2Family::rows_per_group(const Params& p, const Blas2Problem& problem) const {
+  const std::size_t rpg = std::size_t(p.at("WGS")) / threads_per_row(p, problem);
+  return problem.row_major ? rpg : rpg * vector_width(p, problem);
+}
+
 std::size_t Blas2Family::slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const {
   if (!blas2_is_product(problem.routine)) return 1;
-  if (problem.blocked) return symv_blocks(p, problem.rows);
-  const std::size_t wgs = std::size_t(p.at("WGS")), tj = threads_per_row(p, problem), rpg = wgs / tj;
+  if (problem.blocked) return symv_blocks(p, problem.rows) + (p.at("STRIP") > 0 ? strip_chunks(p, problem.rows) : 0);
+  const std::size_t wgs = std::size_t(p.at("WGS")), tj = threads_per_row(p, problem);
+  const std::size_t rpg = rows_per_group(p, problem);
   const std::size_t rows = std::size_t(std::max<std::int64_t>(problem.rows, 1));
   const std::size_t cols = std::size_t(std::max<std::int64_t>(problem.cols, 1));
   const std::size_t groups = (rows + rpg - 1) / rpg;
@@ -69,8 +98,11 @@ std::size_t Blas2Family::slices(const Params& p, const Capabilities& caps, const
   std::size_t want = std::size_t(p.at("SLICES"));
   if (want == 0) {
     const std::size_t wave = std::size_t(caps.compute_units ? caps.compute_units : 1) * resident_per_unit(caps);
-    const std::size_t target = std::max<std::size_t>(1, 2 * wave / wgs);
-    want = std::min<std::size_t>(64, (target + groups - 1) / groups);
+    // Two waves of groups; for dense gemv, whose packs keep four loads in
+    // flight per work-item and whose slices' sums the last group adds, as many
+    // slices as fit in one wave (one where the row blocks fill it).
+    const std::size_t target = std::max<std::size_t>(1, (problem.dense ? 1 : 2) * wave / wgs);
+    want = std::min<std::size_t>(64, problem.dense ? target / groups : (target + groups - 1) / groups);
   }
   return std::clamp<std::size_t>(want, 1, most);
 }
@@ -82,14 +114,24 @@ Geometry Blas2Family::geometry(const Params& p, const Capabilities& caps, const 
   Geometry g;
   g.dims = 2;
   g.local[0] = wgs;
-  if (problem.blocked) {
+  if (problem.blocked && p.at("STRIP") > 0) {
+    // (chunk, strip); groups past their strip's chunks only take part in the barriers.
+    g.global[0] = strip_chunks(p, problem.rows) * wgs;
+    g.global[1] = symv_blocks(p, problem.rows);
+  } else if (problem.blocked) {
     const std::size_t nb = symv_blocks(p, problem.rows);
     g.dims = 1;
     g.global[0] = nb * (nb + 1) / 2 * wgs;
   } else if (blas2_is_product(problem.routine)) {
-    const std::size_t rpg = wgs / threads_per_row(p, problem);
+    const std::size_t rpg = rows_per_group(p, problem);
     g.global[0] = (rows + rpg - 1) / rpg * wgs;
     g.global[1] = slices(p, caps, problem);
+  } else if (problem.dense) {
+    // A pack of VW along the contiguous direction per work-item, RC columns each.
+    const std::size_t vw = vector_width(p, problem), rc = std::size_t(p.at("RC"));
+    const std::size_t e = problem.row_major ? cols : rows, f = problem.row_major ? rows : cols;
+    g.global[0] = round_up((e + vw - 1) / vw, wgs);
+    g.global[1] = std::min<std::size_t>((f + rc - 1) / rc, 65535);
   } else {
     // The first dimension along the contiguous direction (row_major: j).
     const std::size_t e = problem.row_major ? cols : rows, f = problem.row_major ? rows : cols;
@@ -104,16 +146,17 @@ Defines Blas2Family::defines(const Params& p, const Blas2Problem& problem) const
           {"REAL", c_type_name(real_dtype(problem.dtype))},
           {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
           {"WGS", std::to_string(p.at("WGS"))},
-          {"SB", std::to_string(p.at("SB"))}};
+          {"SB", std::to_string(p.at("SB"))},
+          {"VW", std::to_string(p.at("VW"))}};  // one program for every path of the type
 }
 
 std::string Blas2Family::entry(Blas2Routine r) {
   using R = Blas2Routine;
   switch (r) {
-    case R::Gemv: case R::Gbmv: return "blas2_mv_ge";
+    case R::Gemv: case R::Gbmv: return "blas2_mv_ge";  // dense gemv: blas2_gemv_c / _r (run_blas2)
     case R::Symv: case R::Hemv: case R::Sbmv: case R::Hbmv: return "blas2_mv_sy";
     case R::Spmv: case R::Hpmv: return "blas2_mv_sp";
-    default: return "blas2_rank";
+    default: return "blas2_rank";  // dense ger / geru / gerc: blas2_ger (run_blas2)
   }
 }
 

@@ -21,9 +21,13 @@ struct Blas2Problem {
   std::int64_t rows = 0, cols = 0;  // the logical matrix M (op(A) for gemv / gbmv)
   bool row_major = true;            // products: M's rows contiguous (a row's work-items side by side)
   bool blocked = false;             // symv / hemv in dense storage: blas2_symv_blocks
+  bool dense = false;               // gemv / ger in dense storage: blas2_gemv_c / _r, blas2_ger (packs of VW)
   std::vector<std::int64_t> sizes() const { return {rows, cols}; }
   std::map<std::string, std::int64_t> fields() const {
-    return {{"routine", std::int64_t(routine)}, {"row_major", row_major ? 1 : 0}, {"blocked", blocked ? 1 : 0}};
+    return {{"routine", std::int64_t(routine)},
+            {"row_major", row_major ? 1 : 0},
+            {"blocked", blocked ? 1 : 0},
+            {"dense", dense ? 1 : 0}};
   }
 };
 
@@ -46,9 +50,21 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   // Products: work-items per row, and slices of the j range (1: no second pass).
   std::size_t threads_per_row(const Params& p, const Blas2Problem& problem) const;
   std::size_t slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const;
-  // Blocked symv / hemv: blocks per side.
+  // The dense paths: elements per pack (fit leaves 1 for complex types).
+  static std::size_t vector_width(const Params& p, const Blas2Problem& problem) {
+    return problem.dense ? std::size_t(p.at("VW")) : 1;
+  }
+  // Rows of M a product's group owns.
+  std::size_t rows_per_group(const Params& p, const Blas2Problem& problem) const;
+  // Blocked symv / hemv: blocks per side (and column strips of blas2_symv_strips).
   static std::size_t symv_blocks(const Params& p, std::int64_t n) {
     return std::size_t((n + p.at("SB") - 1) / p.at("SB"));
+  }
+  // blas2_symv_strips: the most chunks of STRIP rows a strip has (its rows
+  // outside the diagonal block are at most (blocks - 1) SB).
+  static std::size_t strip_chunks(const Params& p, std::int64_t n) {
+    const std::size_t rows = (symv_blocks(p, n) - 1) * std::size_t(p.at("SB")), rch = std::size_t(p.at("STRIP"));
+    return std::max<std::size_t>(1, (rows + rch - 1) / rch);
   }
   // The entry point of the routine (products: by storage).
   static std::string entry(Blas2Routine r);
