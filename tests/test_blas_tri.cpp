@@ -1,7 +1,8 @@
 // BLAS level-2 triangular routines (optune/blas2_triangular.hpp) against a
 // long double reference written here, in s, d, c and z: every layout,
 // triangle, transposition and diagonal, full, banded and packed storage,
-// odd sizes (1 to 70, beyond a panel of rows) and 300 (many panels), band
+// odd sizes (1 to 70, beyond a panel of rows) and 300 (many panels; products
+// also in many column slices), band
 // widths 0 to beyond n, increments 1, -1, 2 and -3 inside poisoned
 // allocations. A's storage holds NaN wherever the routine must not read
 // (outside the triangle or band, unit diagonals, padding), x's allocation
@@ -261,7 +262,9 @@ TYPED_TEST(BlasTri, ManyPanels) {
 // Solves in both modes whatever the device's default: one launch whose
 // groups wait on each other (PERSIST 1), one launch per panel (0); two
 // (WGS, NB) pairs per type (each pair is a program to compile), every NB
-// among the four types.
+// among the four types; products in slices of 64 columns with the first
+// pair (SW 64: up to two slices per panel, the last group of a panel adding
+// them) and in one slice with the second (SW 0); increments 1, -2, 3, -1.
 template <class T> constexpr int kTypeIndex = std::is_same_v<T, float> ? 0 : std::is_same_v<T, double> ? 1
                                               : std::is_same_v<T, std::complex<float>> ? 2 : 3;
 
@@ -269,25 +272,51 @@ TYPED_TEST(BlasTri, SolveModesAndPanels) {
   using T = TypeParam;
   static const std::int64_t pairs[8][2] = {{64, 8}, {128, 64}, {256, 16}, {64, 32},
                                            {128, 32}, {256, 8}, {64, 16}, {128, 32}};  // c64: NB 64 needs 66 KiB
+  static const std::int64_t incs[] = {1, -2, 3, -1};
   int idx = 0;
   for (int pi = 0; pi < 2; ++pi)
     for (std::int64_t persist : {0, 1}) {
       const auto& pair = pairs[2 * kTypeIndex<T> + pi];
-      const detail::Params params{{"WGS", pair[0]}, {"NB", pair[1]}, {"PERSIST", persist}};
+      const detail::Params params{{"WGS", pair[0]}, {"NB", pair[1]}, {"SW", pi == 0 ? 64 : 0}, {"PERSIST", persist}};
       for (Form form : {Form::Full, Form::Band, Form::Packed}) {
         Problem<T> p;
         p.forced = &params;
-        const std::int64_t n = 97 + idx % 3, k = form == Form::Band ? 19 : n - 1;
+        const std::int64_t n = 97 + idx % 3, k = form == Form::Band ? 19 + 50 * (idx % 2) : n - 1;
         p.s = {form, idx % 2 ? Layout::RowMajor : Layout::ColMajor, idx % 3 ? Triangle::Lower : Triangle::Upper, n, k,
                form == Form::Full ? n : k + 1};
         p.trans = BlasTranspose(idx % 3);
         p.diag = idx % 4 == 3 ? Diagonal::Unit : Diagonal::NonUnit;
+        p.incx = incs[idx % 4];
         p.solve = true;
         p.check();
         p.solve = false;
         p.check();
         ++idx;
       }
+    }
+}
+
+// Products in many slices: n = 300 (and 131, not a multiple of any NB) in
+// slices of 64 columns (the program of the type's first pair above), every
+// form, both layouts, transposed and conjugated, unit and not.
+TYPED_TEST(BlasTri, ProductSlices) {
+  using T = TypeParam;
+  const std::int64_t wgs[] = {64, 256, 128, 64}, nb[] = {8, 16, 32, 16};
+  const detail::Params params{{"WGS", wgs[kTypeIndex<T>]}, {"NB", nb[kTypeIndex<T>]}, {"SW", 64}, {"PERSIST", 0}};
+  int idx = 0;
+  for (Form form : {Form::Full, Form::Band, Form::Packed})
+    for (BlasTranspose trans : {BlasTranspose::No, BlasTranspose::Yes, BlasTranspose::Conjugate}) {
+      Problem<T> p;
+      p.forced = &params;
+      const std::int64_t n = idx % 2 ? 131 : 300, k = form == Form::Band ? 100 : n - 1;
+      p.s = {form, idx % 2 ? Layout::RowMajor : Layout::ColMajor, idx % 4 < 2 ? Triangle::Lower : Triangle::Upper, n,
+             k, form == Form::Full ? n + 2 : k + 1};
+      p.trans = trans;
+      p.diag = idx % 3 == 1 ? Diagonal::Unit : Diagonal::NonUnit;
+      p.incx = idx % 2 ? -1 : 2;
+      p.solve = false;
+      p.check();
+      ++idx;
     }
 }
 

@@ -133,9 +133,11 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
                               KernelArg::scalar(std::int64_t(c.incx))};
   const std::size_t es = dtype_size(pr.dtype);
   const std::size_t blocks = (n + std::size_t(p.at("NB")) - 1) / std::size_t(p.at("NB"));
-  ScratchLease lease = lease_scratch(q, {n * es, c.solve ? (blocks + 1) * 4 : 0, 0, 0});
   EventSpan span;
   if (c.solve) {
+    // xs (the solved values) and the flags: the ticket counter, the count of
+    // solved panels.
+    ScratchLease lease = lease_scratch(q, {n * es, 2 * 4, 0, 0});
     args.push_back(KernelArg::buffer(*lease.slot[0]));
     args.push_back(KernelArg::buffer(*lease.slot[1]));
     KernelPtr kk = compile_kernel(q, src);
@@ -148,12 +150,16 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
       }
       return span.result();
     }
-    // The ticket counter and the blocks' flags start at 0.
-    span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, blocks + 1), std::uint32_t(0), wait));
+    span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, 2), std::uint32_t(0), wait));
     args.push_back(KernelArg::scalar(std::int64_t(-1)));
     span.add(launch_kernel(q, *kk, args, g, {}, &p));
     return span.result();
   }
+  // Products: xs, the panels' counters (zeroed by tri_gather), the slices'
+  // sums (slices of this band's longest span).
+  Geometry mg = g;
+  mg.global[1] = BlasTriFamily::mv_slices(p, n, k);
+  ScratchLease lease = lease_scratch(q, {n * es, blocks * 4, mg.global[1] > 1 ? mg.global[1] * n * es : es, 0});
   src.entry = "tri_gather";
   KernelPtr gk = compile_kernel(q, src);
   Geometry gg;
@@ -161,12 +167,14 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
   gg.global[0] = round_up(n, gg.local[0]);
   span.add(launch_kernel(q, *gk,
                          {u64(n), i32(rev), KernelArg::buffer(*c.x.mem), u64(xb), KernelArg::scalar(std::int64_t(c.incx)),
-                          KernelArg::buffer(*lease.slot[0])},
+                          KernelArg::buffer(*lease.slot[0]), KernelArg::buffer(*lease.slot[1]), u64(blocks)},
                          gg, wait, &p));
   src.entry = "tri_mv";
   KernelPtr mk = compile_kernel(q, src);
   args.push_back(KernelArg::buffer(*lease.slot[0]));
-  span.add(launch_kernel(q, *mk, args, g, {}, &p));
+  args.push_back(KernelArg::buffer(*lease.slot[2]));
+  args.push_back(KernelArg::buffer(*lease.slot[1]));
+  span.add(launch_kernel(q, *mk, args, mg, {}, &p));
   return span.result();
 }
 

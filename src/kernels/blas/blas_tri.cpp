@@ -7,7 +7,13 @@ namespace optune::detail {
 std::vector<Parameter> BlasTriFamily::parameters(const Capabilities& caps) const {
   return {
       {"WGS", {64, 128, 256, 512}, 256, "work-items per group (NB rows times WGS / NB lanes)"},
-      {"NB", {8, 16, 32, 64}, 32, "rows per panel (solves: the diagonal block's order, NB barriers)"},
+      // GPUs: half as many steps in the solve's chain as with 32 (its local
+      // inverse needs 64^2 elements: fit() halves NB where they do not fit).
+      {"NB", {8, 16, 32, 64}, caps.type == DeviceType::CPU ? 32 : 64,
+       "rows per panel (solves: the diagonal block's order, the chain's step)"},
+      // GPUs: enough groups to stream the triangle at the memory's rate.
+      {"SW", {0, 64, 128, 256, 512, 1024, 2048}, caps.type == DeviceType::CPU ? 0 : 512,
+       "products: columns per slice of a panel's rows (0: one slice, the whole row)"},
       // CPUs (PoCL) run a few groups at a time on shared cores, where a group
       // that spins costs its thread: one launch per panel there.
       {"PERSIST", {0, 1}, caps.type == DeviceType::CPU ? 0 : 1,
@@ -22,16 +28,29 @@ std::string BlasTriFamily::check(const Params& p, const Capabilities& caps, cons
   if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
   if (nb > wgs || wgs % nb != 0) return "NB must divide WGS";
   const std::size_t es = dtype_size(problem.dtype);
-  // red[WGS], and for solves diag[NB^2] and rhs[NB].
-  const std::size_t local = (wgs + (problem.solve ? nb * nb + nb : 0)) * es + 16;
+  // red[WGS], and for solves dinv[NB^2], vec[NB] and col[NB].
+  const std::size_t local = (wgs + (problem.solve ? nb * nb + 2 * nb : 0)) * es + 16;
   if (local > local_limit(caps)) return "the group's local arrays exceed local memory";
   return "";
 }
 
 Params BlasTriFamily::fit(const Params& tuned, const Capabilities& caps, const BlasTriProblem& problem) const {
+  // A group beyond the device's limits halves WGS (NB with it where NB
+  // would no longer divide it); local arrays beyond its memory halve NB.
   const auto adjust = [&](Params p) {
-    while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
-    while (p.at("NB") > 8 && !check(p, caps, problem).empty()) p["NB"] /= 2;
+    const auto limit = std::int64_t(std::min(caps.max_work_group_size, caps.max_work_item_sizes[0]));
+    while (!check(p, caps, problem).empty()) {
+      if (p.at("WGS") > 64 && p.at("WGS") > limit) {
+        p["WGS"] /= 2;
+        p["NB"] = std::min(p.at("NB"), p.at("WGS"));
+      } else if (p.at("NB") > 8) {
+        p["NB"] /= 2;
+      } else if (p.at("WGS") > 64) {
+        p["WGS"] /= 2;
+      } else {
+        break;
+      }
+    }
     return p;
   };
   const Params p = adjust(complete(tuned, caps));
@@ -45,7 +64,18 @@ Geometry BlasTriFamily::geometry(const Params& p, const Capabilities&, const Bla
   g.local[0] = wgs;
   // Solves launched per panel: one group each.
   g.global[0] = problem.solve && p.at("PERSIST") == 0 ? wgs : (n + nb - 1) / nb * wgs;
+  if (!problem.solve) {
+    // Products: panels x slices of a full triangle's longest span (the
+    // host narrows it for bands).
+    g.dims = 2;
+    g.global[1] = mv_slices(p, n, n - 1);
+  }
   return g;
+}
+
+std::size_t BlasTriFamily::mv_slices(const Params& p, std::size_t n, std::size_t k) {
+  const std::size_t sw = std::size_t(p.at("SW")), span = std::min(n, k + std::size_t(p.at("NB")));
+  return sw == 0 ? 1 : (span + sw - 1) / sw;
 }
 
 Defines BlasTriFamily::defines(const Params& p, const BlasTriProblem& problem) const {
@@ -53,7 +83,8 @@ Defines BlasTriFamily::defines(const Params& p, const BlasTriProblem& problem) c
           {"REAL", c_type_name(real_dtype(problem.dtype))},
           {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
           {"WGS", std::to_string(p.at("WGS"))},
-          {"NB", std::to_string(p.at("NB"))}};
+          {"NB", std::to_string(p.at("NB"))},
+          {"SW", std::to_string(p.at("SW"))}};
 }
 
 KernelSource BlasTriFamily::program(const Params& p, const BlasTriProblem& problem) const {
