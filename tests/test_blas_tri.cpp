@@ -297,11 +297,13 @@ TYPED_TEST(BlasTri, SolveModesAndPanels) {
 }
 
 // Products in many slices: n = 300 (and 131, not a multiple of any NB) in
-// slices of 64 columns (the program of the type's first pair above), every
-// form, both layouts, transposed and conjugated, unit and not.
+// slices of 64 columns, every form, both layouts, transposed and
+// conjugated, unit and not; n = 1100 (17 slices, more than 4 per lane: the
+// last group's unrolled sum). The type's pair above with the fewest lanes
+// per row (SW is an argument: the same program).
 TYPED_TEST(BlasTri, ProductSlices) {
   using T = TypeParam;
-  const std::int64_t wgs[] = {64, 256, 128, 64}, nb[] = {8, 16, 32, 16};
+  const std::int64_t wgs[] = {128, 64, 128, 64}, nb[] = {64, 32, 32, 16};
   const detail::Params params{{"WGS", wgs[kTypeIndex<T>]}, {"NB", nb[kTypeIndex<T>]}, {"SW", 64}, {"PERSIST", 0}};
   int idx = 0;
   for (Form form : {Form::Full, Form::Band, Form::Packed})
@@ -318,6 +320,14 @@ TYPED_TEST(BlasTri, ProductSlices) {
       p.check();
       ++idx;
     }
+  Problem<T> p;
+  p.forced = &params;
+  p.s = {Form::Full, Layout::ColMajor, Triangle::Lower, 1100, 1099, 1100};
+  p.trans = BlasTranspose::No;
+  p.diag = Diagonal::NonUnit;
+  p.incx = -1;
+  p.solve = false;
+  p.check();
 }
 
 // n = 0 returns at once: nothing is read or written.

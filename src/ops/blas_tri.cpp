@@ -174,6 +174,7 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
   args.push_back(KernelArg::buffer(*lease.slot[0]));
   args.push_back(KernelArg::buffer(*lease.slot[2]));
   args.push_back(KernelArg::buffer(*lease.slot[1]));
+  args.push_back(u64(std::uint64_t(p.at("SW"))));
   span.add(launch_kernel(q, *mk, args, mg, {}, &p));
   return span.result();
 }

@@ -27,13 +27,13 @@
 // tri_mv (trmv, tbmv, tpmv): x = M xs, xs a contiguous copy of x in solve
 // order (tri_gather, which also zeroes the panels' counters). The grid is
 // panels x slices: group (t, s) sums panel t's rows over columns
-// lo0 + s SW .. lo0 + (s + 1) SW - 1 of the panel's span lo0 .. i0 + NB - 1
-// (SW 0: one slice, the whole span), so that A's triangle streams through
+// lo0 + s sw .. lo0 + (s + 1) sw - 1 of the panel's span lo0 .. i0 + NB - 1
+// (sw, the family's SW, is an argument, not a define; 0: one slice), so that A's triangle streams through
 // many groups; groups past their panel's span return at once. With one
 // slice the group writes x; with several, each writes its sums to
 // part[s n + i], fences and counts itself on the panel's counter; the
-// group that counts last adds the slices in slice order (deterministic)
-// and writes x. A's triangle is read once; unit diagonals are not read.
+// group that counts last adds the slices (lane l slices l, l + L, ..., the
+// lanes then in order: a fixed order, deterministic) and writes x. A's triangle is read once; unit diagonals are not read.
 //
 // tri_sv (trsv, tbsv, tpsv): one launch of ceil(n / NB) groups, left
 // looking. A group takes a ticket (an atomic counter: tickets follow the
@@ -56,8 +56,8 @@
 // after the launches of the earlier ones: no ticket, count or wait.
 //
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
-// check-variant: -DTYPE=float -DREAL=float -DNB=16 -DWGS=64 -DSW=48
-// check-variant: -DTYPE=double -DREAL=double -DNB=64 -DSW=512
+// check-variant: -DTYPE=float -DREAL=float -DNB=16 -DWGS=64
+// check-variant: -DTYPE=double -DREAL=double -DNB=64
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DNB=16
 // check-variant: -DTYPE=float -DREAL=float -DNB=8 -DWGS=256
 
@@ -75,9 +75,6 @@
 #endif
 #ifndef NB
 #define NB 32            // rows per panel (divides WGS)
-#endif
-#ifndef SW
-#define SW 0             // tri_mv: columns per slice (0: the panel's whole span)
 #endif
 
 #define L (WGS / NB)                // lanes per row
@@ -247,17 +244,17 @@ OPTUNE_FUNC TYPE tri_lane_sum(OPTUNE_LOCAL_PTR TYPE* red, const int row, const i
 }
 
 // part: the slices' sums (slice s of row i at s n + i); count: the panels'
-// counters, zeroed by tri_gather.
+// counters, zeroed by tri_gather; sw: columns per slice (0: the span).
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void tri_mv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __global const TYPE* xs,
-            __global TYPE* part, __global uint* count) {
+            __global TYPE* part, __global uint* count, const ulong sw) {
   PROBLEM
   __local TYPE red[WGS];
   __local uint last;
   const ulong t = get_group_id(0), s = get_group_id(1);
   const ulong i0 = t * NB;
   const ulong lo0 = i0 > k ? i0 - k : 0, hi0 = min(n, i0 + NB);
-  const ulong width = SW > 0 ? (ulong)SW : hi0 - lo0;
+  const ulong width = sw > 0 ? sw : hi0 - lo0;
   const ulong slices = (hi0 - lo0 + width - 1) / width;
   // Groups past the panel's span do nothing, but reach every barrier (PoCL
   // loses the rest of a kernel after a return before a barrier).
@@ -278,14 +275,25 @@ void tri_mv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (lid == 0) last = active && slices > 1 && atomic_inc(&count[t]) == (uint)(slices - 1) ? 1u : 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (last != 0u) {
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    if (writes) {
-      TYPE total = tri_fresh(part, i);
-      for (ulong q = 1; q < slices; ++q) total += tri_fresh(part, q * n + i);
-      x[tri_x(&pr, xb, incx, i)] = total;
+  // The panel's last group: lane l of row i adds slices l, l + L, ..., four
+  // loads in flight, then the lanes are added in order (a fixed order).
+  const int fin = last != 0u;
+  if (fin) mem_fence(CLK_GLOBAL_MEM_FENCE);
+  TYPE own = ZERO;
+  if (fin && active && i < n) {
+    ulong q = (ulong)lane;
+    for (; q + 3 * L < slices; q += 4 * L) {
+      const TYPE p0 = tri_fresh(part, q * n + i), p1 = tri_fresh(part, (q + L) * n + i);
+      const TYPE p2 = tri_fresh(part, (q + 2 * L) * n + i), p3 = tri_fresh(part, (q + 3 * L) * n + i);
+      own += p0;
+      own += p1;
+      own += p2;
+      own += p3;
     }
+    for (; q < slices; q += L) own += tri_fresh(part, q * n + i);
   }
+  const TYPE total = tri_lane_sum(red, row, lane, own);
+  if (fin && writes) x[tri_x(&pr, xb, incx, i)] = total;
 }
 
 // Inverts the lower nb x nb block d ((r, c) at r + c NB, zero above the

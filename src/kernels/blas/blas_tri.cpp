@@ -12,7 +12,7 @@ std::vector<Parameter> BlasTriFamily::parameters(const Capabilities& caps) const
       {"NB", {8, 16, 32, 64}, caps.type == DeviceType::CPU ? 32 : 64,
        "rows per panel (solves: the diagonal block's order, the chain's step)"},
       // GPUs: enough groups to stream the triangle at the memory's rate.
-      {"SW", {0, 64, 128, 256, 512, 1024, 2048}, caps.type == DeviceType::CPU ? 0 : 512,
+      {"SW", {0, 64, 128, 256, 512, 1024, 2048}, caps.type == DeviceType::CPU ? 0 : 256,
        "products: columns per slice of a panel's rows (0: one slice, the whole row)"},
       // CPUs (PoCL) run a few groups at a time on shared cores, where a group
       // that spins costs its thread: one launch per panel there.
@@ -83,8 +83,7 @@ Defines BlasTriFamily::defines(const Params& p, const BlasTriProblem& problem) c
           {"REAL", c_type_name(real_dtype(problem.dtype))},
           {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
           {"WGS", std::to_string(p.at("WGS"))},
-          {"NB", std::to_string(p.at("NB"))},
-          {"SW", std::to_string(p.at("SW"))}};
+          {"NB", std::to_string(p.at("NB"))}};
 }
 
 KernelSource BlasTriFamily::program(const Params& p, const BlasTriProblem& problem) const {
