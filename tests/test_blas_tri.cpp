@@ -264,7 +264,8 @@ TYPED_TEST(BlasTri, ManyPanels) {
 // (WGS, NB) pairs per type (each pair is a program to compile), every NB
 // among the four types; products in slices of 64 columns with the first
 // pair (SW 64: up to two slices per panel, the last group of a panel adding
-// them) and in one slice with the second (SW 0); increments 1, -2, 3, -1.
+// them) and four rows per work-item (RV 4, tri_mv4), and in one slice with
+// the second (SW 0, RV 1); increments 1, -2, 3, -1.
 template <class T> constexpr int kTypeIndex = std::is_same_v<T, float> ? 0 : std::is_same_v<T, double> ? 1
                                               : std::is_same_v<T, std::complex<float>> ? 2 : 3;
 
@@ -277,7 +278,8 @@ TYPED_TEST(BlasTri, SolveModesAndPanels) {
   for (int pi = 0; pi < 2; ++pi)
     for (std::int64_t persist : {0, 1}) {
       const auto& pair = pairs[2 * kTypeIndex<T> + pi];
-      const detail::Params params{{"WGS", pair[0]}, {"NB", pair[1]}, {"SW", pi == 0 ? 64 : 0}, {"PERSIST", persist}};
+      const detail::Params params{
+          {"WGS", pair[0]}, {"NB", pair[1]}, {"SW", pi == 0 ? 64 : 0}, {"RV", pi == 0 ? 4 : 1}, {"PERSIST", persist}};
       for (Form form : {Form::Full, Form::Band, Form::Packed}) {
         Problem<T> p;
         p.forced = &params;
@@ -296,38 +298,50 @@ TYPED_TEST(BlasTri, SolveModesAndPanels) {
     }
 }
 
-// Products in many slices: n = 300 (and 131, not a multiple of any NB) in
-// slices of 64 columns, every form, both layouts, transposed and
-// conjugated, unit and not; n = 1100 (17 slices, more than 4 per lane: the
-// last group's unrolled sum). The type's pair above with the fewest lanes
-// per row (SW is an argument: the same program).
+// Products in many slices, with one and four rows per work-item (tri_mv,
+// tri_mv4): n = 300 (and 131, not a multiple of any NB) in slices of 64
+// columns, every form, both layouts, transposed and conjugated, unit and
+// not; A at an offset of 4 elements with lda (band: lda - 1) a multiple of
+// 4 where the idx says so (tri_mv4's 4-wide loads in real types, rows
+// ascending and, upper, descending); n = 1100 (17 slices, more than 4 per
+// lane: the last group's unrolled sum). The type's pair above with the
+// fewest lanes per row (SW and RV are not defines: the same program).
 TYPED_TEST(BlasTri, ProductSlices) {
   using T = TypeParam;
   const std::int64_t wgs[] = {128, 64, 128, 64}, nb[] = {64, 32, 32, 16};
-  const detail::Params params{{"WGS", wgs[kTypeIndex<T>]}, {"NB", nb[kTypeIndex<T>]}, {"SW", 64}, {"PERSIST", 0}};
-  int idx = 0;
-  for (Form form : {Form::Full, Form::Band, Form::Packed})
-    for (BlasTranspose trans : {BlasTranspose::No, BlasTranspose::Yes, BlasTranspose::Conjugate}) {
+  for (std::int64_t rv : {1, 4}) {
+    const detail::Params params{
+        {"WGS", wgs[kTypeIndex<T>]}, {"NB", nb[kTypeIndex<T>]}, {"SW", 64}, {"RV", rv}, {"PERSIST", 0}};
+    int idx = 0;
+    for (Form form : {Form::Full, Form::Band, Form::Packed})
+      for (BlasTranspose trans : {BlasTranspose::No, BlasTranspose::Yes, BlasTranspose::Conjugate})
+        for (bool aligned : {false, true}) {
+          Problem<T> p;
+          p.forced = &params;
+          const std::int64_t n = aligned ? 300 : idx % 2 ? 131 : 297, k = form == Form::Band ? 100 : n - 1;
+          const std::int64_t lda = form == Form::Full ? (aligned ? n : n + 2) : k + 1;
+          p.s = {form, aligned || idx % 2 == 0 ? Layout::ColMajor : Layout::RowMajor,
+                 idx % 4 < 2 ? Triangle::Lower : Triangle::Upper, n, k, lda};
+          p.aoff = aligned ? 4 : 3;
+          p.trans = trans;
+          p.diag = idx % 3 == 1 ? Diagonal::Unit : Diagonal::NonUnit;
+          p.incx = idx % 2 ? -1 : 2;
+          p.solve = false;
+          p.check();
+          ++idx;
+        }
+    for (Triangle uplo : {Triangle::Lower, Triangle::Upper}) {
       Problem<T> p;
       p.forced = &params;
-      const std::int64_t n = idx % 2 ? 131 : 300, k = form == Form::Band ? 100 : n - 1;
-      p.s = {form, idx % 2 ? Layout::RowMajor : Layout::ColMajor, idx % 4 < 2 ? Triangle::Lower : Triangle::Upper, n,
-             k, form == Form::Full ? n + 2 : k + 1};
-      p.trans = trans;
-      p.diag = idx % 3 == 1 ? Diagonal::Unit : Diagonal::NonUnit;
-      p.incx = idx % 2 ? -1 : 2;
+      p.s = {Form::Full, Layout::ColMajor, uplo, 1100, 1099, 1100};
+      p.aoff = 4;
+      p.trans = BlasTranspose::No;
+      p.diag = Diagonal::NonUnit;
+      p.incx = -1;
       p.solve = false;
       p.check();
-      ++idx;
     }
-  Problem<T> p;
-  p.forced = &params;
-  p.s = {Form::Full, Layout::ColMajor, Triangle::Lower, 1100, 1099, 1100};
-  p.trans = BlasTranspose::No;
-  p.diag = Diagonal::NonUnit;
-  p.incx = -1;
-  p.solve = false;
-  p.check();
+  }
 }
 
 // n = 0 returns at once: nothing is read or written.

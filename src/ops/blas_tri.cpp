@@ -160,6 +160,7 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
   Geometry mg = g;
   mg.global[1] = BlasTriFamily::mv_slices(p, n, k);
   ScratchLease lease = lease_scratch(q, {n * es, blocks * 4, mg.global[1] > 1 ? mg.global[1] * n * es : es, 0});
+  const std::string product = src.entry;  // tri_mv or tri_mv4
   src.entry = "tri_gather";
   KernelPtr gk = compile_kernel(q, src);
   Geometry gg;
@@ -169,12 +170,23 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
                          {u64(n), i32(rev), KernelArg::buffer(*c.x.mem), u64(xb), KernelArg::scalar(std::int64_t(c.incx)),
                           KernelArg::buffer(*lease.slot[0]), KernelArg::buffer(*lease.slot[1]), u64(blocks)},
                          gg, wait, &p));
-  src.entry = "tri_mv";
+  src.entry = product;
   KernelPtr mk = compile_kernel(q, src);
   args.push_back(KernelArg::buffer(*lease.slot[0]));
   args.push_back(KernelArg::buffer(*lease.slot[2]));
   args.push_back(KernelArg::buffer(*lease.slot[1]));
   args.push_back(u64(std::uint64_t(p.at("SW"))));
+  if (product == "tri_mv4") {
+    // 4-wide loads of a quad's column: real types, full or band storage not
+    // transposed (rows at consecutive addresses), aligned: the quads start
+    // at multiples of 4 in solve order, so the first row's offset (with rev,
+    // the last row's: n - 1 - i - 3) and the column step must be multiples
+    // of 4 elements.
+    const std::uint64_t first = c.a.offset + (c.form == TriForm::Band && upper ? k : 0) + (rev ? n : 0);
+    const std::uint64_t col = c.form == TriForm::Full ? std::uint64_t(c.lda) : std::uint64_t(c.lda) - 1;
+    const bool vec = !is_complex(pr.dtype) && c.form != TriForm::Packed && !trans && first % 4 == 0 && col % 4 == 0;
+    args.push_back(i32(vec));
+  }
   span.add(launch_kernel(q, *mk, args, mg, {}, &p));
   return span.result();
 }

@@ -79,6 +79,8 @@
 
 #define L (WGS / NB)                // lanes per row
 #define PER ((NB + L - 1) / L)      // a lane's columns of an NB x NB block
+#define QN (NB / 4)                 // tri_mv4: quads of rows per panel
+#define LQ (WGS / QN)               // tri_mv4: lanes per quad
 
 #if COMPLEX
 #define MUL(a, b) OPTUNE_CAT(optune_cmul_, REAL)(a, b)
@@ -164,26 +166,27 @@ OPTUNE_FUNC TYPE tri_fresh(const __global TYPE* v, const ulong j) {
 #endif
 }
 
-// The first column of the form from + lane + m L (m >= 0) at or after lo.
-OPTUNE_FUNC ulong tri_first(const ulong from, const int lane, const ulong lo) {
+// The first column of the form from + lane + m ls (m >= 0) at or after lo
+// (ls: the lanes along a row).
+OPTUNE_FUNC ulong tri_first(const ulong from, const int lane, const ulong lo, const int ls) {
   const ulong j = from + (ulong)lane;
-  return j >= lo ? j : j + (lo - j + L - 1) / L * L;
+  return j >= lo ? j : j + (lo - j + ls - 1) / ls * ls;
 }
 
-// acc plus M(i, j) v(j) for j = j, j + L, ... below j1 (off the diagonal,
+// acc plus M(i, j) v(j) for j = j, j + ls, ... below j1 (off the diagonal,
 // within the band), in order; fresh: v is read past the L1 cache.
 OPTUNE_FUNC TYPE tri_row(const __global TYPE* a, const tri_problem* p, const ulong i, ulong j, const ulong j1,
-                         const __global TYPE* v, const int fresh, TYPE acc) {
+                         const __global TYPE* v, const int fresh, TYPE acc, const int ls) {
   if (j >= j1) return acc;
   if (p->affine) {
     long at = (long)tri_idx(p, i, j);
-    const long st = p->step * L;
-    for (; j + 3 * L < j1; j += 4 * L) {
+    const long st = p->step * ls;
+    for (; j + 3 * ls < j1; j += 4 * ls) {
       TYPE m0 = a[at], m1 = a[at + st], m2 = a[at + 2 * st], m3 = a[at + 3 * st];
       const TYPE v0 = fresh ? tri_fresh(v, j) : v[j];
-      const TYPE v1 = fresh ? tri_fresh(v, j + L) : v[j + L];
-      const TYPE v2 = fresh ? tri_fresh(v, j + 2 * L) : v[j + 2 * L];
-      const TYPE v3 = fresh ? tri_fresh(v, j + 3 * L) : v[j + 3 * L];
+      const TYPE v1 = fresh ? tri_fresh(v, j + ls) : v[j + ls];
+      const TYPE v2 = fresh ? tri_fresh(v, j + 2 * ls) : v[j + 2 * ls];
+      const TYPE v3 = fresh ? tri_fresh(v, j + 3 * ls) : v[j + 3 * ls];
       if (p->conj) {
         m0 = CONJ(m0);
         m1 = CONJ(m1);
@@ -196,13 +199,13 @@ OPTUNE_FUNC TYPE tri_row(const __global TYPE* a, const tri_problem* p, const ulo
       acc += MUL(m3, v3);
       at += 4 * st;
     }
-    for (; j < j1; j += L, at += st) {
+    for (; j < j1; j += ls, at += st) {
       const TYPE m = a[at];
       acc += MUL(p->conj ? CONJ(m) : m, fresh ? tri_fresh(v, j) : v[j]);
     }
     return acc;
   }
-  for (; j < j1; j += L) acc += MUL(tri_m(a, p, i, j), fresh ? tri_fresh(v, j) : v[j]);
+  for (; j < j1; j += ls) acc += MUL(tri_m(a, p, i, j), fresh ? tri_fresh(v, j) : v[j]);
   return acc;
 }
 
@@ -243,41 +246,23 @@ OPTUNE_FUNC TYPE tri_lane_sum(OPTUNE_LOCAL_PTR TYPE* red, const int row, const i
   return s;
 }
 
-// part: the slices' sums (slice s of row i at s n + i); count: the panels'
-// counters, zeroed by tri_gather; sw: columns per slice (0: the span).
-__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void tri_mv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __global const TYPE* xs,
-            __global TYPE* part, __global uint* count, const ulong sw) {
-  PROBLEM
-  __local TYPE red[WGS];
-  __local uint last;
-  const ulong t = get_group_id(0), s = get_group_id(1);
-  const ulong i0 = t * NB;
-  const ulong lo0 = i0 > k ? i0 - k : 0, hi0 = min(n, i0 + NB);
-  const ulong width = sw > 0 ? sw : hi0 - lo0;
-  const ulong slices = (hi0 - lo0 + width - 1) / width;
-  // Groups past the panel's span do nothing, but reach every barrier (PoCL
-  // loses the rest of a kernel after a return before a barrier).
-  const int active = s < slices;
-  const ulong ja = lo0 + s * width, jb = min(hi0, ja + width);
-  const ulong i = i0 + row;
-  TYPE acc = ZERO;
-  if (active && i < n) {
-    const ulong lo = i > k ? i - k : 0;
-    acc = tri_row(a, &pr, i, tri_first(ja, lane, lo), min(jb, i), xs, 0, acc);
-    if (lane == 0 && ja <= i && i < jb) acc += unit ? xs[i] : MUL(tri_m(a, &pr, i, i), xs[i]);
-  }
-  const TYPE sum = tri_lane_sum(red, row, lane, acc);
+// The products' end, every work-item: row i's sum (lane 0's, in the
+// (row, lane) order of PROBLEM) goes to x (xi: its index) with one slice;
+// with several, to part[s n + i], and the panel's group that counts last
+// on count[t] adds the slices: lane l of row i adds slices l, l + L, ...,
+// four loads in flight, then the lanes are added in order (a fixed order).
+OPTUNE_FUNC void tri_mv_end(OPTUNE_LOCAL_PTR TYPE* red, OPTUNE_LOCAL_PTR uint* last, const TYPE sum,
+                            __global TYPE* x, const long xi, __global TYPE* part, __global uint* count, const ulong t,
+                            const ulong s, const ulong slices, const int active, const ulong n, const ulong i,
+                            const int row, const int lane, const int lid) {
   const int writes = active && i < n && lane == 0;
-  if (writes && slices == 1) x[tri_x(&pr, xb, incx, i)] = sum;
+  if (writes && slices == 1) x[xi] = sum;
   if (writes && slices > 1) part[s * n + i] = sum;
   mem_fence(CLK_GLOBAL_MEM_FENCE);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) last = active && slices > 1 && atomic_inc(&count[t]) == (uint)(slices - 1) ? 1u : 0u;
+  if (lid == 0) *last = active && slices > 1 && atomic_inc(&count[t]) == (uint)(slices - 1) ? 1u : 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
-  // The panel's last group: lane l of row i adds slices l, l + L, ..., four
-  // loads in flight, then the lanes are added in order (a fixed order).
-  const int fin = last != 0u;
+  const int fin = *last != 0u;
   if (fin) mem_fence(CLK_GLOBAL_MEM_FENCE);
   TYPE own = ZERO;
   if (fin && active && i < n) {
@@ -293,7 +278,138 @@ void tri_mv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
     for (; q < slices; q += L) own += tri_fresh(part, q * n + i);
   }
   const TYPE total = tri_lane_sum(red, row, lane, own);
-  if (fin && writes) x[tri_x(&pr, xb, incx, i)] = total;
+  if (fin && writes) x[xi] = total;
+}
+
+// The products' slice: group (t, s) of the grid; sets the panel's columns
+// ja .. jb - 1 of slice s, the number of slices, and whether s is one.
+#define SLICE                                                                                          \
+  const ulong t = get_group_id(0), s = get_group_id(1);                                                \
+  const ulong i0 = t * NB;                                                                             \
+  const ulong lo0 = i0 > k ? i0 - k : 0, hi0 = min(n, i0 + NB);                                        \
+  const ulong width = sw > 0 ? sw : hi0 - lo0;                                                         \
+  const ulong slices = (hi0 - lo0 + width - 1) / width;                                                \
+  /* Groups past the panel's span do nothing, but reach every barrier      \
+     (PoCL loses the rest of a kernel after a return before a barrier). */ \
+  const int active = s < slices;                                                                       \
+  const ulong ja = lo0 + s * width, jb = min(hi0, ja + width);
+
+// part: the slices' sums (slice s of row i at s n + i); count: the panels'
+// counters, zeroed by tri_gather; sw: columns per slice (0: the span).
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void tri_mv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __global const TYPE* xs,
+            __global TYPE* part, __global uint* count, const ulong sw) {
+  PROBLEM
+  SLICE
+  __local TYPE red[WGS];
+  __local uint last;
+  const ulong i = i0 + row;
+  TYPE acc = ZERO;
+  if (active && i < n) {
+    const ulong lo = i > k ? i - k : 0;
+    acc = tri_row(a, &pr, i, tri_first(ja, lane, lo, L), min(jb, i), xs, 0, acc, L);
+    if (lane == 0 && ja <= i && i < jb) acc += unit ? xs[i] : MUL(tri_m(a, &pr, i, i), xs[i]);
+  }
+  const TYPE sum = tri_lane_sum(red, row, lane, acc);
+  tri_mv_end(red, &last, sum, x, tri_x(&pr, xb, incx, i), part, count, t, s, slices, active, n, i, row, lane, lid);
+}
+
+// Row r's columns of the slice (ja .. jb - 1) outside the quad's common
+// range cs .. ce - 1 (all of them when that is empty), and its diagonal.
+OPTUNE_FUNC TYPE tri_edges(const __global TYPE* a, const tri_problem* p, const ulong r, const ulong ja, const ulong jb,
+                           const ulong cs, const ulong ce, const int qlane, const __global TYPE* xs, TYPE acc) {
+  const ulong ar = max(ja, r > p->k ? r - p->k : 0), br = min(jb, r);
+  const ulong left = cs < ce ? min(cs, br) : br, right = cs < ce ? max(ce, ar) : br;
+  acc = tri_row(a, p, r, tri_first(ja, qlane, ar, LQ), left, xs, 0, acc, LQ);
+  acc = tri_row(a, p, r, tri_first(ja, qlane, right, LQ), br, xs, 0, acc, LQ);
+  if (qlane == 0 && ja <= r && r < jb) acc += p->unit ? xs[r] : MUL(tri_m(a, p, r, r), xs[r]);
+  return acc;
+}
+
+#if COMPLEX
+#define TRI_QUAD_VEC 0
+#else
+#define TRI_QUAD_VEC 1
+#define VEC4 OPTUNE_CAT(TYPE, 4)
+// The quad's four terms of column j: m holds rows i .. i + 3 in address
+// order (descending rows when rev).
+#define TRI_QUAD_ADD(m, v)                                                                             \
+  if (rev) {                                                                                           \
+    acc0 += (m).w * (v); acc1 += (m).z * (v); acc2 += (m).y * (v); acc3 += (m).x * (v);                \
+  } else {                                                                                             \
+    acc0 += (m).x * (v); acc1 += (m).y * (v); acc2 += (m).z * (v); acc3 += (m).w * (v);                \
+  }
+#endif
+
+// tri_mv with four rows per work-item (the family's RV = 4): QN quads of
+// rows times LQ lanes. Where the host finds the quads' four elements of a
+// column consecutive and aligned (vec: real types, full or band storage
+// not transposed, offsets and lda (band: lda - 1) multiples of 4, and with
+// rev (ab + n) too), the columns every row of the quad has are read as one
+// 4-wide load; elsewhere, and at each row's edges (band start, diagonal),
+// element by element.
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void tri_mv4(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __global const TYPE* xs,
+             __global TYPE* part, __global uint* count, const ulong sw, const int vec) {
+  PROBLEM
+  SLICE
+  __local TYPE red[4 * WGS];
+  __local uint last;
+  const int quad = rows_fast ? lid % QN : lid / LQ;
+  const int qlane = rows_fast ? lid / QN : lid % LQ;
+  const ulong iq = i0 + 4 * (ulong)quad;
+  TYPE acc0 = ZERO, acc1 = ZERO, acc2 = ZERO, acc3 = ZERO;
+  if (active && iq < n) {
+    const int rows = (int)min((ulong)4, n - iq);
+    const ulong il = iq + (ulong)rows - 1;
+    // Columns every row of the quad has in this slice.
+    const ulong cs = max(ja, il > k ? il - k : 0), ce = min(jb, iq);
+    if (cs < ce) {
+      const ulong j0 = tri_first(ja, qlane, cs, LQ);
+#if TRI_QUAD_VEC
+      if (vec && rows == 4) {
+        ulong j = j0;
+        const long st = pr.step * LQ;
+        long at = (long)tri_idx(&pr, iq, j) - (rev ? 3 : 0);
+        for (; j + LQ < ce; j += 2 * LQ, at += 2 * st) {
+          const VEC4 m0 = *(const __global VEC4*)(a + at), m1 = *(const __global VEC4*)(a + at + st);
+          const TYPE v0 = xs[j], v1 = xs[j + LQ];
+          TRI_QUAD_ADD(m0, v0)
+          TRI_QUAD_ADD(m1, v1)
+        }
+        if (j < ce) {
+          const VEC4 m0 = *(const __global VEC4*)(a + at);
+          const TYPE v0 = xs[j];
+          TRI_QUAD_ADD(m0, v0)
+        }
+      } else
+#endif
+      {
+        acc0 = tri_row(a, &pr, iq, j0, ce, xs, 0, acc0, LQ);
+        if (rows > 1) acc1 = tri_row(a, &pr, iq + 1, j0, ce, xs, 0, acc1, LQ);
+        if (rows > 2) acc2 = tri_row(a, &pr, iq + 2, j0, ce, xs, 0, acc2, LQ);
+        if (rows > 3) acc3 = tri_row(a, &pr, iq + 3, j0, ce, xs, 0, acc3, LQ);
+      }
+    }
+    acc0 = tri_edges(a, &pr, iq, ja, jb, cs, ce, qlane, xs, acc0);
+    if (rows > 1) acc1 = tri_edges(a, &pr, iq + 1, ja, jb, cs, ce, qlane, xs, acc1);
+    if (rows > 2) acc2 = tri_edges(a, &pr, iq + 2, ja, jb, cs, ce, qlane, xs, acc2);
+    if (rows > 3) acc3 = tri_edges(a, &pr, iq + 3, ja, jb, cs, ce, qlane, xs, acc3);
+  }
+  // Row r's LQ lane sums at red[r LQ ...], added in lane order by the
+  // (row, lane 0) work-item of PROBLEM's order.
+  red[(4 * quad) * LQ + qlane] = acc0;
+  red[(4 * quad + 1) * LQ + qlane] = acc1;
+  red[(4 * quad + 2) * LQ + qlane] = acc2;
+  red[(4 * quad + 3) * LQ + qlane] = acc3;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  TYPE sum = ZERO;
+  if (lane == 0) {
+    sum = red[row * LQ];
+    for (int q = 1; q < LQ; ++q) sum += red[row * LQ + q];
+  }
+  const ulong i = i0 + row;
+  tri_mv_end(red, &last, sum, x, tri_x(&pr, xb, incx, i), part, count, t, s, slices, active, n, i, row, lane, lid);
 }
 
 // Inverts the lower nb x nb block d ((r, c) at r + c NB, zero above the
@@ -378,7 +494,7 @@ void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     const ulong upto = min((ulong)shared, before);
-    if (live) acc = tri_row(a, &pr, i, tri_first(blk * NB, lane, lo), upto * NB, xs, 1, acc);
+    if (live) acc = tri_row(a, &pr, i, tri_first(blk * NB, lane, lo, L), upto * NB, xs, 1, acc, L);
     blk = upto;
   }
   const TYPE d = b - tri_lane_sum(red, row, lane, acc);  // lane 0's

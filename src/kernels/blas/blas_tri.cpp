@@ -14,6 +14,9 @@ std::vector<Parameter> BlasTriFamily::parameters(const Capabilities& caps) const
       // GPUs: enough groups to stream the triangle at the memory's rate.
       {"SW", {0, 64, 128, 256, 512, 1024, 2048}, caps.type == DeviceType::CPU ? 0 : 256,
        "products: columns per slice of a panel's rows (0: one slice, the whole row)"},
+      // GPUs: 4-wide loads down the columns where they are aligned.
+      {"RV", {1, 4}, caps.type == DeviceType::CPU ? 1 : 4,
+       "products: rows per work-item (4: tri_mv4, one 4-wide load per column where aligned)"},
       // CPUs (PoCL) run a few groups at a time on shared cores, where a group
       // that spins costs its thread: one launch per panel there.
       {"PERSIST", {0, 1}, caps.type == DeviceType::CPU ? 0 : 1,
@@ -28,8 +31,10 @@ std::string BlasTriFamily::check(const Params& p, const Capabilities& caps, cons
   if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
   if (nb > wgs || wgs % nb != 0) return "NB must divide WGS";
   const std::size_t es = dtype_size(problem.dtype);
-  // red[WGS], and for solves dinv[NB^2], vec[NB] and col[NB].
-  const std::size_t local = (wgs + (problem.solve ? nb * nb + 2 * nb : 0)) * es + 16;
+  // Solves: red[WGS], dinv[NB^2], vec[NB] and col[NB]; products red[WGS]
+  // (RV 4: red[4 WGS]).
+  const std::size_t local =
+      (problem.solve ? wgs + nb * nb + 2 * nb : wgs * std::size_t(p.at("RV") == 4 ? 4 : 1)) * es + 16;
   if (local > local_limit(caps)) return "the group's local arrays exceed local memory";
   return "";
 }
@@ -87,7 +92,8 @@ Defines BlasTriFamily::defines(const Params& p, const BlasTriProblem& problem) c
 }
 
 KernelSource BlasTriFamily::program(const Params& p, const BlasTriProblem& problem) const {
-  return {source(), embedded_kernel_text(source()), defines(p, problem), problem.solve ? "tri_sv" : "tri_mv"};
+  return {source(), embedded_kernel_text(source()), defines(p, problem),
+          problem.solve ? "tri_sv" : p.at("RV") == 4 ? "tri_mv4" : "tri_mv"};
 }
 
 std::string BlasTriFamily::bucket(const BlasTriProblem& problem) const {
