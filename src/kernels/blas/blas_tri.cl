@@ -15,7 +15,7 @@
 //   packed).
 // Along a row, M(i, j)'s address is affine in j (step +-lda, +-(lda - 1) or
 // +-1) in every form but packed storage not transposed: rows are walked by
-// address increments, four loads in flight per work-item (tri_row).
+// address increments, eight loads in flight per work-item (tri_row).
 //
 // Both routines go by panels of NB rows: WGS work-items as NB rows times
 // L = WGS / NB lanes along the columns (rows vary fastest between
@@ -77,6 +77,7 @@
 #define NB 32            // rows per panel (divides WGS)
 #endif
 
+#define TRI_UNROLL 8                // tri_row: loads in flight per work-item
 #define L (WGS / NB)                // lanes per row
 #define PER ((NB + L - 1) / L)      // a lane's columns of an NB x NB block
 #define QN (NB / 4)                 // tri_mv4: quads of rows per panel
@@ -181,23 +182,15 @@ OPTUNE_FUNC TYPE tri_row(const __global TYPE* a, const tri_problem* p, const ulo
   if (p->affine) {
     long at = (long)tri_idx(p, i, j);
     const long st = p->step * ls;
-    for (; j + 3 * ls < j1; j += 4 * ls) {
-      TYPE m0 = a[at], m1 = a[at + st], m2 = a[at + 2 * st], m3 = a[at + 3 * st];
-      const TYPE v0 = fresh ? tri_fresh(v, j) : v[j];
-      const TYPE v1 = fresh ? tri_fresh(v, j + ls) : v[j + ls];
-      const TYPE v2 = fresh ? tri_fresh(v, j + 2 * ls) : v[j + 2 * ls];
-      const TYPE v3 = fresh ? tri_fresh(v, j + 3 * ls) : v[j + 3 * ls];
-      if (p->conj) {
-        m0 = CONJ(m0);
-        m1 = CONJ(m1);
-        m2 = CONJ(m2);
-        m3 = CONJ(m3);
+    // TRI_UNROLL loads of A and of v in flight: a solve's group streams its
+    // panel's long rows alone.
+    for (; j + (TRI_UNROLL - 1) * ls < j1; j += TRI_UNROLL * ls, at += TRI_UNROLL * st) {
+      TYPE m[TRI_UNROLL], w[TRI_UNROLL];
+      for (int u = 0; u < TRI_UNROLL; ++u) {
+        m[u] = a[at + u * st];
+        w[u] = fresh ? tri_fresh(v, j + (ulong)(u * ls)) : v[j + (ulong)(u * ls)];
       }
-      acc += MUL(m0, v0);
-      acc += MUL(m1, v1);
-      acc += MUL(m2, v2);
-      acc += MUL(m3, v3);
-      at += 4 * st;
+      for (int u = 0; u < TRI_UNROLL; ++u) acc += MUL(p->conj ? CONJ(m[u]) : m[u], w[u]);
     }
     for (; j < j1; j += ls, at += st) {
       const TYPE m = a[at];

@@ -6,7 +6,10 @@ namespace optune::detail {
 
 std::vector<Parameter> BlasTriFamily::parameters(const Capabilities& caps) const {
   return {
-      {"WGS", {64, 128, 256, 512}, 256, "work-items per group (NB rows times WGS / NB lanes)"},
+      // GPUs: a solve's group streams its panel's rows alone (one group per
+      // panel): 512 work-items keep twice the loads in flight.
+      {"WGS", {64, 128, 256, 512}, caps.type == DeviceType::CPU ? 256 : 512,
+       "work-items per group (NB rows times WGS / NB lanes)"},
       // GPUs: half as many steps in the solve's chain as with 32 (its local
       // inverse needs 64^2 elements: fit() halves NB where they do not fit).
       {"NB", {8, 16, 32, 64}, caps.type == DeviceType::CPU ? 32 : 64,
