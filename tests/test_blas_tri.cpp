@@ -265,7 +265,9 @@ TYPED_TEST(BlasTri, ManyPanels) {
 // among the four types; products in slices of 64 columns with the first
 // pair (SW 64: up to two slices per panel, the last group of a panel adding
 // them) and four rows per work-item (RV 4, tri_mv4), and in one slice with
-// the second (SW 0, RV 1); increments 1, -2, 3, -1.
+// the second (SW 0, RV 1); one-launch solves without helpers (HELP 0) with
+// the first pair, with 3 helper groups per panel with the second;
+// increments 1, -2, 3, -1.
 template <class T> constexpr int kTypeIndex = std::is_same_v<T, float> ? 0 : std::is_same_v<T, double> ? 1
                                               : std::is_same_v<T, std::complex<float>> ? 2 : 3;
 
@@ -278,8 +280,8 @@ TYPED_TEST(BlasTri, SolveModesAndPanels) {
   for (int pi = 0; pi < 2; ++pi)
     for (std::int64_t persist : {0, 1}) {
       const auto& pair = pairs[2 * kTypeIndex<T> + pi];
-      const detail::Params params{
-          {"WGS", pair[0]}, {"NB", pair[1]}, {"SW", pi == 0 ? 64 : 0}, {"RV", pi == 0 ? 4 : 1}, {"PERSIST", persist}};
+      const detail::Params params{{"WGS", pair[0]},        {"NB", pair[1]},          {"SW", pi == 0 ? 64 : 0},
+                                  {"RV", pi == 0 ? 4 : 1}, {"HELP", pi == 0 ? 0 : 3}, {"PERSIST", persist}};
       for (Form form : {Form::Full, Form::Band, Form::Packed}) {
         Problem<T> p;
         p.forced = &params;
@@ -340,6 +342,33 @@ TYPED_TEST(BlasTri, ProductSlices) {
       p.incx = -1;
       p.solve = false;
       p.check();
+    }
+  }
+}
+
+// One-launch solves with 1, 3 and 7 helper groups per panel streaming its
+// rows (n = 300 and 131 over many panels, every form, both layouts and
+// triangles, transposed and conjugated); the program of the type's first
+// pair in SolveModesAndPanels.
+TYPED_TEST(BlasTri, SolveHelpers) {
+  using T = TypeParam;
+  const std::int64_t wgs[] = {64, 256, 128, 64}, nb[] = {8, 16, 32, 16};
+  int idx = 0;
+  for (std::int64_t help : {1, 3, 7}) {
+    const detail::Params params{{"WGS", wgs[kTypeIndex<T>]}, {"NB", nb[kTypeIndex<T>]}, {"SW", 0},
+                                {"RV", 1},                   {"HELP", help},            {"PERSIST", 1}};
+    for (Form form : {Form::Full, Form::Band, Form::Packed}) {
+      Problem<T> p;
+      p.forced = &params;
+      const std::int64_t n = idx % 2 ? 131 : 300, k = form == Form::Band ? 40 + idx : n - 1;
+      p.s = {form, idx % 2 ? Layout::RowMajor : Layout::ColMajor, idx % 4 < 2 ? Triangle::Lower : Triangle::Upper, n,
+             k, form == Form::Full ? n + 1 : k + 1};
+      p.trans = BlasTranspose(idx % 3);
+      p.diag = idx % 5 == 2 ? Diagonal::Unit : Diagonal::NonUnit;
+      p.incx = idx % 2 ? -2 : 1;
+      p.solve = true;
+      p.check();
+      ++idx;
     }
   }
 }

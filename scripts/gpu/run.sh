@@ -532,13 +532,13 @@ blas_tri() {
 
 # blas_tri's parameters swept through OPTUNE_PARAMS on cuda:0 (and the NVIDIA
 # OpenCL device with TRI_SWEEP_OCL=1): trmv f32 over RV, SW, NB, trsv f32 over
-# NB x WGS; one summary line per setting (time, GB/s, fraction of copy, x
+# NB, WGS, HELP; one summary line per setting (time, GB/s, fraction of copy, x
 # cuBLAS). TRI_MV_SETS / TRI_SV_SETS replace the lists (blas_tri:... values).
 blas_tri_sweep() {
   local dev devs=(cuda:0) set
   [ "${TRI_SWEEP_OCL:-0}" = 1 ] && devs+=("$(ocl_device)")
   local mv_sets=${TRI_MV_SETS:-"RV=1,SW=256,NB=32 RV=4,SW=128,NB=32 RV=4,SW=256,NB=32 RV=4,SW=512,NB=32 RV=4,SW=1024,NB=32 RV=4,SW=128,NB=64 RV=4,SW=256,NB=64 RV=4,SW=512,NB=64 RV=4,SW=256,NB=64,WGS=128 RV=4,SW=512,NB=64,WGS=512"}
-  local sv_sets=${TRI_SV_SETS:-"NB=32,WGS=128 NB=32,WGS=256 NB=64,WGS=256 NB=64,WGS=512 NB=64,WGS=128 NB=16,WGS=256"}
+  local sv_sets=${TRI_SV_SETS:-"NB=32,WGS=256,HELP=0 NB=64,WGS=256,HELP=0 NB=64,WGS=512,HELP=0 NB=64,WGS=256,HELP=1 NB=64,WGS=256,HELP=3 NB=64,WGS=256,HELP=7 NB=32,WGS=256,HELP=3 NB=64,WGS=512,HELP=3 NB=32,WGS=128,HELP=7"}
   for dev in "${devs[@]}"; do
     [ -n "$dev" ] || continue
     for set in $mv_sets; do

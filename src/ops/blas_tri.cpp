@@ -135,23 +135,27 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
   const std::size_t blocks = (n + std::size_t(p.at("NB")) - 1) / std::size_t(p.at("NB"));
   EventSpan span;
   if (c.solve) {
-    // xs (the solved values) and the flags: the ticket counter, the count of
-    // solved panels.
-    ScratchLease lease = lease_scratch(q, {n * es, 2 * 4, 0, 0});
+    // xs (the solved values), the flags (the ticket counter, the count of
+    // solved panels, each panel's helpers done) and the helpers' sums.
+    const bool persist = p.at("PERSIST") != 0;
+    const std::size_t helpers = persist ? std::size_t(p.at("HELP")) : 0;
+    ScratchLease lease =
+        lease_scratch(q, {n * es, (2 + blocks) * 4, helpers > 0 ? blocks * helpers * std::size_t(p.at("NB")) * es : es, 0});
     args.push_back(KernelArg::buffer(*lease.slot[0]));
     args.push_back(KernelArg::buffer(*lease.slot[1]));
     KernelPtr kk = compile_kernel(q, src);
-    if (p.at("PERSIST") == 0) {
+    args.push_back(KernelArg::scalar(std::int64_t(-1)));
+    args.push_back(KernelArg::scalar(std::uint32_t(helpers)));
+    args.push_back(KernelArg::buffer(*lease.slot[2]));
+    if (!persist) {
       // One group per panel, in order (the queue runs in order).
-      args.push_back(KernelArg::scalar(std::int64_t(0)));
       for (std::size_t t = 0; t < blocks; ++t) {
-        args.back() = KernelArg::scalar(std::int64_t(t));
+        args[args.size() - 3] = KernelArg::scalar(std::int64_t(t));
         span.add(launch_kernel(q, *kk, args, g, t == 0 ? wait : WaitList{}, &p));
       }
       return span.result();
     }
-    span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, 2), std::uint32_t(0), wait));
-    args.push_back(KernelArg::scalar(std::int64_t(-1)));
+    span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, 2 + blocks), std::uint32_t(0), wait));
     span.add(launch_kernel(q, *kk, args, g, {}, &p));
     return span.result();
   }

@@ -49,11 +49,18 @@
 // t - 1, and the chain's step is short: x_t = inv(D_t) (d - M(t, t - 1)
 // x_{t-1}), two NB x NB products from registers, then the panel's x is
 // written (to x and to xs, the solved values that later panels read),
-// fenced, and flags[1] = t + 1. xs and the flags are scratch; the host
-// zeroes the flags before the launch (flags[0] is the ticket counter). A
-// is read once; the critical path is n / NB steps. With panel >= 0 (the
-// host's PERSIST = 0: CPUs) the launch is one group solving that panel,
-// after the launches of the earlier ones: no ticket, count or wait.
+// fenced, and flags[1] = t + 1. With helpers (the family's HELP > 0) the
+// panel's rows are streamed by HELP more groups instead: tickets
+// t (HELP + 1) + h, helpers h < HELP first (each waits only on earlier
+// tickets), helper h taking blocks lo0 / NB + h, + HELP, ..., writing its
+// sums to part and counting itself on flags[2 + t]; the solving group
+// subtracts their sums in helper order. xs and the flags are scratch; the
+// host zeroes the flags before the launch (flags[0] is the ticket
+// counter). A is read once; the critical path is n / NB steps. With panel
+// >= 0 (the host's PERSIST = 0: CPUs) the launch is one group solving that
+// panel, after the launches of the earlier ones: no ticket, count, helper
+// or wait. Barriers stay outside role-dependent blocks where they can
+// (PoCL computed wrong results with the roles' whole bodies in an if/else).
 //
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DNB=16 -DWGS=64
@@ -433,10 +440,13 @@ OPTUNE_FUNC void tri_invert(OPTUNE_LOCAL_PTR TYPE* d, OPTUNE_LOCAL_PTR TYPE* col
 }
 
 // flags: [0] the ticket counter, [1] the number of solved panels (they are
-// solved in order). xs: solved values in solve order.
+// solved in order), [2 + t] panel t's helpers done. xs: solved values in
+// solve order. helpers: groups per panel that stream its rows for the
+// solving group (0: it streams them itself; the host passes 0 with panel
+// >= 0); part: their sums, helper h of panel t at (t helpers + h) NB.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __global TYPE* xs,
-            __global uint* flags, const long panel) {
+            __global uint* flags, const long panel, const uint helpers, __global TYPE* part) {
   PROBLEM
   __local TYPE red[WGS];
   __local TYPE dinv[NB * NB];  // the diagonal block, then its inverse: (r, c) at r + c NB
@@ -445,39 +455,67 @@ void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
   __local uint shared;
   if (lid == 0) shared = panel >= 0 ? (uint)panel : atomic_inc(&flags[0]);
   barrier(CLK_LOCAL_MEM_FENCE);
-  const ulong t = shared;
+  // Tickets t (helpers + 1) + h: panel t's helpers h < helpers, then its
+  // solving group (h = helpers), so that each waits only on earlier tickets.
+  const uint ticket = shared;
+  const ulong t = ticket / (helpers + 1u);
+  const uint role = ticket % (helpers + 1u);
   const ulong i0 = t * NB;
   const int nb = (int)min((ulong)NB, n - i0);
   const ulong i = i0 + row;
   const int live = row < nb;
-  // Nothing here waits: the diagonal block (zero outside the panel and the
-  // band), the block (t, t - 1) and the right-hand side.
+  const ulong lo0 = i0 > k ? i0 - k : 0, lo = i > k ? i - k : 0;
+  const ulong before = t > 0 ? t - 1 : 0;
+  const int solves = role == helpers;
+  TYPE acc = ZERO;
+  // Private arrays and values at the kernel's scope, and barriers outside
+  // role-dependent blocks where they can be (PoCL).
+  TYPE mprev[PER], drow[PER];
+  TYPE b = ZERO;
+  if (!solves) {
+    // A helper: blocks lo0 / NB + role, + helpers, ... below t - 1, each
+    // once the chain has solved it; then its sums to part, and a count.
+    for (ulong blk = lo0 / NB + role; blk < before; blk += helpers) {
+      if (lid == 0) {
+        while (atomic_or(&flags[1], 0u) <= blk) {
+        }
+      }
+      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      if (live) acc = tri_row(a, &pr, i, tri_first(blk * NB, lane, lo, L), blk * NB + NB, xs, 1, acc, L);
+    }
+  }
+  const TYPE hsum = tri_lane_sum(red, row, lane, acc);
+  if (!solves) {
+    if (lane == 0) part[(t * helpers + role) * NB + row] = hsum;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+  }
+  // The solving group. Nothing here waits: the diagonal block (zero outside
+  // the panel and the band), the block (t, t - 1) and the right-hand side.
   for (int e = lid; e < NB * NB; e += WGS) {
     const int r = e % NB, c = e / NB;
     const ulong ii = i0 + r, jj = i0 + c;
     TYPE v = ZERO;
-    if (r < nb && c < nb && c <= r && jj + k >= ii) v = c == r && unit ? tri_one() : tri_m(a, &pr, ii, jj);
+    if (solves && r < nb && c < nb && c <= r && jj + k >= ii) v = c == r && unit ? tri_one() : tri_m(a, &pr, ii, jj);
     dinv[e] = v;
   }
-  TYPE mprev[PER];
   for (int m = 0; m < PER; ++m) {
     const int c = lane + m * L;
     const ulong jj = i0 - NB + (ulong)c;
-    mprev[m] = t > 0 && live && c < NB && jj + k >= i ? tri_m(a, &pr, i, jj) : ZERO;
+    mprev[m] = solves && t > 0 && live && c < NB && jj + k >= i ? tri_m(a, &pr, i, jj) : ZERO;
   }
-  const TYPE b = live && lane == 0 ? x[tri_x(&pr, xb, incx, i)] : ZERO;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  tri_invert(dinv, col, nb, lid, unit);
-  TYPE drow[PER];
+  if (solves && live && lane == 0) b = x[tri_x(&pr, xb, incx, i)];
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (!solves && lid == 0) atomic_inc(&flags[2 + t]);
+  tri_invert(dinv, col, solves ? nb : 0, lid, unit);
   for (int m = 0; m < PER; ++m) {
     const int c = lane + m * L;
     drow[m] = c < NB ? dinv[row + c * NB] : ZERO;
   }
-  // The blocks (t, b), b < t - 1 within the band, as the chain solves them.
-  TYPE acc = ZERO;
-  const ulong lo0 = i0 > k ? i0 - k : 0, lo = i > k ? i - k : 0;
-  const ulong before = t > 0 ? t - 1 : 0;
-  for (ulong blk = lo0 / NB; blk < before;) {
+  // Without helpers, the blocks (t, b), b < t - 1 within the band, as the
+  // chain solves them.
+  acc = ZERO;
+  for (ulong blk = lo0 / NB; helpers == 0u && blk < before;) {
     barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read `shared`
     if (lid == 0) {
       uint done = panel >= 0 ? (uint)t : atomic_or(&flags[1], 0u);
@@ -490,35 +528,44 @@ void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
     if (live) acc = tri_row(a, &pr, i, tri_first(blk * NB, lane, lo, L), upto * NB, xs, 1, acc, L);
     blk = upto;
   }
-  const TYPE d = b - tri_lane_sum(red, row, lane, acc);  // lane 0's
+  TYPE d = b - tri_lane_sum(red, row, lane, acc);  // lane 0's
+  if (solves && helpers > 0u) {
+    // The helpers' sums, in helper order.
+    if (lid == 0) {
+      while (atomic_or(&flags[2 + t], 0u) < helpers) {
+      }
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  if (solves && lane == 0)
+    for (uint h = 0; h < helpers; ++h) d -= tri_fresh(part, (t * helpers + h) * NB + (ulong)row);
   // The chain's step: wait for panel t - 1, z = d - M(t, t - 1) x_{t-1},
   // x_t = inv(D) z.
   TYPE z = d;
-  if (t > 0) {
-    if (lid == 0 && panel < 0) {
-      while (atomic_or(&flags[1], 0u) < (uint)t) {
-      }
+  if (solves && t > 0 && lid == 0 && panel < 0) {
+    while (atomic_or(&flags[1], 0u) < (uint)t) {
     }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    if (lid < NB) vec[lid] = tri_fresh(xs, i0 - NB + (ulong)lid);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    TYPE u = ZERO;
-    for (int m = 0; m < PER; ++m)
-      if (lane + m * L < NB) u += MUL(mprev[m], vec[lane + m * L]);
-    z = d - tri_lane_sum(red, row, lane, u);
   }
-  if (lane == 0) col[row] = live ? z : ZERO;
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  if (lid < NB) vec[lid] = solves && t > 0 ? tri_fresh(xs, i0 - NB + (ulong)lid) : ZERO;
   barrier(CLK_LOCAL_MEM_FENCE);
   TYPE u = ZERO;
   for (int m = 0; m < PER; ++m)
+    if (lane + m * L < NB) u += MUL(mprev[m], vec[lane + m * L]);
+  z = d - tri_lane_sum(red, row, lane, u);
+  if (lane == 0) col[row] = live ? z : ZERO;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  u = ZERO;
+  for (int m = 0; m < PER; ++m)
     if (lane + m * L < NB) u += MUL(drow[m], col[lane + m * L]);
   const TYPE xt = tri_lane_sum(red, row, lane, u);
-  if (live && lane == 0) {
+  if (solves && live && lane == 0) {
     xs[i] = xt;
     x[tri_x(&pr, xb, incx, i)] = xt;
   }
   mem_fence(CLK_GLOBAL_MEM_FENCE);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (lid == 0 && panel < 0) atomic_xchg(&flags[1], (uint)(t + 1));
+  if (solves && lid == 0 && panel < 0) atomic_xchg(&flags[1], (uint)(t + 1));
 }

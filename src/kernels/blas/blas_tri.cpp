@@ -6,10 +6,7 @@ namespace optune::detail {
 
 std::vector<Parameter> BlasTriFamily::parameters(const Capabilities& caps) const {
   return {
-      // GPUs: a solve's group streams its panel's rows alone (one group per
-      // panel): 512 work-items keep twice the loads in flight.
-      {"WGS", {64, 128, 256, 512}, caps.type == DeviceType::CPU ? 256 : 512,
-       "work-items per group (NB rows times WGS / NB lanes)"},
+      {"WGS", {64, 128, 256, 512}, 256, "work-items per group (NB rows times WGS / NB lanes)"},
       // GPUs: half as many steps in the solve's chain as with 32 (its local
       // inverse needs 64^2 elements: fit() halves NB where they do not fit).
       {"NB", {8, 16, 32, 64}, caps.type == DeviceType::CPU ? 32 : 64,
@@ -24,6 +21,10 @@ std::vector<Parameter> BlasTriFamily::parameters(const Capabilities& caps) const
       // that spins costs its thread: one launch per panel there.
       {"PERSIST", {0, 1}, caps.type == DeviceType::CPU ? 0 : 1,
        "solves: 1 one launch whose groups wait on each other's flags, 0 one launch per panel"},
+      // GPUs: the late panels' long rows streamed by 3 groups besides the
+      // solving one (PERSIST 1 only).
+      {"HELP", {0, 1, 3, 7}, caps.type == DeviceType::CPU ? 0 : 3,
+       "solves with PERSIST 1: groups per panel that stream its rows for the solving group"},
   };
 }
 
@@ -70,8 +71,12 @@ Geometry BlasTriFamily::geometry(const Params& p, const Capabilities&, const Bla
   const std::size_t n = std::size_t(std::max<std::int64_t>(problem.n, 1));
   Geometry g;
   g.local[0] = wgs;
-  // Solves launched per panel: one group each.
-  g.global[0] = problem.solve && p.at("PERSIST") == 0 ? wgs : (n + nb - 1) / nb * wgs;
+  // Solves launched per panel: one group each; in one launch, HELP + 1 per
+  // panel.
+  const std::size_t panels = (n + nb - 1) / nb;
+  if (!problem.solve) g.global[0] = panels * wgs;
+  else if (p.at("PERSIST") == 0) g.global[0] = wgs;
+  else g.global[0] = panels * std::size_t(p.at("HELP") + 1) * wgs;
   if (!problem.solve) {
     // Products: panels x slices of a full triangle's longest span (the
     // host narrows it for bands).

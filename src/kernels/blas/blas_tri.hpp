@@ -25,7 +25,7 @@ class BlasTriFamily : public FamilyOf<BlasTriProblem> {
   std::string check(const Params& p, const Capabilities& caps, const BlasTriProblem& problem) const override;
   Params fit(const Params& tuned, const Capabilities& caps, const BlasTriProblem& problem) const override;
   // The panel grid: ceil(n / NB) groups of WGS (products: times the
-  // slices of a full triangle).
+  // slices of a full triangle; one-launch solves: times HELP + 1).
   Geometry geometry(const Params& p, const Capabilities& caps, const BlasTriProblem& problem) const override;
   Defines defines(const Params& p, const BlasTriProblem& problem) const override;
   KernelSource program(const Params& p, const BlasTriProblem& problem) const override;
