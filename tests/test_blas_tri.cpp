@@ -1,7 +1,8 @@
 // BLAS level-2 triangular routines (optune/blas2_triangular.hpp) against a
 // long double reference written here, in s, d, c and z: every layout,
 // triangle, transposition and diagonal, full, banded and packed storage,
-// odd sizes (1 to 70, beyond a panel of rows) and 300 (many panels), band
+// odd sizes (1 to 70, beyond a panel of rows) and 300 (many panels; products
+// also in many column slices), band
 // widths 0 to beyond n, increments 1, -1, 2 and -3 inside poisoned
 // allocations. A's storage holds NaN wherever the routine must not read
 // (outside the triangle or band, unit diagonals, padding), x's allocation
@@ -261,7 +262,12 @@ TYPED_TEST(BlasTri, ManyPanels) {
 // Solves in both modes whatever the device's default: one launch whose
 // groups wait on each other (PERSIST 1), one launch per panel (0); two
 // (WGS, NB) pairs per type (each pair is a program to compile), every NB
-// among the four types.
+// among the four types; products in slices of 64 columns with the first
+// pair (SW 64: up to two slices per panel, the last group of a panel adding
+// them) and four rows per work-item (RV 4, tri_mv4), and in one slice with
+// the second (SW 0, RV 1); one-launch solves without helpers (HELP 0) with
+// the first pair, with 3 helper groups per panel with the second;
+// increments 1, -2, 3, -1.
 template <class T> constexpr int kTypeIndex = std::is_same_v<T, float> ? 0 : std::is_same_v<T, double> ? 1
                                               : std::is_same_v<T, std::complex<float>> ? 2 : 3;
 
@@ -269,19 +275,22 @@ TYPED_TEST(BlasTri, SolveModesAndPanels) {
   using T = TypeParam;
   static const std::int64_t pairs[8][2] = {{64, 8}, {128, 64}, {256, 16}, {64, 32},
                                            {128, 32}, {256, 8}, {64, 16}, {128, 32}};  // c64: NB 64 needs 66 KiB
+  static const std::int64_t incs[] = {1, -2, 3, -1};
   int idx = 0;
   for (int pi = 0; pi < 2; ++pi)
     for (std::int64_t persist : {0, 1}) {
       const auto& pair = pairs[2 * kTypeIndex<T> + pi];
-      const detail::Params params{{"WGS", pair[0]}, {"NB", pair[1]}, {"PERSIST", persist}};
+      const detail::Params params{{"WGS", pair[0]},        {"NB", pair[1]},          {"SW", pi == 0 ? 64 : 0},
+                                  {"RV", pi == 0 ? 4 : 1}, {"HELP", pi == 0 ? 0 : 3}, {"PERSIST", persist}};
       for (Form form : {Form::Full, Form::Band, Form::Packed}) {
         Problem<T> p;
         p.forced = &params;
-        const std::int64_t n = 97 + idx % 3, k = form == Form::Band ? 19 : n - 1;
+        const std::int64_t n = 97 + idx % 3, k = form == Form::Band ? 19 + 50 * (idx % 2) : n - 1;
         p.s = {form, idx % 2 ? Layout::RowMajor : Layout::ColMajor, idx % 3 ? Triangle::Lower : Triangle::Upper, n, k,
                form == Form::Full ? n : k + 1};
         p.trans = BlasTranspose(idx % 3);
         p.diag = idx % 4 == 3 ? Diagonal::Unit : Diagonal::NonUnit;
+        p.incx = incs[idx % 4];
         p.solve = true;
         p.check();
         p.solve = false;
@@ -289,6 +298,79 @@ TYPED_TEST(BlasTri, SolveModesAndPanels) {
         ++idx;
       }
     }
+}
+
+// Products in many slices, with one and four rows per work-item (tri_mv,
+// tri_mv4): n = 300 (and 131, not a multiple of any NB) in slices of 64
+// columns, every form, both layouts, transposed and conjugated, unit and
+// not; A at an offset of 4 elements with lda (band: lda - 1) a multiple of
+// 4 where the idx says so (tri_mv4's 4-wide loads in real types, rows
+// ascending and, upper, descending); n = 1100 (17 slices, more than 4 per
+// lane: the last group's unrolled sum). The type's pair above with the
+// fewest lanes per row (SW and RV are not defines: the same program).
+TYPED_TEST(BlasTri, ProductSlices) {
+  using T = TypeParam;
+  const std::int64_t wgs[] = {128, 64, 128, 64}, nb[] = {64, 32, 32, 16};
+  for (std::int64_t rv : {1, 4}) {
+    const detail::Params params{
+        {"WGS", wgs[kTypeIndex<T>]}, {"NB", nb[kTypeIndex<T>]}, {"SW", 64}, {"RV", rv}, {"PERSIST", 0}};
+    int idx = 0;
+    for (Form form : {Form::Full, Form::Band, Form::Packed})
+      for (BlasTranspose trans : {BlasTranspose::No, BlasTranspose::Yes, BlasTranspose::Conjugate})
+        for (bool aligned : {false, true}) {
+          Problem<T> p;
+          p.forced = &params;
+          const std::int64_t n = aligned ? 300 : idx % 2 ? 131 : 297, k = form == Form::Band ? 100 : n - 1;
+          const std::int64_t lda = form == Form::Full ? (aligned ? n : n + 2) : k + 1;
+          p.s = {form, aligned || idx % 2 == 0 ? Layout::ColMajor : Layout::RowMajor,
+                 idx % 4 < 2 ? Triangle::Lower : Triangle::Upper, n, k, lda};
+          p.aoff = aligned ? 4 : 3;
+          p.trans = trans;
+          p.diag = idx % 3 == 1 ? Diagonal::Unit : Diagonal::NonUnit;
+          p.incx = idx % 2 ? -1 : 2;
+          p.solve = false;
+          p.check();
+          ++idx;
+        }
+    for (Triangle uplo : {Triangle::Lower, Triangle::Upper}) {
+      Problem<T> p;
+      p.forced = &params;
+      p.s = {Form::Full, Layout::ColMajor, uplo, 1100, 1099, 1100};
+      p.aoff = 4;
+      p.trans = BlasTranspose::No;
+      p.diag = Diagonal::NonUnit;
+      p.incx = -1;
+      p.solve = false;
+      p.check();
+    }
+  }
+}
+
+// One-launch solves with 1, 3 and 7 helper groups per panel streaming its
+// rows (n = 300 and 131 over many panels, every form, both layouts and
+// triangles, transposed and conjugated); the program of the type's first
+// pair in SolveModesAndPanels.
+TYPED_TEST(BlasTri, SolveHelpers) {
+  using T = TypeParam;
+  const std::int64_t wgs[] = {64, 256, 128, 64}, nb[] = {8, 16, 32, 16};
+  int idx = 0;
+  for (std::int64_t help : {1, 3, 7}) {
+    const detail::Params params{{"WGS", wgs[kTypeIndex<T>]}, {"NB", nb[kTypeIndex<T>]}, {"SW", 0},
+                                {"RV", 1},                   {"HELP", help},            {"PERSIST", 1}};
+    for (Form form : {Form::Full, Form::Band, Form::Packed}) {
+      Problem<T> p;
+      p.forced = &params;
+      const std::int64_t n = idx % 2 ? 131 : 300, k = form == Form::Band ? 40 + idx : n - 1;
+      p.s = {form, idx % 2 ? Layout::RowMajor : Layout::ColMajor, idx % 4 < 2 ? Triangle::Lower : Triangle::Upper, n,
+             k, form == Form::Full ? n + 1 : k + 1};
+      p.trans = BlasTranspose(idx % 3);
+      p.diag = idx % 5 == 2 ? Diagonal::Unit : Diagonal::NonUnit;
+      p.incx = idx % 2 ? -2 : 1;
+      p.solve = true;
+      p.check();
+      ++idx;
+    }
+  }
 }
 
 // n = 0 returns at once: nothing is read or written.

@@ -15,6 +15,13 @@
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first (`blas2`
 # likewise for level 2's gemv, ger and symv / hemv); `im2col`
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+# `conv` runs the convolution tests on both back ends and `optune bench conv`
+# (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
+# (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
+# bench rows (into the same blas-*.json names); `blas-tri-sweep` trmv and trsv
+# f32 under several blas_tri parameter settings (OPTUNE_PARAMS); `blas3` the same for level 3's
+# triangular and rank-k routines, with the blas3 family tuned first; `im2col`
 # the same for im2col / col2im (and the convolution tests, which share its kernel).
 # `host-blas` runs liboptune_blas.so.3's tests on cuda:0 (netlib's programs and
 # the C / Fortran checks, every call on the GPU) and `optune bench blas
@@ -557,6 +564,30 @@ blas_tri() {
   bench_both blas --only trmv-f32,trsv-f32,trmv-f64,trsv-f64,trmv-c32,trsv-c32 "$@"
 }
 
+# blas_tri's parameters swept through OPTUNE_PARAMS on cuda:0 (and the NVIDIA
+# OpenCL device with TRI_SWEEP_OCL=1): trmv f32 over RV, SW, NB, trsv f32 over
+# NB, WGS, HELP; one summary line per setting (time, GB/s, fraction of copy, x
+# cuBLAS). TRI_MV_SETS / TRI_SV_SETS replace the lists (blas_tri:... values).
+blas_tri_sweep() {
+  local dev devs=(cuda:0) set
+  [ "${TRI_SWEEP_OCL:-0}" = 1 ] && devs+=("$(ocl_device)")
+  local mv_sets=${TRI_MV_SETS:-"RV=1,SW=256,NB=32 RV=4,SW=128,NB=32 RV=4,SW=256,NB=32 RV=4,SW=512,NB=32 RV=4,SW=1024,NB=32 RV=4,SW=128,NB=64 RV=4,SW=256,NB=64 RV=4,SW=512,NB=64 RV=4,SW=256,NB=64,WGS=128 RV=4,SW=512,NB=64,WGS=512"}
+  local sv_sets=${TRI_SV_SETS:-"NB=32,WGS=256,HELP=0 NB=64,WGS=256,HELP=0 NB=64,WGS=512,HELP=0 NB=64,WGS=256,HELP=1 NB=64,WGS=256,HELP=3 NB=64,WGS=256,HELP=7 NB=32,WGS=256,HELP=3 NB=64,WGS=512,HELP=3 NB=32,WGS=128,HELP=7"}
+  for dev in "${devs[@]}"; do
+    [ -n "$dev" ] || continue
+    for set in $mv_sets; do
+      echo "trmv-f32 $dev blas_tri:$set" | tee -a "$OUT/summary.txt"
+      OPTUNE_PARAMS="blas_tri:$set" ./build/gpu/optune bench blas --only trmv-f32 --device "$dev" 2>>"$LOGS/bench.log" |
+        grep -E '^ *trmv' | tee -a "$OUT/summary.txt"
+    done
+    for set in $sv_sets; do
+      echo "trsv-f32 $dev blas_tri:$set,PERSIST=1" | tee -a "$OUT/summary.txt"
+      OPTUNE_PARAMS="blas_tri:$set,PERSIST=1" ./build/gpu/optune bench blas --only trsv-f32 --device "$dev" 2>>"$LOGS/bench.log" |
+        grep -E '^ *trsv' | tee -a "$OUT/summary.txt"
+    done
+  done
+}
+
 # im2col and col2im (issue 20): their tests and the convolution's (which
 # shares the im2col kernel) on CUDA and on the NVIDIA OpenCL device, then the
 # im2col / col2im rows of `optune bench blas` on both back ends (JSON in
@@ -675,6 +706,7 @@ case "$WHAT" in
   host-blas) build && host_blas "$@" ;;
   host-stage) build && host_stage ;;
   blas-tri) build && blas_tri "$@" ;;
+  blas-tri-sweep) build && blas_tri_sweep ;;
   blas3) build && blas3 "$@" ;;
   blas2) build && blas2 "$@" ;;
   im2col) build && im2col "$@" ;;

@@ -133,27 +133,38 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
                               KernelArg::scalar(std::int64_t(c.incx))};
   const std::size_t es = dtype_size(pr.dtype);
   const std::size_t blocks = (n + std::size_t(p.at("NB")) - 1) / std::size_t(p.at("NB"));
-  ScratchLease lease = lease_scratch(q, {n * es, c.solve ? (blocks + 1) * 4 : 0, 0, 0});
   EventSpan span;
   if (c.solve) {
+    // xs (the solved values), the flags (the ticket counter, the count of
+    // solved panels, each panel's helpers done) and the helpers' sums.
+    const bool persist = p.at("PERSIST") != 0;
+    const std::size_t helpers = persist ? std::size_t(p.at("HELP")) : 0;
+    ScratchLease lease =
+        lease_scratch(q, {n * es, (2 + blocks) * 4, helpers > 0 ? blocks * helpers * std::size_t(p.at("NB")) * es : es, 0});
     args.push_back(KernelArg::buffer(*lease.slot[0]));
     args.push_back(KernelArg::buffer(*lease.slot[1]));
     KernelPtr kk = compile_kernel(q, src);
-    if (p.at("PERSIST") == 0) {
+    args.push_back(KernelArg::scalar(std::int64_t(-1)));
+    args.push_back(KernelArg::scalar(std::uint32_t(helpers)));
+    args.push_back(KernelArg::buffer(*lease.slot[2]));
+    if (!persist) {
       // One group per panel, in order (the queue runs in order).
-      args.push_back(KernelArg::scalar(std::int64_t(0)));
       for (std::size_t t = 0; t < blocks; ++t) {
-        args.back() = KernelArg::scalar(std::int64_t(t));
+        args[args.size() - 3] = KernelArg::scalar(std::int64_t(t));
         span.add(launch_kernel(q, *kk, args, g, t == 0 ? wait : WaitList{}, &p));
       }
       return span.result();
     }
-    // The ticket counter and the blocks' flags start at 0.
-    span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, blocks + 1), std::uint32_t(0), wait));
-    args.push_back(KernelArg::scalar(std::int64_t(-1)));
+    span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, 2 + blocks), std::uint32_t(0), wait));
     span.add(launch_kernel(q, *kk, args, g, {}, &p));
     return span.result();
   }
+  // Products: xs, the panels' counters (zeroed by tri_gather), the slices'
+  // sums (slices of this band's longest span).
+  Geometry mg = g;
+  mg.global[1] = BlasTriFamily::mv_slices(p, n, k);
+  ScratchLease lease = lease_scratch(q, {n * es, blocks * 4, mg.global[1] > 1 ? mg.global[1] * n * es : es, 0});
+  const std::string product = src.entry;  // tri_mv or tri_mv4
   src.entry = "tri_gather";
   KernelPtr gk = compile_kernel(q, src);
   Geometry gg;
@@ -161,12 +172,26 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
   gg.global[0] = round_up(n, gg.local[0]);
   span.add(launch_kernel(q, *gk,
                          {u64(n), i32(rev), KernelArg::buffer(*c.x.mem), u64(xb), KernelArg::scalar(std::int64_t(c.incx)),
-                          KernelArg::buffer(*lease.slot[0])},
+                          KernelArg::buffer(*lease.slot[0]), KernelArg::buffer(*lease.slot[1]), u64(blocks)},
                          gg, wait, &p));
-  src.entry = "tri_mv";
+  src.entry = product;
   KernelPtr mk = compile_kernel(q, src);
   args.push_back(KernelArg::buffer(*lease.slot[0]));
-  span.add(launch_kernel(q, *mk, args, g, {}, &p));
+  args.push_back(KernelArg::buffer(*lease.slot[2]));
+  args.push_back(KernelArg::buffer(*lease.slot[1]));
+  args.push_back(u64(std::uint64_t(p.at("SW"))));
+  if (product == "tri_mv4") {
+    // 4-wide loads of a quad's column: real types, full or band storage not
+    // transposed (rows at consecutive addresses), aligned: the quads start
+    // at multiples of 4 in solve order, so the first row's offset (with rev,
+    // the last row's: n - 1 - i - 3) and the column step must be multiples
+    // of 4 elements.
+    const std::uint64_t first = c.a.offset + (c.form == TriForm::Band && upper ? k : 0) + (rev ? n : 0);
+    const std::uint64_t col = c.form == TriForm::Full ? std::uint64_t(c.lda) : std::uint64_t(c.lda) - 1;
+    const bool vec = !is_complex(pr.dtype) && c.form != TriForm::Packed && !trans && first % 4 == 0 && col % 4 == 0;
+    args.push_back(i32(vec));
+  }
+  span.add(launch_kernel(q, *mk, args, mg, {}, &p));
   return span.result();
 }
 

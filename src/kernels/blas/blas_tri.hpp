@@ -24,7 +24,8 @@ class BlasTriFamily : public FamilyOf<BlasTriProblem> {
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   std::string check(const Params& p, const Capabilities& caps, const BlasTriProblem& problem) const override;
   Params fit(const Params& tuned, const Capabilities& caps, const BlasTriProblem& problem) const override;
-  // The panel grid: ceil(n / NB) groups of WGS.
+  // The panel grid: ceil(n / NB) groups of WGS (products: times the
+  // slices of a full triangle; one-launch solves: times HELP + 1).
   Geometry geometry(const Params& p, const Capabilities& caps, const BlasTriProblem& problem) const override;
   Defines defines(const Params& p, const BlasTriProblem& problem) const override;
   KernelSource program(const Params& p, const BlasTriProblem& problem) const override;
@@ -32,6 +33,9 @@ class BlasTriFamily : public FamilyOf<BlasTriProblem> {
   BlasTriProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
   std::vector<std::string> buckets() const override;
   std::vector<DType> dtypes(const Capabilities& caps) const override;
+  // Products: the grid's second dimension, slices of SW columns over the
+  // longest panel span, min(n, k + NB) columns (1 with SW 0).
+  static std::size_t mv_slices(const Params& p, std::size_t n, std::size_t k);
 };
 
 }  // namespace optune::detail
