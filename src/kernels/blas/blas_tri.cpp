@@ -71,16 +71,15 @@ Geometry BlasTriFamily::geometry(const Params& p, const Capabilities&, const Bla
   const std::size_t n = std::size_t(std::max<std::int64_t>(problem.n, 1));
   Geometry g;
   g.local[0] = wgs;
-  // Solves launched per panel: one group each; in one launch, HELP + 1 per
-  // panel.
   const std::size_t panels = (n + nb - 1) / nb;
-  if (!problem.solve) g.global[0] = panels * wgs;
-  else if (p.at("PERSIST") == 0) g.global[0] = wgs;
-  else g.global[0] = panels * std::size_t(p.at("HELP") + 1) * wgs;
-  if (!problem.solve) {
+  if (problem.solve) {
+    // Launched per panel: one group each; in one launch, HELP + 1 per panel.
+    g.global[0] = p.at("PERSIST") == 0 ? wgs : panels * std::size_t(p.at("HELP") + 1) * wgs;
+  } else {
     // Products: panels x slices of a full triangle's longest span (the
     // host narrows it for bands).
     g.dims = 2;
+    g.global[0] = panels * wgs;
     g.global[1] = mv_slices(p, n, n - 1);
   }
   return g;
