@@ -4,6 +4,7 @@
 #include <complex>
 #include <limits>
 
+#include "kernels/blas/blas_tri.hpp"
 #include "ops/blas_tri_ops.hpp"
 #include "optune/blas2_triangular.hpp"
 #include "support/capi_support.hpp"
@@ -139,4 +140,33 @@ TEST(BlasTriErrors, CApi) {
   C_OK(optune_queue_finish(e.queue));
   EXPECT_EQ(out[0], 2.0f);
   EXPECT_EQ(out[1], 9.0f);
+}
+
+// A program of the family holds every kernel (products and solves), so the
+// solve's local arrays must fit the device for a product too: CUDA's 48 KiB
+// refuse c64 with NB 64 and WGS 256 (tri_sv's inverse alone is 64 KiB), and
+// fit() halves NB for products and solves alike.
+TEST(BlasTriErrors, LocalMemoryOfEveryKernel) {
+  const optune::detail::BlasTriFamily& fam = optune::detail::families::blas_tri();
+  optune::Capabilities caps;
+  caps.backend = optune::Backend::CUDA;
+  caps.type = optune::DeviceType::GPU;
+  caps.local_mem_bytes = 48 * 1024;
+  caps.max_work_group_size = 1024;
+  caps.max_work_item_sizes = {1024, 1024, 64};
+  for (bool solve : {false, true}) {
+    optune::detail::BlasTriProblem pr;
+    pr.dtype = optune::DType::C64;
+    pr.solve = solve;
+    pr.n = 8192;
+    optune::detail::Params p = fam.defaults(caps);
+    p["NB"] = 64;
+    p["WGS"] = 256;
+    EXPECT_NE(fam.check(p, caps, pr), "") << "solve " << solve;
+    const optune::detail::Params fitted = fam.fit(p, caps, pr);
+    EXPECT_EQ(fitted.at("NB"), 32) << "solve " << solve;
+    EXPECT_EQ(fam.check(fitted, caps, pr), "") << "solve " << solve;
+    pr.dtype = optune::DType::F32;
+    EXPECT_EQ(fam.check(p, caps, pr), "") << "solve " << solve;
+  }
 }

@@ -36,9 +36,10 @@ std::string BlasTriFamily::check(const Params& p, const Capabilities& caps, cons
   if (nb > wgs || wgs % nb != 0) return "NB must divide WGS";
   const std::size_t es = dtype_size(problem.dtype);
   // Solves: red[WGS], dinv[NB^2], vec[NB] and col[NB]; products red[WGS]
-  // (RV 4: red[4 WGS]).
-  const std::size_t local =
-      (problem.solve ? wgs + nb * nb + 2 * nb : wgs * std::size_t(p.at("RV") == 4 ? 4 : 1)) * es + 16;
+  // (tri_mv4: red[4 WGS]). Every kernel is in each program of the type, NB
+  // and WGS, so each must fit whatever the problem (a c64 product with NB 64
+  // failed to build on CUDA: tri_sv's 70 KiB).
+  const std::size_t local = std::max(wgs + nb * nb + 2 * nb, 4 * wgs) * es + 16;
   if (local > local_limit(caps)) return "the group's local arrays exceed local memory";
   return "";
 }
