@@ -33,7 +33,9 @@
 # pytest suite on cuda:0, examples/python/torch_op.py and
 # bench/python_overhead.py (bench-python.json).
 # The exit status is non-zero when the build or a test failed.
-# Carry: .deb (the .deb files, see scripts/gpu/fetch_debs.sh).
+# Carry: .deb (the .deb files, see scripts/gpu/fetch_debs.sh). GPU_CMAKE_ARGS adds
+# configure options (e.g. -DOPTUNE_EMBED_CUBINS=OFF: a build without the
+# minute and a half of embedded cubins; kernels then compile at first use).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -73,7 +75,7 @@ build() {
     -DOpenCL_INCLUDE_DIR="$DEPS/usr/include" -DOpenCL_LIBRARY="$DEPS/$ARCH_LIB/libOpenCL.so" \
     -DSQLite3_INCLUDE_DIR="$DEPS/usr/include" -DSQLite3_LIBRARY="$DEPS/$ARCH_LIB/libsqlite3.so" \
     -DPython_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$DEPS/usr/lib/cmake/pybind11" \
-    -DOPTUNE_DLPACK_INCLUDE_DIR="$DEPS/usr/include" \
+    -DOPTUNE_DLPACK_INCLUDE_DIR="$DEPS/usr/include" ${GPU_CMAKE_ARGS:-} \
     >"$LOGS/build.log" 2>&1 &&
     cmake --build build/gpu -j 16 >>"$LOGS/build.log" 2>&1
   local rc=$?
