@@ -436,12 +436,24 @@ Event run_blas3(const Queue& q, const Blas3Call& c, const WaitList& wait, const 
   const DType t = c.a.dtype;
   const bool tri = blas3_is_triangular(c.routine);
   Blas3Problem pr;
-  pr.dtype = real_dtype(t);  // the parameters are the part type's
+  pr.dtype = t;
   pr.routine = c.routine;
   pr.n = tri ? (c.side == Side::Left ? c.m : c.n) : c.n;
   pr.k = tri ? (c.side == Side::Left ? c.n : c.m) : c.k;
-  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-  pr.dtype = t;
+  // A complex type's own entry where the database has one (c32 syrk's listed
+  // blocks want larger NB than f32's: each is a real NB x 2NB x 2k product),
+  // else the part type's.
+  Params looked;
+  if (!forced) {
+    looked = params_for(q, fam, pr);
+    const LookupRecord own = last_lookup();
+    if (is_complex(t) && own.lookup.level == Level::Generic && own.lookup.source != "OPTUNE_PARAMS") {
+      Blas3Problem part = pr;
+      part.dtype = real_dtype(t);
+      looked = params_for(q, fam, part);
+    }
+  }
+  const Params p = fam.fit(forced ? *forced : looked, caps, pr);
   const std::int64_t nb = p.at("NB");
   Runner r(q, t, pr, p, wait);
   const std::size_t es = dtype_size(t);

@@ -84,8 +84,8 @@ Blas3Problem Blas3Family::make_example(DType dtype, const std::string& bucket, c
 }
 
 std::vector<DType> Blas3Family::dtypes(const Capabilities& caps) const {
-  if (caps.fp64) return {DType::F32, DType::F64};
-  return {DType::F32};
+  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
+  return {DType::F32, DType::C32};
 }
 
 }  // namespace optune::detail

@@ -44,17 +44,19 @@ class Blas3Case : public TuningCase {
   std::vector<double> output() override {
     std::vector<double> v = read_operand(q_, out_);
     if (blas3_is_triangular(pr_.routine)) return v;
-    // syrk writes C's lower triangle only: compare that.
+    // syrk writes C's lower triangle only: compare that (read_operand gives
+    // one value per element, a complex one's real part).
     const std::size_t n = std::size_t(std::max<std::int64_t>(pr_.n, 1));
     std::vector<double> lower;
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j <= i; ++j) lower.push_back(v[i * n + j]);
     return lower;
   }
-  double tolerance() const override { return pr_.dtype == DType::F64 ? 1e-10 : 1e-3; }
+  double tolerance() const override { return real_dtype(pr_.dtype) == DType::F64 ? 1e-10 : 1e-3; }
   double work_flops() const override {
     const double n = double(std::max<std::int64_t>(pr_.n, 1));
-    return n * n * n;  // trsm: m^2 n; syrk: n^2 k (n (n + 1) k)
+    // trsm: m^2 n; syrk: n^2 k (n (n + 1) k); complex 4 times as many
+    return n * n * n * (is_complex(pr_.dtype) ? 4 : 1);
   }
 
  private:
