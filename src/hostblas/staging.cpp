@@ -36,7 +36,7 @@ Buffer<std::uint8_t> Stager::piece(const Job& job, std::size_t c) const {
 void Stager::upload_chunks(Worker& w, const Job& job) {
   Event ev[2];
   int use = 0;
-  for (std::size_t c; (c = next_.fetch_add(1)) < job.chunks; use ^= 1) {
+  for (std::size_t c; (c = next_.fetch_add(1)) < chunks(job); use ^= 1) {
     const Buffer<std::uint8_t> dst = piece(job, c);
     if (ev[use].valid()) ev[use].wait();  // the slot's previous DMA has read it
     std::memcpy(w.slot[use], job.host + c * chunk_, dst.size());
@@ -47,16 +47,20 @@ void Stager::upload_chunks(Worker& w, const Job& job) {
 }
 
 void Stager::download_chunks(Worker& w, const Job& job) {
+  const std::size_t count = chunks(job);
+  // The DMA of chunk c into slot s (nothing past the last chunk).
+  const auto fetch = [&](std::size_t c, int s) {
+    if (c >= count) return Event();
+    const Buffer<std::uint8_t> src = piece(job, c);
+    return w.queue.read(src, std::span<std::uint8_t>(w.slot[s], src.size()));
+  };
   int use = 0;
   std::size_t c = next_.fetch_add(1);
-  Event ev;
-  if (c < job.chunks) ev = w.queue.read(piece(job, c), std::span<std::uint8_t>(w.slot[use], piece(job, c).size()));
-  while (c < job.chunks) {
+  Event ev = fetch(c, use);
+  while (c < count) {
     // The next chunk's DMA runs while this one is copied out.
     const std::size_t c2 = next_.fetch_add(1);
-    Event ev2;
-    if (c2 < job.chunks)
-      ev2 = w.queue.read(piece(job, c2), std::span<std::uint8_t>(w.slot[use ^ 1], piece(job, c2).size()));
+    Event ev2 = fetch(c2, use ^ 1);
     ev.wait();
     std::memcpy(job.host + c * chunk_, w.slot[use], piece(job, c).size());
     c = c2;
@@ -96,7 +100,7 @@ void Stager::serve(Worker& w) {
 }
 
 void Stager::transfer(const Job& job) {
-  if (job.chunks == 0) return;
+  if (chunks(job) == 0) return;
   std::lock_guard<std::mutex> turn(turn_);
   std::exception_ptr error;
   {
@@ -115,11 +119,11 @@ void Stager::transfer(const Job& job) {
 }
 
 void Stager::upload(const Buffer<std::uint8_t>& dst, const void* src) {
-  transfer({true, dst, static_cast<std::uint8_t*>(const_cast<void*>(src)), (dst.size() + chunk_ - 1) / chunk_});
+  transfer({true, dst, static_cast<std::uint8_t*>(const_cast<void*>(src))});
 }
 
 void Stager::download(const Buffer<std::uint8_t>& src, void* dst) {
-  transfer({false, src, static_cast<std::uint8_t*>(dst), (src.size() + chunk_ - 1) / chunk_});
+  transfer({false, src, static_cast<std::uint8_t*>(dst)});
 }
 
 }  // namespace optune::hostblas

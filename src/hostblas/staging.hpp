@@ -45,7 +45,6 @@ class Stager {
     bool up = true;
     Buffer<std::uint8_t> dev;
     std::uint8_t* host = nullptr;
-    std::size_t chunks = 0;
   };
   struct Worker {
     Queue queue;
@@ -56,6 +55,7 @@ class Stager {
   void serve(Worker& w);
   void upload_chunks(Worker& w, const Job& job);
   void download_chunks(Worker& w, const Job& job);
+  std::size_t chunks(const Job& job) const { return (job.dev.size() + chunk_ - 1) / chunk_; }
   Buffer<std::uint8_t> piece(const Job& job, std::size_t c) const;
 
   std::size_t chunk_;
