@@ -80,8 +80,8 @@ std::string param_name(int level, const char* suffix) {
   return name;
 }
 
-// <name> from the first serving entry's parameters, else the defaults.
-std::int64_t param(const Capabilities& caps, DType dtype, const std::string& name) {
+// The first serving entry's parameters, else the defaults.
+Params entry(const Capabilities& caps, DType dtype) {
   const HostBlasFamily& fam = families::host_blas();
   Params p = fam.defaults(caps);
   try {
@@ -97,8 +97,10 @@ std::int64_t param(const Capabilities& caps, DType dtype, const std::string& nam
     // The database only ever makes things faster: the defaults serve.
     log_warn(std::string("tuning database: host_blas thresholds unreadable (") + e.what() + "); using the defaults");
   }
-  return p.at(name);
+  return p;
 }
+
+std::int64_t param(const Capabilities& caps, DType dtype, const std::string& name) { return entry(caps, dtype).at(name); }
 }  // namespace
 
 double host_blas_threshold(const Capabilities& caps, DType dtype, int level) {
@@ -110,10 +112,11 @@ double host_blas_thread_threshold(const Capabilities& caps, DType dtype, int lev
 }
 
 HostBlasStaging host_blas_staging(const Capabilities& caps) {
+  const Params p = entry(caps, DType::F32);
   HostBlasStaging s;
-  s.min_bytes = std::ldexp(1.0, int(param(caps, DType::F32, "STAGE_LOG2")));
-  s.chunk = std::size_t(1) << param(caps, DType::F32, "STAGE_CHUNK_LOG2");
-  s.threads = std::size_t(param(caps, DType::F32, "STAGE_THREADS"));
+  s.min_bytes = std::ldexp(1.0, int(p.at("STAGE_LOG2")));
+  s.chunk = std::size_t(1) << p.at("STAGE_CHUNK_LOG2");
+  s.threads = std::size_t(p.at("STAGE_THREADS"));
   return s;
 }
 
