@@ -340,6 +340,18 @@ TYPED_TEST(Blas2, SymmetricProducts) {
           }
 }
 
+// The reference's ger: A += alpha x y^T (gerc: y^H), a column where y_j is 0
+// skipped (so an infinite or NaN x never reaches it).
+template <class T>
+void ger_reference(Mat<T>& a, T alpha, Vec<T>& x, Vec<T>& y, bool conj, std::int64_t m, std::int64_t n) {
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (to_ref(y.el(j)) == Ref<T>(0)) continue;
+      const Ref<T> yj = conj ? conj_ref<T>(to_ref(y.el(j))) : to_ref(y.el(j));
+      a.el(i, j) = from_ref<T>(to_ref(a.el(i, j)) + to_ref(alpha) * to_ref(x.el(i)) * yj);
+    }
+}
+
 // ger / geru / gerc: A += alpha x y^T (y^H).
 TYPED_TEST(Blas2, Ger) {
   using T = TypeParam;
@@ -374,12 +386,7 @@ TYPED_TEST(Blas2, Ger) {
             } else {
               ger<T>(q, lay, m, n, alpha, x.view, kIncs[c][0], y.view, kIncs[c][1], a.view, s.lda).wait();
             }
-            if (!zero_alpha)
-              for (std::int64_t i = 0; i < m; ++i)
-                for (std::int64_t j = 0; j < n; ++j) {
-                  const Ref<T> yj = conj ? conj_ref<T>(to_ref(y.el(j))) : to_ref(y.el(j));
-                  a.el(i, j) = from_ref<T>(to_ref(a.el(i, j)) + to_ref(alpha) * to_ref(x.el(i)) * yj);
-                }
+            if (!zero_alpha) ger_reference(a, alpha, x, y, conj, m, n);
             a.expect("ger a", 8 * eps<T>());
             x.expect("ger x", 0);
             y.expect("ger y", 0);
@@ -533,7 +540,8 @@ TYPED_TEST(Blas2, DenseGemvPacks) {
           }
 }
 
-// ger / geru / gerc through blas2_ger: y zero at every third column (the
+// ger through blas2_ger (geru / gerc through blas2_rank, which complex ger
+// takes; ops/blas2.cpp): y zero at every third column (the
 // reference skips it, so NaN in A there stays and nothing is written), and a
 // call with y all zero and an infinite x, which must leave A bit for bit.
 TYPED_TEST(Blas2, DenseGerPacks) {
@@ -582,12 +590,7 @@ TYPED_TEST(Blas2, DenseGerPacks) {
                                                     x.view, inc[0], y.view, inc[1]),
                                       {}, &fp)
                 .wait();
-            for (std::int64_t i = 0; i < m; ++i)
-              for (std::int64_t j = 0; j < n; ++j) {
-                if (to_ref(y.el(j)) == Ref<T>(0)) continue;
-                const Ref<T> yj = conj ? conj_ref<T>(to_ref(y.el(j))) : to_ref(y.el(j));
-                a.el(i, j) = from_ref<T>(to_ref(a.el(i, j)) + to_ref(alpha) * to_ref(x.el(i)) * yj);
-              }
+            ger_reference(a, alpha, x, y, conj, m, n);
             a.expect("dense ger a", all_zero ? 0 : 8 * eps<T>());
             if (!all_zero) x.expect("dense ger x", 0);
             y.expect("dense ger y", 0);
