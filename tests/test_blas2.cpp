@@ -597,16 +597,13 @@ TYPED_TEST(Blas2, DenseGerPacks) {
           }
 }
 
-// symv / hemv by column strips (blas2_symv_strips) with forced parameters:
-// 16-wide strips, chunks of 256 rows (n = 300 gives strips of two chunks),
-// both layouts and triangles, increments of either sign, beta 0 over NaN.
-TYPED_TEST(Blas2, SymvStrips) {
-  using T = TypeParam;
-  SCOPED_TRACE(test::seed());
+// symv / hemv in dense storage under forced blas2 parameters: both layouts
+// and triangles, increments of either sign, beta 0 over NaN, sizes `sizes`.
+template <typename T>
+void check_symv_forced(const optune::detail::Params& fp, std::initializer_list<std::int64_t> sizes,
+                       const char* what) {
   const Queue& q = test::queue();
   constexpr bool herm = kComplex<T>;
-  const optune::detail::Params fp = {{"WGS", 64}, {"SB", 16}, {"STRIP", 256}, {"VW", 4}};
-  const std::int64_t sizes[] = {1, 6, 33, 300};
   int round = 0;
   for (bool col : {true, false})
     for (bool upper : {true, false})
@@ -623,8 +620,7 @@ TYPED_TEST(Blas2, SymvStrips) {
         s.lda = n + round % 2;
         Mat<T> a(s);
         check_product<T>(
-            "symv strips", a, n, n, inc[0], inc[1], k,
-            [&](std::int64_t i, std::int64_t j) { return a.full(i, j, herm); },
+            what, a, n, n, inc[0], inc[1], k, [&](std::int64_t i, std::int64_t j) { return a.full(i, j, herm); },
             [&](T alpha, T beta, Vec<T>& x, Vec<T>& y) {
               optune::detail::Blas2Call c = dense_call<T>(
                   herm ? optune::detail::Blas2Routine::Hemv : optune::detail::Blas2Routine::Symv, col,
@@ -633,4 +629,25 @@ TYPED_TEST(Blas2, SymvStrips) {
               optune::detail::run_blas2(q, c, {}, &fp).wait();
             });
       }
+}
+
+// By column strips (blas2_symv_strips): 16-wide strips, chunks of 256 rows
+// (n = 300 gives strips of two chunks).
+TYPED_TEST(Blas2, SymvStrips) {
+  SCOPED_TRACE(test::seed());
+  check_symv_forced<TypeParam>({{"WGS", 64}, {"SB", 16}, {"STRIP", 256}, {"VW", 4}}, {1, 6, 33, 300},
+                               "symv strips");
+}
+
+// By blocks (blas2_symv_blocks): whole off-diagonal blocks go through the
+// register path (WGS <= SB^2 / 4: one slow index per work-item at SB 16,
+// four at SB 32), the edge and diagonal blocks through the local copy; n =
+// 100 has whole blocks, edges and diagonals. The first set's program is the
+// strips test's (STRIP is not a define).
+TYPED_TEST(Blas2, SymvBlocks) {
+  SCOPED_TRACE(test::seed());
+  for (std::int64_t sb : {16, 32}) {
+    SCOPED_TRACE("SB " + std::to_string(sb));
+    check_symv_forced<TypeParam>({{"WGS", 64}, {"SB", sb}, {"STRIP", 0}, {"VW", 4}}, {5, 100}, "symv blocks");
+  }
 }

@@ -62,6 +62,13 @@
 #ifndef SB
 #define SB 32            // symv / hemv: the blocks' side (a power of two, at most WGS)
 #endif
+// symv / hemv's off-diagonal blocks in registers: SB / 4 work-items along
+// the block's fast direction, the rest along the slow one, each taking
+// SYMV_NS slow indices (needs WGS <= SB * SB / 4).
+#define SYMV_TX (SB / 4)
+#define SYMV_TY (WGS / SYMV_TX)
+#define SYMV_NS (SB / SYMV_TY)
+#define SYMV_FAST (WGS * 4 <= SB * SB)
 #ifndef VW
 #define VW 1             // dense gemv and ger: elements per access along the contiguous direction (real types)
 #endif
@@ -212,6 +219,18 @@ void blas2_mv_final(const ulong rows, const uint slices, __global const TYPE* pa
 // of J against x over I into part[I n + j]. Every slot (K, i) is written by
 // exactly one block, and blas2_mv_final adds the n / SB slots of each y_i in
 // order (deterministic). The caller runs alpha == 0 through blas2_mv_sy.
+#if SYMV_FAST
+// out[f] for f < SB: the sum over t < lines of tl[t SB + f], in order.
+OPTUNE_FUNC void blas2_symv_sums(OPTUNE_LOCAL_PTR const TYPE* tl, const uint lines, __global TYPE* out,
+                                 const uint lid) {
+  for (uint f = lid; f < SB; f += WGS) {
+    TYPE sum = ZERO;
+    for (uint t = 0; t < lines; ++t) sum += tl[t * SB + f];
+    out[f] = sum;
+  }
+}
+#endif
+
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, const long si, const long sj,
                        __global const TYPE* x, const ulong xb, const long incx, const int flags,
@@ -231,61 +250,133 @@ void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, co
     bj = t;
   }
   const long r0 = bi * SB, c0 = bj * SB;
-  const bool rfast = si == 1;
-  for (uint e = lid; e < SB * SB; e += WGS) {
-    const uint u = e % SB, v = e / SB;
-    const uint r = rfast ? u : v, c = rfast ? v : u;
-    const long gr = r0 + r, gc = c0 + c;
-    TYPE val = ZERO;
-    if (gr < (long)n && gc < (long)n && blas2_in_triangle(gr, gc, flags)) val = a[(long)ab + gr * si + gc * sj];
-    tile[r][c] = val;
+  const bool rfast = si == 1, diag = bi == bj;
+  const uint q = lid % SB, ph = lid / SB, nph = WGS / SB;
+  // Both paths below meet the same barriers (a group takes one path or the
+  // other, but every barrier stays outside the branches).
+#if SYMV_FAST
+  // A whole block off the diagonal: each work-item holds a 4 x SYMV_NS
+  // piece of it in registers (4 fast indices SYMV_TX apart, so a warp's
+  // loads are contiguous; SYMV_NS slow indices SYMV_TY apart) and forms both
+  // products' partial sums there; the group adds them over the other
+  // direction in local memory (the tile's space). No triangle tests, no local
+  // copy of the block.
+  const bool fast = !diag && r0 + SB <= (long)n && c0 + SB <= (long)n;
+  __local TYPE* tl = &tile[0][0];
+  const uint tx = lid % SYMV_TX, ty = lid / SYMV_TX;
+  const long f0 = rfast ? r0 : c0, s0 = rfast ? c0 : r0;  // the fast and slow directions' first indices
+  TYPE pf[4], ps[SYMV_NS];
+  if (fast) {
+    const long fs = rfast ? si : sj, ss = rfast ? sj : si;  // and their strides
+    const __global TYPE* base = a + (long)ab + r0 * si + c0 * sj;
+    TYPE xf[4], xs[SYMV_NS];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) xf[u] = AT(x, xb, incx, f0 + tx + u * SYMV_TX), pf[u] = ZERO;
+#pragma unroll
+    for (int k = 0; k < SYMV_NS; ++k) xs[k] = AT(x, xb, incx, s0 + ty + k * SYMV_TY), ps[k] = ZERO;
+#pragma unroll
+    for (int k = 0; k < SYMV_NS; ++k) {
+      const __global TYPE* line = base + (long)(ty + k * SYMV_TY) * ss + (long)tx * fs;
+      TYPE v[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) v[u] = line[(long)(u * SYMV_TX) * fs];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        // Element (r, c): the rows' products take it as it is, the mirrored
+        // columns' its conjugate (Hermitian).
+#if COMPLEX
+        const TYPE vc = (flags & F_HERM) ? CONJ(v[u]) : v[u];
+        const TYPE vf = rfast ? v[u] : vc, vs = rfast ? vc : v[u];
+#else
+        const TYPE vf = v[u], vs = v[u];
+#endif
+        pf[u] += MUL(vf, xs[k]);
+        ps[k] += MUL(vs, xf[u]);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u) tl[ty * SB + tx + u * SYMV_TX] = pf[u];
+  } else
+#else
+  const bool fast = false;
+#endif
+  {
+    // The block's stored elements into local memory (0 outside the matrix
+    // and the triangle).
+    for (uint e = lid; e < SB * SB; e += WGS) {
+      const uint u = e % SB, v = e / SB;
+      const uint r = rfast ? u : v, c = rfast ? v : u;
+      const long gr = r0 + r, gc = c0 + c;
+      TYPE val = ZERO;
+      if (gr < (long)n && gc < (long)n && blas2_in_triangle(gr, gc, flags)) val = a[(long)ab + gr * si + gc * sj];
+      tile[r][c] = val;
+    }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint q = lid % SB, ph = lid / SB, nph = WGS / SB;
-  const bool diag = bi == bj;
-  // Rows r0 + q against x over the block's columns.
-  TYPE acc = ZERO;
-  for (uint c = ph; c < SB && c0 + c < (long)n; c += nph) {
-    TYPE v;
-    if (!diag || blas2_in_triangle(q, c, flags)) {
-      v = tile[q][c];
-    } else {
-      v = tile[c][q];
+  if (fast) {
+#if SYMV_FAST
+    // The fast outputs (rows if rfast, else columns): the SYMV_TY slow
+    // groups' sums in order.
+    blas2_symv_sums(tl, SYMV_TY, part + (rfast ? bj : bi) * (long)n + f0, lid);
+#endif
+  } else {
+    // Rows r0 + q against x over the block's columns.
+    TYPE acc = ZERO;
+    for (uint c = ph; c < SB && c0 + c < (long)n; c += nph) {
+      TYPE v;
+      if (!diag || blas2_in_triangle(q, c, flags)) {
+        v = tile[q][c];
+      } else {
+        v = tile[c][q];
+#if COMPLEX
+        if (flags & F_HERM) v = CONJ(v);
+#endif
+      }
+#if COMPLEX
+      if (diag && q == c && (flags & F_HERM)) v.y = (REAL)0;
+#endif
+      acc += MUL(v, AT(x, xb, incx, c0 + c));
+    }
+    red[lid] = acc;
+  }
+  for (uint s = nph / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!fast && ph < s) red[lid] = red[lid] + red[lid + s * SB];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (fast) {
+#if SYMV_FAST
+#pragma unroll
+    for (int k = 0; k < SYMV_NS; ++k) tl[tx * SB + ty + k * SYMV_TY] = ps[k];
+#endif
+  } else if (ph == 0 && r0 + q < (long)n) {
+    part[bj * (long)n + r0 + q] = red[lid];
+  }
+  // The mirrored block: rows c0 + q against x over the rows of (bi, bj) (a
+  // diagonal block writes nothing).
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (fast) {
+#if SYMV_FAST
+    // The slow outputs: the SYMV_TX fast groups' sums in order.
+    blas2_symv_sums(tl, SYMV_TX, part + (rfast ? bi : bj) * (long)n + s0, lid);
+#endif
+  } else {
+    TYPE acc = ZERO;
+    for (uint r = ph; r < SB && r0 + r < (long)n; r += nph) {
+      TYPE v = tile[r][q];
 #if COMPLEX
       if (flags & F_HERM) v = CONJ(v);
 #endif
+      acc += MUL(v, AT(x, xb, incx, r0 + r));
     }
-#if COMPLEX
-    if (diag && q == c && (flags & F_HERM)) v.y = (REAL)0;
-#endif
-    acc += MUL(v, AT(x, xb, incx, c0 + c));
+    red[lid] = acc;
   }
-  red[lid] = acc;
   for (uint s = nph / 2; s > 0; s >>= 1) {
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (ph < s) red[lid] = red[lid] + red[lid + s * SB];
+    if (!fast && ph < s) red[lid] = red[lid] + red[lid + s * SB];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (ph == 0 && r0 + q < (long)n) part[bj * (long)n + r0 + q] = red[lid];
-  // The mirrored block: rows c0 + q against x over the rows of (bi, bj)
-  // (every group runs it, so that every work-item reaches every barrier; a
-  // diagonal block writes nothing).
-  barrier(CLK_LOCAL_MEM_FENCE);
-  acc = ZERO;
-  for (uint r = ph; r < SB && r0 + r < (long)n; r += nph) {
-    TYPE v = tile[r][q];
-#if COMPLEX
-    if (flags & F_HERM) v = CONJ(v);
-#endif
-    acc += MUL(v, AT(x, xb, incx, r0 + r));
-  }
-  red[lid] = acc;
-  for (uint s = nph / 2; s > 0; s >>= 1) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (ph < s) red[lid] = red[lid] + red[lid + s * SB];
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (!diag && ph == 0 && c0 + q < (long)n) part[bi * (long)n + c0 + q] = red[lid];
+  if (!fast && !diag && ph == 0 && c0 + q < (long)n) part[bi * (long)n + c0 + q] = red[lid];
 }
 
 // ---- dense gemv and ger: packs of VW elements, several loads in flight ----
