@@ -410,8 +410,10 @@ startup() {
 }
 
 # Convolution (issue 19): its tests on CUDA and on the NVIDIA OpenCL device,
-# the cuDNN reference's check, then `optune bench conv` on both back ends
-# (JSON in $OUT/conv-*.json; on CUDA each row with cuDNN's time).
+# the references' checks (cuDNN on CUDA, CLBlast's convgemm on OpenCL), then
+# `optune bench conv` on both back ends (JSON in $OUT/conv-*.json; each row
+# with the reference's time: cuDNN on CUDA, convgemm on OpenCL for NCHW with
+# groups 1).
 # The conv bench's reference: cuDNN from the system, else the one PyTorch's
 # wheels ship (nvidia.cudnn, or torch/lib in older wheels).
 find_cudnn() {
@@ -433,6 +435,9 @@ conv() {
     STATUS=1
   find_cudnn
   (cd build/gpu && OPTUNE_DEVICE=cuda:0 ./tests/test_reference_blas --gtest_filter='*Cudnn*:*Probes*') \
+    >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
+  # CLBlast's convgemm (the OpenCL reference) against conv2d, f16 too where the device has cl_khr_fp16.
+  [ -z "$ocl" ] || (cd build/gpu && OPTUNE_DEVICE=$ocl ./tests/test_reference_blas --gtest_filter='*Clblast*:*Cudnn*') \
     >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
   grep -E 'tests passed|tests failed|Failed|FAILED|PASSED|\*\*\*' "$LOGS/tests-conv.log" | tail -15 | tee -a "$OUT/summary.txt"
   bench_both conv "$@"
