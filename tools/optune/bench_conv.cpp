@@ -313,7 +313,8 @@ nlohmann::json bench_conv(const Queue& q, const Ceilings& c, const ConvBenchOpti
   if (!o.quiet) {
     std::printf("\nconv (%s; depthwise against the copy ceiling, the others against the f32 FMA ceiling;\n"
                 "error: the largest |optune - double| / sum |x w| over 512 sampled outputs; vs ref: the reference's\n"
-                "time over optune's (above 1: optune faster); parameters below each)\nreference: %s\n",
+                "time over optune's (above 1: optune faster); below each: the reference's time, its error and\n"
+                "|reference - optune| / sum |x w| there, and optune's parameters)\nreference: %s\n",
                 cpu ? "CPU: batch 1, the issue's cases at 28 x 28 or 56 x 56" : "the issue's shapes",
                 reference.c_str());
     std::printf("%-*s %10s %9s %8s %8s %-15s %8s %7s\n", width, "case", "time us", "GB/s", "TFLOP/s", "ceiling",
