@@ -102,9 +102,24 @@ TEST(Cli, BenchConvQuickRunsEveryCase) {
     chosen[r["case"].get<std::string>()] = r["candidate"].get<std::string>();
     EXPECT_TRUE(r["correct"].get<bool>()) << r.dump();
     EXPECT_GT(r["median_us"].get<double>(), 0.0);
-    // No reference convolution on OpenCL yet (cuDNN on CUDA), and it says so.
-    EXPECT_FALSE(r["reference"]["available"].get<bool>()) << r.dump();
-    EXPECT_NE(r["reference"]["reason"].get<std::string>().find("OpenCL"), std::string::npos) << r.dump();
+    // The reference (CLBlast's convgemm on OpenCL, cuDNN on CUDA) runs and
+    // agrees, or says why not: convgemm takes NCHW with groups 1 only, and a
+    // missing library is "not installed" / "not available".
+    const auto& ref = r["reference"];
+    const bool convgemm_takes = r["layout"] == "nchw" && r["groups"] == 1;
+    if (ref["available"].get<bool>()) {
+      EXPECT_GT(ref["speed_ratio"].get<double>(), 0.0) << r.dump();
+      EXPECT_LE(ref["max_sampled_error"].get<double>(), 1e-5) << r.dump();
+      if (!ref["max_relative_difference"].is_null())
+        EXPECT_LE(ref["max_relative_difference"].get<double>(), 1e-5) << r.dump();
+      if (j["device"]["backend"] == "opencl") EXPECT_TRUE(convgemm_takes) << r.dump();
+    } else {
+      const std::string why = ref["reason"].get<std::string>();
+      if (why.rfind("not ", 0) != 0) {
+        EXPECT_EQ(why, "CLBlast convgemm: NCHW, groups 1 and symmetric padding only") << r.dump();
+        EXPECT_FALSE(convgemm_takes) << r.dump();
+      }
+    }
   }
   for (const char* l : {" nchw f32", " nhwc f32"}) {
     EXPECT_EQ(chosen[std::string("dw3x3") + l], "depthwise");

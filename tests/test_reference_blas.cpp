@@ -3,10 +3,12 @@
 // optune buffers correctly for every layout and transpose, which checks the
 // argument mapping (cuBLAS's row-major swap, offsets, leading dimensions and
 // strides), and a missing library is reported, never fatal. The bench's
-// reference convolution (cuDNN on CUDA) is probed here too, and on CUDA
-// with cuDNN installed its output is compared with optune's conv2d.
+// reference convolutions are probed here too (cuDNN on CUDA, CLBlast's
+// convgemm on OpenCL), and where installed their outputs are compared with
+// optune's conv2d.
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "reference_blas.hpp"
 #include "reference_conv.hpp"
@@ -245,12 +247,57 @@ TEST(ReferenceBlas, ProbesReportAVersionOrAReason) {
 // The cuDNN reference: none on OpenCL (and the reason says so); on CUDA
 // with the library, a grouped NCHW convolution (the weights' layout is
 // optune's there) with stride and pads agrees with optune::conv2d.
+namespace {
+
+// Runs a reference convolution (f32 or f16) into a poisoned buffer and
+// compares every output with optune's conv2d on the same operands (small
+// multiples of 1/8): |theirs - ours| <= tol (1 + |ours|).
+template <class T>
+void check_reference_conv(const Queue& q, tool::ReferenceConv& ref, const Conv2dDesc& d, double tol,
+                          const std::string& label) {
+  SCOPED_TRACE(label);
+  const auto values = [](std::size_t n, std::uint64_t seed) {
+    std::vector<T> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = T(float(std::int64_t((i * 2654435761u + seed) % 17) - 8) / 8);
+    return v;
+  };
+  Buffer<T> in = test::context().alloc<T>(std::size_t(d.input_elements()));
+  Buffer<T> wt = test::context().alloc<T>(std::size_t(d.weight_elements()));
+  Buffer<T> ours = test::context().alloc<T>(std::size_t(d.output_elements()));
+  Buffer<T> theirs = test::context().alloc<T>(std::size_t(d.output_elements()));
+  q.upload(in, std::span<const T>(values(std::size_t(d.input_elements()), 1)));
+  q.upload(wt, std::span<const T>(values(std::size_t(d.weight_elements()), 5)));
+  q.upload(theirs, std::span<const T>(std::vector<T>(std::size_t(d.output_elements()),
+                                                     T(std::numeric_limits<float>::quiet_NaN()))));
+  conv2d(q, d, in, wt, ours).wait();
+  ASSERT_EQ(ref.unsupported(d, dtype_of_v<T>), "");
+  const tool::PreparedConv p = ref.prepare(q, d, dtype_of_v<T>, interop::native_buffer(in),
+                                           interop::native_buffer(wt), interop::native_buffer(theirs));
+  EXPECT_FALSE(p.algorithm.empty());
+  p.run().wait();
+  const std::vector<T> a = q.download(ours), b = q.download(theirs);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    ASSERT_NEAR(double(float(a[i])), double(float(b[i])), tol * (1 + std::fabs(double(float(a[i]))))) << i;
+}
+
+Conv2dDesc small_conv(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t r,
+                      std::int64_t s) {
+  Conv2dDesc d;
+  d.batch = n, d.in_channels = c, d.in_height = h, d.in_width = w, d.out_channels = k;
+  d.kernel_h = r, d.kernel_w = s;
+  return d;
+}
+
+}  // namespace
+
 TEST(ReferenceBlas, CudnnConvolutionAgreesOrSaysWhyNot) {
   const Queue& q = test::queue();
   tool::ReferenceConvOpen r = tool::open_reference_conv(q);
   if (q.device().backend() != Backend::CUDA) {
-    EXPECT_EQ(r.conv, nullptr);
-    EXPECT_NE(r.reason.find("OpenCL"), std::string::npos) << r.reason;
+    // OpenCL: the bench's reference is CLBlast's convgemm (tested below).
+    tool::ReferenceConvOpen c = tool::open_clblast_conv(q);
+    EXPECT_EQ(r.reason, c.reason);
+    EXPECT_EQ(r.conv ? r.conv->name() : "", c.conv ? c.conv->name() : "");
     return;
   }
   if (!r.conv) {
@@ -258,34 +305,65 @@ TEST(ReferenceBlas, CudnnConvolutionAgreesOrSaysWhyNot) {
     EXPECT_EQ(r.reason.rfind("not installed: ", 0), 0u) << r.reason;
     GTEST_SKIP() << r.reason;
   }
-  Conv2dDesc d;
-  d.batch = 2, d.in_channels = 8, d.in_height = 9, d.in_width = 11, d.out_channels = 6;
-  d.kernel_h = d.kernel_w = 3;
+  Conv2dDesc d = small_conv(2, 8, 9, 11, 6, 3, 3);
   d.stride_h = 2, d.stride_w = 1;
   d.pad_top = d.pad_bottom = 1, d.pad_left = d.pad_right = 2;
   d.groups = 2;
-  const auto values = [](std::size_t n, std::uint64_t seed) {
-    std::vector<float> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = float(std::int64_t((i * 2654435761u + seed) % 17) - 8) / 8;
-    return v;
-  };
-  Buffer<float> in = test::context().alloc<float>(std::size_t(d.input_elements()));
-  Buffer<float> wt = test::context().alloc<float>(std::size_t(d.weight_elements()));
-  Buffer<float> ours = test::context().alloc<float>(std::size_t(d.output_elements()));
-  Buffer<float> theirs = test::context().alloc<float>(std::size_t(d.output_elements()));
-  q.upload(in, std::span<const float>(values(std::size_t(d.input_elements()), 1)));
-  q.upload(wt, std::span<const float>(values(std::size_t(d.weight_elements()), 5)));
-  conv2d(q, d, in, wt, ours).wait();
-  EXPECT_EQ(r.conv->unsupported(d, DType::F32), "");
-  const tool::PreparedConv p = r.conv->prepare(q, d, DType::F32, interop::native_buffer(in),
-                                               interop::native_buffer(wt), interop::native_buffer(theirs));
-  EXPECT_FALSE(p.algorithm.empty());
-  p.run().wait();
-  const std::vector<float> a = q.download(ours), b = q.download(theirs);
-  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4 * (1 + std::fabs(a[i]))) << i;
+  check_reference_conv<float>(q, *r.conv, d, 1e-4, "grouped 3x3");
   Conv2dDesc asym = d;
   asym.pad_bottom = 0;
   EXPECT_NE(r.conv->unsupported(asym, DType::F32), "");
+}
+
+// CLBlast's convgemm (the OpenCL reference of `optune bench conv`): NCHW in,
+// KCHW weights, NCHW out, one pad per dimension, groups 1; checked against
+// conv2d for strides, dilations, pads, odd sizes, batches and a 1x1, and
+// every case it cannot run says why (prepare refuses it too).
+TEST(ReferenceBlas, ClblastConvgemmAgreesOrSaysWhyNot) {
+  const Queue& q = test::queue();
+  tool::ReferenceConvOpen r = tool::open_clblast_conv(q);
+  if (q.device().backend() != Backend::OpenCL) {
+    EXPECT_EQ(r.conv, nullptr);
+    EXPECT_NE(r.reason.find("OpenCL"), std::string::npos) << r.reason;
+    return;
+  }
+  if (!r.conv) {
+    EXPECT_FALSE(tool::probe_clblast().loaded && tool::clblast_symbol("CLBlastSconvgemm")) << r.reason;
+    GTEST_SKIP() << r.reason;
+  }
+  EXPECT_NE(r.conv->name().find("CLBlast"), std::string::npos);
+  EXPECT_NE(r.conv->name().find("convgemm"), std::string::npos);
+  Conv2dDesc a = small_conv(2, 5, 9, 11, 6, 3, 3);
+  a.stride_h = 2, a.stride_w = 1;
+  a.dilation_h = 1, a.dilation_w = 2;
+  a.pad_top = a.pad_bottom = 1, a.pad_left = a.pad_right = 2;
+  Conv2dDesc b = small_conv(3, 7, 5, 4, 3, 1, 1);
+  Conv2dDesc c = small_conv(1, 3, 13, 7, 17, 5, 3);
+  c.stride_h = 3, c.stride_w = 2;
+  c.pad_top = c.pad_bottom = 2;
+  const bool fp16 = q.device().caps().extensions.find("cl_khr_fp16") != std::string::npos;
+  for (const auto& [d, label] : {std::pair{a, "3x3 strided, dilated, padded"}, std::pair{b, "1x1 batch 3"},
+                                 std::pair{c, "5x3 stride 3x2, height pads"}}) {
+    check_reference_conv<float>(q, *r.conv, d, 1e-5, std::string("f32 ") + label);
+    if (fp16)
+      check_reference_conv<half>(q, *r.conv, d, 2e-2, std::string("f16 ") + label);
+    else
+      EXPECT_NE(r.conv->unsupported(d, DType::F16).find("cl_khr_fp16"), std::string::npos);
+  }
+  Conv2dDesc nhwc = a, mixed = a, grouped = a, asym = a;
+  nhwc.input_layout = nhwc.output_layout = ConvLayout::NHWC;
+  mixed.output_layout = ConvLayout::NHWC;
+  grouped.groups = 5, grouped.out_channels = 10;
+  asym.pad_right = 0;
+  Buffer<float> x = test::context().alloc<float>(std::size_t(a.input_elements() * 2));
+  for (const Conv2dDesc& d : {nhwc, mixed, grouped, asym}) {
+    const std::string why = r.conv->unsupported(d, DType::F32);
+    EXPECT_EQ(why, "CLBlast convgemm: NCHW, groups 1 and symmetric padding only");
+    EXPECT_THROW(r.conv->prepare(q, d, DType::F32, interop::native_buffer(x), interop::native_buffer(x),
+                                 interop::native_buffer(x)),
+                 Error);
+  }
+  EXPECT_EQ(r.conv->unsupported(a, DType::BF16), "CLBlast convgemm: f32 and f16 only");
 }
 
 TEST(ReferenceBlas, MissingLibraryNamesEveryAttempt) {

@@ -8,14 +8,14 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first (`blas2`
 # likewise for level 2's gemv, ger and symv / hemv); `im2col`
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -410,8 +410,10 @@ startup() {
 }
 
 # Convolution (issue 19): its tests on CUDA and on the NVIDIA OpenCL device,
-# the cuDNN reference's check, then `optune bench conv` on both back ends
-# (JSON in $OUT/conv-*.json; on CUDA each row with cuDNN's time).
+# the references' checks (cuDNN on CUDA, CLBlast's convgemm on OpenCL), then
+# `optune bench conv` on both back ends (JSON in $OUT/conv-*.json; each row
+# with the reference's time: cuDNN on CUDA, convgemm on OpenCL for NCHW with
+# groups 1).
 # The conv bench's reference: cuDNN from the system, else the one PyTorch's
 # wheels ship (nvidia.cudnn, or torch/lib in older wheels).
 find_cudnn() {
@@ -434,8 +436,50 @@ conv() {
   find_cudnn
   (cd build/gpu && OPTUNE_DEVICE=cuda:0 ./tests/test_reference_blas --gtest_filter='*Cudnn*:*Probes*') \
     >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
+  # CLBlast's convgemm (the OpenCL reference) against conv2d, f16 too where the device has cl_khr_fp16.
+  [ -z "$ocl" ] || (cd build/gpu && OPTUNE_DEVICE=$ocl ./tests/test_reference_blas --gtest_filter='*Clblast*:*Cudnn*') \
+    >>"$LOGS/tests-conv.log" 2>&1 || STATUS=1
   grep -E 'tests passed|tests failed|Failed|FAILED|PASSED|\*\*\*' "$LOGS/tests-conv.log" | tail -15 | tee -a "$OUT/summary.txt"
   bench_both conv "$@"
+}
+
+# The convolution families tuned (issue 19) on CONV_TUNE_ON's back ends
+# (cuda, opencl or both, the default): conv_direct, conv_depthwise,
+# conv_depthwise_image (OpenCL only: CUDA has no images), conv_winograd,
+# conv_im2col, then conv_routine (its KERNEL choice timed with the
+# candidates' parameters just tuned), f32 and f16, every bucket,
+# CONV_TUNE_SECS seconds an item (default 16: 12 items, about 3.5 minutes a
+# back end). A cache of its own (kernels compile anew), so that the export
+# holds the conv entries alone: $OUT/db-conv-cuda.json and
+# $OUT/db-conv-opencl.json, plain `optune db export` files for merge_db.py.
+# A type the device does not run is logged and skipped, not a failure.
+conv_tune() {
+  local secs=${CONV_TUNE_SECS:-16} dev name fam dtype out
+  for dev in cuda:0 "$(ocl_device)"; do
+    [ -n "$dev" ] || continue
+    name=$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)
+    case "${CONV_TUNE_ON:-both}" in both | "$name") ;; *) continue ;; esac
+    log "conv-tune on $dev (${secs}s per family and type)"
+    for fam in conv_direct conv_depthwise conv_depthwise_image conv_winograd conv_im2col conv_routine; do
+      [ "$name:$fam" = cuda:conv_depthwise_image ] && continue
+      for dtype in f32 f16; do
+        out=$(OPTUNE_CACHE_DIR=/tmp/optune-cache-conv-tune ./build/gpu/optune tune "$fam" --dtype "$dtype" \
+          --device "$dev" --strategy random --budget "$secs" --save \
+          --json "$LOGS/conv-tune-$name-$fam-$dtype.json" 2>&1)
+        local rc=$?
+        echo "$out" >>"$LOGS/conv-tune-$name.txt"
+        if [ $rc -ne 0 ] && grep -q '(unsupported)' <<<"$out"; then
+          log "conv-tune $name $fam $dtype: $(grep '(unsupported)' <<<"$out" | head -1)"
+        elif [ $rc -ne 0 ]; then
+          log "conv-tune $name $fam $dtype failed (rc $rc)"
+          STATUS=1
+        fi
+      done
+    done
+    grep -E '^optune tune|x  ' "$LOGS/conv-tune-$name.txt" >>"$OUT/summary.txt"
+    OPTUNE_CACHE_DIR=/tmp/optune-cache-conv-tune ./build/gpu/optune db export --device "$dev" \
+      "$OUT/db-conv-$name.json" >>"$LOGS/conv-tune-$name.txt" 2>&1 || STATUS=1
+  done
 }
 
 # The f64 tensor-core path (gemm_mma with MMA_F64): its tests and the f64
@@ -693,6 +737,7 @@ case "$WHAT" in
   diag) build && launch_cost && python_step ;;
   tensor) build && tensor "$@" ;;
   conv) build && conv "$@" ;;
+  conv-tune) build && conv_tune ;;
   verify) build && verify ;;
   final-a) build && find_cudnn && named_tests cuda:0 final-cuda "${FINAL_TESTS:-$FINAL_TESTS_DEFAULT}" &&
     python_step && launch_cost ;;

@@ -146,12 +146,17 @@ std::size_t index(ConvLayout l, std::int64_t n, std::int64_t c, std::int64_t y, 
   return std::size_t(l == ConvLayout::NHWC ? ((n * H + y) * W + x) * C + c : ((n * C + c) * H + y) * W + x);
 }
 
-// The largest |got - want| / (sum |x w|) over 512 sampled outputs.
+// The largest |got - want| / (sum |x w|) over 512 sampled outputs of `out`,
+// want computed in double from in and wt (read K x C/groups x R x S, or K x R
+// x S x C/groups with weights_krsc: a reference library's channels-last
+// filters). With `other`, also the largest |out - other| / (sum |x w|) at the
+// same outputs into *vs_other.
 double sampled_error(const Conv2dDesc& d, const std::vector<float>& in, const std::vector<float>& wt,
-                     const std::vector<float>& out) {
+                     const std::vector<float>& out, bool weights_krsc = false,
+                     const std::vector<float>* other = nullptr, double* vs_other = nullptr) {
   const std::int64_t OH = d.out_height(), OW = d.out_width(), Cg = d.in_channels / d.groups,
                      Kg = d.out_channels / d.groups;
-  double worst = 0;
+  double worst = 0, worst_other = 0;
   std::uint64_t s = 12345;
   for (int i = 0; i < 512; ++i) {
     s = s * 6364136223846793005ull + 1442695040888963407ull;
@@ -166,36 +171,51 @@ double sampled_error(const Conv2dDesc& d, const std::vector<float>& in, const st
           const std::int64_t iy = oy * d.stride_h - d.pad_top + r * d.dilation_h;
           const std::int64_t ix = ox * d.stride_w - d.pad_left + t * d.dilation_w;
           if (iy < 0 || iy >= d.in_height || ix < 0 || ix >= d.in_width) continue;
+          const std::int64_t w = weights_krsc ? ((k * d.kernel_h + r) * d.kernel_w + t) * Cg + c
+                                              : ((k * Cg + c) * d.kernel_h + r) * d.kernel_w + t;
           const double v = double(in[index(d.input_layout, n, k / Kg * Cg + c, iy, ix, d.in_channels, d.in_height,
                                             d.in_width)]) *
-                           double(wt[std::size_t(((k * Cg + c) * d.kernel_h + r) * d.kernel_w + t)]);
+                           double(wt[std::size_t(w)]);
           sum += v;
           scale += std::fabs(v);
         }
-    const double got = out[index(d.output_layout, n, k, oy, ox, d.out_channels, OH, OW)];
-    worst = std::max(worst, std::fabs(got - sum) / scale);
+    const std::size_t at = index(d.output_layout, n, k, oy, ox, d.out_channels, OH, OW);
+    worst = std::max(worst, std::fabs(out[at] - sum) / scale);
+    if (other) worst_other = std::max(worst_other, std::fabs(double(out[at]) - double((*other)[at])) / scale);
   }
+  if (vs_other) *vs_other = worst_other;
   return worst;
 }
 
 // The reference library's time for the case on the same buffers (its
-// output into its own buffer), or why there is none.
+// output into its own buffer, checked as optune's is: against double at the
+// sampled outputs, and against optune's output there where both read the
+// weights in the same order), or why there is none.
 template <class T>
 nlohmann::json reference_row(const Queue& q, ReferenceConv* ref, const std::string& reason, const Case& k,
-                             const Buffer<T>& in, const Buffer<T>& wt, double our_s, int runs) {
+                             const std::vector<float>& in, const std::vector<float>& wt, const Buffer<T>& bin,
+                             const Buffer<T>& bwt, const std::vector<float>& ours, double our_s, int runs) {
   std::string why = ref ? ref->unsupported(k.d, k.dtype) : reason;
   if (ref && why.empty()) {
     try {
       const Buffer<T> out = q.context().alloc<T>(std::size_t(k.d.output_elements()));
-      const PreparedConv prepared = ref->prepare(q, k.d, k.dtype, interop::native_buffer(in),
-                                                 interop::native_buffer(wt), interop::native_buffer(out));
+      const PreparedConv prepared = ref->prepare(q, k.d, k.dtype, interop::native_buffer(bin),
+                                                 interop::native_buffer(bwt), interop::native_buffer(out));
       const Timing t = time_events(prepared.run, 2, runs);
-      return {{"available", true},
-              {"library", ref->name()},
-              {"median_us", t.median_s * 1e6},
-              {"min_us", t.min_s * 1e6},
-              {"algorithm", prepared.algorithm},
-              {"speed_ratio", t.median_s / our_s}};
+      // NHWC references read the weights channels-last (reference_conv.hpp),
+      // optune K x C/groups x R x S: their outputs differ there.
+      const bool krsc = k.d.input_layout == ConvLayout::NHWC;
+      double vs_optune = 0;
+      const double err = sampled_error(k.d, in, wt, download(q, out), krsc, krsc ? nullptr : &ours, &vs_optune);
+      nlohmann::json row = {{"available", true},
+                            {"library", ref->name()},
+                            {"median_us", t.median_s * 1e6},
+                            {"min_us", t.min_s * 1e6},
+                            {"algorithm", prepared.algorithm},
+                            {"speed_ratio", t.median_s / our_s},
+                            {"max_sampled_error", err}};
+      row["max_relative_difference"] = krsc ? nlohmann::json(nullptr) : nlohmann::json(vs_optune);
+      return row;
     } catch (const Error& e) {
       why = std::string("error: ") + e.what();
     }
@@ -216,7 +236,8 @@ nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int ru
                                                       d.groups, d.input_layout == ConvLayout::NHWC);
   const detail::ConvChoice choice = detail::choose_conv(q, pr, nullptr);
   const Timing t = time_events([&] { return conv2d(q, d, bin, bwt, bout); }, 2, runs);
-  const double err = sampled_error(d, in, wt, download(q, bout));
+  const std::vector<float> ours = download(q, bout);
+  const double err = sampled_error(d, in, wt, ours);
   const double flops = pr.flops(), bytes = pr.bytes();
   const double gbs = bytes / t.median_s * 1e-9, tflops = flops / t.median_s * 1e-12;
   // f16 storage sums in f32: the f32 FMA rate bounds it.
@@ -224,15 +245,18 @@ nlohmann::json run_case(const Queue& q, const Ceilings& c, const Case& k, int ru
   const double frac = k.compute_bound ? (fma > 0 ? tflops / fma : 0) : (c.copy_gbs > 0 ? gbs / c.copy_gbs : 0);
   const bool cached = fits_in_cache(c, bytes);
   const double tol = k.dtype == DType::F16 ? 2e-3 : 1e-5;
-  const nlohmann::json reference = reference_row(q, ref, ref_reason, k, bin, bwt, t.median_s, runs);
+  const nlohmann::json reference = reference_row(q, ref, ref_reason, k, in, wt, bin, bwt, ours, t.median_s, runs);
   if (!quiet) {
     char vs[32] = "-";
     std::string ref_line;
     if (reference["available"].get<bool>()) {
       std::snprintf(vs, sizeof vs, "%.2fx", reference["speed_ratio"].get<double>());
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "reference %.1f us (%s); ", reference["median_us"].get<double>(),
-                    reference["algorithm"].get<std::string>().c_str());
+      char diff[48] = "", buf[160];
+      if (!reference["max_relative_difference"].is_null())
+        std::snprintf(diff, sizeof diff, ", vs optune %.1e", reference["max_relative_difference"].get<double>());
+      std::snprintf(buf, sizeof buf, "reference %.1f us (%s, error %.1e%s); ", reference["median_us"].get<double>(),
+                    reference["algorithm"].get<std::string>().c_str(), reference["max_sampled_error"].get<double>(),
+                    diff);
       ref_line = buf;
     } else if (ref) {
       ref_line = "reference: " + reference["reason"].get<std::string>() + "; ";
@@ -289,7 +313,8 @@ nlohmann::json bench_conv(const Queue& q, const Ceilings& c, const ConvBenchOpti
   if (!o.quiet) {
     std::printf("\nconv (%s; depthwise against the copy ceiling, the others against the f32 FMA ceiling;\n"
                 "error: the largest |optune - double| / sum |x w| over 512 sampled outputs; vs ref: the reference's\n"
-                "time over optune's (above 1: optune faster); parameters below each)\nreference: %s\n",
+                "time over optune's (above 1: optune faster); below each: the reference's time, its error and\n"
+                "|reference - optune| / sum |x w| there, and optune's parameters)\nreference: %s\n",
                 cpu ? "CPU: batch 1, the issue's cases at 28 x 28 or 56 x 56" : "the issue's shapes",
                 reference.c_str());
     std::printf("%-*s %10s %9s %8s %8s %-15s %8s %7s\n", width, "case", "time us", "GB/s", "TFLOP/s", "ceiling",

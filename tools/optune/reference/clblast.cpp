@@ -141,6 +141,7 @@ struct Level1Api {
 
 struct ClblastApi {
   LibraryProbe probe;
+  DynamicLibrary lib;  // for clblast_symbol (the convolution adapter's entry points)
   TypedApi<float> s;
   TypedApi<double> d;
   TypedApi<cl_half> h;
@@ -232,6 +233,7 @@ const ClblastApi& load() {
     lib.symbol("CLBlastCcol2im", api.cx.col2im, nullptr);
     api.probe.path = lib.path();
     api.probe.version = lib.version_from_path();
+    api.lib = lib;
     if (!missing.empty()) {
       api.probe.reason = lib.path() + " lacks " + missing + " (CLBlast older than 1.5?)";
       return;
@@ -608,6 +610,13 @@ class Clblast : public ReferenceBlas {
 }  // namespace
 
 LibraryProbe probe_clblast() { return load().probe; }
+
+void* clblast_symbol(const char* name) {
+  const ClblastApi& api = load();
+  return api.probe.loaded ? api.lib.raw_symbol(name) : nullptr;
+}
+
+std::string clblast_status_text(int status) { return status_text(status); }
 
 ReferenceOpen open_clblast(const Queue& q) {
   ReferenceOpen r;

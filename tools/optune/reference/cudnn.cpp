@@ -289,10 +289,7 @@ LibraryProbe probe_cudnn() { return load().probe; }
 ReferenceConvOpen open_reference_conv(const Queue& q) {
   ReferenceConvOpen r;
   const Capabilities& caps = q.device().caps();
-  if (caps.backend != Backend::CUDA) {
-    r.reason = "not available: no reference convolution is called on OpenCL yet (CLBlast's convgemm)";
-    return r;
-  }
+  if (caps.backend != Backend::CUDA) return open_clblast_conv(q);
   const CudnnApi& api = load();
   if (!api.probe.loaded) {
     r.reason = "not installed: " + api.probe.reason;

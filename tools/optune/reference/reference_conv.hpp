@@ -1,10 +1,13 @@
 // The reference convolution of `optune bench conv`: cuDNN (libcudnn.so.9,
 // else .8) on CUDA devices, loaded with dlopen at run time as cuBLAS is
-// (reference_blas.hpp). It runs on optune's own buffers and stream, so one
-// run times both on the same operands. cuDNN is not needed to build: the few
-// legacy-API entry points (cudnn.h of v8 and v9: tensor, filter and
+// (reference_blas.hpp); CLBlast's convgemm on OpenCL devices, from the
+// library clblast.cpp loads (clblast_conv.cpp). Each runs on optune's own
+// buffers and queue, so one run times both on the same operands. Neither
+// library is needed to build: the few entry points are declared in
+// cudnn.cpp (the legacy-API ones of cudnn.h of v8 and v9: tensor, filter and
 // convolution descriptors, cudnnFindConvolutionForwardAlgorithmEx,
-// cudnnConvolutionForward) are declared in cudnn.cpp.
+// cudnnConvolutionForward) and clblast_conv.cpp (CLBlastSconvgemm,
+// CLBlastHconvgemm).
 #pragma once
 
 #include <functional>
@@ -51,8 +54,15 @@ struct ReferenceConvOpen {
   std::string reason;  // "not available: ..." when conv is null
 };
 
-// cuDNN for a CUDA queue; on OpenCL no reference is called yet (CLBlast's
-// convgemm: docs/DESIGN.md section 12).
+// cuDNN for a CUDA queue, CLBlast's convgemm for an OpenCL one.
 ReferenceConvOpen open_reference_conv(const Queue& q);
+// CLBlast's convgemm alone (OpenCL queues; elsewhere why not).
+ReferenceConvOpen open_clblast_conv(const Queue& q);
+
+// The CLBlast library clblast.cpp loaded (OPTUNE_CLBLAST_LIBRARY, else
+// libclblast.so.1): one entry point by name, nullptr where it is missing or
+// the library did not load; and the name of a CLBlastStatusCode.
+void* clblast_symbol(const char* name);
+std::string clblast_status_text(int status);
 
 }  // namespace optune::tool
