@@ -19,6 +19,9 @@
 #include <map>
 #include <set>
 
+#include "kernels/blas/blas3.hpp"
+#include "kernels/blas/blas_extra.hpp"
+#include "kernels/blas/blas_tri.hpp"
 #include "kernels/families.hpp"
 #include "ops/elementwise_ops.hpp"
 #include "ops/elementwise_plan.hpp"
@@ -358,6 +361,38 @@ TEST(CudaNvrtcOps, ConvDefines) {
                 compile("conv_depthwise " + what, dw, dw.fit({{"WPT", wpt}}, caps, pr), pr);
           }
         }
+  std::printf("%d NVRTC compiles\n", compile.compiled());
+}
+
+// ---- BLAS ----
+
+// Every BLAS family's example problem of each bucket and type the device
+// runs, under each parameter set of `sets` (fitted; those the family then
+// refuses are skipped).
+template <class Family>
+void compile_examples(Compiler& compile, const Family& fam, const std::vector<Params>& sets) {
+  const Capabilities& caps = compile.caps();
+  for (DType t : fam.dtypes(caps))
+    for (const std::string& b : fam.buckets()) {
+      const typename Family::ProblemType pr = fam.make_example(t, b, caps);
+      for (const Params& s : sets) {
+        const Params p = fam.fit(s, caps, pr);
+        if (!fam.check(p, caps, pr).empty()) continue;
+        compile(fam.name() + " " + std::string(dtype_name(t)) + " " + b, fam, p, pr);
+      }
+    }
+}
+
+TEST(CudaNvrtcOps, BlasDefines) {
+  Compiler compile(test::sm90_caps());
+  compile_examples(compile, families::blas1(), {{}});
+  // symv's register path at one and several slow indices per work-item, and
+  // the local-memory path alone (WGS > SB^2 / 4).
+  compile_examples(compile, families::blas2(),
+                   {{}, {{"WGS", 64}, {"SB", 16}}, {{"WGS", 64}, {"SB", 32}, {"VW", 2}}, {{"WGS", 128}, {"SB", 16}}});
+  compile_examples(compile, families::blas_tri(), {{}, {{"NB", 32}, {"WGS", 64}}});
+  compile_examples(compile, families::blas3(), {{}});
+  compile_examples(compile, families::blas_extra(), {{}});
   std::printf("%d NVRTC compiles\n", compile.compiled());
 }
 

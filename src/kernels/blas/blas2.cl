@@ -262,7 +262,7 @@ void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, co
   // direction in local memory (the tile's space). No triangle tests, no local
   // copy of the block.
   const bool fast = !diag && r0 + SB <= (long)n && c0 + SB <= (long)n;
-  __local TYPE* tl = &tile[0][0];
+  OPTUNE_LOCAL_PTR TYPE* tl = &tile[0][0];
   const uint tx = lid % SYMV_TX, ty = lid / SYMV_TX;
   const long f0 = rfast ? r0 : c0, s0 = rfast ? c0 : r0;  // the fast and slow directions' first indices
   TYPE pf[4], ps[SYMV_NS];
