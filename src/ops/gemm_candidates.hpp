@@ -32,10 +32,12 @@ struct GemmLaunch {
   std::vector<KernelArg> operand_args(const GemmOperand& a, const GemmOperand& b, const GemmOperand& c,
                                       const bool (&lists)[3]) const;
   std::vector<KernelArg> activation_args() const;  // act_p0, act_p1
-  // Launches over the batch in chunks of at most 65535 products (CUDA's
-  // grid limit in z); `args` ends where z0 goes, `tail` follows it.
+  // Launches over the batch in chunks of at most 65535 groups in z (CUDA's
+  // grid limit); `args` ends where z0 goes, `tail` follows it. `per_product`
+  // groups in z per product (gemm_tiled's ranges of a split K): z0 and the
+  // group's z then count products times per_product.
   Event batched(KernelImpl& k, std::vector<KernelArg> args, std::vector<KernelArg> tail, Geometry g,
-                const WaitList& wait) const;
+                const WaitList& wait, std::int64_t per_product = 1) const;
   // Launches a kernel that reads the call's operands where they lie
   // (gemm_direct, gemm_mma): M, N, K, alpha, beta, the operand block (every
   // operand listed in list mode), z0, the activation's parameters, then

@@ -124,14 +124,15 @@ std::vector<KernelArg> GemmLaunch::activation_args() const {
 }
 
 Event GemmLaunch::batched(KernelImpl& k, std::vector<KernelArg> args, std::vector<KernelArg> tail, Geometry g,
-                          const WaitList& first_wait) const {
+                          const WaitList& first_wait, std::int64_t per_product) const {
   const std::size_t z_slot = args.size();
   args.push_back(ulong_arg(0));
   args.insert(args.end(), tail.begin(), tail.end());
+  const std::int64_t groups = call.batch * per_product;
   Event last;
-  for (std::int64_t z0 = 0; z0 < call.batch; z0 += kMaxGridZ) {
+  for (std::int64_t z0 = 0; z0 < groups; z0 += kMaxGridZ) {
     args[z_slot] = ulong_arg(std::uint64_t(z0));
-    g.global[2] = std::size_t(std::min(kMaxGridZ, call.batch - z0));
+    g.global[2] = std::size_t(std::min(kMaxGridZ, groups - z0));
     last = launch_kernel(q, k, args, g, z0 == 0 ? first_wait : WaitList{});
     span.add(last);
   }

@@ -142,8 +142,13 @@ struct TiledPlan {
   std::int64_t mp = 0, np = 0, kp = 0;   // m, n, k rounded up to the tiles
   bool a_fits = false, b_fits = false, c_fits = false;
   bool a_kcontig = false, b_kcontig = false;
-  // Scratch bytes per helper operand (padded A, padded B, raw product): 0
-  // when the operand is used in place.
+  // Split K: `splits` ranges of `kspan` rows of K (a multiple of KWG; the
+  // last ends at kp), each a raw partial product in scratch that
+  // gemm_copy_back sums; 1 and kp without a split. A split never writes C
+  // directly (c_fits is false).
+  std::int64_t splits = 1, kspan = 0;
+  // Scratch bytes per helper operand (padded A, padded B, raw product or
+  // partial products): 0 when the operand is used in place.
   std::size_t scratch[3] = {0, 0, 0};
 };
 
@@ -164,8 +169,18 @@ class GemmTiledFamily : public GemmFamilyBase {
   // OPTUNE_PARAMS applies to every type), one stage instead of two. Empty
   // when the tiled kernel cannot run the call (fit_or_none).
   std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
+  // fit_or_none also resolves SPLITK = 0 (automatic) to auto_split's count
+  // where that is more than 1.
   Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
+  // The plan reads SPLITK as fit left it (0 and 1: no split; lists are
+  // never split) and halves it while the partial products would pass
+  // kMaxSplitScratch.
   TiledPlan plan(const Params& p, const GemmProblem& problem) const;
+  // The automatic split: 1 where the groups (tiles x products) reach SK_FILL
+  // per compute unit or the call is listed; else the least of 2, 4, 8, 16
+  // that reaches them, halved while a range would be shorter than SK_MINK.
+  std::int64_t auto_split(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
+  static constexpr std::uint64_t kMaxSplitScratch = std::uint64_t(256) << 20;
 };
 
 // The tensor-core kernels' common fit: the tuned values when they pass
