@@ -280,7 +280,7 @@ TEST(GemmSplitK, RefusalsAndLimits) {
   detail::GemmProblem big = test::dense_problem(DType::F32, 4096, 4096, 4096);
   forced["SPLITK"] = 16;  // 16 x 64 MiB of partials: 4 x 64 MiB is the most
   EXPECT_EQ(fam().plan(forced, big).splits, 4);
-  EXPECT_LE(fam().plan(forced, big).scratch[2], detail::GemmTiledFamily::kMaxSplitScratch);
+  EXPECT_LE(fam().plan(forced, big).scratch[2], detail::gemm_kernels::kMaxSplitScratch);
   detail::GemmProblem huge = test::dense_problem(DType::F64, 8192, 8192, 8192);
   EXPECT_EQ(fam().plan(forced, huge).splits, 1);  // 512 MiB of f64 even unsplit: no split
 
@@ -305,5 +305,95 @@ TEST(GemmSplitK, RefusalsAndLimits) {
     ADD_FAILURE() << "SPLITK = 3 was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::Unsupported) << e.what();
+  }
+}
+
+// The mma candidate's split (CUDA sm_80+; f64 on sm_90): the same rule over
+// its tiles, resolved by the candidate's fit; ranges of whole BK stages; the
+// raw-output program (MMA_RAW) only where it splits; lists never.
+TEST(GemmSplitK, MmaRuleAndPlan) {
+  Capabilities h100 = test::nvidia_caps(Backend::CUDA, 90);
+  h100.compute_units = 132;
+  const detail::GemmCandidate& mma = detail::mma_candidate();
+  const auto& mfam = detail::families::gemm_mma();
+  const Params d = mfam.defaults(h100);
+  EXPECT_EQ(d.at("SPLITK"), 0);
+  const auto defines_of = [&](const Params& p, const detail::GemmProblem& pr) {
+    std::map<std::string, std::string> m;
+    for (const auto& [k, v] : mfam.defines(p, pr)) m[k] = v;
+    return m;
+  };
+
+  // f64 128 x 4096 x 4096: 32 tiles of 128 x 128 -> 8 ranges of 512.
+  const detail::GemmProblem f64 = test::dense_problem(DType::F64, 128, 4096, 4096);
+  ASSERT_EQ(mma.applies(f64, h100), "");
+  const auto p = mma.fit(d, false, h100, f64);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->at("SPLITK"), 8);
+  EXPECT_EQ(mfam.split(*p, f64).splits, 8);
+  EXPECT_EQ(mfam.split(*p, f64).kspan, 512);
+  const auto n = mma.needs(*p, h100, f64);
+  ASSERT_EQ(n.passes.size(), 1u);
+  EXPECT_NE(n.passes[0].find("split K: sum of 8 ranges of 512"), std::string::npos) << n.passes[0];
+  EXPECT_EQ(n.scratch[2], std::size_t(8) * 128 * 4096 * 8);
+  auto defs = defines_of(*p, f64);
+  EXPECT_EQ(defs["MMA_RAW"], "1");
+  EXPECT_EQ(defs.count("SPLITK") + defs.count("SK_FILL") + defs.count("SK_MINK"), 0u);
+
+  // f16 1024^3: 64 tiles -> 4; odd K: the last range is short, none empty.
+  const detail::GemmProblem f16 = test::dense_problem(DType::F16, 1024, 1024, 1000);
+  const auto q = mma.fit(d, false, h100, f16);
+  ASSERT_TRUE(q.has_value());
+  EXPECT_EQ(q->at("SPLITK"), 2);  // 1000 < 4 x 256: halved once
+  const detail::gemm_kernels::KSplit s = mfam.split(*q, f16);
+  EXPECT_EQ(s.kspan % q->at("BK"), 0);
+  EXPECT_LT((s.splits - 1) * s.kspan, 1000);
+
+  // A big square and a listed batch are not split.
+  const detail::GemmProblem square = test::dense_problem(DType::F16, 4096, 4096, 4096);
+  const auto r = mma.fit(d, false, h100, square);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(mfam.split(*r, square).splits, 1);
+  EXPECT_EQ(defines_of(*r, square)["MMA_RAW"], "0");
+  EXPECT_TRUE(mma.needs(*r, h100, square).passes.empty());
+  detail::GemmProblem listed = f64;
+  listed.list = true, listed.batch = 2;
+  const auto l = mma.fit(d, false, h100, listed);
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(mfam.split(*l, listed).splits, 1);
+  Params forced = *l;
+  forced["SPLITK"] = 4;
+  EXPECT_EQ(mfam.split(forced, listed).splits, 1);
+}
+
+// The mma candidate forced to split, against the reference (CUDA only; f64
+// on sm_90): every transpose pair, beta 0 over NaN and beta != 0, bias and
+// activation, a strided batch; operands 16-byte aligned, as mma needs.
+TEST(GemmSplitK, MmaForcedSplitsOnTheGpu) {
+  if (std::string why = test::why_not_cuda_sm80("gemm_mma's split"); !why.empty()) GTEST_SKIP() << why;
+  const bool f64 = test::device().caps().compute_capability_major >= 9;
+  for (DType t : {DType::F16, DType::F64}) {
+    if (t == DType::F64 && !f64) continue;
+    int i = 0;
+    for (std::int64_t s : {2, 4, 8}) {
+      for (Transpose ta : {Transpose::No, Transpose::Yes}) {
+        for (Transpose tb : {Transpose::No, Transpose::Yes}) {
+          GemmCase c;
+          c.dtype = t;
+          c.trans_a = ta, c.trans_b = tb;
+          c.m = 40, c.n = 24, c.k = 200;  // multiples of 8: aligned rows either way
+          c.alpha = 1.5;
+          c.beta = i % 3 == 0 ? 0.0 : -0.5;
+          if (i % 4 == 1) c.bias_mode = BiasMode::PerColumn, c.activation = Unary::Relu;
+          if (i % 4 == 2) c.mode = GemmCase::Mode::Strided, c.batch = 2, c.product_align = 8;
+          ++i;
+          // f64: the family's f64 shape (the defaults are f16's), so the
+          // forced values are not replaced by the fallback.
+          const Params p = t == DType::F64 ? Params{{"BK", 16}, {"WN", 32}, {"SPLITK", s}} : Params{{"SPLITK", s}};
+          const GemmForce f = test::force("mma", &p);
+          EXPECT_TRUE(ref::check_gemm(c, &f)) << ref::describe(c) << " SPLITK " << s;
+        }
+      }
+    }
   }
 }

@@ -296,16 +296,17 @@ thin_sweep() {
   done
 }
 
-# Split K in the tiled candidate (issue 18): its tests on both back ends,
-# then each product of SPLITK_PRODUCTS with the tiled candidate
-# (gemm_routine KERNEL=2) under SPLITK = 0 (automatic), 1, 2, 4, 8, f32 and
-# f64, against the reference library, for setting SK_FILL / SK_MINK and the
-# defaults from measurement (summary.txt: one line per setting and product).
+# Split K in the tiled and mma candidates (issue 18): the tests on both back
+# ends, then each product of SPLITK_PRODUCTS under SPLITK = 0 (automatic), 1,
+# 2, 4, 8: the tiled candidate (gemm_routine KERNEL=2) f32 and f64 on both
+# back ends, the mma candidate (KERNEL=3) f64 on cuda:0, against the
+# reference library, for setting SK_FILL / SK_MINK and the defaults from
+# measurement (summary.txt: one line per candidate, setting and product).
 splitk_sweep() {
   local ocl dev s prod
   ocl=$(ocl_device)
-  named_tests cuda:0 splitk-cuda 'test_gemm_splitk|test_gemm_configs|test_gemm_complex'
-  [ -n "$ocl" ] && named_tests "$ocl" splitk-opencl 'test_gemm_splitk'
+  named_tests cuda:0 splitk-cuda 'test_gemm_splitk|test_gemm_candidate_mma|test_gemm_configs|test_gemm_complex'
+  named_tests "$ocl" splitk-opencl 'test_gemm_splitk'
   for dev in cuda:0 "$ocl"; do
     [ -n "$dev" ] || continue
     for prod in ${SPLITK_PRODUCTS:-128,4096,4096 32,4096,4096 4096,128,4096 512,512,512 1024,1024,1024}; do
@@ -313,7 +314,11 @@ splitk_sweep() {
         log "split-K sweep on $dev: $prod SPLITK=$s"
         OPTUNE_PARAMS="gemm_routine:KERNEL=2;gemm_tiled:SPLITK=$s" ./build/gpu/optune bench gemm --device "$dev" \
           --gemm-product "$prod" --gemm-types "${SPLITK_TYPES:-f32,f64}" --quiet "$@" 2>>"$LOGS/splitk-sweep.log" |
-          grep -E '^product' | sed "s|^|$dev SPLITK=$s |" | tee -a "$OUT/summary.txt"
+          grep -E '^product' | sed "s|^|$dev tiled SPLITK=$s |" | tee -a "$OUT/summary.txt"
+        [ "$dev" = cuda:0 ] || continue
+        OPTUNE_PARAMS="gemm_routine:KERNEL=3;gemm_mma:SPLITK=$s" ./build/gpu/optune bench gemm --device "$dev" \
+          --gemm-product "$prod" --gemm-types f64 --quiet "$@" 2>>"$LOGS/splitk-sweep.log" |
+          grep -E '^product' | sed "s|^|$dev mma SPLITK=$s |" | tee -a "$OUT/summary.txt"
       done
     done
   done

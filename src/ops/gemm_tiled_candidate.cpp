@@ -23,27 +23,6 @@ const char* pad_entry(int which, const GemmProblem& pr) {
   return pad_transposes(which, pr) ? "gemm_pad_transpose" : "gemm_pad";
 }
 
-// C = epilogue(raw product in scratch, or the sum of its `splits` partial
-// products), for a C the kernel could not write.
-Event copy_back(const GemmLaunch& l, const GemmOperand& raw, std::int64_t mp, std::int64_t np, std::int64_t splits) {
-  const GemmCall& c = l.call;
-  const std::size_t tile = gemm_helper_tile(l.q.device().caps());
-  KernelPtr k = compile_kernel(l.q, gemm_kernels::helper_program(l.problem, "gemm_copy_back", tile));
-  const bool lists[3] = {false, false, c.list};
-  std::vector<KernelArg> args{ulong_arg(std::uint64_t(c.m)), ulong_arg(std::uint64_t(c.n)), l.real(c.alpha),
-                              l.real(c.beta), KernelArg::buffer(*raw.mem), ulong_arg(std::uint64_t(np)),
-                              ulong_arg(std::uint64_t(mp * np)), ulong_arg(std::uint64_t(splits))};
-  // C, bias, table, batch and flags as every GEMM kernel takes them.
-  const std::vector<KernelArg> operands = l.operand_args(raw, raw, c.c, lists);
-  args.insert(args.end(), operands.begin() + 8, operands.end());
-  Geometry g;
-  g.dims = 3;
-  g.local[0] = g.local[1] = tile;
-  g.global[0] = round_up(std::size_t(c.n), tile);
-  g.global[1] = round_up(std::size_t(c.m), tile);
-  return l.batched(*k, args, l.activation_args(), g, {});
-}
-
 class TiledCandidate : public GemmCandidate {
  public:
   std::string name() const override { return "tiled"; }
@@ -107,7 +86,7 @@ class TiledCandidate : public GemmCandidate {
     std::vector<KernelArg> tail = l.activation_args();
     tail.insert(tail.end(), {ulong_arg(std::uint64_t(t.splits)), ulong_arg(std::uint64_t(t.kspan))});
     Event e = l.batched(*k, args, tail, fam.geometry(p, l.q.device().caps(), l.problem), pending, t.splits);
-    return t.c_fits ? e : copy_back(l, out, t.mp, t.np, t.splits);
+    return t.c_fits ? e : l.copy_back(out, t.mp, t.np, t.splits);
   }
 };
 

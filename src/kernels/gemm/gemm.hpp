@@ -85,6 +85,29 @@ KernelSource helper_program(const GemmProblem& problem, const std::string& entry
 std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem, std::int64_t batch,
                           const char* what);
 
+// Split K, shared by the tiled and mma candidates: their parameters SPLITK
+// (0 automatic, 1 never, 2 to 16 forced; default 0 on GPUs, 1 on CPUs),
+// SK_FILL and SK_MINK, which are the host's (strip_split drops them from a
+// program's defines, so one program serves every count).
+std::vector<Parameter> split_parameters(const Capabilities& caps);
+void strip_split(Defines& d);
+// The automatic count: 1 where `groups` (tiles x products) reach SK_FILL per
+// compute unit or the call is listed; else the least of 2, 4, 8, 16 that
+// reaches them, halved while a range of `k` would be shorter than SK_MINK.
+std::int64_t auto_split(const Params& p, const Capabilities& caps, std::int64_t groups, std::int64_t k, bool list);
+// Fits resolve SPLITK = 0 to auto_split's count where that is more than 1.
+void resolve_split(Params& p, const Capabilities& caps, std::int64_t groups, std::int64_t k, bool list);
+// SPLITK as fit left it (0 and 1: none; lists: none) cut into ranges of
+// whole `step`s of k (every range non-empty), halved while `splits` partial
+// products of `product_bytes` each (per product, times batch) would pass
+// kMaxSplitScratch.
+constexpr std::uint64_t kMaxSplitScratch = std::uint64_t(256) << 20;
+struct KSplit {
+  std::int64_t splits = 1, kspan = 0;  // kspan = k rounded up to `step` without a split
+};
+KSplit split_k(const Params& p, std::int64_t k, std::int64_t step, std::uint64_t product_bytes, std::int64_t batch,
+               bool list);
+
 // Vendor matrix extensions: the OpenCL extensions that give kernels a
 // device's matrix units (Intel's sub-group matrix multiply-accumulate, Arm's
 // matrix multiply). The GEMM family keeps a candidate slot for their kernels
@@ -172,15 +195,11 @@ class GemmTiledFamily : public GemmFamilyBase {
   // fit_or_none also resolves SPLITK = 0 (automatic) to auto_split's count
   // where that is more than 1.
   Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
-  // The plan reads SPLITK as fit left it (0 and 1: no split; lists are
-  // never split) and halves it while the partial products would pass
-  // kMaxSplitScratch.
+  // The plan's split is gemm_kernels::split_k of SPLITK as fit left it, in
+  // KWG steps.
   TiledPlan plan(const Params& p, const GemmProblem& problem) const;
-  // The automatic split: 1 where the groups (tiles x products) reach SK_FILL
-  // per compute unit or the call is listed; else the least of 2, 4, 8, 16
-  // that reaches them, halved while a range would be shorter than SK_MINK.
+  // gemm_kernels::auto_split over this problem's tiles.
   std::int64_t auto_split(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
-  static constexpr std::uint64_t kMaxSplitScratch = std::uint64_t(256) << 20;
 };
 
 // The tensor-core kernels' common fit: the tuned values when they pass
@@ -221,6 +240,12 @@ class GemmMmaFamily : public GemmTensorCoreFamily {
   Defines defines(const Params& p, const GemmProblem& problem) const override;
   // Shared memory of the stages, in bytes, for A and B elements of `elem` bytes.
   static std::uint64_t smem_bytes(const Params& p, std::size_t elem = 2);
+  // Split K (SPLITK as the candidate's fit resolved it through
+  // resolve_split): ranges of whole BK stages; with more than one, the
+  // kernel writes raw partial products (MMA_RAW) that gemm_copy_back sums.
+  gemm_kernels::KSplit split(const Params& p, const GemmProblem& problem) const;
+  // Tiles times products, the automatic split's measure.
+  static std::int64_t groups(const Params& p, const GemmProblem& problem);
 
  protected:
   // The defaults; for tf32 the kernel's own (BK 16, WN 32: 48 KiB, registers).

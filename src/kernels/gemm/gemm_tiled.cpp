@@ -51,7 +51,7 @@ std::string async_check(const Params& p, const Capabilities& caps, const GemmPro
 std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) const {
   const TiledDefaults d = defaults_for(caps);
   const std::vector<std::int64_t> tiles{8, 16, 32, 64, 128, 256}, dims{1, 2, 4, 8, 16, 32}, widths{1, 2, 4, 8, 16};
-  return {
+  std::vector<Parameter> params{
       {"MWG", tiles, d.mwg, "rows of C per group"},
       {"NWG", tiles, d.nwg, "columns of C per group"},
       {"KWG", {8, 16, 32, 64}, d.kwg, "K per step (depth of the staged tiles)"},
@@ -76,13 +76,10 @@ std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) con
       // where it measures faster.
       {"ASYNC", {0, 1}, 0, "1: cp.async copies global -> local, STAGES deep (CUDA, compute capability 8.0+)"},
       {"STAGES", {2, 3}, 2, "local stages with ASYNC = 1"},
-      // Split K (the host's: not defines). Never on CPUs, whose cores a
-      // product's tiles fill; automatic on GPUs.
-      {"SPLITK", {0, 1, 2, 4, 8, 16}, caps.type == DeviceType::CPU ? 1 : 0,
-       "ranges of K computed by separate groups and summed by gemm_copy_back (0: automatic; 1: none)"},
-      {"SK_FILL", {1, 2, 4, 8}, 1, "SPLITK = 0: groups per compute unit below which K is split"},
-      {"SK_MINK", {64, 128, 256, 512, 1024}, 256, "SPLITK = 0: the least K per range"},
   };
+  // Split K (the host's: not defines).
+  for (Parameter& sp : gemm_kernels::split_parameters(caps)) params.push_back(std::move(sp));
+  return params;
 }
 
 std::string GemmTiledFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
@@ -158,16 +155,9 @@ std::optional<Params> GemmTiledFamily::fit_or_none(const Params& tuned, const Ca
 }
 
 std::int64_t GemmTiledFamily::auto_split(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
-  if (pr.list) return 1;
   const auto tiles = [](std::int64_t x, std::int64_t t) { return (std::max<std::int64_t>(x, 1) + t - 1) / t; };
   const std::int64_t groups = tiles(pr.m, p.at("MWG")) * tiles(pr.n, p.at("NWG")) * pr.batch;
-  const std::int64_t target = std::max<std::int64_t>(caps.compute_units, 1) * p.at("SK_FILL");
-  if (groups >= target) return 1;
-  const std::int64_t kp = tiles(pr.k, p.at("KWG")) * p.at("KWG");
-  std::int64_t s = 2;
-  while (s < 16 && groups * s < target) s *= 2;
-  while (s > 1 && kp < s * p.at("SK_MINK")) s /= 2;
-  return s;
+  return gemm_kernels::auto_split(p, caps, groups, tiles(pr.k, p.at("KWG")) * p.at("KWG"), pr.list);
 }
 
 Params GemmTiledFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
@@ -215,18 +205,10 @@ TiledPlan GemmTiledFamily::plan(const Params& p, const GemmProblem& pr) const {
   t.b_kcontig = t.b_fits && pr.trans_b;
   const std::size_t elem = dtype_size(pr.dtype), epi = pr.dtype == DType::F64 ? 8 : 4;
   // Split K: whole K steps per range, every range non-empty.
-  const auto splitk = p.find("SPLITK");
-  const std::int64_t steps = t.kp / kwg;
-  std::int64_t s = pr.list || splitk == p.end() ? 1 : std::clamp<std::int64_t>(splitk->second, 1, std::max<std::int64_t>(steps, 1));
-  while (s > 1 && std::uint64_t(s) * std::uint64_t(pr.batch) * std::uint64_t(t.mp) * std::uint64_t(t.np) * epi >
-                      kMaxSplitScratch)
-    s /= 2;
-  t.kspan = t.kp;
-  if (s > 1) {
-    t.kspan = (steps + s - 1) / s * kwg;
-    t.splits = (t.kp + t.kspan - 1) / t.kspan;
-    t.c_fits = false;
-  }
+  const gemm_kernels::KSplit sk =
+      gemm_kernels::split_k(p, t.kp, kwg, std::uint64_t(t.mp) * std::uint64_t(t.np) * epi, pr.batch, pr.list);
+  t.splits = sk.splits, t.kspan = sk.kspan;
+  if (t.splits > 1) t.c_fits = false;
   if (!t.a_fits) t.scratch[0] = gemm_kernels::scratch_bytes(t.kp, t.mp, elem, pr.batch, "padded A");
   if (!t.b_fits) t.scratch[1] = gemm_kernels::scratch_bytes(t.kp, t.np, elem, pr.batch, "padded B");
   if (!t.c_fits)
@@ -238,8 +220,7 @@ TiledPlan GemmTiledFamily::plan(const Params& p, const GemmProblem& pr) const {
 Defines GemmTiledFamily::defines(const Params& p, const GemmProblem& pr) const {
   const TiledPlan t = plan(p, pr);
   Defines d = GemmFamilyBase::defines(p, pr);
-  // The split is the host's: one program serves every count.
-  std::erase_if(d, [](const auto& kv) { return kv.first == "SPLITK" || kv.first == "SK_FILL" || kv.first == "SK_MINK"; });
+  gemm_kernels::strip_split(d);  // the host's: one program serves every count
   d.insert(d.end(), {{"C_DIRECT", t.c_fits ? "1" : "0"}, {"COMP_HALF", pr.dtype == DType::F16 && pr.comp_half ? "1" : "0"},
                      {"A_KCONTIG", t.a_kcontig ? "1" : "0"}, {"B_KCONTIG", t.b_kcontig ? "1" : "0"}});
   return d;
