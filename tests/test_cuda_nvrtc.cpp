@@ -466,6 +466,12 @@ TEST(CudaNvrtc, GemmMmaDescriptorProgramCompiles) {
                        {"STAGES", 4}, {"SWIZZLE_GROUP", 1}};
     std::vector<Params> ps{fam.fit({}, sm90_caps(), pr)};
     if (t != DType::BF16 && tc == t) ps.push_back(fam.complete(small, sm90_caps()));
+    // Split K: the raw partial products' program (MMA_RAW).
+    if (tc == t) {
+      Params split = ps[0];
+      split["SPLITK"] = 4;
+      ps.push_back(split);
+    }
     for (const Params& p : ps) {
       ASSERT_EQ(fam.check(p, sm90_caps(), pr), "") << params_to_json(p) << " " << dtype_name(t);
       const KernelSource src = fam.program(p, pr);

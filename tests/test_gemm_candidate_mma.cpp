@@ -60,7 +60,7 @@ TEST(GemmMmaDescriptor, DefaultsRunOnSm80AndNewer) {
   }
   const Params d = fam().defaults(test::nvidia_caps(Backend::CUDA, 90));
   EXPECT_EQ(d, (Params{{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"STAGES", 3},
-                       {"SWIZZLE_GROUP", 8}}));
+                       {"SWIZZLE_GROUP", 8}, {"SPLITK", 0}, {"SK_FILL", 1}, {"SK_MINK", 256}}));
   EXPECT_EQ(detail::GemmMmaFamily::smem_bytes(d), 48u * 1024u);
   EXPECT_EQ(why(kSmallTiles, test::nvidia_caps(Backend::CUDA, 80), f16(1, 1, 1)), "");
 }
@@ -116,7 +116,7 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   detail::GemmProblem pr = f16(300, 520, 64);
   // Stored values that cannot run fall back to the defaults; nothing runs f32.
   EXPECT_EQ(fam().fit({{"BM", 256}, {"BN", 256}}, sm90, pr), fam().defaults(sm90));
-  EXPECT_EQ(fam().fit(kSmallTiles, sm90, pr), kSmallTiles);
+  EXPECT_EQ(fam().fit(kSmallTiles, sm90, pr), fam().complete(kSmallTiles, sm90));
   EXPECT_FALSE(fam().fit_or_none({}, test::nvidia_caps(Backend::CUDA, 80), test::dense_problem(DType::F64, 64, 64, 64)));
   // f64: 128 x 128 tiles of eight 64 x 32 warps, 96 KiB of dynamic shared memory.
   const detail::GemmProblem f64 = test::dense_problem(DType::F64, 300, 200, 64);

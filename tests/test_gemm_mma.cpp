@@ -221,7 +221,7 @@ double activate(Unary act, double v, double p0, double p1) {
       KernelArg::buffer(*dc.mem()), u64(c_off), u64(ldc), u64(c_stride),
       KernelArg::buffer(*dbias.mem()), u64(bias_off),
       KernelArg::buffer(*dtable.mem()), u64(batch), KernelArg::scalar(flags), u64(0),
-      KernelArg::scalar(float(c.p0)), KernelArg::scalar(float(c.p1))};
+      KernelArg::scalar(float(c.p0)), KernelArg::scalar(float(c.p1)), u64(1), u64(k)};  // no split along K
   run_mma(cfg, c.act, args, m, n, batch);
   const std::vector<std::uint8_t> out = q.download(dc);
 

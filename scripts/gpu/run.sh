@@ -8,14 +8,14 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first (`blas2`
 # likewise for level 2's gemv, ger and symv / hemv); `im2col`
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -291,6 +291,34 @@ thin_sweep() {
         OPTUNE_PARAMS="$params" ./build/gpu/optune bench gemm --gemm-product "4096,$n,4096" \
           --gemm-types "${THIN_TYPES:-f32,f16}" $ref --device "$dev" "$@" 2>>"$LOGS/thin-sweep.log" |
           grep -E '^product' | tee -a "$OUT/summary.txt"
+      done
+    done
+  done
+}
+
+# Split K in the tiled and mma candidates (issue 18): the tests on both back
+# ends, then each product of SPLITK_PRODUCTS under SPLITK = 0 (automatic), 1,
+# 2, 4, 8: the tiled candidate (gemm_routine KERNEL=2) f32 and f64 on both
+# back ends, the mma candidate (KERNEL=3) f64 on cuda:0, against the
+# reference library, for setting SK_FILL / SK_MINK and the defaults from
+# measurement (summary.txt: one line per candidate, setting and product).
+splitk_sweep() {
+  local ocl dev s prod
+  ocl=$(ocl_device)
+  named_tests cuda:0 splitk-cuda 'test_gemm_splitk|test_gemm_candidate_mma|test_gemm_configs|test_gemm_complex'
+  named_tests "$ocl" splitk-opencl 'test_gemm_splitk'
+  for dev in cuda:0 "$ocl"; do
+    [ -n "$dev" ] || continue
+    for prod in ${SPLITK_PRODUCTS:-128,4096,4096 32,4096,4096 4096,128,4096 512,512,512 1024,1024,1024}; do
+      for s in ${SPLITK_SETS:-0 1 2 4 8}; do
+        log "split-K sweep on $dev: $prod SPLITK=$s"
+        OPTUNE_PARAMS="gemm_routine:KERNEL=2;gemm_tiled:SPLITK=$s" ./build/gpu/optune bench gemm --device "$dev" \
+          --gemm-product "$prod" --gemm-types "${SPLITK_TYPES:-f32,f64}" --quiet "$@" 2>>"$LOGS/splitk-sweep.log" |
+          grep -E '^product' | sed "s|^|$dev tiled SPLITK=$s |" | tee -a "$OUT/summary.txt"
+        [ "$dev" = cuda:0 ] || continue
+        OPTUNE_PARAMS="gemm_routine:KERNEL=3;gemm_mma:SPLITK=$s" ./build/gpu/optune bench gemm --device "$dev" \
+          --gemm-product "$prod" --gemm-types f64 --quiet "$@" 2>>"$LOGS/splitk-sweep.log" |
+          grep -E '^product' | sed "s|^|$dev mma SPLITK=$s |" | tee -a "$OUT/summary.txt"
       done
     done
   done
@@ -731,6 +759,7 @@ case "$WHAT" in
   tune-bench) build && tune && bench "$@" ;;
   test-bench) build && tests && bench "$@" ;;
   thin-sweep) build && thin_sweep "$@" ;;
+  splitk-sweep) build && splitk_sweep "$@" ;;
   startup) build && startup "$@" ;;
   launch-cost) build && launch_cost ;;
   gemm-tc) build && gemm_tc "$@" ;;

@@ -32,10 +32,12 @@ struct GemmLaunch {
   std::vector<KernelArg> operand_args(const GemmOperand& a, const GemmOperand& b, const GemmOperand& c,
                                       const bool (&lists)[3]) const;
   std::vector<KernelArg> activation_args() const;  // act_p0, act_p1
-  // Launches over the batch in chunks of at most 65535 products (CUDA's
-  // grid limit in z); `args` ends where z0 goes, `tail` follows it.
+  // Launches over the batch in chunks of at most 65535 groups in z (CUDA's
+  // grid limit); `args` ends where z0 goes, `tail` follows it. `per_product`
+  // groups in z per product (gemm_tiled's ranges of a split K): z0 and the
+  // group's z then count products times per_product.
   Event batched(KernelImpl& k, std::vector<KernelArg> args, std::vector<KernelArg> tail, Geometry g,
-                const WaitList& wait) const;
+                const WaitList& wait, std::int64_t per_product = 1) const;
   // Launches a kernel that reads the call's operands where they lie
   // (gemm_direct, gemm_mma): M, N, K, alpha, beta, the operand block (every
   // operand listed in list mode), z0, the activation's parameters, then
@@ -45,6 +47,16 @@ struct GemmLaunch {
   // strided batches: not listed) and its own wait list.
   Event in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after, const GemmOperand& a,
                  const GemmOperand& b, const WaitList& wait_for) const;
+  // Split K for a kernel that reads the call's operands in place
+  // (gemm_mma): one launch of splits groups in z per product, each range of
+  // `kspan` rows of K writing its raw partial product (EPI, M x N dense, no
+  // epilogue) into `raw`; then copy_back. Lists are never split.
+  Event in_place_split(KernelImpl& k, const Geometry& g, const std::shared_ptr<MemImpl>& raw, std::int64_t splits,
+                       std::int64_t kspan) const;
+  // C = epilogue(the raw product in `raw`, rows x cols per matrix with ld
+  // cols, or the sum of its `splits` partial products) through
+  // gemm_helpers.cl's gemm_copy_back, after the launches before it.
+  Event copy_back(const GemmOperand& raw, std::int64_t rows, std::int64_t cols, std::int64_t splits) const;
   // dst (rows_p x cols_p per product, dense, zero beyond rows x cols) = the
   // stored matrix of `src` (operand `which`: 0 A, 1 B, whose batch offsets
   // come from the table in list mode), transposed on the way when

@@ -124,14 +124,15 @@ std::vector<KernelArg> GemmLaunch::activation_args() const {
 }
 
 Event GemmLaunch::batched(KernelImpl& k, std::vector<KernelArg> args, std::vector<KernelArg> tail, Geometry g,
-                          const WaitList& first_wait) const {
+                          const WaitList& first_wait, std::int64_t per_product) const {
   const std::size_t z_slot = args.size();
   args.push_back(ulong_arg(0));
   args.insert(args.end(), tail.begin(), tail.end());
+  const std::int64_t groups = call.batch * per_product;
   Event last;
-  for (std::int64_t z0 = 0; z0 < call.batch; z0 += kMaxGridZ) {
+  for (std::int64_t z0 = 0; z0 < groups; z0 += kMaxGridZ) {
     args[z_slot] = ulong_arg(std::uint64_t(z0));
-    g.global[2] = std::size_t(std::min(kMaxGridZ, call.batch - z0));
+    g.global[2] = std::size_t(std::min(kMaxGridZ, groups - z0));
     last = launch_kernel(q, k, args, g, z0 == 0 ? first_wait : WaitList{});
     span.add(last);
   }
@@ -140,29 +141,60 @@ Event GemmLaunch::batched(KernelImpl& k, std::vector<KernelArg> args, std::vecto
 
 namespace {
 
-// Both forms of GemmLaunch::in_place: A and B as given, listed or not.
+// Every form of GemmLaunch::in_place: A and B as given, listed or not; C
+// the call's or (split K) the raw partial products' temporary.
 Event launch_in_place(const GemmLaunch& l, KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after,
-                      const GemmOperand& a, const GemmOperand& b, bool ab_lists, const WaitList& wait_for) {
+                      const GemmOperand& a, const GemmOperand& b, bool ab_lists, const WaitList& wait_for,
+                      const GemmOperand& c, bool c_list, std::int64_t per_product = 1) {
   const GemmCall& call = l.call;
   std::vector<KernelArg> args{ulong_arg(std::uint64_t(call.m)), ulong_arg(std::uint64_t(call.n)),
                               ulong_arg(std::uint64_t(call.k)), l.real(call.alpha), l.real(call.beta)};
-  const bool lists[3] = {ab_lists, ab_lists, call.list};
-  const std::vector<KernelArg> operands = l.operand_args(a, b, call.c, lists);
+  const bool lists[3] = {ab_lists, ab_lists, c_list};
+  const std::vector<KernelArg> operands = l.operand_args(a, b, c, lists);
   args.insert(args.end(), operands.begin(), operands.end());
   std::vector<KernelArg> tail = l.activation_args();
   tail.insert(tail.end(), after.begin(), after.end());
-  return l.batched(k, args, tail, g, wait_for);
+  return l.batched(k, args, tail, g, wait_for, per_product);
 }
 
 }  // namespace
 
 Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after) const {
-  return launch_in_place(*this, k, g, after, call.a, call.b, call.list, wait);
+  return launch_in_place(*this, k, g, after, call.a, call.b, call.list, wait, call.c, call.list);
 }
 
 Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after,
                            const GemmOperand& a, const GemmOperand& b, const WaitList& wait_for) const {
-  return launch_in_place(*this, k, g, after, a, b, false, wait_for);
+  return launch_in_place(*this, k, g, after, a, b, false, wait_for, call.c, call.list);
+}
+
+Event GemmLaunch::in_place_split(KernelImpl& k, const Geometry& g, const std::shared_ptr<MemImpl>& raw, std::int64_t splits,
+                                 std::int64_t kspan) const {
+  const GemmOperand out{raw, 0, call.n, call.m * call.n};
+  launch_in_place(*this, k, g, {ulong_arg(std::uint64_t(splits)), ulong_arg(std::uint64_t(kspan))}, call.a, call.b,
+                  false, wait, out, false, splits);
+  return copy_back(out, call.m, call.n, splits);
+}
+
+Event GemmLaunch::copy_back(const GemmOperand& raw, std::int64_t rows, std::int64_t cols, std::int64_t splits) const {
+  const std::size_t tile = gemm_helper_tile(q.device().caps());
+  KernelPtr k = compile_kernel(q, gemm_kernels::helper_program(problem, "gemm_copy_back", tile));
+  const bool lists[3] = {false, false, call.list};
+  std::vector<KernelArg> args{ulong_arg(std::uint64_t(call.m)), ulong_arg(std::uint64_t(call.n)), real(call.alpha),
+                              real(call.beta),
+                              KernelArg::buffer(*raw.mem),
+                              ulong_arg(std::uint64_t(cols)),
+                              ulong_arg(std::uint64_t(rows * cols)),
+                              ulong_arg(std::uint64_t(splits))};
+  // C, bias, table, batch and flags as every GEMM kernel takes them.
+  const std::vector<KernelArg> operands = operand_args(raw, raw, call.c, lists);
+  args.insert(args.end(), operands.begin() + 8, operands.end());
+  Geometry g;
+  g.dims = 3;
+  g.local[0] = g.local[1] = tile;
+  g.global[0] = round_up(std::size_t(call.n), tile);
+  g.global[1] = round_up(std::size_t(call.m), tile);
+  return batched(*k, args, activation_args(), g, {});
 }
 
 std::size_t gemm_helper_tile(const Capabilities& caps) { return caps.max_work_group_size >= 256 ? 16 : 8; }

@@ -8,9 +8,12 @@
 // It accumulates in f32 whether or not the call asked for f16 arithmetic
 // (comp_half), so f16 products on such devices accumulate in f32 when it
 // runs. The routine prefers it where it would prefer the tiled kernel
-// (INDIRECT_MIN), which it replaces.
+// (INDIRECT_MIN), which it replaces. Split K (SPLITK, resolved here where
+// it is 0, as the tiled candidate's): each product as ranges of K in one
+// launch, raw partial products into scratch, summed by gemm_copy_back.
 #include "kernels/families.hpp"
 #include "ops/gemm_candidates.hpp"
+#include "runtime/scratch.hpp"
 
 namespace optune::detail {
 
@@ -38,9 +41,20 @@ class MmaCandidate : public GemmCandidate {
   }
   std::optional<Params> fit(const Params& tuned, bool, const Capabilities& caps,
                             const GemmProblem& pr) const override {
-    return families::gemm_mma().fit_or_none(tuned, caps, pr);
+    std::optional<Params> p = families::gemm_mma().fit_or_none(tuned, caps, pr);
+    if (p) gemm_kernels::resolve_split(*p, caps, GemmMmaFamily::groups(*p, pr), pr.k, pr.list);
+    return p;
   }
-  Needs needs(const Params&, const Capabilities&, const GemmProblem&) const override { return {}; }
+  Needs needs(const Params& p, const Capabilities&, const GemmProblem& pr) const override {
+    Needs n;
+    const gemm_kernels::KSplit sp = families::gemm_mma().split(p, pr);
+    if (sp.splits <= 1) return n;
+    n.scratch[2] = gemm_kernels::scratch_bytes(pr.m * sp.splits, pr.n, pr.dtype == DType::F64 ? 8 : 4, pr.batch,
+                                               "split-K partial products");
+    n.passes.push_back("gemm_copy_back (C, split K: sum of " + std::to_string(sp.splits) + " ranges of " +
+                       std::to_string(sp.kspan) + ")");
+    return n;
+  }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
     families::gemm_mma().kernel(q, p, pr);
   }
@@ -48,7 +62,12 @@ class MmaCandidate : public GemmCandidate {
   Event run(const GemmLaunch& l, const Params& p) const override {
     const GemmMmaFamily& fam = families::gemm_mma();
     KernelPtr k = fam.kernel(l.q, p, l.problem);
-    return l.in_place(*k, fam.geometry(p, l.q.device().caps(), l.problem));
+    const Geometry g = fam.geometry(p, l.q.device().caps(), l.problem);
+    const gemm_kernels::KSplit sp = fam.split(p, l.problem);
+    if (sp.splits <= 1)
+      return l.in_place(*k, g, {KernelArg::scalar(std::uint64_t(1)), KernelArg::scalar(std::uint64_t(l.call.k))});
+    ScratchLease s = lease_scratch(l.q, {0, 0, needs(p, l.q.device().caps(), l.problem).scratch[2]});
+    return l.in_place_split(*k, g, s.slot[2], sp.splits, sp.kspan);
   }
 };
 

@@ -2,7 +2,10 @@
 // plan says which operands it reads in place; the others go through the
 // helper passes of gemm_helpers.cl first (pad, pad-transpose into scratch),
 // and a C that does not fit receives the raw product in scratch, which
-// gemm_copy_back then brings through the epilogue.
+// gemm_copy_back then brings through the epilogue. Split K (SPLITK, resolved
+// by the family's fit where it is 0) runs each product as `splits` ranges of
+// K in one launch, each writing its raw partial product to scratch, and
+// gemm_copy_back sums them in order through the epilogue.
 #include "kernels/families.hpp"
 #include "ops/gemm_candidates.hpp"
 #include "runtime/scratch.hpp"
@@ -18,26 +21,6 @@ KernelArg ulong_arg(std::uint64_t v) { return KernelArg::scalar(v); }
 bool pad_transposes(int which, const GemmProblem& pr) { return which == 0 ? !pr.trans_a : pr.trans_b; }
 const char* pad_entry(int which, const GemmProblem& pr) {
   return pad_transposes(which, pr) ? "gemm_pad_transpose" : "gemm_pad";
-}
-
-// C = epilogue(raw product in scratch), for a C the kernel could not write.
-Event copy_back(const GemmLaunch& l, const GemmOperand& raw, std::int64_t mp, std::int64_t np) {
-  const GemmCall& c = l.call;
-  const std::size_t tile = gemm_helper_tile(l.q.device().caps());
-  KernelPtr k = compile_kernel(l.q, gemm_kernels::helper_program(l.problem, "gemm_copy_back", tile));
-  const bool lists[3] = {false, false, c.list};
-  std::vector<KernelArg> args{ulong_arg(std::uint64_t(c.m)), ulong_arg(std::uint64_t(c.n)), l.real(c.alpha),
-                              l.real(c.beta), KernelArg::buffer(*raw.mem), ulong_arg(std::uint64_t(np)),
-                              ulong_arg(std::uint64_t(mp * np))};
-  // C, bias, table, batch and flags as every GEMM kernel takes them.
-  const std::vector<KernelArg> operands = l.operand_args(raw, raw, c.c, lists);
-  args.insert(args.end(), operands.begin() + 8, operands.end());
-  Geometry g;
-  g.dims = 3;
-  g.local[0] = g.local[1] = tile;
-  g.global[0] = round_up(std::size_t(c.n), tile);
-  g.global[1] = round_up(std::size_t(c.m), tile);
-  return l.batched(*k, args, l.activation_args(), g, {});
 }
 
 class TiledCandidate : public GemmCandidate {
@@ -59,7 +42,11 @@ class TiledCandidate : public GemmCandidate {
     for (int i = 0; i < 3; ++i) n.scratch[i] = t.scratch[i];
     if (!t.a_fits) n.passes.push_back(std::string(pad_entry(0, pr)) + " (A)");
     if (!t.b_fits) n.passes.push_back(std::string(pad_entry(1, pr)) + " (B)");
-    if (!t.c_fits) n.passes.push_back("gemm_copy_back (C)");
+    if (t.splits > 1)
+      n.passes.push_back("gemm_copy_back (C, split K: sum of " + std::to_string(t.splits) + " ranges of " +
+                         std::to_string(t.kspan) + ")");
+    else if (!t.c_fits)
+      n.passes.push_back("gemm_copy_back (C)");
     return n;
   }
 
@@ -96,8 +83,10 @@ class TiledCandidate : public GemmCandidate {
     const bool lists[3] = {c.list && t.a_fits, c.list && t.b_fits, c.list && t.c_fits};
     const std::vector<KernelArg> operands = l.operand_args(a, b, out, lists);
     args.insert(args.end(), operands.begin(), operands.end());
-    Event e = l.batched(*k, args, l.activation_args(), fam.geometry(p, l.q.device().caps(), l.problem), pending);
-    return t.c_fits ? e : copy_back(l, out, t.mp, t.np);
+    std::vector<KernelArg> tail = l.activation_args();
+    tail.insert(tail.end(), {ulong_arg(std::uint64_t(t.splits)), ulong_arg(std::uint64_t(t.kspan))});
+    Event e = l.batched(*k, args, tail, fam.geometry(p, l.q.device().caps(), l.problem), pending, t.splits);
+    return t.c_fits ? e : l.copy_back(out, t.mp, t.np, t.splits);
   }
 };
 

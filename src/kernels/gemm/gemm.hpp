@@ -85,6 +85,29 @@ KernelSource helper_program(const GemmProblem& problem, const std::string& entry
 std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem, std::int64_t batch,
                           const char* what);
 
+// Split K, shared by the tiled and mma candidates: their parameters SPLITK
+// (0 automatic, 1 never, 2 to 16 forced; default 0 on GPUs, 1 on CPUs),
+// SK_FILL and SK_MINK, which are the host's (strip_split drops them from a
+// program's defines, so one program serves every count).
+std::vector<Parameter> split_parameters(const Capabilities& caps);
+void strip_split(Defines& d);
+// The automatic count: 1 where `groups` (tiles x products) reach SK_FILL per
+// compute unit or the call is listed; else the least of 2, 4, 8, 16 that
+// reaches them, halved while a range of `k` would be shorter than SK_MINK.
+std::int64_t auto_split(const Params& p, const Capabilities& caps, std::int64_t groups, std::int64_t k, bool list);
+// Fits resolve SPLITK = 0 to auto_split's count where that is more than 1.
+void resolve_split(Params& p, const Capabilities& caps, std::int64_t groups, std::int64_t k, bool list);
+// SPLITK as fit left it (0 and 1: none; lists: none) cut into ranges of
+// whole `step`s of k (every range non-empty), halved while `splits` partial
+// products of `product_bytes` each (per product, times batch) would pass
+// kMaxSplitScratch.
+constexpr std::uint64_t kMaxSplitScratch = std::uint64_t(256) << 20;
+struct KSplit {
+  std::int64_t splits = 1, kspan = 0;  // kspan = k rounded up to `step` without a split
+};
+KSplit split_k(const Params& p, std::int64_t k, std::int64_t step, std::uint64_t product_bytes, std::int64_t batch,
+               bool list);
+
 // Vendor matrix extensions: the OpenCL extensions that give kernels a
 // device's matrix units (Intel's sub-group matrix multiply-accumulate, Arm's
 // matrix multiply). The GEMM family keeps a candidate slot for their kernels
@@ -142,8 +165,13 @@ struct TiledPlan {
   std::int64_t mp = 0, np = 0, kp = 0;   // m, n, k rounded up to the tiles
   bool a_fits = false, b_fits = false, c_fits = false;
   bool a_kcontig = false, b_kcontig = false;
-  // Scratch bytes per helper operand (padded A, padded B, raw product): 0
-  // when the operand is used in place.
+  // Split K: `splits` ranges of `kspan` rows of K (a multiple of KWG; the
+  // last ends at kp), each a raw partial product in scratch that
+  // gemm_copy_back sums; 1 and kp without a split. A split never writes C
+  // directly (c_fits is false).
+  std::int64_t splits = 1, kspan = 0;
+  // Scratch bytes per helper operand (padded A, padded B, raw product or
+  // partial products): 0 when the operand is used in place.
   std::size_t scratch[3] = {0, 0, 0};
 };
 
@@ -164,8 +192,14 @@ class GemmTiledFamily : public GemmFamilyBase {
   // OPTUNE_PARAMS applies to every type), one stage instead of two. Empty
   // when the tiled kernel cannot run the call (fit_or_none).
   std::optional<Params> fit_or_none(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const;
+  // fit_or_none also resolves SPLITK = 0 (automatic) to auto_split's count
+  // where that is more than 1.
   Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
+  // The plan's split is gemm_kernels::split_k of SPLITK as fit left it, in
+  // KWG steps.
   TiledPlan plan(const Params& p, const GemmProblem& problem) const;
+  // gemm_kernels::auto_split over this problem's tiles.
+  std::int64_t auto_split(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
 };
 
 // The tensor-core kernels' common fit: the tuned values when they pass
@@ -206,6 +240,12 @@ class GemmMmaFamily : public GemmTensorCoreFamily {
   Defines defines(const Params& p, const GemmProblem& problem) const override;
   // Shared memory of the stages, in bytes, for A and B elements of `elem` bytes.
   static std::uint64_t smem_bytes(const Params& p, std::size_t elem = 2);
+  // Split K (SPLITK as the candidate's fit resolved it through
+  // resolve_split): ranges of whole BK stages; with more than one, the
+  // kernel writes raw partial products (MMA_RAW) that gemm_copy_back sums.
+  gemm_kernels::KSplit split(const Params& p, const GemmProblem& problem) const;
+  // Tiles times products, the automatic split's measure.
+  static std::int64_t groups(const Params& p, const GemmProblem& problem);
 
  protected:
   // The defaults; for tf32 the kernel's own (BK 16, WN 32: 48 KiB, registers).

@@ -16,7 +16,9 @@
 //
 // gemm_copy_back: C(i, j) = act(alpha * P(i, j) + beta * C(i, j) + bias) for
 // i < M, j < N, where P is the tiled kernel's padded raw product (EPI, ld
-// ldp, batch stride p_stride); C and the bias are CTYPE.
+// ldp, one matrix every p_stride); C and the bias are CTYPE. A product split
+// along K has nsplit partial matrices (product z's at z * nsplit + t), and P
+// is their sum, added in order t = 0, 1, ... (deterministic, no atomics).
 //
 // PAD_TF32 (CUDA, f32): the pads also round every value to tf32 (nearest,
 // ties away: the prelude's optune_tf32), for gemm_wgmma's tf32 path, whose
@@ -78,7 +80,7 @@ void gemm_pad_transpose(const ulong rows, const ulong cols, const ulong dst_rows
 
 __kernel OPTUNE_WG_SIZE(TILE, TILE, 1)
 void gemm_copy_back(const ulong M, const ulong N, const real alpha, const real beta,
-                    __global const EPI* restrict p, const ulong ldp, const ulong p_stride,
+                    __global const EPI* restrict p, const ulong ldp, const ulong p_stride, const ulong nsplit,
                     __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
                     __global const CTYPE* restrict bias, const ulong bias_off,
                     __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
@@ -91,7 +93,10 @@ void gemm_copy_back(const ulong M, const ulong N, const real alpha, const real b
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
   const ulong ci = i * ldc + j;
   const real old = beta_z == (real)0 ? (real)0 : GEMM_CLOAD(cp, ci);
-  const real v = gemm_finish(p[z * p_stride + i * ldp + j], alpha_z, old, beta_z,
+  const __global EPI* pz = p + z * nsplit * p_stride + i * ldp + j;
+  real sum = pz[0];
+  for (ulong t = 1; t < nsplit; ++t) sum += pz[t * p_stride];
+  const real v = gemm_finish(sum, alpha_z, old, beta_z,
                              gemm_bias(flags, bias + bias_off, i, j), act_p0, act_p1);
   GEMM_CSTORE(v, cp, ci);
 }

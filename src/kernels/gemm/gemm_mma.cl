@@ -40,8 +40,15 @@
 // free (edge chunks are zero-filled, stores guarded). C, ldc and the bias
 // have no alignment condition.
 //
+// Split K (the last two arguments): with nsplit > 1 group z of the grid is
+// product z / nsplit, range z % nsplit of `kspan` rows of K (a multiple of
+// BK; the last range ends at K), and MMA_RAW = 1 stores its raw partial
+// product (EPI, no epilogue) as matrix z of the temporary c (ld ldc, one
+// matrix every c_stride), for gemm_copy_back to sum in range order and
+// finish. nsplit = 1, kspan = K: the plain product.
+//
 // Launch: 1-D groups of MMA_THREADS work-items; grid (ceil(N/BN) groups,
-// ceil(M/BM), batch) with z0 as in gemm_direct. Shared memory: MMA_SMEM_BYTES
+// ceil(M/BM), batch x nsplit) with z0 as in gemm_direct. Shared memory: MMA_SMEM_BYTES
 // = STAGES * (BM + BN) * BK * element bytes, static up to 48 KiB; above
 // that it is dynamic: the launch passes MMA_SMEM_BYTES and the function
 // needs CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES raised to it.
@@ -63,6 +70,8 @@
 // check-variant-cuda: -DMMA_TF32=1 -DTRANS_B=1 -DCTYPE=half -DC_HALF_STORAGE=1 -DBM=64 -DBN=64 -DWM=32 -DWN=32
 // check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DWM=64 -DWN=32 -DBM=128 -DBN=128 -DBK=16
 // check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DTRANS_A=1 -DTRANS_B=1 -DBM=64 -DBN=64 -DWM=32 -DWN=32
+// check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DMMA_RAW=1 -DWM=64 -DWN=32 -DBM=128 -DBN=128 -DBK=16
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DMMA_RAW=1 -DTRANS_B=1
 
 #ifndef MMA_F64
 #define MMA_F64 0        // 1: f64 inputs and accumulators (m16n8k8 f64, sm_90)
@@ -87,6 +96,14 @@
 #endif
 #ifndef STAGES
 #define STAGES 3         // shared stages of the cp.async pipeline (2 to 5)
+#endif
+#ifndef MMA_RAW
+#define MMA_RAW 0        // 1: raw partial products (EPI) of a split K into the temporary c
+#endif
+#if MMA_RAW
+#define MMA_OUT EPI
+#else
+#define MMA_OUT CTYPE
 #endif
 // SWIZZLE_GROUP, TRANS_A, TRANS_B: gemm_tc_common.cl.
 #if OPTUNE_BACKEND_CUDA
@@ -267,13 +284,13 @@ OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, cons
 #endif  // !MMA_F64
 
 __kernel OPTUNE_WG_SIZE(MMA_THREADS, 1, 1)
-void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, const real beta,
+void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha, const real beta,
               __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
               __global const TYPE* restrict b, const ulong b_off, const ulong ldb, const ulong b_stride,
-              __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
+              __global MMA_OUT* c, const ulong c_off, const ulong ldc, const ulong c_stride,
               __global const CTYPE* restrict bias, const ulong bias_off,
               __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
-              const real act_p0, const real act_p1) {
+              const real act_p0, const real act_p1, const ulong nsplit, const ulong kspan) {
 #if MMA_SMEM_BYTES > 48 * 1024
   extern __shared__ uint4 mma_smem[];
 #else
@@ -281,13 +298,24 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
 #endif
   const int tid = (int)threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int wm0 = (warp % MMA_WARPS_M) * WM, wn0 = (warp / MMA_WARPS_M) * WN;
-  const ulong z = z0 + get_group_id(2);
-  const __global uchar* ap = (const __global uchar*)(a + GEMM_OFFSET(flags & GEMM_A_LIST, a_off, a_stride, table, z, 0));
-  const __global uchar* bp = (const __global uchar*)(b + GEMM_OFFSET(flags & GEMM_B_LIST, b_off, b_stride, table, z, 1));
+  const ulong zs = z0 + get_group_id(2);              // (product, K range)
+  const ulong z = zs / nsplit, k0 = zs % nsplit * kspan;  // the product and its range's first row of K
+  const ulong K = (k0 + kspan < K_all ? k0 + kspan : K_all) - k0;  // the range's length
+  const __global uchar* ap = (const __global uchar*)(a + GEMM_OFFSET(flags & GEMM_A_LIST, a_off, a_stride, table, z, 0) +
+                                                     k0 * (TRANS_A ? lda : 1));
+  const __global uchar* bp = (const __global uchar*)(b + GEMM_OFFSET(flags & GEMM_B_LIST, b_off, b_stride, table, z, 1) +
+                                                     k0 * (TRANS_B ? 1 : ldb));
+#if MMA_RAW
+  __global MMA_OUT* cp = c + c_off + zs * c_stride;  // the temporary: never listed
+#else
   __global CTYPE* cp = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
+#endif
   const __global CTYPE* biasp = bias + bias_off;
   const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
+#if MMA_RAW
+  (void)biasp, (void)beta_z;  // gemm_copy_back's
+#endif
 
   // Tile order: SWIZZLE_GROUP tile rows at a time, column by column within
   // them, so the groups running together share A rows and B columns in L2.
@@ -487,8 +515,13 @@ void gemm_mma(const ulong M, const ulong N, const ulong K, const real alpha, con
       for (int j = 0; j < MMA_NI; ++j) {
         const ulong col = n0 + wn0 + j * 8 + 2 * t4;
         if (col >= N) continue;
+#if MMA_RAW
+        cp[row * ldc + col] = (EPI)acc[i][j][2 * h];
+        if (col + 1 < N) cp[row * ldc + col + 1] = (EPI)acc[i][j][2 * h + 1];
+#else
         gemm_tc_store_pair(cp, ldc, N, row, col, (real)acc[i][j][2 * h], (real)acc[i][j][2 * h + 1], alpha_z, beta_z,
                            flags, biasp, act_p0, act_p1);
+#endif
       }
     }
 #undef MMA_LOAD_TILE

@@ -53,8 +53,8 @@ std::vector<DType> GemmMmaFamily::dtypes(const Capabilities& caps) const {
 
 // The kernel's own defaults for f16 (BK 32, WN 64): 128 x 128 tiles of four
 // 64 x 64 warps, three stages of 32 along K (48 KiB, the static limit).
-std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities&) const {
-  return {
+std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities& caps) const {
+  std::vector<Parameter> params{
       {"BM", {64, 128, 256}, 128, "rows of C per group"},
       {"BN", {64, 128, 256}, 128, "columns of C per group"},
       {"BK", {16, 32, 64}, 32, "K per shared stage (an even number of mma steps: 16 deep, 8 for tf32)"},
@@ -63,6 +63,23 @@ std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities&) const {
       {"STAGES", {2, 3, 4, 5}, 3, "shared stages of the cp.async pipeline"},
       {"SWIZZLE_GROUP", {1, 4, 8, 16}, 8, "tile rows (along M) visited together, for L2 reuse; 1: row by row"},
   };
+  for (Parameter& sp : gemm_kernels::split_parameters(caps)) params.push_back(std::move(sp));
+  return params;
+}
+
+std::int64_t GemmMmaFamily::groups(const Params& p, const GemmProblem& pr) {
+  const auto tiles = [](std::int64_t x, std::int64_t t) { return (std::max<std::int64_t>(x, 1) + t - 1) / t; };
+  return tiles(pr.m, p.at("BM")) * tiles(pr.n, p.at("BN")) * pr.batch;
+}
+
+gemm_kernels::KSplit GemmMmaFamily::split(const Params& p, const GemmProblem& pr) const {
+  const auto it = p.find("SPLITK");
+  if (it == p.end() || it->second <= 1) return {1, pr.k};  // (also parameters that are not complete)
+  // The partials are EPI: double for f64, float otherwise.
+  const std::uint64_t epi = pr.dtype == DType::F64 ? 8 : 4;
+  return gemm_kernels::split_k(p, pr.k, p.at("BK"), std::uint64_t(std::max<std::int64_t>(pr.m, 1)) *
+                                                        std::uint64_t(std::max<std::int64_t>(pr.n, 1)) * epi,
+                               pr.batch, pr.list);
 }
 
 std::uint64_t GemmMmaFamily::smem_bytes(const Params& p, std::size_t elem) {
@@ -138,6 +155,8 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
                      {"MMA_F64", pr.dtype == DType::F64 ? "1" : "0"},
                      {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
+  gemm_kernels::strip_split(d);
+  d.emplace_back("MMA_RAW", split(p, pr).splits > 1 ? "1" : "0");
   return d;
 }
 

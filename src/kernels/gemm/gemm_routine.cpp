@@ -153,6 +153,49 @@ std::vector<std::string> reported_matrix_extensions(const std::string& extension
   return out;
 }
 
+std::vector<Parameter> split_parameters(const Capabilities& caps) {
+  // Never on CPUs, whose cores a product's tiles fill; automatic on GPUs.
+  return {
+      {"SPLITK", {0, 1, 2, 4, 8, 16}, caps.type == DeviceType::CPU ? 1 : 0,
+       "ranges of K computed by separate groups and summed by gemm_copy_back (0: automatic; 1: none)"},
+      {"SK_FILL", {1, 2, 4, 8}, 1, "SPLITK = 0: groups per compute unit below which K is split"},
+      {"SK_MINK", {64, 128, 256, 512, 1024}, 256, "SPLITK = 0: the least K per range"},
+  };
+}
+
+void strip_split(Defines& d) {
+  std::erase_if(d, [](const auto& kv) { return kv.first == "SPLITK" || kv.first == "SK_FILL" || kv.first == "SK_MINK"; });
+}
+
+std::int64_t auto_split(const Params& p, const Capabilities& caps, std::int64_t groups, std::int64_t k, bool list) {
+  const std::int64_t target = std::max<std::int64_t>(caps.compute_units, 1) * p.at("SK_FILL");
+  if (list || groups >= target) return 1;
+  std::int64_t s = 2;
+  while (s < 16 && groups * s < target) s *= 2;
+  while (s > 1 && k < s * p.at("SK_MINK")) s /= 2;
+  return s;
+}
+
+void resolve_split(Params& p, const Capabilities& caps, std::int64_t groups, std::int64_t k, bool list) {
+  if (p["SPLITK"] != 0) return;
+  if (const std::int64_t s = auto_split(p, caps, groups, k, list); s > 1) p["SPLITK"] = s;
+}
+
+KSplit split_k(const Params& p, std::int64_t k, std::int64_t step, std::uint64_t product_bytes, std::int64_t batch,
+               bool list) {
+  const std::int64_t steps = (std::max<std::int64_t>(k, 0) + step - 1) / step;
+  const auto it = p.find("SPLITK");
+  std::int64_t s = list || it == p.end() ? 1 : std::clamp<std::int64_t>(it->second, 1, std::max<std::int64_t>(steps, 1));
+  while (s > 1 && std::uint64_t(s) * std::uint64_t(batch) * product_bytes > kMaxSplitScratch) s /= 2;
+  KSplit out;
+  out.kspan = steps * step;
+  if (s > 1) {
+    out.kspan = (steps + s - 1) / s * step;
+    out.splits = (steps * step + out.kspan - 1) / out.kspan;
+  }
+  return out;
+}
+
 }  // namespace gemm_kernels
 
 Defines GemmFamilyBase::defines(const Params& p, const GemmProblem& pr) const {

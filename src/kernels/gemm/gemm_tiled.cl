@@ -44,6 +44,12 @@
 // row in one piece but scatter into local memory with bank conflicts (every
 // vector of a row lands in the same bank); short segments (one 32-byte
 // sector, say) keep whole sectors per access and spread the stores.
+// Split K: a launch of nsplit > 1 (the last two arguments) computes each
+// product as nsplit ranges of `kspan` rows of K (a multiple of KWG; the last
+// range ends at K): group z of the grid is product z / nsplit, range
+// z % nsplit, and writes its raw partial product (C_DIRECT = 0) to matrix z
+// of the temporary, which gemm_copy_back sums in range order (deterministic)
+// through the epilogue. nsplit = 1, kspan = K: the plain product.
 // ASYNC = 1 (CUDA only, compute capability 8.0+; f32 or f64 with SA, SB,
 // 16-byte vectors and neither A_KCONTIG nor B_KCONTIG): the tiles go from
 // global to local memory by cp.async, 16 bytes per copy and no registers on
@@ -259,7 +265,7 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
                 __global OUT_T* c, const ulong c_off, const ulong ldc, const ulong c_stride,
                 __global const CTYPE* restrict bias, const ulong bias_off,
                 __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
-                const real act_p0, const real act_p1) {
+                const real act_p0, const real act_p1, const ulong nsplit, const ulong kspan) {
 #if SA
   __local compM alm[NSTAGES][KWG * MWGV];
 #endif
@@ -268,16 +274,20 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
 #endif
   const int tid_n = (int)get_local_id(0), tid_m = (int)get_local_id(1);
   const int tid = tid_m * NDIMC + tid_n;
-  const ulong z = z0 + get_group_id(2);
+  const ulong zs = z0 + get_group_id(2);              // (product, K range)
+  const ulong z = zs / nsplit, k0 = zs % nsplit * kspan;  // the product and its range's first row of K
   const ulong m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
-  // The group's first row of A (K x M: its first column; M x K: its first row).
-  const __global TYPE* ag = a + GEMM_OFFSET(flags & GEMM_A_LIST, a_off, a_stride, table, z, 0) + m0 * (A_KCONTIG ? lda : 1);
-  const __global TYPE* bg = b + GEMM_OFFSET(flags & GEMM_B_LIST, b_off, b_stride, table, z, 1) + n0 * (B_KCONTIG ? ldb : 1);
+  // The group's first row of A at k0 (K x M: its first column; M x K: its first row).
+  const __global TYPE* ag = a + GEMM_OFFSET(flags & GEMM_A_LIST, a_off, a_stride, table, z, 0) +
+                            m0 * (A_KCONTIG ? lda : 1) + k0 * (A_KCONTIG ? 1 : lda);
+  const __global TYPE* bg = b + GEMM_OFFSET(flags & GEMM_B_LIST, b_off, b_stride, table, z, 1) +
+                            n0 * (B_KCONTIG ? ldb : 1) + k0 * (B_KCONTIG ? 1 : ldb);
   const int ldav = (int)(lda / VWM), ldbv = (int)(ldb / VWN);
   const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
   // alpha == 0: A and B are not read (the same for the whole group).
-  const int steps = alpha_z == (real)0 ? 0 : (int)(K / KWG);
+  const ulong k1 = k0 + kspan < K ? k0 + kspan : K;  // the range's end
+  const int steps = alpha_z == (real)0 ? 0 : (int)((k1 - k0) / KWG);
 #if SA && A_KCONTIG
   const int la_k = tid % KSEGA + tid / (KSEGA * MDIMAK) * KSEGA, la_m = tid / KSEGA % MDIMAK;
   compM ra[MWAK];
@@ -433,7 +443,9 @@ void gemm_tiled(const ulong K, const real alpha, const real beta,
   }
 
   // Store: each accumulator vector is VWN adjacent elements of one row.
-  __global OUT_T* cg = c + GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2);
+  // (the temporary holds one matrix per product and range: never listed)
+  __global OUT_T* cg = c + (C_DIRECT ? GEMM_OFFSET(flags & GEMM_C_LIST, c_off, c_stride, table, z, 2)
+                                     : c_off + zs * c_stride);
   const __global CTYPE* biasp = bias + bias_off;
 #pragma unroll
   for (int mi = 0; mi < MWI; ++mi) {

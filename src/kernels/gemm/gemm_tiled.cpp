@@ -51,7 +51,7 @@ std::string async_check(const Params& p, const Capabilities& caps, const GemmPro
 std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) const {
   const TiledDefaults d = defaults_for(caps);
   const std::vector<std::int64_t> tiles{8, 16, 32, 64, 128, 256}, dims{1, 2, 4, 8, 16, 32}, widths{1, 2, 4, 8, 16};
-  return {
+  std::vector<Parameter> params{
       {"MWG", tiles, d.mwg, "rows of C per group"},
       {"NWG", tiles, d.nwg, "columns of C per group"},
       {"KWG", {8, 16, 32, 64}, d.kwg, "K per step (depth of the staged tiles)"},
@@ -77,6 +77,9 @@ std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) con
       {"ASYNC", {0, 1}, 0, "1: cp.async copies global -> local, STAGES deep (CUDA, compute capability 8.0+)"},
       {"STAGES", {2, 3}, 2, "local stages with ASYNC = 1"},
   };
+  // Split K (the host's: not defines).
+  for (Parameter& sp : gemm_kernels::split_parameters(caps)) params.push_back(std::move(sp));
+  return params;
 }
 
 std::string GemmTiledFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
@@ -145,7 +148,16 @@ std::optional<Params> GemmTiledFamily::fit_or_none(const Params& tuned, const Ca
   if (p["ASYNC"] && !check(p, caps, pr).empty()) p["ASYNC"] = 0;
   if (!check(p, caps, pr).empty()) p["DB"] = 0;
   if (!check(p, caps, pr).empty()) return std::nullopt;
+  if (p["SPLITK"] == 0) {
+    if (const std::int64_t s = auto_split(p, caps, pr); s > 1) p["SPLITK"] = s;
+  }
   return p;
+}
+
+std::int64_t GemmTiledFamily::auto_split(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  const auto tiles = [](std::int64_t x, std::int64_t t) { return (std::max<std::int64_t>(x, 1) + t - 1) / t; };
+  const std::int64_t groups = tiles(pr.m, p.at("MWG")) * tiles(pr.n, p.at("NWG")) * pr.batch;
+  return gemm_kernels::auto_split(p, caps, groups, tiles(pr.k, p.at("KWG")) * p.at("KWG"), pr.list);
 }
 
 Params GemmTiledFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
@@ -192,15 +204,23 @@ TiledPlan GemmTiledFamily::plan(const Params& p, const GemmProblem& pr) const {
   t.a_kcontig = t.a_fits && !pr.trans_a;
   t.b_kcontig = t.b_fits && pr.trans_b;
   const std::size_t elem = dtype_size(pr.dtype), epi = pr.dtype == DType::F64 ? 8 : 4;
+  // Split K: whole K steps per range, every range non-empty.
+  const gemm_kernels::KSplit sk =
+      gemm_kernels::split_k(p, t.kp, kwg, std::uint64_t(t.mp) * std::uint64_t(t.np) * epi, pr.batch, pr.list);
+  t.splits = sk.splits, t.kspan = sk.kspan;
+  if (t.splits > 1) t.c_fits = false;
   if (!t.a_fits) t.scratch[0] = gemm_kernels::scratch_bytes(t.kp, t.mp, elem, pr.batch, "padded A");
   if (!t.b_fits) t.scratch[1] = gemm_kernels::scratch_bytes(t.kp, t.np, elem, pr.batch, "padded B");
-  if (!t.c_fits) t.scratch[2] = gemm_kernels::scratch_bytes(t.mp, t.np, epi, pr.batch, "padded C");
+  if (!t.c_fits)
+    t.scratch[2] = gemm_kernels::scratch_bytes(t.mp * t.splits, t.np, epi, pr.batch,
+                                               t.splits > 1 ? "split-K partial products" : "padded C");
   return t;
 }
 
 Defines GemmTiledFamily::defines(const Params& p, const GemmProblem& pr) const {
   const TiledPlan t = plan(p, pr);
   Defines d = GemmFamilyBase::defines(p, pr);
+  gemm_kernels::strip_split(d);  // the host's: one program serves every count
   d.insert(d.end(), {{"C_DIRECT", t.c_fits ? "1" : "0"}, {"COMP_HALF", pr.dtype == DType::F16 && pr.comp_half ? "1" : "0"},
                      {"A_KCONTIG", t.a_kcontig ? "1" : "0"}, {"B_KCONTIG", t.b_kcontig ? "1" : "0"}});
   return d;
