@@ -403,6 +403,41 @@ TEST(Conv, ImplicitDeepAndHalfStorage) {
   }
 }
 
+// The tensor-core variant (MMA = 1: CUDA compute capability 8.0+, f16 and
+// bf16): every layout pair, groups, strides, partial channel chunks, tiles
+// past M and Kg, with the epilogue; elsewhere check refuses it (and fit
+// turns a tuned MMA = 1 off).
+TEST(Conv, ImplicitTensorCores) {
+  const Capabilities& caps = test::device().caps();
+  const auto& fam = detail::families::conv_implicit();
+  detail::ConvProblem f32 = problem_of(conv_desc(1, 32, 8, 8, 32, 3, 3, 1, 1));
+  detail::Params mma = fam.defaults(caps);
+  mma["MMA"] = 1;
+  EXPECT_NE(fam.check(mma, caps, f32), "");
+  EXPECT_EQ(fam.fit(mma, caps, f32).at("MMA"), 0);
+  detail::ConvProblem f16 = f32;
+  f16.dtype = DType::F16;
+  if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8) {
+    EXPECT_NE(fam.check(mma, caps, f16), "");
+    GTEST_SKIP() << "no mma.sync on this device";
+  }
+  EXPECT_EQ(fam.check(fam.fit(mma, caps, f16), caps, f16), "");
+  const detail::Params tile_sets[] = {
+      {{"MMA", 1}},
+      {{"MMA", 1}, {"MWG", 64}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}},
+  };
+  std::size_t i = 0;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC})
+      for (DType t : {DType::F16, DType::BF16})
+        for (const Conv2dDesc& d : {conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, in, out),
+                                    conv_desc(1, 40, 10, 9, 24, 3, 3, 2, 1, 2, in, out),
+                                    conv_desc(3, 64, 7, 7, 80, 1, 1, 1, 0, 1, in, out)}) {
+          const ConvForce f = force("implicit", "conv_implicit", tile_sets[i % 2]);
+          EXPECT_TRUE(ref::check_conv(implicit_case(d, i++, t), &f));
+        }
+}
+
 // Winograd's product on GEMM's thin kernel, forced, with either side thin:
 // 9 tiles (U streamed along K: stored C x K) and 16 output channels (V
 // streamed along the tiles).

@@ -355,14 +355,24 @@ TEST(CudaNvrtcOps, ConvDefines) {
             ConvProblem big = conv_kernels::make(t, 32, 64, 56, 56, 64, 3, 3, 1, 1, 1, in_nhwc);
             big.out_nhwc = out_nhwc;
             big.activation = act;
-            const Params large{{"MWG", 256}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 32}, {"NDIMC", 16}};
+            const Params large{{"MWG", 256}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 32}, {"NDIMC", 16}, {"MMA", 0}};
             EXPECT_NE(implicit.check(large, caps, big), "");
             std::vector<Params> sets{implicit.fit({}, caps, big)};
+            // The tensor-core variant in f16 and bf16 (the defaults' tiles
+            // and a narrow one: one warp tile of 16 columns).
+            if (t != DType::F32 && act == Unary::Copy)
+              for (Params p : {implicit.fit({{"MMA", 1}}, caps, big),
+                               implicit.fit({{"MMA", 1}, {"MWG", 64}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8},
+                                             {"NDIMC", 8}},
+                                            caps, big)}) {
+                EXPECT_EQ(p.at("MMA"), 1);
+                sets.push_back(p);
+              }
             if (act == Unary::Copy && in_nhwc == out_nhwc && t != DType::BF16) {
               Params shallow = large;
               shallow["KWG"] = 8;
               sets.push_back(shallow);
-              sets.push_back(Params{{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}});
+              sets.push_back(Params{{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}, {"MMA", 0}});
             }
             for (const Params& p : sets) {
               EXPECT_EQ(implicit.check(p, caps, big), "");

@@ -447,7 +447,8 @@ conv() {
 # candidate in turn (7 implicit, 6 winograd, 4 im2col, 0 the default order)
 # on both back ends (JSON in $OUT/conv-k<K>-*.json); then conv_implicit tuned
 # (f32 and f16, both layout buckets, 120 s each; exported to $OUT/db-*.json)
-# and the same rows again with KERNEL 7 under the tuned parameters.
+# and the same rows again with KERNEL 7 under the tuned parameters; before
+# tuning, the f16 rows with conv_implicit's MMA = 1 forced (tensor cores).
 conv_implicit() {
   local ocl k
   ocl=$(ocl_device)
@@ -459,6 +460,10 @@ conv_implicit() {
     OPTUNE_PARAMS="conv_routine:KERNEL=$k" bench_both conv --conv-cases issue,resnet --only conv3x3,conv1x1,resnet50 "$@"
     for f in "$OUT"/conv-cuda.json "$OUT"/conv-opencl.json; do [ -f "$f" ] && mv "$f" "${f/conv-/conv-k$k-}"; done
   done
+  echo "conv_routine KERNEL=7, conv_implicit MMA=1 (f16 rows on tensor cores)" | tee -a "$OUT/summary.txt"
+  OPTUNE_PARAMS="conv_routine:KERNEL=7;conv_implicit:MMA=1" ./build/gpu/optune bench conv --device cuda:0 \
+    --only "conv3x3 nchw f16,conv3x3 nhwc f16,conv1x1 nchw f16,conv1x1 nhwc f16" --json "$OUT/conv-mma-cuda.json" "$@" \
+    2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
   local -a TUNED=("conv_implicit:f32:nchw,nhwc:120" "conv_implicit:f16:nchw,nhwc:120")
   tune
   echo "conv_routine KERNEL=7, conv_implicit tuned" | tee -a "$OUT/summary.txt"

@@ -165,7 +165,8 @@ class ConvIm2colFamily : public ConvFamilyBase {
 // any descriptor, per group the product of the pixels' patches (gathered
 // from the input as loaded) by the group's weights, MWG x NWG tiles of
 // MDIMC x NDIMC work-items over KWG-deep local tiles, the epilogue fused in
-// the store. fit() shrinks the tiles towards small problems.
+// the store; MMA = 1 the product on tensor cores (CUDA sm_80+, f16 / bf16).
+// fit() shrinks the tiles towards small problems.
 class ConvImplicitFamily : public ConvFamilyBase {
  public:
   std::string name() const override { return "conv_implicit"; }
@@ -176,7 +177,8 @@ class ConvImplicitFamily : public ConvFamilyBase {
   Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
-  // The two stages of float A and B tiles (rows padded by one).
+  // The two stages of A and B tiles (float rows padded by one; MMA: 16-bit
+  // rows padded by 8).
   static std::int64_t local_bytes(const Params& p);
 };
 

@@ -38,6 +38,8 @@
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DOUT_NHWC=1 -DMWG=32 -DNWG=16 -DKWG=8 -DMDIMC=8 -DNDIMC=8
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DMWG=256 -DNWG=128 -DKWG=32 -DMDIMC=32 -DNDIMC=16
+// check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
+// check-variant-cuda: -DMMA=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DMWG=64 -DNWG=16 -DKWG=32 -DMDIMC=8 -DNDIMC=8
 
 #ifndef MWG
 #define MWG 128          // pixels (rows of C) per work-group
@@ -53,6 +55,10 @@
 #endif
 #ifndef NDIMC
 #define NDIMC 16         // work-items along n (local dimension 1)
+#endif
+
+#ifndef MMA
+#define MMA 0            // 1: tensor cores (CUDA sm_80+, f16 / bf16 storage; below)
 #endif
 
 #define MWI (MWG / MDIMC)  // rows per work-item
@@ -77,6 +83,41 @@
 #define BNI (NWG / LBN)
 #define BKI (KWG / LBK)
 
+#if MMA
+// The tensor-core variant: the same loaders and stages, holding the
+// storage type's 16 bits (f16 or bf16) row by row ([m][k], [n][k]: a
+// fragment's pair of depths is one 32-bit word; rows padded by 8 so that a
+// fragment's 8 rows fall in distinct banks), and the product by
+// mma.sync m16n8k16 in f32. The IWGS / 32 warps split the tile into warp
+// tiles of MMA_WM x MMA_WN (MMA_WN = 32, or NWG when narrower), each
+// holding MMA_FM x MMA_FN fragments of 16 x 8 (the host's check keeps
+// these whole).
+#define MMA_WARPS (IWGS / 32)
+#define MMA_WN (NWG < 32 ? NWG : 32)
+#define MMA_WARPS_N (NWG / MMA_WN)
+#define MMA_WARPS_M (MMA_WARPS / MMA_WARPS_N)
+#define MMA_WM (MWG / MMA_WARPS_M)
+#define MMA_FM (MMA_WM / 16)
+#define MMA_FN (MMA_WN / 8)
+#define MMA_KS (KWG + 8)  // a local row's 16-bit elements
+#if BF16_STORAGE
+#define conv_mma optune_mma_bf16_16816
+#else
+#define conv_mma optune_mma_f16_16816
+#endif
+#if !OPTUNE_BACKEND_CUDA
+#error "conv_implicit's MMA variant needs mma.sync (CUDA, compute capability 8.0 or newer)"
+#endif
+#define LDS32(p) (*(const uint*)(p))  // a 32-bit word of a local tile (a fragment's pair)
+typedef ushort stage_t;  // the operands' bits
+#define STAGE_LOAD(p, i) (((__global const ushort*)(p))[i])
+#define STAGE_ZERO ((ushort)0)
+#else
+typedef float stage_t;
+#define STAGE_LOAD(p, i) ((float)GEMM_LOAD(p, i))
+#define STAGE_ZERO 0.0f
+#endif
+
 __kernel OPTUNE_WG_SIZE(MDIMC, NDIMC, 1)
 void conv_implicit(const int N, const int C, const int H, const int W, const int K, const int OH, const int OW,
                    const int R, const int S, const int SH, const int SW, const int DH, const int DW, const int PT,
@@ -84,8 +125,13 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
                    const ulong wt_off, __global const TYPE* bias, const ulong bias_off, __global const TYPE* res,
                    const ulong res_off, __global TYPE* out, const ulong out_off, const uint flags, const real act_p0,
                    const real act_p1) {
+#if MMA
+  __local ushort as[2][MWG][MMA_KS] __attribute__((aligned(16)));  // read as 32-bit words
+  __local ushort bs[2][NWG][MMA_KS] __attribute__((aligned(16)));
+#else
   __local float as[2][KWG][MWG + 1];  // +1: loaders along kk store to distinct banks
   __local float bs[2][KWG][NWG + 1];
+#endif
   const int Kg = K / G, Cg = C / G, RS = R * S;
   const int KD = Cg * RS;  // an output channel's weights
   const ulong M = (ulong)N * (ulong)OH * (ulong)OW;
@@ -126,10 +172,20 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
   const int lb_k = lid % LBK, lb_n = lid / LBK;
   const ulong w_col0 = wt_off + (ulong)(g * Kg + n0) * (ulong)KD;
 
-  float ra[AKI][AMI], rb[BKI][BNI];
+  stage_t ra[AKI][AMI], rb[BKI][BNI];
+#if MMA
+  const int warp = lid / 32, lane = lid % 32;
+  const int wm0 = (warp / MMA_WARPS_N) * MMA_WM, wn0 = (warp % MMA_WARPS_N) * MMA_WN;
+  const int fg = lane >> 2, ft = lane & 3;  // the fragments' row group and thread in it
+  float acc[MMA_FM][MMA_FN][4];
+  for (int i = 0; i < MMA_FM; ++i)
+    for (int j = 0; j < MMA_FN; ++j)
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+#else
   float acc[MWI][NWI];
   for (int i = 0; i < MWI; ++i)
     for (int j = 0; j < NWI; ++j) acc[i][j] = 0.0f;
+#endif
 
   const int chunks = (Cg + KWG - 1) / KWG;  // per tap
   const int steps = RS * chunks;
@@ -150,7 +206,7 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
 #endif
         for (int b = 0; b < AKI; ++b) {
           const int c = c0 + la_k + b * LAK;
-          ra[b][a] = inside && c < Cg ? (float)GEMM_LOAD(in, at + (ulong)c * cstride) : 0.0f;
+          ra[b][a] = inside && c < Cg ? STAGE_LOAD(in, at + (ulong)c * cstride) : STAGE_ZERO;
         }
       }
       for (int b = 0; b < BKI; ++b) {
@@ -158,12 +214,34 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
         for (int j = 0; j < BNI; ++j) {
           const int n = lb_n + j * LBN;
           const int inside = c < Cg && n0 + n < Kg;
-          rb[b][j] = inside ? (float)GEMM_LOAD(wt, w_col0 + (ulong)n * (ulong)KD + (ulong)(c * RS + tap)) : 0.0f;
+          rb[b][j] = inside ? STAGE_LOAD(wt, w_col0 + (ulong)n * (ulong)KD + (ulong)(c * RS + tap)) : STAGE_ZERO;
         }
       }
     }
     if (t >= 0) {
       const int cur = t & 1;
+#if MMA
+      // Fragments (PTX m16n8k16, row.col): A's a[0..3] rows fg, fg + 8 at
+      // depths 2 ft, 2 ft + 8 (pairs); B's b[0..1] column fg at depths 2 ft,
+      // 2 ft + 8.
+      for (int k0 = 0; k0 < KWG; k0 += 16) {
+        uint af[MMA_FM][4], bf[MMA_FN][2];
+        for (int i = 0; i < MMA_FM; ++i) {
+          const int row = wm0 + i * 16 + fg;
+          af[i][0] = LDS32(&as[cur][row][k0 + 2 * ft]);
+          af[i][1] = LDS32(&as[cur][row + 8][k0 + 2 * ft]);
+          af[i][2] = LDS32(&as[cur][row][k0 + 2 * ft + 8]);
+          af[i][3] = LDS32(&as[cur][row + 8][k0 + 2 * ft + 8]);
+        }
+        for (int j = 0; j < MMA_FN; ++j) {
+          const int col = wn0 + j * 8 + fg;
+          bf[j][0] = LDS32(&bs[cur][col][k0 + 2 * ft]);
+          bf[j][1] = LDS32(&bs[cur][col][k0 + 2 * ft + 8]);
+        }
+        for (int i = 0; i < MMA_FM; ++i)
+          for (int j = 0; j < MMA_FN; ++j) conv_mma(acc[i][j], af[i], bf[j]);
+      }
+#else
       for (int k = 0; k < KWG; ++k) {
         float av[MWI], bv[NWI];
         for (int i = 0; i < MWI; ++i) av[i] = as[cur][k][tx + i * MDIMC];
@@ -171,20 +249,50 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
         for (int i = 0; i < MWI; ++i)
           for (int j = 0; j < NWI; ++j) acc[i][j] += av[i] * bv[j];
       }
+#endif
     }
     // The registers into the other stage (read last in step t - 1, which
     // the previous barrier closed); the barrier publishes it for step t + 1.
     if (t + 1 < steps) {
       const int nxt = (t + 1) & 1;
+#if MMA
+      for (int b = 0; b < AKI; ++b)
+        for (int a = 0; a < AMI; ++a) as[nxt][la_m + a * LAM][la_k + b * LAK] = ra[b][a];
+      for (int b = 0; b < BKI; ++b)
+        for (int j = 0; j < BNI; ++j) bs[nxt][lb_n + j * LBN][lb_k + b * LBK] = rb[b][j];
+#else
       for (int b = 0; b < AKI; ++b)
         for (int a = 0; a < AMI; ++a) as[nxt][la_k + b * LAK][la_m + a * LAM] = ra[b][a];
       for (int b = 0; b < BKI; ++b)
         for (int j = 0; j < BNI; ++j) bs[nxt][lb_k + b * LBK][lb_n + j * LBN] = rb[b][j];
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
   // The epilogue, each value where the other candidates store it.
+#if MMA
+  // Fragment (i, j)'s d[e] is row fg (+ 8 for e >= 2), column 2 ft (+ 1 for
+  // odd e) of its 16 x 8.
+  for (int i = 0; i < MMA_FM; ++i)
+    for (int e2 = 0; e2 < 2; ++e2) {
+      const ulong m = m0 + (ulong)(wm0 + i * 16 + fg + 8 * e2);
+      if (m >= M) continue;
+      const int ox = (int)(m % (ulong)OW);
+      const ulong t = m / (ulong)OW;
+      const int oy = (int)(t % (ulong)OH);
+      const ulong img = t / (ulong)OH;
+      for (int j = 0; j < MMA_FN; ++j)
+        for (int e1 = 0; e1 < 2; ++e1) {
+          const int n = n0 + wn0 + j * 8 + 2 * ft + e1;
+          if (n >= Kg) continue;
+          const ulong oi = conv_index(OUT_NHWC, img, g * Kg + n, oy, ox, K, OH, OW);
+          const real v = conv_finish((real)acc[i][j][2 * e2 + e1], flags, conv_bias(flags, bias, bias_off, g * Kg + n),
+                                     conv_residual(flags, res, res_off + oi), act_p0, act_p1);
+          GEMM_STORE(v, out, out_off + oi);
+        }
+    }
+#else
   real bias_v[NWI];
   for (int j = 0; j < NWI; ++j) {
     const int n = n0 + ty + j * NDIMC;
@@ -206,4 +314,5 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
       GEMM_STORE(v, out, out_off + oi);
     }
   }
+#endif
 }

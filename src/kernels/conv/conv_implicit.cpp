@@ -15,6 +15,24 @@ constexpr std::uint64_t kStaticSmem = 48 * 1024;
 // Most accumulators per work-item (beyond them registers spill).
 constexpr std::int64_t kMaxAccumulators = 64;
 
+// mma.sync m16n8k16 with f16 or bf16 operands: CUDA, compute capability 8.0+.
+bool mma_device(const Capabilities& caps, const ConvProblem& pr) {
+  return caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 &&
+         (pr.dtype == DType::F16 || pr.dtype == DType::BF16);
+}
+
+// Why the MMA variant's warp tiling (conv_implicit.cl: warp tiles of
+// min(NWG, 32) columns, of 16-row fragments) cannot take these tiles; "" when it can.
+std::string mma_tiling(const Params& p) {
+  const std::int64_t wgs = p.at("MDIMC") * p.at("NDIMC"), nwg = p.at("NWG"), mwg = p.at("MWG");
+  if (p.at("KWG") % 16) return "MMA: KWG not a multiple of 16";
+  if (wgs % 32 || nwg < 8) return "MMA: a work-group of whole warps and NWG of at least 8";
+  const std::int64_t warps = wgs / 32, warps_n = nwg / std::min<std::int64_t>(nwg, 32);
+  if (warps % warps_n || (mwg / (warps / warps_n)) % 16 || mwg < 16 * (warps / warps_n))
+    return "MMA: the warps do not split the tile into 16-row fragments";
+  return "";
+}
+
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 std::int64_t pixels(const ConvProblem& pr) { return pr.n * pr.oh * pr.ow; }
@@ -32,7 +50,8 @@ std::vector<Parameter> ConvImplicitFamily::parameters(const Capabilities& caps) 
           {"NWG", {4, 8, 16, 32, 64, 128}, cpu ? 32 : 64, "output channels (columns) per work-group"},
           {"KWG", {4, 8, 16, 32}, 16, "channels of one tap per local tile (the depth runs tap by tap)"},
           {"MDIMC", {8, 16, 32}, cpu ? 8 : 16, "work-items along the pixels (MWG / MDIMC rows each)"},
-          {"NDIMC", {4, 8, 16, 32}, cpu ? 8 : 16, "work-items along the channels (NWG / NDIMC columns each)"}};
+          {"NDIMC", {4, 8, 16, 32}, cpu ? 8 : 16, "work-items along the channels (NWG / NDIMC columns each)"},
+          {"MMA", {0, 1}, 0, "1: the product on tensor cores (mma.sync m16n8k16; CUDA sm_80+, f16 and bf16)"}};
 }
 
 std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
@@ -48,17 +67,25 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
     return "MDIMC x NDIMC exceeds the device's work-group limits";
   std::uint64_t limit = caps.local_mem_bytes;
   if (caps.backend == Backend::CUDA) limit = std::min(limit, kStaticSmem);
+  if (p.at("MMA")) {
+    if (!mma_device(caps, pr)) return "MMA needs CUDA compute capability 8.0 or newer and f16 or bf16 storage";
+    if (std::string why = mma_tiling(p); !why.empty()) return why;
+  }
   if (std::uint64_t(local_bytes(p)) > limit) return "the two stages of local tiles exceed the local memory";
   if (tiles(p, pr) > (std::int64_t(1) << 31) / mdimc) return "more work-groups than a grid dimension holds";
   return "";
 }
 
 std::int64_t ConvImplicitFamily::local_bytes(const Params& p) {
+  if (p.count("MMA") && p.at("MMA")) return 2 * (p.at("MWG") + p.at("NWG")) * (p.at("KWG") + 8) * 2;
   return 2 * p.at("KWG") * (p.at("MWG") + 1 + p.at("NWG") + 1) * std::int64_t(sizeof(float));
 }
 
 Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
   Params p = complete(tuned, caps);
+  // The tensor cores where the device and type have them (a tuned f16
+  // entry's MMA = 1 runs SIMT on another device).
+  if (p["MMA"] && !mma_device(caps, pr)) p["MMA"] = 0;
   // Too large a work-group for the device: fewer work-items, tiles alike.
   for (const char* dim : {"NDIMC", "MDIMC"}) {
     const std::string tile = std::string(dim) == "NDIMC" ? "NWG" : "MWG";
