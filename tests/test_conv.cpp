@@ -1,6 +1,6 @@
 // conv2d against a double-precision direct convolution (reference/conv_check):
 // every candidate (direct, depthwise on buffers and on images, pointwise,
-// im2col and Winograd around GEMM) forced in turn with several parameter
+// im2col and Winograd around GEMM, the implicit GEMM) forced in turn with several parameter
 // sets, odd sizes, strides, dilations, asymmetric pads, groups 1, 2 and C,
 // both layouts for input and output, the epilogue (bias, activation,
 // residual, in place), f32, f16 and bf16, views at offsets and 4-d shapes,
@@ -340,6 +340,104 @@ TEST(Conv, WinogradEveryLayoutAndPad) {
   EXPECT_TRUE(ref::check_conv(c, &f));
 }
 
+// The implicit GEMM (conv_implicit.cl) against the reference. Every layout
+// pair over the general shapes (odd sizes, stride 2, groups 2, a
+// depthwise-shaped 3 x 1, dilation 2 with asymmetric pads and strides, a
+// filter as large as the input) with the smallest tiles (MWG 16 x NWG 4
+// over KWG 8, which fit keeps: many tiles, rows, columns and depths past
+// M, Kg and KD); then larger tiles, which fit shrinks only to the problem's
+// extent (tiles larger than the problem) on two shapes per layout pair.
+// One activation throughout (relu6; bias and residual are runtime flags):
+// a program per layout pair and tile set, PoCL taking a second or more per
+// program.
+const detail::Params kImplicitSmall{{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}};
+
+ConvCase implicit_case(const Conv2dDesc& d, std::size_t i, DType t = DType::F32) {
+  ConvCase c;
+  c.desc = d;
+  c.dtype = t;
+  c.bias = i % 2 == 0;
+  c.residual = i % 2 == 0;
+  c.residual_in_place = i % 4 == 0 && d.input_layout == d.output_layout;
+  c.activation = Unary::Relu6;
+  c.offset = i % 3;
+  return c;
+}
+
+TEST(Conv, ImplicitEveryLayoutAndShape) {
+  std::size_t i = 0;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC}) {
+      const std::vector<Conv2dDesc> descs = general_descs(in, out);
+      for (const Conv2dDesc& d : descs) {
+        const ConvForce f = force("implicit", "conv_implicit", kImplicitSmall);
+        EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &f));
+      }
+      const detail::Params large = in == out ? detail::Params{{"MWG", 64}, {"NWG", 16}, {"KWG", 16}, {"MDIMC", 16},
+                                                              {"NDIMC", 8}}
+                                             : detail::Params{{"MWG", 32}, {"NWG", 32}, {"KWG", 32}, {"MDIMC", 8},
+                                                              {"NDIMC", 8}};
+      for (std::size_t j : {0, 3}) {
+        const ConvForce f = force("implicit", "conv_implicit", large);
+        EXPECT_TRUE(ref::check_conv(implicit_case(descs[j], i++), &f)) << "large tiles, shape " << j;
+      }
+    }
+}
+
+// Depths of many tiles (the two local stages alternating, a partial last
+// tile), pixels and channels of several tiles, with the default parameters
+// (fit shrinks them) and the smallest tiles; f16 and bf16 storage with the
+// epilogue, one layout pair each.
+TEST(Conv, ImplicitDeepAndHalfStorage) {
+  const ConvForce dflt = force("implicit");
+  const ConvForce small = force("implicit", "conv_implicit", kImplicitSmall);
+  std::size_t i = 0;
+  for (ConvLayout l : {NCHW, NHWC}) {
+    const ConvLayout other = l == NCHW ? NHWC : NCHW;
+    const Conv2dDesc d = conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, l, other);  // KD 189, Kg 37, M 198
+    EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &dflt));
+    EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &small));
+    const DType t = l == NCHW ? DType::F16 : DType::BF16;
+    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 8, 7, 6, 12, 3, 3, 2, 1, 2, l, l), 0, t), &dflt));  // in place
+    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(1, 6, 5, 9, 10, 3, 3, 1, 1, 2, l, l), 1, t), &dflt));
+  }
+}
+
+// The tensor-core variant (MMA = 1: CUDA compute capability 8.0+, f16 and
+// bf16): every layout pair, groups, strides, partial channel chunks, tiles
+// past M and Kg, with the epilogue; elsewhere check refuses it (and fit
+// turns a tuned MMA = 1 off).
+TEST(Conv, ImplicitTensorCores) {
+  const Capabilities& caps = test::device().caps();
+  const auto& fam = detail::families::conv_implicit();
+  detail::ConvProblem f32 = problem_of(conv_desc(1, 32, 8, 8, 32, 3, 3, 1, 1));
+  detail::Params mma = fam.defaults(caps);
+  mma["MMA"] = 1;
+  EXPECT_NE(fam.check(mma, caps, f32), "");
+  EXPECT_EQ(fam.fit(mma, caps, f32).at("MMA"), 0);
+  detail::ConvProblem f16 = f32;
+  f16.dtype = DType::F16;
+  if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8) {
+    EXPECT_NE(fam.check(mma, caps, f16), "");
+    GTEST_SKIP() << "no mma.sync on this device";
+  }
+  EXPECT_EQ(fam.check(fam.fit(mma, caps, f16), caps, f16), "");
+  const detail::Params tile_sets[] = {
+      {{"MMA", 1}},
+      {{"MMA", 1}, {"MWG", 64}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}},
+  };
+  std::size_t i = 0;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC})
+      for (DType t : {DType::F16, DType::BF16})
+        for (const Conv2dDesc& d : {conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, in, out),
+                                    conv_desc(1, 40, 10, 9, 24, 3, 3, 2, 1, 2, in, out),
+                                    conv_desc(3, 64, 7, 7, 80, 1, 1, 1, 0, 1, in, out)}) {
+          const ConvForce f = force("implicit", "conv_implicit", tile_sets[i % 2]);
+          EXPECT_TRUE(ref::check_conv(implicit_case(d, i++, t), &f));
+        }
+}
+
 // Winograd's product on GEMM's thin kernel, forced, with either side thin:
 // 9 tiles (U streamed along K: stored C x K) and 16 output channels (V
 // streamed along the tiles).
@@ -379,8 +477,9 @@ TEST(Conv, RoutineChoosesAnApplicableCandidate) {
 // database entry decides) passes over GEMM products whose thin side (at
 // most 16 output channels per group) meets a pixel-major operand: GEMM's
 // thin kernel runs a work-group row per pixel there (PoCL: MobileNetV2's
-// 1 x 1 32 -> 16 at 112 x 112 NHWC took 2.7 s). A KERNEL that names the
-// candidate still runs it.
+// 1 x 1 32 -> 16 at 112 x 112 NHWC took 2.7 s); the implicit GEMM, which
+// comes before im2col and takes every descriptor but depthwise ones, runs
+// them. A KERNEL that names a candidate still runs it.
 TEST(Conv, DefaultOrderPassesOverThinPixelMajorGemm) {
   const Queue& q = test::queue();
   const auto chosen = [&](const Conv2dDesc& d, std::int64_t kernel = 0) {
@@ -388,29 +487,38 @@ TEST(Conv, DefaultOrderPassesOverThinPixelMajorGemm) {
     f.params["conv_routine"] = {{"KERNEL", kernel}};
     return detail::choose_conv(q, problem_of(d), &f).candidate->name();
   };
-  EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 16, 1, 1, 1, 0, 1, NHWC, NHWC)), "direct");
+  const auto passed_over = [](const char* candidate, const Conv2dDesc& d) {
+    return detail::conv_candidate(candidate).passed_over(problem_of(d));
+  };
+  EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 16, 1, 1, 1, 0, 1, NHWC, NHWC)), "implicit");
   EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 16, 1, 1, 1, 0, 1, NCHW, NCHW)), "pointwise");  // channel-major
   EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 17, 1, 1, 1, 0, 1, NHWC, NHWC)), "pointwise");  // not thin
-  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 2, 1, 1, NHWC, NHWC)), "direct");       // im2col's patches
-  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 2, 1, 1, NCHW, NCHW)), "direct");
-  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 2, 1, 1, NCHW, NCHW)), "im2col");
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 2, 1, 1, NHWC, NHWC)), "implicit");
+  EXPECT_NE(passed_over("im2col", conv_desc(1, 32, 14, 14, 16, 3, 3, 2, 1, 1, NHWC, NHWC)), "");  // its patches
+  EXPECT_NE(passed_over("im2col", conv_desc(1, 32, 14, 14, 16, 3, 3, 2, 1, 1, NCHW, NCHW)), "");
+  EXPECT_EQ(passed_over("im2col", conv_desc(1, 32, 14, 14, 32, 3, 3, 2, 1, 1, NCHW, NCHW)), "");
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 2, 1, 1, NCHW, NCHW)), "implicit");
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 2, 1, 1, NCHW, NCHW), 4), "im2col");
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 2, 1, 1, NCHW, NCHW), 1), "direct");
   // Winograd's V is channel-major (C x tiles): thin GEMM reads it K x N.
   EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 1, 1, 1, NHWC, NHWC)), "winograd");
   EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 1, 1, 1, NCHW, NHWC)), "winograd");
-  EXPECT_EQ(chosen(conv_desc(1, 64, 14, 14, 64, 3, 3, 1, 1, 2, NHWC, NHWC)), "im2col");      // 32 per group
-  EXPECT_EQ(chosen(conv_desc(1, 64, 14, 14, 32, 1, 1, 1, 0, 2, NCHW, NCHW)), "direct");      // 16 per group
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 1, 1, 1, NCHW, NHWC), 7), "implicit");
+  EXPECT_EQ(chosen(conv_desc(1, 64, 14, 14, 64, 3, 3, 1, 1, 2, NHWC, NHWC)), "implicit");    // 32 per group
+  EXPECT_EQ(chosen(conv_desc(1, 64, 14, 14, 32, 1, 1, 1, 0, 2, NCHW, NCHW)), "implicit");    // 16 per group
   EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 16, 1, 1, 1, 0, 1, NHWC, NHWC), 3), "pointwise");
-  // 16-bit storage passes Winograd (an f32 GEMM) over for im2col.
+  // Depthwise shapes are the depthwise kernels' (implicit: one column per group).
+  EXPECT_NE(passed_over("implicit", conv_desc(1, 8, 9, 9, 8, 3, 3, 1, 1, 8, NCHW, NHWC)), "");
+  EXPECT_EQ(passed_over("implicit", conv_desc(1, 8, 9, 9, 16, 3, 3, 1, 1, 8, NCHW, NHWC)), "");  // multiplier 2
+  // 16-bit storage passes Winograd (an f32 GEMM) over for the implicit GEMM.
   detail::ConvForce routine;
   routine.params["conv_routine"] = {{"KERNEL", 0}};
   detail::ConvProblem half3x3 = problem_of(conv_desc(1, 32, 14, 14, 32, 3, 3, 1, 1, 1, NHWC, NHWC));
   half3x3.dtype = DType::F16;
-  EXPECT_EQ(detail::choose_conv(q, half3x3, &routine).candidate->name(), "im2col");
+  EXPECT_EQ(detail::choose_conv(q, half3x3, &routine).candidate->name(), "implicit");
   half3x3.dtype = DType::BF16;
-  EXPECT_EQ(detail::choose_conv(q, half3x3, &routine).candidate->name(), "im2col");
-  EXPECT_NE(detail::conv_candidate("pointwise").passed_over(problem_of(conv_desc(1, 32, 9, 9, 16, 1, 1, 1, 0, 1,
-                                                                                 NHWC, NHWC))),
-            "");
+  EXPECT_EQ(detail::choose_conv(q, half3x3, &routine).candidate->name(), "implicit");
+  EXPECT_NE(passed_over("pointwise", conv_desc(1, 32, 9, 9, 16, 1, 1, 1, 0, 1, NHWC, NHWC)), "");
   EXPECT_EQ(families_bucket(problem_of(conv_desc(1, 32, 9, 9, 16, 1, 1, 1, 0, 1, NHWC, NHWC))), "pointwise_thin");
   EXPECT_EQ(families_bucket(problem_of(conv_desc(1, 32, 9, 9, 17, 1, 1, 1, 0, 1, NHWC, NHWC))), "pointwise");
 }
@@ -429,6 +537,10 @@ TEST(Conv, CandidatesApplyAsDocumented) {
   EXPECT_NE(dw.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4)), caps), "");   // channel multiplier 2
   EXPECT_NE(dw.applies(problem(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 2)), caps), "");
   EXPECT_EQ(direct.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4, NHWC, NCHW)), caps), "");
+  // The implicit GEMM takes every descriptor, as direct does.
+  const auto& implicit = detail::conv_candidate("implicit");
+  EXPECT_EQ(implicit.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4, NHWC, NCHW)), caps), "");
+  EXPECT_EQ(implicit.applies(problem(conv_desc(1, 66, 5, 5, 66, 3, 3, 1, 1, 33)), caps), "");
   // A forced candidate that does not apply is an error, not a fallback.
   const ConvForce f = force("pointwise");
   ConvCase c;
@@ -467,7 +579,8 @@ TEST(Conv, CandidatesApplyAsDocumented) {
     small.max_alloc_bytes = 16 * 25;
     EXPECT_EQ(dwi.applies(problem(conv_desc(2, 8, 5, 5, 8, 3, 3, 1, 1, 8)), small), "");
   }
-  test::expect_error(Status::NotFound, "candidates: pointwise, depthwise, depthwise_image, winograd, im2col, direct",
+  test::expect_error(Status::NotFound,
+                     "candidates: pointwise, depthwise, depthwise_image, winograd, implicit, im2col, direct",
                      [] { detail::conv_candidate("fft"); });
 }
 

@@ -320,7 +320,7 @@ TEST(CudaNvrtcOps, ReduceNormAndSoftmaxDefines) {
   std::printf("%d NVRTC compiles\n", compiled);
 }
 
-// conv_direct, conv_depthwise, conv_im2col and conv_winograd as their hosts build them for an H100:
+// conv_direct, conv_depthwise, conv_im2col, conv_winograd and conv_implicit as their hosts build them for an H100:
 // each storage type and layout (mixed ones on direct), the packs fit allows
 // there (VW up to 4, WPT stored as one pack), 3x3 and (f32) 5x3 filters,
 // with and without an activation (gelu: the one that uses erfc).
@@ -331,6 +331,7 @@ TEST(CudaNvrtcOps, ConvDefines) {
   const auto& dw = families::conv_depthwise();
   const auto& im2col = families::conv_im2col();
   const auto& wino = families::conv_winograd();
+  const auto& implicit = families::conv_implicit();
   for (DType t : {DType::F32, DType::F16, DType::BF16})
     for (bool in_nhwc : {false, true})
       for (bool out_nhwc : {false, true})
@@ -347,6 +348,39 @@ TEST(CudaNvrtcOps, ConvDefines) {
             ConvProblem one_group = pr;
             one_group.groups = 1;
             compile("conv_winograd " + what, wino, wino.fit({}, caps, one_group), one_group);
+          }
+          {
+            // The implicit GEMM: the H100 defaults on the shape
+            // (128 x 64 tiles) everywhere; in one layout per side, f32 and
+            // f16, also large tiles (256 x 128: 48 KiB of static shared
+            // memory at KWG 16, which check refuses, so KWG 8) and the
+            // smallest (what fit leaves on small problems).
+            ConvProblem big = conv_kernels::make(t, 32, 64, 56, 56, 64, 3, 3, 1, 1, 1, in_nhwc);
+            big.out_nhwc = out_nhwc;
+            big.activation = act;
+            const Params large{{"MWG", 256}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 32}, {"NDIMC", 16}, {"MMA", 0}};
+            EXPECT_NE(implicit.check(large, caps, big), "");
+            std::vector<Params> sets{implicit.fit({}, caps, big)};
+            // The tensor-core variant in f16 and bf16 (the defaults' tiles
+            // and a narrow one: one warp tile of 16 columns).
+            if (t != DType::F32 && act == Unary::Copy)
+              for (Params p : {implicit.fit({{"MMA", 1}}, caps, big),
+                               implicit.fit({{"MMA", 1}, {"MWG", 64}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8},
+                                             {"NDIMC", 8}},
+                                            caps, big)}) {
+                EXPECT_EQ(p.at("MMA"), 1);
+                sets.push_back(p);
+              }
+            if (act == Unary::Copy && in_nhwc == out_nhwc && t != DType::BF16) {
+              Params shallow = large;
+              shallow["KWG"] = 8;
+              sets.push_back(shallow);
+              sets.push_back(Params{{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}, {"MMA", 0}});
+            }
+            for (const Params& p : sets) {
+              EXPECT_EQ(implicit.check(p, caps, big), "");
+              compile("conv_implicit " + what, implicit, p, big);
+            }
           }
           if (in_nhwc != out_nhwc) continue;
           for (std::int64_t r : {3, 5}) {

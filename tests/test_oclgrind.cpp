@@ -292,7 +292,9 @@ TEST(Oclgrind, LayerNormAndRmsNorm) {
 // conv2d: each candidate on tiny problems (direct with mixed layouts and
 // groups, depthwise in both layouts with packs, im2col in two chunks and
 // with two groups, pointwise, depthwise on images with mixed layouts and in
-// tiles, Winograd in two chunks), with bias, residual and an activation; the results against the
+// tiles, Winograd in two chunks, the implicit GEMM grouped with a partial
+// channel chunk and two local stages), with bias, residual and an
+// activation; the results against the
 // double-precision reference (poisoned outputs, NaN around the inputs).
 TEST(Oclgrind, ConvKernels) {
   using ref::conv_desc;
@@ -317,6 +319,8 @@ TEST(Oclgrind, ConvKernels) {
        "conv_depthwise_image"},
       {conv_desc(2, 3, 5, 6, 4, 3, 3, 1, 1, 1, NHWC, NCHW), "winograd", {{"CHUNK_KIB", 1}, {"WGS", 64}},
        "conv_winograd"},
+      {conv_desc(1, 10, 4, 5, 6, 3, 3, 2, 1, 2, NHWC, NCHW), "implicit",
+       {{"MWG", 16}, {"NWG", 8}, {"KWG", 4}, {"MDIMC", 8}, {"NDIMC", 4}}, "conv_implicit"},
   };
   for (const Run& r : runs) {
     ref::ConvCase c;

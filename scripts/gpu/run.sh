@@ -8,14 +8,14 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first (`blas2`
 # likewise for level 2's gemv, ger and symv / hemv); `im2col`
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -23,6 +23,9 @@
 # f32 under several blas_tri parameter settings (OPTUNE_PARAMS); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first; `im2col`
 # the same for im2col / col2im (and the convolution tests, which share its kernel).
+# `conv-implicit` benches the conv candidates forced in turn (conv_routine
+# KERNEL 7 implicit, 6 winograd, 4 im2col, 0 default), tunes conv_implicit and
+# benches it again.
 # `host-blas` runs liboptune_blas.so.3's tests on cuda:0 (netlib's programs and
 # the C / Fortran checks, every call on the GPU) and `optune bench blas
 # --host-interface` against the carried reference BLAS and OpenBLAS, then
@@ -474,7 +477,7 @@ conv() {
 # The convolution families tuned (issue 19) on CONV_TUNE_ON's back ends
 # (cuda, opencl or both, the default): conv_direct, conv_depthwise,
 # conv_depthwise_image (OpenCL only: CUDA has no images), conv_winograd,
-# conv_im2col, then conv_routine (its KERNEL choice timed with the
+# conv_implicit, conv_im2col, then conv_routine (its KERNEL choice timed with the
 # candidates' parameters just tuned), f32 and f16, every bucket,
 # CONV_TUNE_SECS seconds an item (default 16: 12 items, about 3.5 minutes a
 # back end). A cache of its own (kernels compile anew), so that the export
@@ -488,7 +491,7 @@ conv_tune() {
     name=$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)
     case "${CONV_TUNE_ON:-both}" in both | "$name") ;; *) continue ;; esac
     log "conv-tune on $dev (${secs}s per family and type)"
-    for fam in conv_direct conv_depthwise conv_depthwise_image conv_winograd conv_im2col conv_routine; do
+    for fam in conv_direct conv_depthwise conv_depthwise_image conv_winograd conv_implicit conv_im2col conv_routine; do
       [ "$name:$fam" = cuda:conv_depthwise_image ] && continue
       for dtype in f32 f16; do
         out=$(OPTUNE_CACHE_DIR=/tmp/optune-cache-conv-tune ./build/gpu/optune tune "$fam" --dtype "$dtype" \
@@ -508,6 +511,35 @@ conv_tune() {
     OPTUNE_CACHE_DIR=/tmp/optune-cache-conv-tune ./build/gpu/optune db export --device "$dev" \
       "$OUT/db-conv-$name.json" >>"$LOGS/conv-tune-$name.txt" 2>&1 || STATUS=1
   done
+}
+
+# The implicit-GEMM convolution (conv_implicit, issue 19): the conv tests on
+# both back ends, then the issue's conv rows (f32 and f16, both layouts) and
+# ResNet-50's layers with conv_routine's KERNEL forced to each general
+# candidate in turn (7 implicit, 6 winograd, 4 im2col, 0 the default order)
+# on both back ends (JSON in $OUT/conv-k<K>-*.json); then conv_implicit tuned
+# (f32 and f16, both layout buckets, 120 s each; exported to $OUT/db-*.json)
+# and the same rows again with KERNEL 7 under the tuned parameters; before
+# tuning, the f16 rows with conv_implicit's MMA = 1 forced (tensor cores).
+conv_implicit() {
+  local ocl k
+  ocl=$(ocl_device)
+  named_tests cuda:0 conv-implicit-cuda 'test_conv'
+  named_tests "$ocl" conv-implicit-opencl 'test_conv'
+  find_cudnn
+  for k in 7 6 4 0; do
+    echo "conv_routine KERNEL=$k" | tee -a "$OUT/summary.txt"
+    OPTUNE_PARAMS="conv_routine:KERNEL=$k" bench_both conv --conv-cases issue,resnet --only conv3x3,conv1x1,resnet50 "$@"
+    for f in "$OUT"/conv-cuda.json "$OUT"/conv-opencl.json; do [ -f "$f" ] && mv "$f" "${f/conv-/conv-k$k-}"; done
+  done
+  echo "conv_routine KERNEL=7, conv_implicit MMA=1 (f16 rows on tensor cores)" | tee -a "$OUT/summary.txt"
+  OPTUNE_PARAMS="conv_routine:KERNEL=7;conv_implicit:MMA=1" ./build/gpu/optune bench conv --device cuda:0 \
+    --only "conv3x3 nchw f16,conv3x3 nhwc f16,conv1x1 nchw f16,conv1x1 nhwc f16" --json "$OUT/conv-mma-cuda.json" "$@" \
+    2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
+  local -a TUNED=("conv_implicit:f32:nchw,nhwc:120" "conv_implicit:f16:nchw,nhwc:120")
+  tune
+  echo "conv_routine KERNEL=7, conv_implicit tuned" | tee -a "$OUT/summary.txt"
+  OPTUNE_PARAMS="conv_routine:KERNEL=7" bench_both conv --conv-cases issue,resnet --only conv3x3,conv1x1,resnet50 "$@"
 }
 
 # The f64 tensor-core path (gemm_mma with MMA_F64): its tests and the f64
@@ -767,6 +799,7 @@ case "$WHAT" in
   tensor) build && tensor "$@" ;;
   conv) build && conv "$@" ;;
   conv-tune) build && conv_tune ;;
+  conv-implicit) build && conv_implicit "$@" ;;
   verify) build && verify ;;
   final-a) build && find_cudnn && named_tests cuda:0 final-cuda "${FINAL_TESTS:-$FINAL_TESTS_DEFAULT}" &&
     python_step && launch_cost ;;

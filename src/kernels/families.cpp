@@ -26,6 +26,7 @@ const ConvDepthwiseFamily& conv_depthwise() { static const ConvDepthwiseFamily f
 const ConvDepthwiseImageFamily& conv_depthwise_image() { static const ConvDepthwiseImageFamily f; return f; }
 const ConvWinogradFamily& conv_winograd() { static const ConvWinogradFamily f; return f; }
 const ConvIm2colFamily& conv_im2col() { static const ConvIm2colFamily f; return f; }
+const ConvImplicitFamily& conv_implicit() { static const ConvImplicitFamily f; return f; }
 const ConvRoutineFamily& conv_routine() { static const ConvRoutineFamily f; return f; }
 const Blas1Family& blas1() { static const Blas1Family f; return f; }
 const Blas3Family& blas3() { static const Blas3Family f; return f; }
@@ -36,7 +37,7 @@ const std::vector<const KernelFamily*>& all() {
                                                       &reduce_cols(), &norm_rows(),  &softmax_cols(), &gemm_direct(),
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
-                                                      &conv_depthwise_image(), &conv_winograd(), &conv_im2col(),
+                                                      &conv_depthwise_image(), &conv_winograd(), &conv_im2col(), &conv_implicit(),
                                                       &conv_routine(), &blas1(), &blas_tri(), &blas_extra(),
                                                       &host_blas(), &blas3(), &blas2()};
   return every;

@@ -39,6 +39,7 @@ const ConvDepthwiseFamily& conv_depthwise();
 const ConvDepthwiseImageFamily& conv_depthwise_image();
 const ConvWinogradFamily& conv_winograd();
 const ConvIm2colFamily& conv_im2col();
+const ConvImplicitFamily& conv_implicit();
 const ConvRoutineFamily& conv_routine();
 const Blas1Family& blas1();
 const Blas2Family& blas2();

@@ -1,5 +1,5 @@
 // The conv2d routine: its candidates (direct, depthwise on buffers and on
-// images, pointwise and im2col as GEMM)
+// images, pointwise and im2col as GEMM, Winograd, implicit GEMM)
 // and the choice among them by the database or the tuner's forced choice.
 #include "kernels/families.hpp"
 #include "ops/conv_ops.hpp"
@@ -47,6 +47,19 @@ void launch_family(const Family& fam, const Queue& q, const ConvCall& c, const P
   span.add(launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), c.problem), wait, &p));
 }
 
+// The kernels of every descriptor (conv_direct, conv_implicit) take all of
+// its sizes: N, C, H, W, K, OH, OW, R, S, strides, dilations, top and left
+// pads, groups.
+template <class Family>
+void launch_every_size(const Family& fam, const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait,
+                       EventSpan& span) {
+  const ConvProblem& pr = c.problem;
+  launch_family(fam, q, c, p,
+                {pr.n, pr.c, pr.h, pr.w, pr.k, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w,
+                 pr.pad_t, pr.pad_l, pr.groups},
+                wait, span);
+}
+
 // A GEMM-based candidate's product has the output channels of a group as
 // one side; with at most GemmThinFamily::kMaxThin (16) of them GEMM's
 // routine gives it to the thin kernel (gemm_thin.cl), the pixels being its
@@ -73,11 +86,7 @@ class DirectCandidate : public ConvCandidate {
   const FamilyOf<ConvProblem>* family() const override { return &families::conv_direct(); }
   std::string applies(const ConvProblem&, const Capabilities&) const override { return ""; }
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
-    const ConvProblem& pr = c.problem;
-    launch_family(families::conv_direct(), q, c, p,
-                  {pr.n, pr.c, pr.h, pr.w, pr.k, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w,
-                   pr.pad_t, pr.pad_l, pr.groups},
-                  wait, span);
+    launch_every_size(families::conv_direct(), q, c, p, wait, span);
   }
 };
 
@@ -414,18 +423,40 @@ class WinogradCandidate : public ConvCandidate {
   }
 };
 
+// Any descriptor as an implicit GEMM per group (conv_implicit.cl): the
+// pixels' patches gathered from the input into local tiles as the product
+// needs them (no patch matrix in memory, unlike im2col), the weights read
+// where they lie, the epilogue fused in the store; one launch for every
+// group. The default order passes depthwise shapes over (one output channel
+// per group: a product one column wide, the depthwise kernels' shape).
+class ImplicitCandidate : public ConvCandidate {
+ public:
+  std::string name() const override { return "implicit"; }
+  int id() const override { return 7; }
+  const FamilyOf<ConvProblem>* family() const override { return &families::conv_implicit(); }
+  std::string applies(const ConvProblem&, const Capabilities&) const override { return ""; }
+  std::string passed_over(const ConvProblem& pr) const override {
+    return pr.depthwise() ? "depthwise (a product one output channel wide per group)" : "";
+  }
+  void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
+    launch_every_size(families::conv_implicit(), q, c, p, wait, span);
+  }
+};
+
 const DirectCandidate direct_conv;
 const DepthwiseCandidate depthwise_conv;
 const DepthwiseImageCandidate depthwise_image_conv;
 const PointwiseCandidate pointwise_conv;
 const Im2colCandidate im2col_conv;
 const WinogradCandidate winograd_conv;
+const ImplicitCandidate implicit_conv;
 
 }  // namespace
 
 const std::vector<const ConvCandidate*>& conv_candidates() {
   static const std::vector<const ConvCandidate*> order{&pointwise_conv, &depthwise_conv, &depthwise_image_conv,
-                                                       &winograd_conv, &im2col_conv, &direct_conv};
+                                                       &winograd_conv, &implicit_conv, &im2col_conv,
+                                                       &direct_conv};
   return order;
 }
 

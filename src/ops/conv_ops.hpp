@@ -1,5 +1,5 @@
 // Host side of conv2d: the validated call, the candidates that can compute
-// it (direct, depthwise, pointwise as GEMM) and the routine that chooses
+// it (direct, depthwise, pointwise as GEMM, ...) and the routine that chooses
 // one, shared by the public entry point and the tuning cases.
 #pragma once
 
@@ -34,9 +34,9 @@ struct ConvCall {
 };
 
 // conv2d's forced candidate ("direct", "depthwise", "depthwise_image",
-// "pointwise", "im2col", "winograd") and parameters by family
+// "pointwise", "im2col", "winograd", "implicit") and parameters by family
 // ("conv_direct", "conv_depthwise", "conv_depthwise_image", "conv_im2col",
-// "conv_winograd", "conv_routine"; ops/force.hpp).
+// "conv_winograd", "conv_implicit", "conv_routine"; ops/force.hpp).
 using ConvForce = CandidateForce;
 struct ConvForceTag;
 // While alive, the conv2d calls of this thread that pass no ConvForce use it.
@@ -82,7 +82,7 @@ class ConvCandidate {
 };
 
 // In order of preference: pointwise, depthwise, depthwise_image, winograd,
-// im2col, direct (which applies to every problem).
+// implicit, im2col, direct (which applies to every problem).
 const std::vector<const ConvCandidate*>& conv_candidates();
 // By name; Error(NotFound) listing the candidates.
 const ConvCandidate& conv_candidate(const std::string& name);

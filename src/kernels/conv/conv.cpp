@@ -1,6 +1,6 @@
 // The convolution families: conv_direct, conv_depthwise,
 // conv_depthwise_image, conv_winograd, conv_im2col and conv_routine
-// (kernels/conv/conv.hpp).
+// (kernels/conv/conv.hpp; conv_implicit is in conv_implicit.cpp).
 #include "kernels/conv/conv.hpp"
 
 #include <algorithm>
@@ -31,12 +31,9 @@ Geometry one_dim(std::int64_t items, std::int64_t wgs) {
 
 std::vector<DType> storage_types() { return {DType::F32, DType::F16, DType::BF16}; }
 
-// The cases (smaller on CPUs): conv 3x3 32 x 64 x 56 x 56 -> 64 and
-// depthwise 3x3 8 x 256 x 112 x 112.
-ConvProblem general_example(DType dtype, bool nhwc, const Capabilities& caps) {
-  return caps.type == DeviceType::CPU ? conv_kernels::make(dtype, 1, 32, 28, 28, 32, 3, 3, 1, 1, 1, nhwc)
-                                      : conv_kernels::make(dtype, 32, 64, 56, 56, 64, 3, 3, 1, 1, 1, nhwc);
-}
+using conv_kernels::general_example;
+
+// The depthwise case (smaller on CPUs): depthwise 3x3 8 x 256 x 112 x 112.
 ConvProblem depthwise_example(DType dtype, bool nhwc, const Capabilities& caps) {
   return caps.type == DeviceType::CPU ? conv_kernels::make(dtype, 1, 64, 56, 56, 64, 3, 3, 1, 1, 64, nhwc)
                                       : conv_kernels::make(dtype, 8, 256, 112, 112, 256, 3, 3, 1, 1, 256, nhwc);
@@ -65,6 +62,11 @@ ConvProblem make(DType dtype, std::int64_t n, std::int64_t c, std::int64_t h, st
   pr.ow = out_size(w, pad, pad, 1, s, stride);
   pr.in_nhwc = pr.out_nhwc = nhwc;
   return pr;
+}
+
+ConvProblem general_example(DType dtype, bool nhwc, const Capabilities& caps) {
+  return caps.type == DeviceType::CPU ? make(dtype, 1, 32, 28, 28, 32, 3, 3, 1, 1, 1, nhwc)
+                                      : make(dtype, 32, 64, 56, 56, 64, 3, 3, 1, 1, 1, nhwc);
 }
 
 }  // namespace conv_kernels
@@ -335,10 +337,10 @@ ConvProblem ConvIm2colFamily::make_example(DType dtype, const std::string& bucke
 // ---- conv_routine ----
 
 std::vector<Parameter> ConvRoutineFamily::parameters(const Capabilities&) const {
-  return {{"KERNEL", {0, 1, 2, 3, 4, 5, 6}, 0,
+  return {{"KERNEL", {0, 1, 2, 3, 4, 5, 6, 7}, 0,
            "0: the first candidate that applies and is not passed over (pointwise, depthwise, depthwise_image, "
-           "winograd, im2col, direct); 1 direct; 2 depthwise; 3 pointwise; 4 im2col; 5 depthwise_image; "
-           "6 winograd"}};
+           "winograd, implicit, im2col, direct); 1 direct; 2 depthwise; 3 pointwise; 4 im2col; 5 depthwise_image; "
+           "6 winograd; 7 implicit"}};
 }
 
 Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const ConvProblem&) const {

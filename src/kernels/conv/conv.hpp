@@ -1,6 +1,8 @@
 // Descriptors of the convolution families: conv_direct (conv/conv_direct.cl,
-// any descriptor), conv_depthwise (conv/conv_depthwise.cl, groups == C == K)
-// and conv_routine (routine parameters only: which candidate runs). The 1x1
+// any descriptor), conv_depthwise (conv/conv_depthwise.cl, groups == C == K),
+// conv_depthwise_image, conv_winograd, conv_im2col, conv_implicit
+// (conv/conv_implicit.cl, any descriptor) and conv_routine (routine
+// parameters only: which candidate runs). The 1x1
 // candidate runs GEMM's families (ops/conv_candidates.cpp).
 #pragma once
 
@@ -159,10 +161,31 @@ class ConvIm2colFamily : public ConvFamilyBase {
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 };
 
+// Implicit GEMM (conv/conv_implicit.cl, kernels/conv/conv_implicit.cpp):
+// any descriptor, per group the product of the pixels' patches (gathered
+// from the input as loaded) by the group's weights, MWG x NWG tiles of
+// MDIMC x NDIMC work-items over KWG-deep local tiles, the epilogue fused in
+// the store; MMA = 1 the product on tensor cores (CUDA sm_80+, f16 / bf16).
+// fit() shrinks the tiles towards small problems.
+class ConvImplicitFamily : public ConvFamilyBase {
+ public:
+  std::string name() const override { return "conv_implicit"; }
+  std::string source() const override { return "conv/conv_implicit.cl"; }
+  std::string kernel_name() const override { return "conv_implicit"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  // The two stages of A and B tiles (float rows padded by one; MMA: 16-bit
+  // rows padded by 8).
+  static std::int64_t local_bytes(const Params& p);
+};
+
 // Which candidate runs (KERNEL: 0 the first that applies and is not passed
 // over in the order pointwise, depthwise, depthwise_image, winograd,
-// im2col, direct; 1 direct; 2 depthwise; 3 pointwise; 4 im2col;
-// 5 depthwise_image; 6 winograd, each where it applies). No kernel of its own: its tuning case times the
+// implicit, im2col, direct; 1 direct; 2 depthwise; 3 pointwise; 4 im2col;
+// 5 depthwise_image; 6 winograd; 7 implicit, each where it applies). No kernel of its own: its tuning case times the
 // routine.
 class ConvRoutineFamily : public FamilyOf<ConvProblem> {
  public:
@@ -188,6 +211,9 @@ std::int64_t out_size(std::int64_t in, std::int64_t pad_lo, std::int64_t pad_hi,
 // A problem of these sizes with output sizes and a dense layout filled in.
 ConvProblem make(DType dtype, std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k,
                  std::int64_t r, std::int64_t s, std::int64_t stride, std::int64_t pad, std::int64_t groups, bool nhwc);
+// The general buckets' tuning example: the conv 3x3 32 x 64 x 56 x
+// 56 -> 64 (CPUs: 1 x 32 x 28 x 28 -> 32).
+ConvProblem general_example(DType dtype, bool nhwc, const Capabilities& caps);
 }  // namespace conv_kernels
 
 }  // namespace optune::detail

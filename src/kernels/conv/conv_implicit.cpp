@@ -1,0 +1,131 @@
+// The implicit-GEMM convolution family (conv_implicit, kernels/conv/conv.hpp;
+// the kernel is conv/conv_implicit.cl): its parameters, the constraints that
+// keep its loaders and local tiles within the device, and the shrinking of
+// the tiles towards small problems.
+#include <algorithm>
+
+#include "kernels/conv/conv.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+// CUDA declares the local tiles as static shared memory.
+constexpr std::uint64_t kStaticSmem = 48 * 1024;
+// Most accumulators per work-item (beyond them registers spill).
+constexpr std::int64_t kMaxAccumulators = 64;
+
+// mma.sync m16n8k16 with f16 or bf16 operands: CUDA, compute capability 8.0+.
+bool mma_device(const Capabilities& caps, const ConvProblem& pr) {
+  return caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 &&
+         (pr.dtype == DType::F16 || pr.dtype == DType::BF16);
+}
+
+// Why the MMA variant's warp tiling (conv_implicit.cl: warp tiles of
+// min(NWG, 32) columns, of 16-row fragments) cannot take these tiles; "" when it can.
+std::string mma_tiling(const Params& p) {
+  const std::int64_t wgs = p.at("MDIMC") * p.at("NDIMC"), nwg = p.at("NWG"), mwg = p.at("MWG");
+  if (p.at("KWG") % 16) return "MMA: KWG not a multiple of 16";
+  if (wgs % 32 || nwg < 8) return "MMA: a work-group of whole warps and NWG of at least 8";
+  const std::int64_t warps = wgs / 32, warps_n = nwg / std::min<std::int64_t>(nwg, 32);
+  if (warps % warps_n || (mwg / (warps / warps_n)) % 16 || mwg < 16 * (warps / warps_n))
+    return "MMA: the warps do not split the tile into 16-row fragments";
+  return "";
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+std::int64_t pixels(const ConvProblem& pr) { return pr.n * pr.oh * pr.ow; }
+
+// The work-groups of the one-dimensional grid: row tiles by column tiles by groups.
+std::int64_t tiles(const Params& p, const ConvProblem& pr) {
+  return ceil_div(pixels(pr), p.at("MWG")) * ceil_div(pr.k / pr.groups, p.at("NWG")) * pr.groups;
+}
+
+}  // namespace
+
+std::vector<Parameter> ConvImplicitFamily::parameters(const Capabilities& caps) const {
+  const bool cpu = caps.type == DeviceType::CPU;
+  return {{"MWG", {16, 32, 64, 128, 256}, cpu ? 64 : 128, "output pixels (rows of the product) per work-group"},
+          {"NWG", {4, 8, 16, 32, 64, 128}, cpu ? 32 : 64, "output channels (columns) per work-group"},
+          {"KWG", {4, 8, 16, 32}, 16, "channels of one tap per local tile (the depth runs tap by tap)"},
+          {"MDIMC", {8, 16, 32}, cpu ? 8 : 16, "work-items along the pixels (MWG / MDIMC rows each)"},
+          {"NDIMC", {4, 8, 16, 32}, cpu ? 8 : 16, "work-items along the channels (NWG / NDIMC columns each)"},
+          {"MMA", {0, 1}, 0, "1: the product on tensor cores (mma.sync m16n8k16; CUDA sm_80+, f16 and bf16)"}};
+}
+
+std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  const std::int64_t mwg = p.at("MWG"), nwg = p.at("NWG"), kwg = p.at("KWG"), mdimc = p.at("MDIMC"),
+                     ndimc = p.at("NDIMC"), wgs = mdimc * ndimc;
+  if (mwg % mdimc || nwg % ndimc) return "MWG or NWG not a multiple of MDIMC or NDIMC";
+  if ((mwg / mdimc) * (nwg / ndimc) > kMaxAccumulators)
+    return "more than " + std::to_string(kMaxAccumulators) + " accumulators per work-item";
+  if (kwg * mwg < wgs || kwg * nwg < wgs) return "a local tile (KWG MWG or KWG NWG) smaller than the work-group";
+  if (std::size_t(wgs) > caps.max_work_group_size || std::size_t(mdimc) > caps.max_work_item_sizes[0] ||
+      std::size_t(ndimc) > caps.max_work_item_sizes[1])
+    return "MDIMC x NDIMC exceeds the device's work-group limits";
+  std::uint64_t limit = caps.local_mem_bytes;
+  if (caps.backend == Backend::CUDA) limit = std::min(limit, kStaticSmem);
+  if (p.at("MMA")) {
+    if (!mma_device(caps, pr)) return "MMA needs CUDA compute capability 8.0 or newer and f16 or bf16 storage";
+    if (std::string why = mma_tiling(p); !why.empty()) return why;
+  }
+  if (std::uint64_t(local_bytes(p)) > limit) return "the two stages of local tiles exceed the local memory";
+  if (tiles(p, pr) > (std::int64_t(1) << 31) / mdimc) return "more work-groups than a grid dimension holds";
+  return "";
+}
+
+std::int64_t ConvImplicitFamily::local_bytes(const Params& p) {
+  if (p.count("MMA") && p.at("MMA")) return 2 * (p.at("MWG") + p.at("NWG")) * (p.at("KWG") + 8) * 2;
+  return 2 * p.at("KWG") * (p.at("MWG") + 1 + p.at("NWG") + 1) * std::int64_t(sizeof(float));
+}
+
+Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
+  Params p = complete(tuned, caps);
+  // The tensor cores where the device and type have them (a tuned f16
+  // entry's MMA = 1 runs SIMT on another device).
+  if (p["MMA"] && !mma_device(caps, pr)) p["MMA"] = 0;
+  // Too large a work-group for the device: fewer work-items, tiles alike.
+  for (const char* dim : {"NDIMC", "MDIMC"}) {
+    const std::string tile = std::string(dim) == "NDIMC" ? "NWG" : "MWG";
+    while (p[dim] > 4 && (std::size_t(p["MDIMC"] * p["NDIMC"]) > caps.max_work_group_size)) {
+      p[dim] /= 2;
+      p[tile] /= 2;
+    }
+  }
+  // Halves a tile while it still covers the problem's extent and the
+  // result can run (columns first: few output channels per group is the
+  // common small side; then pixels, then a tap's channels, where a partial
+  // chunk loads zeros). A tile of one row of
+  // work-items halves its work-items along too (columns only).
+  const auto shrink = [&](const std::string& tile, const std::string& dim, std::int64_t extent) {
+    while (p[tile] / 2 >= extent) {
+      Params q = p;
+      q[tile] /= 2;
+      if (!dim.empty() && q[tile] < q[dim]) q[dim] /= 2;
+      if (!check(q, caps, pr).empty()) break;
+      p = q;
+    }
+  };
+  shrink("NWG", "NDIMC", pr.k / pr.groups);
+  shrink("MWG", "", pixels(pr));
+  shrink("KWG", "", pr.c / pr.groups);
+  return p;
+}
+
+Geometry ConvImplicitFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
+  Geometry g;
+  g.dims = 2;
+  g.local[0] = std::size_t(p.at("MDIMC"));
+  g.local[1] = std::size_t(p.at("NDIMC"));
+  g.global[0] = std::size_t(tiles(p, pr)) * g.local[0];
+  g.global[1] = g.local[1];
+  return g;
+}
+
+ConvProblem ConvImplicitFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  return conv_kernels::general_example(dtype, bucket == "nhwc", caps);
+}
+
+}  // namespace optune::detail
