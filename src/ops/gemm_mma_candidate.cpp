@@ -57,6 +57,8 @@ class MmaCandidate : public GemmCandidate {
   }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
     families::gemm_mma().kernel(q, p, pr);
+    if (families::gemm_mma().split(p, pr).splits > 1)
+      compile_kernel(q, gemm_kernels::helper_program(pr, "gemm_copy_back", gemm_helper_tile(q.device().caps())));
   }
 
   Event run(const GemmLaunch& l, const Params& p) const override {
