@@ -37,7 +37,7 @@
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DOUT_NHWC=1 -DMWG=32 -DNWG=16 -DKWG=8 -DMDIMC=8 -DNDIMC=8
-// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DMWG=256 -DNWG=128 -DKWG=32 -DMDIMC=32 -DNDIMC=16
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DMWG=256 -DNWG=128 -DKWG=8 -DMDIMC=32 -DNDIMC=16
 // check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
 // check-variant-cuda: -DMMA=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DMWG=64 -DNWG=16 -DKWG=32 -DMDIMC=8 -DNDIMC=8
 
