@@ -101,7 +101,7 @@ TEST(Blas1Errors, RotmFlag) {
 
 TEST(Blas1Errors, TypesThroughTheCApi) {
   const auto& e = env();
-  Buf xf(OPTUNE_F32, 8), yd(OPTUNE_F64, 8), xc(OPTUNE_C32, 8), yc(OPTUNE_C32, 8), xh(OPTUNE_F16, 8),
+  Buf xf(OPTUNE_F32, 8), yd(OPTUNE_F64, 8), xc(OPTUNE_C32, 8), yc(OPTUNE_C32, 8), xh(OPTUNE_BF16, 8),
       ri(OPTUNE_I32, 1), rf(OPTUNE_F32, 1), rc(OPTUNE_C32, 1);
   const optune_complex one{1, 0}, imag{0, 1};
   expect_c(optune_blas_axpy(e.queue, 4, one, xf.h, 1, yd.h, 1, nullptr, 0, nullptr), OPTUNE_INVALID_TYPE,
@@ -109,7 +109,7 @@ TEST(Blas1Errors, TypesThroughTheCApi) {
   expect_c(optune_blas_copy(e.queue, 4, xf.h, 1, yd.h, 1, nullptr, 0, nullptr), OPTUNE_INVALID_TYPE,
            "copy: x is f32 but y is f64");
   expect_c(optune_blas_scal(e.queue, 4, one, xh.h, 1, nullptr, 0, nullptr), OPTUNE_INVALID_TYPE,
-           "scal: x is f16; f32, f64, c32 or c64 expected");
+           "scal: x is bf16; f32, f64, c32, c64 or f16 expected");
   expect_c(optune_blas_dot(e.queue, 4, xc.h, 1, yc.h, 1, rc.h, nullptr, 0, nullptr), OPTUNE_INVALID_TYPE,
            "dot: x is complex: use dotu or dotc");
   expect_c(optune_blas_dotc(e.queue, 4, xf.h, 1, xf.h, 1, rf.h, nullptr, 0, nullptr), OPTUNE_INVALID_TYPE,

@@ -123,7 +123,7 @@ TEST(Blas2Errors, EmptyForeignAndSmallBuffers) {
 TEST(Blas2Errors, TypesAndEnumsThroughTheCApi) {
   const auto& e = env();
   Buf af(OPTUNE_F32, 16), xf(OPTUNE_F32, 4), yf(OPTUNE_F32, 4), yd(OPTUNE_F64, 4), ac(OPTUNE_C32, 16),
-      xc(OPTUNE_C32, 4), yc(OPTUNE_C32, 4), ah(OPTUNE_F16, 16);
+      xc(OPTUNE_C32, 4), yc(OPTUNE_C32, 4), ah(OPTUNE_BF16, 16);
   const optune_complex one{1, 0}, zero{0, 0}, imag{0, 1};
   const auto col = OPTUNE_COL_MAJOR;
   EXPECT_TRUE(fails(optune_blas_gemv(e.queue, optune_layout(5), OPTUNE_BLAS_NO_TRANS, 2, 2, one, af.h, 2, xf.h, 1, zero,
@@ -139,12 +139,12 @@ TEST(Blas2Errors, TypesAndEnumsThroughTheCApi) {
                 OPTUNE_INVALID_ARGUMENT, "her: uplo (argument 1) is -1"));
   EXPECT_TRUE(fails(optune_blas_symv(e.queue, col, OPTUNE_UPPER, 2, one, ac.h, 2, xc.h, 1, zero, yc.h, 1, nullptr, 0,
                                  nullptr),
-                OPTUNE_INVALID_TYPE, "symv: a is c32: symv takes f32 or f64"));
+                OPTUNE_INVALID_TYPE, "symv: a is c32: symv takes f32, f64 or f16"));
   EXPECT_TRUE(fails(optune_blas_hemv(e.queue, col, OPTUNE_UPPER, 2, one, af.h, 2, xf.h, 1, zero, yf.h, 1, nullptr, 0,
                                  nullptr),
                 OPTUNE_INVALID_TYPE, "hemv: a is f32: hemv takes c32 or c64"));
   EXPECT_TRUE(fails(optune_blas_ger(e.queue, col, 2, 2, one, xc.h, 1, yc.h, 1, ac.h, 2, nullptr, 0, nullptr),
-                OPTUNE_INVALID_TYPE, "ger: a is c32: ger takes f32 or f64"));
+                OPTUNE_INVALID_TYPE, "ger: a is c32: ger takes f32, f64 or f16"));
   EXPECT_TRUE(fails(optune_blas_geru(e.queue, col, 2, 2, one, xf.h, 1, yf.h, 1, af.h, 2, nullptr, 0, nullptr),
                 OPTUNE_INVALID_TYPE, "geru: a is f32: geru takes c32 or c64"));
   EXPECT_TRUE(fails(optune_blas_gemv(e.queue, col, OPTUNE_BLAS_NO_TRANS, 2, 2, one, af.h, 2, xf.h, 1, zero, yd.h, 1,
@@ -155,7 +155,7 @@ TEST(Blas2Errors, TypesAndEnumsThroughTheCApi) {
                 OPTUNE_INVALID_TYPE, "gemv: a is f32 but x is c32"));
   EXPECT_TRUE(fails(optune_blas_gemv(e.queue, col, OPTUNE_BLAS_NO_TRANS, 2, 2, one, ah.h, 2, xf.h, 1, zero, yf.h, 1,
                                  nullptr, 0, nullptr),
-                OPTUNE_INVALID_TYPE, "gemv: a is f16; f32, f64, c32 or c64 expected"));
+                OPTUNE_INVALID_TYPE, "gemv: a is bf16; f32, f64, c32, c64 or f16 expected"));
   EXPECT_TRUE(fails(optune_blas_gemv(e.queue, col, OPTUNE_BLAS_NO_TRANS, 2, 2, imag, af.h, 2, xf.h, 1, zero, yf.h, 1,
                                  nullptr, 0, nullptr),
                 OPTUNE_INVALID_ARGUMENT, "optune_blas_gemv: alpha has an imaginary part"));

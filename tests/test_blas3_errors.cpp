@@ -141,7 +141,7 @@ TEST(Blas3Errors, StridedBatched) {
 
 TEST(Blas3Errors, CApi) {
   const auto& e = env();
-  Buf af(OPTUNE_F32, 64), bf(OPTUNE_F32, 64), cd(OPTUNE_F64, 64), ah(OPTUNE_F16, 64), ac(OPTUNE_C32, 64);
+  Buf af(OPTUNE_F32, 64), bf(OPTUNE_F32, 64), cd(OPTUNE_F64, 64), ah(OPTUNE_BF16, 64), ac(OPTUNE_C32, 64);
   const optune_complex one{1, 0}, zero{0, 0}, imag{0, 1};
   const auto row = OPTUNE_ROW_MAJOR;
   expect_c(optune_blas_syrk(e.queue, row, OPTUNE_UPPER, OPTUNE_NO_TRANS, 4, 4, one, af.h, 4, zero, cd.h, 4, nullptr,
@@ -149,7 +149,7 @@ TEST(Blas3Errors, CApi) {
            OPTUNE_INVALID_TYPE, "syrk: argument 9 (C) is f64 but A is f32");
   expect_c(optune_blas_trsm(e.queue, row, OPTUNE_LEFT, OPTUNE_UPPER, OPTUNE_NO_TRANS, OPTUNE_NON_UNIT, 4, 4, one,
                             ah.h, 4, ah.h, 4, nullptr, 0, nullptr),
-           OPTUNE_INVALID_TYPE, "trsm: argument 8 (A) is f16; f32, f64, c32 or c64 expected");
+           OPTUNE_INVALID_TYPE, "trsm: argument 8 (A) is bf16; f32, f64, c32, c64 or f16 expected");
   expect_c(optune_blas_trmm(e.queue, row, OPTUNE_LEFT, OPTUNE_UPPER, OPTUNE_NO_TRANS, OPTUNE_NON_UNIT, 4, 4, one,
                             ac.h, 4, bf.h, 4, nullptr, 0, nullptr),
            OPTUNE_INVALID_TYPE, "trmm: argument 10 (B) is f32 but A is c32");

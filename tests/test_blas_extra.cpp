@@ -231,14 +231,14 @@ TEST(BlasExtraErrors, Every) {
     axpy_batched(q, 4, std::span<const float>(alphas), x, std::span<const std::int64_t>(xo), 1, y,
                  std::span<const std::int64_t>(xo), 0);
   });
-  // Types reach the untyped call only through other entries: f16 refused.
+  // Types reach the untyped call only through other entries: bf16 refused.
   detail::BlasExtraCall c;
   c.n = 4;
   c.x = detail::blas_vector(x);
-  c.x.dtype = DType::F16;
+  c.x.dtype = DType::BF16;
   c.y = c.x;
   c.z = c.x;
-  expect_error(Status::InvalidType, "had: x is f16; f32, f64, c32 or c64 expected", [&] { detail::blas_extra_untyped(q, c, {}); });
+  expect_error(Status::InvalidType, "had: x is bf16; f32, f64, c32, c64 or f16 expected", [&] { detail::blas_extra_untyped(q, c, {}); });
   c.x.dtype = DType::F32;
   c.y = detail::blas_vector(test::context().alloc<double>(4));
   expect_error(Status::InvalidType, "had: y is f64 but the first operand is f32", [&] { detail::blas_extra_untyped(q, c, {}); });

@@ -79,7 +79,7 @@ TEST(BlasTriErrors, Buffers) {
 }
 
 // Types reach the untyped call only through the C API (the templates fix
-// them): a half-precision matrix, and a and x of different types.
+// them): a bfloat16 matrix, and a and x of different types.
 TEST(BlasTriErrors, Types) {
   const Queue& q = test::queue();
   Buffer<float> a = floats(16);
@@ -90,10 +90,10 @@ TEST(BlasTriErrors, Types) {
   c.a = detail::blas_vector(a);
   c.x = detail::blas_vector(xc);
   expect_error(Status::InvalidType, "trmv: a is f32 but x is c32", [&] { detail::blas_tri_untyped(q, c, {}); });
-  c.a.dtype = DType::F16;
+  c.a.dtype = DType::BF16;
   c.x = c.a;
   c.solve = true;
-  expect_error(Status::InvalidType, "trsv: a is f16; f32, f64, c32 or c64 expected",
+  expect_error(Status::InvalidType, "trsv: a is bf16; f32, f64, c32, c64 or f16 expected",
                [&] { detail::blas_tri_untyped(q, c, {}); });
 }
 
@@ -112,11 +112,11 @@ void expect_c(optune_status status, optune_status want, const std::string& needl
 TEST(BlasTriErrors, CApi) {
   using test::capi::Buf;
   const auto& e = test::capi::env();
-  Buf af(OPTUNE_F32, 16), xf(OPTUNE_F32, 4), xd(OPTUNE_F64, 4), ah(OPTUNE_F16, 16);
+  Buf af(OPTUNE_F32, 16), xf(OPTUNE_F32, 4), xd(OPTUNE_F64, 4), ah(OPTUNE_BF16, 16);
   expect_c(optune_blas_trsv(e.queue, OPTUNE_COL_MAJOR, 0, 0, 0, 4, af.h, 4, xd.h, 1, nullptr, 0, nullptr),
            OPTUNE_INVALID_TYPE, "trsv: a is f32 but x is f64");
   expect_c(optune_blas_tpmv(e.queue, OPTUNE_COL_MAJOR, 0, 0, 0, 4, ah.h, ah.h, 1, nullptr, 0, nullptr),
-           OPTUNE_INVALID_TYPE, "tpmv: ap is f16");
+           OPTUNE_INVALID_TYPE, "tpmv: ap is bf16");
   expect_c(optune_blas_tbsv(e.queue, OPTUNE_COL_MAJOR, 2, 0, 0, 4, 1, af.h, 2, xf.h, 1, nullptr, 0, nullptr),
            OPTUNE_INVALID_ARGUMENT, "tbsv: argument 1 (uplo) is 2");
   expect_c(optune_blas_tbmv(e.queue, OPTUNE_COL_MAJOR, 0, 0, 0, 4, 1, af.h, 2, xf.h, 0, nullptr, 0, nullptr),

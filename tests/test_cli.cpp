@@ -166,8 +166,8 @@ TEST(Cli, BuildOptionsReachTheCompiler) {
       << out;
 }
 
-// The blas suite: axpy, dot (dotc) and nrm2 in f32, f64 (with fp64) and c32,
-// timed; where a reference library ran, its nrm2 agrees with optune's.
+// The blas suite: axpy, dot (dotc) and nrm2 in f32, f64 (with fp64), c32 and
+// f16, timed; where a reference library ran, its nrm2 agrees with optune's.
 TEST(Cli, BenchBlasRunsEveryCase) {
   const std::string path = test::temp_dir() + "/bench-blas.json";
   std::string out;
@@ -175,8 +175,9 @@ TEST(Cli, BenchBlasRunsEveryCase) {
   std::ifstream f(path);
   const auto j = nlohmann::json::parse(f);
   const auto& rows = j["operators"]["blas"]["rows"];
-  // Level 1 (axpy, dot, nrm2) and the triangular level 2 (trmv, trsv), per type.
-  EXPECT_EQ(rows.size(), test::device().caps().fp64 ? 15u : 10u) << j.dump();
+  // Level 1 (axpy, dot, nrm2; also in f16) and the triangular level 2 (trmv,
+  // trsv), per type.
+  EXPECT_EQ(rows.size(), test::device().caps().fp64 ? 18u : 13u) << j.dump();
   for (const auto& r : rows) {
     EXPECT_GT(r["median_us"].get<double>(), 0.0) << r.dump();
     EXPECT_GT(r["fraction_of_copy_ceiling"].get<double>(), 0.0) << r.dump();
@@ -197,12 +198,14 @@ TEST(Cli, BenchBlasRunsEveryCase) {
 
 // The blas_tri and blas_extra families tune through their cases: every
 // candidate that runs gives the default's results (blas_extra's im2col and
-// col2im buckets run those routines).
+// col2im buckets run those routines; f16 runs its half storage).
 TEST(Cli, TuneBlasTriAndExtra) {
   for (const std::string& args : {std::string("blas_tri --dtype f32 --sizes 'mv/n<=256'"),
                                   std::string("blas_extra --dtype c32 --sizes 'n<=2^16'"),
                                   std::string("blas_extra --dtype f32 --sizes 'im2col/n<=2^16'"),
-                                  std::string("blas_extra --dtype f64 --sizes 'col2im/n<=2^16'")}) {
+                                  std::string("blas_extra --dtype f64 --sizes 'col2im/n<=2^16'"),
+                                  std::string("blas_tri --dtype f16 --sizes 'sv/n<=256'"),
+                                  std::string("blas_extra --dtype f16 --sizes 'n<=2^16'")}) {
     const std::string path = test::temp_dir() + "/tune-blas-tri-extra.json";
     std::string out;
     ASSERT_EQ(test::run_cli("tune " + args + " --strategy random --candidates 3 --runs 2 --json " + path, &out), 0)

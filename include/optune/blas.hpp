@@ -1,8 +1,8 @@
 // BLAS level 1 on the device, in s (float), d (double), c
 // (std::complex<float>) and z (std::complex<double>): the reference BLAS's
 // routines with its semantics, plus CLBlast's extras iamin and sum.
-// (Levels 2 and 3 other than gemm, optune/gemm.hpp, are not written yet; nor
-// is half precision.)
+// h (optune::half) too: f16 storage, f32 arithmetic, each result rounded
+// once (levels 2 and 3: optune/blas2.hpp, blas3_triangular.hpp, ...).
 //
 // Vectors are Buffer<T> views with an increment: element i of x is
 // x[k] with k = i * incx for incx >= 0 and k = (n - 1 - i) * |incx| for
@@ -67,7 +67,7 @@
 // n and its increment address, a result view of 0 elements), Overflow
 // ((n - 1) |inc| beyond 64 bits, iamax/iamin beyond int32), InvalidType
 // (types that differ, a result of the wrong type, dot on complex or dotu /
-// dotc on real vectors; f16 and bf16 are not done), Unsupported (double and
+// dotc on real vectors; bf16), Unsupported (double and
 // complex<double> without fp64). Calls are asynchronous; the Event covers
 // every kernel the call enqueued (empty when there was nothing to do).
 #pragma once

@@ -1,7 +1,9 @@
 // BLAS level 2 on the device, the general and symmetric / Hermitian
 // routines, in s (float), d (double), c (std::complex<float>) and z
 // (std::complex<double>), with the reference BLAS's semantics and CLBlast's
-// argument order (layout first; CBLAS's meaning of RowMajor).
+// argument order (layout first; CBLAS's meaning of RowMajor). The real
+// routines also take h (optune::half: f16 storage, f32 arithmetic, each
+// result rounded once; alpha and beta as half, exact in f32).
 //
 // Matrices are Buffer<T> views with a leading dimension (the view's offset is
 // CLBlast's a_offset); vectors are views with an increment as in level 1

@@ -1,4 +1,5 @@
-// BLAS level 2, the triangular routines, in s, d, c and z: x = op(A) x
+// BLAS level 2, the triangular routines, in s, d, c, z and h (optune::half:
+// f16 storage, f32 arithmetic, x rounded once): x = op(A) x
 // (trmv, tbmv, tpmv) and the solve of op(A) x = b in place (trsv, tbsv,
 // tpsv), A triangular of order n, full (leading dimension lda), banded (k
 // diagonals beside the main one, lda >= k + 1) or packed; op(A) is A, A^T
@@ -22,7 +23,7 @@
 // tpmv/tpsv 7), an empty buffer or one of another context, A and x
 // overlapping in one allocation; BufferTooSmall for views shorter than what
 // n, k, lda and incx address; InvalidType for types other than f32, f64,
-// c32, c64 or a and x of different types; Unsupported for f64 and c64
+// c32, c64, f16 or a and x of different types; Unsupported for f64 and c64
 // without fp64. Calls are asynchronous: the Event covers every command the
 // call enqueued (empty when n = 0).
 //

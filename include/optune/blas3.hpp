@@ -1,4 +1,5 @@
-// BLAS level 3 besides GEMM (optune/gemm.hpp): symm and hemm. (syrk, herk,
+// BLAS level 3 besides GEMM (optune/gemm.hpp): symm (also in h,
+// optune::half: one f16 GEMM accumulating in f32) and hemm. (syrk, herk,
 // syr2k, her2k, trmm and trsm are in optune/blas3_triangular.hpp and
 // optune/blas3_complex.hpp.)
 //

@@ -1,5 +1,7 @@
 // BLAS level 3: the rank-k updates and the triangular routines, in f32, f64,
-// c32 and c64 (these templates take real scalars; complex alpha and beta,
+// c32, c64 and f16 (optune::half: run in f32 on widened copies of the
+// operands, the output rounded to half once) (these templates take real
+// scalars; complex alpha and beta,
 // herk and her2k are in optune/blas3_complex.hpp), on every device optune
 // runs on (the products run as GEMMs, see docs/DESIGN.md "BLAS level 3"):
 //

@@ -1,6 +1,7 @@
-// CLBlast's extra BLAS routines on the device, in s, d, c and z: had
-// (xHAD), omatcopy (xOMATCOPY) and axpy_batched (AxpyBatched); im2col
-// (xIM2COL) and col2im (xCOL2IM), also in h (optune::half).
+// CLBlast's extra BLAS routines on the device, in s, d, c, z and h
+// (optune::half; had, omatcopy and axpy_batched compute in f32 and round
+// once): had (xHAD), omatcopy (xOMATCOPY) and axpy_batched (AxpyBatched);
+// im2col (xIM2COL) and col2im (xCOL2IM).
 //
 // Vectors are Buffer<T> views with a nonzero increment of either sign, as
 // level 1's (optune/blas.hpp); matrices are views starting at element
@@ -48,7 +49,7 @@
 // small, offsets arrays of other sizes than alphas, negative offsets,
 // overlaps, empty buffers or buffers of another context), BufferTooSmall
 // (views shorter than what the arguments address), Overflow, InvalidType
-// (f16 / bf16 for had, omatcopy, axpy_batched; bf16 and integers for im2col
+// (bf16 for had, omatcopy, axpy_batched; bf16 and integers for im2col
 // and col2im; through the C API), Unsupported (f64 and c64 without fp64).
 #pragma once
 

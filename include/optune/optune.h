@@ -359,6 +359,11 @@ optune_status optune_gemm_strided_batched(optune_queue queue, optune_layout layo
 typedef struct optune_complex {
   double re, im;
 } optune_complex;
+/* Half precision: every BLAS routine below that the reference defines for
+ * real types (levels 1, 2 and 3 besides herk / her2k / hemm, and the extras)
+ * also takes OPTUNE_F16 buffers (f16 storage, f32 arithmetic, each result
+ * rounded to half once; asum and nrm2 write an f16 result); the
+ * optune_complex scalars reach the kernels as f32. */
 
 optune_status optune_blas_swap(optune_queue queue, int64_t n, optune_buffer x, int64_t incx, optune_buffer y,
                                int64_t incy, const optune_event* wait_list, size_t wait_count, optune_event* event);

@@ -8,14 +8,14 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first (`blas2`
 # likewise for level 2's gemv, ger and symv / hemv); `im2col`
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -575,6 +575,19 @@ f64_sweep() {
   done
 }
 
+# BLAS in half precision (issue 20): test_blas_half (every h routine) on
+# CUDA and the NVIDIA OpenCL device, then the f16 bench rows (level 1's axpy,
+# dot, nrm2 and level 2's gemv, gemv_t, ger, symv: fractions of the copy
+# ceiling, no reference) on both back ends (JSON in $OUT/blas-*.json, the
+# names the blas step writes: run one or the other).
+blas_half() {
+  local ocl
+  ocl=$(ocl_device)
+  named_tests cuda:0 blas-half-cuda 'test_blas_half'
+  named_tests "$ocl" blas-half-opencl 'test_blas_half'
+  bench_both blas --only f16 "$@"
+}
+
 # BLAS (issue 20): level 1, complex GEMM, symm and hemm tests on CUDA and on
 # the NVIDIA OpenCL device, then `optune bench blas` on both back ends (level
 # 1 rows, and cgemm / symm at 4096 against cuBLAS or CLBlast; JSON in
@@ -807,6 +820,7 @@ case "$WHAT" in
     final_bench ;;
   verify-python) build && python_step && verify ;;
   blas) build && blas "$@" ;;
+  blas-half) build && blas_half "$@" ;;
   blas-tests) build && blas_tests ;;
   blas-bench) build && bench_both blas --quiet "$@" ;;
   profile) build && profile "$@" ;;

@@ -61,14 +61,13 @@ void validate_call(const Queue& q, const Blas1Call& c) {
   const DType t = c.x.dtype;
   validate::dtype_known(arg("x").c_str(), t);
   validate::on_queue(arg("x").c_str(), c.x.mem, q);
-  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64)
-    fail(Status::InvalidType, "x is " + std::string(dtype_name(t)) +
-                                  "; f32, f64, c32 or c64 expected (half-precision BLAS is not implemented)");
+  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64 && t != DType::F16)
+    fail(Status::InvalidType, "x is " + std::string(dtype_name(t)) + "; f32, f64, c32, c64 or f16 expected");
   const bool cplx = is_complex(t);
   if (c.routine == R::Dot && cplx) fail(Status::InvalidType, "x is complex: use dotu or dotc");
   if ((c.routine == R::Dotu || c.routine == R::Dotc) && !cplx)
     fail(Status::InvalidType, "x is " + std::string(dtype_name(t)) + ": use dot for real vectors");
-  if (c.routine == R::Rotm && cplx) fail(Status::InvalidType, "x is complex: rotm takes f32 or f64 vectors");
+  if (c.routine == R::Rotm && cplx) fail(Status::InvalidType, "x is complex: rotm takes f32, f64 or f16 vectors");
   if (c.real_alpha && !cplx) fail(Status::InvalidType, "a real alpha of a real vector is plain scal");
   if (has_y(c.routine)) {
     validate::dtype_known(arg("y").c_str(), c.y.dtype);
@@ -371,8 +370,8 @@ template <class T>
 Event rot(const Queue& q, std::int64_t n, const Buffer<T>& x, std::int64_t incx, const Buffer<T>& y,
           std::int64_t incy, blas_real_t<T> c, blas_real_t<T> s, const WaitList& wait) {
   Blas1Call call;
-  call.c = double(c);
-  call.s = double(s);
+  call.c = detail::blas_as_double(c);
+  call.s = detail::blas_as_double(s);
   return two_vectors(q, Blas1Routine::Rot, n, x, incx, y, incy, wait, call);
 }
 
@@ -380,7 +379,7 @@ template <class T>
 Event rotm(const Queue& q, std::int64_t n, const Buffer<T>& x, std::int64_t incx, const Buffer<T>& y,
            std::int64_t incy, const std::array<T, 5>& param, const WaitList& wait) {
   Blas1Call call;
-  for (int i = 0; i < 5; ++i) call.param[i] = double(param[i]);
+  for (int i = 0; i < 5; ++i) call.param[i] = detail::blas_as_double(param[i]);
   return two_vectors(q, Blas1Routine::Rotm, n, x, incx, y, incy, wait, call);
 }
 
@@ -420,8 +419,10 @@ OPTUNE_BLAS1_ALL(float)
 OPTUNE_BLAS1_ALL(double)
 OPTUNE_BLAS1_ALL(std::complex<float>)
 OPTUNE_BLAS1_ALL(std::complex<double>)
+OPTUNE_BLAS1_ALL(half)
 OPTUNE_BLAS1_REAL(float)
 OPTUNE_BLAS1_REAL(double)
+OPTUNE_BLAS1_REAL(half)
 OPTUNE_BLAS1_COMPLEX(std::complex<float>)
 OPTUNE_BLAS1_COMPLEX(std::complex<double>)
 

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "kernels/families.hpp"
+#include "kernels/blas/blas_types.hpp"
 #include "ops/blas2_ops.hpp"
 #include "ops/blas_common.hpp"
 #include "ops/params.hpp"
@@ -172,11 +173,10 @@ void validate_call(const Queue& q, const Blas2Call& c) {
   }
   const DType t = c.a.dtype;
   const auto tn = [](DType d) { return std::string(dtype_name(d)); };
-  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64)
-    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) +
-                                  "; f32, f64, c32 or c64 expected (half-precision BLAS is not implemented)");
+  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64 && t != DType::F16)
+    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + "; f32, f64, c32, c64 or f16 expected");
   if (type_kind(r) == 1 && is_complex(t))
-    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + ": " + name + " takes f32 or f64");
+    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + ": " + name + " takes f32, f64 or f16");
   if (type_kind(r) == 2 && !is_complex(t))
     fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + ": " + name + " takes c32 or c64");
   if (c.x.dtype != t)
@@ -276,7 +276,8 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     // gemv in dense storage: packs of VW along the contiguous direction
     // (blas2_gemv_c / blas2_gemv_r), the split's sums added by the last
     // group of each row block (FUSE) or by blas2_mv_final.
-    pr.dense = r == R::Gemv && !alpha_zero;
+    // (f16 takes the generic kernel: the packs are f32's and f64's.)
+    pr.dense = r == R::Gemv && !alpha_zero && t != DType::F16;
     const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
     const Geometry g = fam.geometry(p, caps, pr);
     const std::size_t slices = fam.slices(p, caps, pr);
@@ -289,7 +290,7 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     std::size_t chunk = (std::size_t(cols) + slices - 1) / slices;
     if (pr.dense && pr.row_major) chunk = round_up(chunk, vw);  // packs start aligned in every slice
     const std::size_t row_blocks = strips ? g.global[1] : g.global[0] / g.local[0];
-    ScratchLease lease = lease_scratch(q, {split ? slices * std::size_t(rows) * dtype_size(t) : 0,
+    ScratchLease lease = lease_scratch(q, {split ? slices * std::size_t(rows) * dtype_size(blas_compute_dtype(t)) : 0,
                                            fuse ? row_blocks * sizeof(std::uint32_t) : 0, 0, 0});
     const MemImpl& part = split ? *lease.slot[0] : *c.y.mem;
     KernelSource src = fam.program(p, pr);
@@ -389,7 +390,7 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
   // columns per work-item (blas2_ger). Complex geru / gerc keep blas2_rank:
   // blas2_ger's complex form takes one column per work-item (RC 1) and read
   // c32 at 0.69 of the copy ceiling on the H100, blas2_rank at 0.86.
-  pr.dense = is_general(r) && !is_complex(t);
+  pr.dense = is_general(r) && !is_complex(t) && t != DType::F16;  // f16: blas2_rank
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
   const Geometry g = fam.geometry(p, caps, pr);
   KernelSource src = fam.program(p, pr);
@@ -657,6 +658,7 @@ OPTUNE_BLAS2_PACKED2(hpr2, Hpr2)
 
 OPTUNE_BLAS2_REAL(float)
 OPTUNE_BLAS2_REAL(double)
+OPTUNE_BLAS2_REAL(half)  // f16 storage, f32 arithmetic (the generic kernels)
 OPTUNE_BLAS2_COMPLEX(std::complex<float>)
 OPTUNE_BLAS2_COMPLEX(std::complex<double>)
 

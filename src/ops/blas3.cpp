@@ -95,9 +95,10 @@ class Checker {
     validate::dtype_known(a.c_str(), m.dtype);
     validate::on_queue(a.c_str(), m.mem, q_);
     if (blas3_is_hermitian(c_.routine) ? !is_complex(m.dtype)
-                                       : m.dtype != DType::F32 && m.dtype != DType::F64 && !is_complex(m.dtype))
+                                       : m.dtype != DType::F32 && m.dtype != DType::F64 && m.dtype != DType::F16 &&
+                                             !is_complex(m.dtype))
       fail(Status::InvalidType, a + " is " + std::string(dtype_name(m.dtype)) + "; " +
-                                    (blas3_is_hermitian(c_.routine) ? "c32 or c64" : "f32, f64, c32 or c64") +
+                                    (blas3_is_hermitian(c_.routine) ? "c32 or c64" : "f32, f64, c32, c64 or f16") +
                                     " expected");
     if (m.dtype != c_.a.dtype)
       fail(Status::InvalidType, a + " is " + std::string(dtype_name(m.dtype)) + " but A is " + std::string(dtype_name(c_.a.dtype)));
@@ -332,6 +333,8 @@ OPTUNE_BLAS3(double)
 // The complex types with real scalars (the overloads below take complex ones).
 OPTUNE_BLAS3(std::complex<float>)
 OPTUNE_BLAS3(std::complex<double>)
+// f16 storage: the routines run in f32 on widened copies (ops/blas3_run.cpp).
+OPTUNE_BLAS3(half)
 #undef OPTUNE_BLAS3
 
 // ---- complex (optune/blas3_complex.hpp) ----

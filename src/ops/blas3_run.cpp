@@ -149,6 +149,18 @@ class Runner {
             KernelArg::buffer(*c.mem), u(c.off), s(c.rs), s(c.cs)});
   }
 
+  // f16 operands run in f32: Y (TYPE) = X (half) over rows x cols (batch
+  // of them), and back, X (TYPE) to Y (half) rounded, over the whole matrix
+  // (tri 0) or its upper (1) or lower (2) triangle.
+  void widen(std::int64_t rows, std::int64_t cols, std::int64_t batch, const View& x, std::int64_t xbs,
+             const View& y, std::int64_t ybs) {
+    convert("blas3_widen", -1, rows, cols, batch, x, xbs, y, ybs);
+  }
+  void narrow(std::int64_t rows, std::int64_t cols, std::int64_t batch, int tri, const View& x, std::int64_t xbs,
+              const View& y, std::int64_t ybs) {
+    convert("blas3_narrow", tri, rows, cols, batch, x, xbs, y, ybs);
+  }
+
   // trsm's inverted sub-blocks: IB, at most NB.
   std::int64_t ib() const { return std::min(p_.at("IB"), nb()); }
 
@@ -161,6 +173,21 @@ class Runner {
   }
 
  private:
+  // blas3_widen (tri < 0) or blas3_narrow, columns fastest as copy's.
+  void convert(const char* entry, int tri, std::int64_t rows, std::int64_t cols, std::int64_t batch, const View& x,
+               std::int64_t xbs, const View& y, std::int64_t ybs) {
+    if (x.rs == 1 && y.rs == 1 && cols > 1) {  // the transposes: a triangle's mirror
+      convert(entry, tri > 0 ? 3 - tri : tri, cols, rows, batch, x.t(), xbs, y.t(), ybs);
+      return;
+    }
+    std::vector<KernelArg> args{u(rows), u(cols), u(batch)};
+    if (tri >= 0) args.push_back(KernelArg::scalar(std::int32_t(tri)));
+    for (const KernelArg& a : {KernelArg::buffer(*x.mem), u(x.off), s(x.rs), s(x.cs), s(xbs), KernelArg::buffer(*y.mem),
+                               u(y.off), s(y.rs), s(y.cs), s(ybs)})
+      args.push_back(a);
+    launch(entry, rows * cols * batch, args);
+  }
+
   static KernelArg u(std::int64_t v) { return KernelArg::scalar(std::uint64_t(v)); }
   static KernelArg s(std::int64_t v) { return KernelArg::scalar(std::int64_t(v)); }
   static KernelArg i32(bool v) { return KernelArg::scalar(std::int32_t(v ? 1 : 0)); }
@@ -455,36 +482,76 @@ Event run_blas3(const Queue& q, const Blas3Call& c, const WaitList& wait, const 
   }
   const Params p = fam.fit(forced ? *forced : looked, caps, pr);
   const std::int64_t nb = p.at("NB");
-  Runner r(q, t, pr, p, wait);
-  const std::size_t es = dtype_size(t);
+  // f16 runs the f32 sequence on widened copies of the operands (scratch
+  // after the routine's own), and the output is narrowed back, rounded once.
+  const bool half = t == DType::F16;
+  Blas3Problem run_pr = pr;
+  if (half) run_pr.dtype = DType::F32;
+  const DType rt = run_pr.dtype;
+  Runner r(q, rt, run_pr, p, wait);
+  const std::size_t es = dtype_size(rt);
   const bool trans = transposed(c.trans), cplx = is_complex(t);
+  // The f32 copy of a stored rows x cols matrix (batch of them, `stride`
+  // apart; 0: one shared) at element `at` of the scratch, oriented as stored.
+  const auto widened = [&](const std::shared_ptr<MemImpl>& scratch, std::int64_t at, const View& stored,
+                           std::int64_t rows, std::int64_t cols, std::int64_t batch, std::int64_t stride) {
+    const View w = stored.rs == 1 ? View{scratch, at, 1, rows} : View{scratch, at, cols, 1};
+    r.widen(rows, cols, stride == 0 ? 1 : batch, stored, stride, w, rows * cols);
+    return w;
+  };
   if (!tri) {
     const std::int64_t n = c.n;
     const std::size_t blocks = std::size_t((n + nb - 1) / nb);
-    ScratchLease lease = lease_scratch(q, {0, 0, 0, 0, blocks * std::size_t(nb * nb) * es});
-    const View pa = op(stored_view(c.a, c.layout, c.lda), c.trans, cplx);
+    const std::int64_t own = std::int64_t(blocks) * nb * nb;
     const bool two = blas3_is_two(c.routine);
-    const View pb = two ? op(stored_view(c.b, c.layout, c.ldb), c.trans, cplx) : pa;
-    rank_k(r, two, blas3_is_hermitian(c.routine), n, c.k, c.alpha, pa, pb, c.beta,
-           stored_view(c.c, c.layout, c.ldc), c.uplo == Triangle::Upper, lease.slot[4]);
+    const std::int64_t ra = trans ? c.k : n, ca = trans ? n : c.k;  // A's (and B's) stored shape
+    const std::int64_t copies = half ? (two ? 2 : 1) * ra * ca + n * n : 0;
+    ScratchLease lease = lease_scratch(q, {0, 0, 0, 0, std::size_t(own + copies) * es});
+    View sa = stored_view(c.a, c.layout, c.lda), sc = stored_view(c.c, c.layout, c.ldc);
+    View sb = two ? stored_view(c.b, c.layout, c.ldb) : sa;
+    const View user_c = sc;
+    if (half) {
+      sa = widened(lease.slot[4], own, sa, ra, ca, 1, 0);
+      if (two) sb = widened(lease.slot[4], own + ra * ca, sb, ra, ca, 1, 0);
+      sc = widened(lease.slot[4], own + (two ? 2 : 1) * ra * ca, sc, n, n, 1, 0);
+    }
+    const View pa = op(sa, c.trans, cplx);
+    const View pb = two ? op(sb, c.trans, cplx) : pa;
+    const bool upper = c.uplo == Triangle::Upper;
+    rank_k(r, two, blas3_is_hermitian(c.routine), n, c.k, c.alpha, pa, pb, c.beta, sc, upper, lease.slot[4]);
+    if (half) r.narrow(n, n, 1, upper ? 1 : 2, sc, 0, user_c, 0);
     return r.result();
   }
+  const std::int64_t batch = c.batched ? c.batch : 1;
+  const std::int64_t ka = c.side == Side::Left ? c.m : c.n;
+  View sa = stored_view(c.a, c.layout, c.lda), sb = stored_view(c.b, c.layout, c.ldb);
+  const View user_b = sb;
+  std::int64_t stride_a = c.stride_a, stride_b = c.stride_b;
   // T = op(A); on the right, the left-side problem of the transposes.
-  View tv = op(stored_view(c.a, c.layout, c.lda), c.trans, cplx);
   bool upper = c.uplo == Triangle::Upper;
   if (trans) upper = !upper;
-  View bv = stored_view(c.b, c.layout, c.ldb);
   std::int64_t m = c.m, n = c.n;
-  if (c.side == Side::Right) tv = tv.t(), upper = !upper, bv = bv.t(), std::swap(m, n);
-  const std::int64_t batch = c.batched ? c.batch : 1;
+  if (c.side == Side::Right) upper = !upper, std::swap(m, n);
   const std::size_t blocks = std::size_t((m + nb - 1) / nb);
   // Packed blocks, W, and (trsm) the doubling's temporary: at most half a
   // block per full block.
   const std::size_t elements = std::size_t(batch) * (blocks * std::size_t(nb * nb) + std::size_t(m) * std::size_t(n) +
                                                       blocks * std::size_t(nb * nb) / 2);
-  ScratchLease lease = lease_scratch(q, {0, 0, 0, 0, c.alpha == Z(0) ? 0 : elements * es});
-  triangular(r, c.routine == Blas3Routine::Trsm, m, n, c.alpha, tv, c.stride_a, upper, c.diag == Diagonal::Unit, bv,
-             c.stride_b, batch, lease.slot[4]);
+  const std::int64_t own = c.alpha == Z(0) ? 0 : std::int64_t(elements);
+  const std::int64_t ta = (c.stride_a == 0 ? 1 : batch) * ka * ka;
+  const std::int64_t copies = half ? ta + batch * c.m * c.n : 0;
+  ScratchLease lease = lease_scratch(q, {0, 0, 0, 0, std::size_t(own + copies) * es});
+  if (half) {
+    sa = widened(lease.slot[4], own, sa, ka, ka, batch, c.stride_a);
+    sb = widened(lease.slot[4], own + ta, sb, c.m, c.n, batch, c.stride_b);
+    stride_a = c.stride_a == 0 ? 0 : ka * ka;
+    stride_b = c.m * c.n;
+  }
+  View tv = op(sa, c.trans, cplx), bv = sb;
+  if (c.side == Side::Right) tv = tv.t(), bv = bv.t();
+  triangular(r, c.routine == Blas3Routine::Trsm, m, n, c.alpha, tv, stride_a, upper, c.diag == Diagonal::Unit, bv,
+             stride_b, batch, lease.slot[4]);
+  if (half) r.narrow(c.m, c.n, batch, 0, sb, stride_b, user_b, c.stride_b);
   return r.result();
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "kernels/descriptor.hpp"
+#include "ops/blas_common.hpp"
 #include "ops/gemm_candidates.hpp"
 #include "ops/tensor.hpp"
 #include "ops/validate.hpp"
@@ -53,11 +54,11 @@ void validate_call(const Queue& q, const SymmCall& s) {
     throw Error(Status::InvalidType, std::string(s.what) + ": a, b and c must have one type (a is " +
                                          std::string(dtype_name(t)) + ", b " + std::string(dtype_name(s.b.dtype)) +
                                          ", c " + std::string(dtype_name(s.c.dtype)) + ")");
-  const bool real = t == DType::F32 || t == DType::F64;
+  const bool real = t == DType::F32 || t == DType::F64 || t == DType::F16;
   if (s.hermitian ? !is_complex(t) : !(real || is_complex(t)))
     throw Error(Status::InvalidType, std::string(s.what) + ": " + std::string(dtype_name(t)) +
-                                         " matrices are not supported (" + (s.hermitian ? "c32 or c64" : "f32, f64, c32 or c64") +
-                                         ")");
+                                         " matrices are not supported (" +
+                                         (s.hermitian ? "c32 or c64" : "f32, f64, c32, c64 or f16") + ")");
   validate::dtype_held(s.what, t, q.device().caps());
   const std::int64_t ka = s.side == Side::Left ? s.m : s.n;
   const ByteRange a = check_matrix(q, s, s.a, "a", "lda", 7, ka, ka, s.lda);
@@ -75,7 +76,10 @@ Event symm_untyped(const Queue& q, const SymmCall& s, const WaitList& wait) {
   if (s.alpha == 0.0 && s.beta == 1.0) return Event();
   const std::int64_t ka = s.side == Side::Left ? s.m : s.n;
   const bool left = s.side == Side::Left;
-  const GemmOptions none;
+  // f16: products accumulate in f32 whatever the device's half arithmetic
+  // (the BLAS routines' f16 is storage), C rounded once.
+  GemmOptions none;
+  if (s.a.dtype == DType::F16) none.accumulate = Accumulate::F32;
   if (s.alpha == 0.0)  // C = beta C: GEMM reads neither operand
     return gemm_untyped(q, s.layout, Transpose::No, Transpose::No, s.m, s.n, ka, s.alpha, left ? s.a : s.b,
                         left ? s.lda : s.ldb, 0, left ? s.b : s.a, left ? s.ldb : s.lda, 0, s.beta, s.c, s.ldc, 0, 1,
@@ -83,6 +87,8 @@ Event symm_untyped(const Queue& q, const SymmCall& s, const WaitList& wait) {
 
   const DType t = s.a.dtype;
   const DType part = t == DType::F64 || t == DType::C64 ? DType::F64 : DType::F32;
+  // (f16 elements are copied as their bits.)
+  const std::string part_name = t == DType::F16 ? "ushort" : c_type_name(part);
   const std::size_t elems = validate::mul((std::string(s.what) + ": the expanded a").c_str(), std::size_t(ka),
                                           std::size_t(ka));
   ScratchLease lease =
@@ -90,7 +96,7 @@ Event symm_untyped(const Queue& q, const SymmCall& s, const WaitList& wait) {
                                                   dtype_size(t))});
   const std::size_t tile = gemm_helper_tile(q.device().caps());
   const std::string source = "blas/symm_expand.cl";
-  const Defines defines{{"REAL", c_type_name(part)}, {"PARTS", is_complex(t) ? "2" : "1"},
+  const Defines defines{{"REAL", part_name}, {"PARTS", is_complex(t) ? "2" : "1"},
                         {"TILE", std::to_string(tile)}};
   KernelPtr k = compile_kernel(q, KernelSource{source, embedded_kernel_text(source), defines, "symm_expand"});
   // The triangle in stored coordinates: a column-major upper triangle is
@@ -134,7 +140,7 @@ Event run_symm(const char* what, bool hermitian, const Queue& q, Layout layout, 
   s.hermitian = hermitian;
   s.layout = layout, s.side = side, s.triangle = triangle;
   s.m = m, s.n = n;
-  s.alpha = std::complex<double>(alpha), s.beta = std::complex<double>(beta);
+  s.alpha = detail::blas_as_complex(alpha), s.beta = detail::blas_as_complex(beta);
   s.a = matrix(a), s.b = matrix(b), s.c = matrix(c);
   s.lda = lda, s.ldb = ldb, s.ldc = ldc;
   return detail::symm_untyped(q, s, wait);
@@ -166,6 +172,7 @@ OPTUNE_SYMM_INSTANTIATE(symm, float)
 OPTUNE_SYMM_INSTANTIATE(symm, double)
 OPTUNE_SYMM_INSTANTIATE(symm, std::complex<float>)
 OPTUNE_SYMM_INSTANTIATE(symm, std::complex<double>)
+OPTUNE_SYMM_INSTANTIATE(symm, half)
 // hemm of real matrices is an Error(InvalidType), instantiated so the
 // message says so rather than the linker.
 OPTUNE_SYMM_INSTANTIATE(hemm, float)

@@ -40,10 +40,19 @@ inline KernelArg blas_type_arg(DType t, std::complex<double> v) {
 }
 
 // A host scalar of any BLAS type as a complex double (the untyped calls').
+// (f16: its value, exactly.)
 template <class T>
 std::complex<double> blas_as_complex(const T& v) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) return {double(v), 0.0};
+  if constexpr (std::is_same_v<T, half>) return {double(float(v)), 0.0};
+  else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) return {double(v), 0.0};
   else return {double(v.real()), double(v.imag())};
+}
+
+// A real host scalar (f16 included) as a double, exactly.
+template <class T>
+double blas_as_double(const T& v) {
+  if constexpr (std::is_same_v<T, half>) return double(float(v));
+  else return double(v);
 }
 
 }  // namespace optune::detail

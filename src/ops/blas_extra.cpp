@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "kernels/blas/blas_types.hpp"
 #include "ops/blas_common.hpp"
 #include "ops/blas_extra_ops.hpp"
 #include "ops/params.hpp"
@@ -67,9 +68,9 @@ void validate_call(const Queue& q, const BlasExtraCall& c) {
   const bool om = c.routine == R::Omatcopy;
   const char* first = om ? "a" : "x";
   validate::dtype_known((name + ": " + first).c_str(), t);
-  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64)
+  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64 && t != DType::F16)
     fail(Status::InvalidType, std::string(first) + " is " + std::string(dtype_name(t)) +
-                                  "; f32, f64, c32 or c64 expected (half-precision BLAS is not implemented)");
+                                  "; f32, f64, c32, c64 or f16 expected");
   buffer(first, c.x, t);
   buffer(om ? "b" : "y", c.y, t);
   if (c.routine == R::Had) buffer("z", c.z, t);
@@ -192,8 +193,9 @@ Event run_blas_extra(const Queue& q, const BlasExtraCall& c, const WaitList& wai
                           KernelArg::buffer(*c.y.mem), u64(c.y.offset), u64(brs), u64(bcs)},
                          g, wait, &p);
   }
-  // axpy_batched: the per-batch alphas and bases into scratch, then one launch.
-  const std::size_t batch = c.alphas.size(), es = dtype_size(t);
+  // axpy_batched: the per-batch alphas (as the kernel's TYPE: float for f16)
+  // and bases into scratch, then one launch.
+  const std::size_t batch = c.alphas.size(), es = dtype_size(blas_compute_dtype(t));
   ScratchLease lease = lease_scratch(q, {batch * es, batch * 8, batch * 8, 0});
   std::vector<std::uint8_t> alphas(batch * es);
   std::vector<std::uint64_t> xbs(batch), ybs(batch);
@@ -235,15 +237,7 @@ Event blas_extra_untyped(const Queue& q, const BlasExtraCall& c, const WaitList&
 
 namespace optune {
 
-namespace {
-
-template <class T>
-std::complex<double> as_complex(const T& v) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) return {double(v), 0.0};
-  else return {double(v.real()), double(v.imag())};
-}
-
-}  // namespace
+using detail::blas_as_complex;
 
 template <class T>
 Event had(const Queue& q, std::int64_t n, std::type_identity_t<T> alpha, const Buffer<T>& x, std::int64_t incx,
@@ -252,8 +246,8 @@ Event had(const Queue& q, std::int64_t n, std::type_identity_t<T> alpha, const B
   detail::BlasExtraCall c;
   c.routine = detail::BlasExtraRoutine::Had;
   c.n = n;
-  c.alpha = as_complex(alpha);
-  c.beta = as_complex(beta);
+  c.alpha = blas_as_complex(alpha);
+  c.beta = blas_as_complex(beta);
   c.x = detail::blas_vector(x);
   c.y = detail::blas_vector(y);
   c.z = detail::blas_vector(z);
@@ -273,7 +267,7 @@ Event omatcopy(const Queue& q, Layout layout, BlasTranspose trans, std::int64_t 
   c.trans = trans;
   c.m = m;
   c.n = n;
-  c.alpha = as_complex(alpha);
+  c.alpha = blas_as_complex(alpha);
   c.x = detail::blas_vector(a);
   c.y = detail::blas_vector(b);
   c.lda = lda;
@@ -288,7 +282,7 @@ Event axpy_batched(const Queue& q, std::int64_t n, std::span<const T> alphas, co
   detail::BlasExtraCall c;
   c.routine = detail::BlasExtraRoutine::AxpyBatched;
   c.n = n;
-  for (const T& a : alphas) c.alphas.push_back(as_complex(a));
+  for (const T& a : alphas) c.alphas.push_back(blas_as_complex(a));
   c.x_offsets.assign(x_offsets.begin(), x_offsets.end());
   c.y_offsets.assign(y_offsets.begin(), y_offsets.end());
   c.x = detail::blas_vector(x);
@@ -312,5 +306,6 @@ OPTUNE_BLAS_EXTRA(float)
 OPTUNE_BLAS_EXTRA(double)
 OPTUNE_BLAS_EXTRA(std::complex<float>)
 OPTUNE_BLAS_EXTRA(std::complex<double>)
+OPTUNE_BLAS_EXTRA(half)
 
 }  // namespace optune

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "kernels/blas/blas_types.hpp"
 #include "ops/blas_tri_ops.hpp"
 #include "ops/params.hpp"
 #include "ops/validate.hpp"
@@ -79,9 +80,9 @@ void validate_call(const Queue& q, const BlasTriCall& c) {
   validate::on_queue(an.c_str(), c.a.mem, q);
   validate::dtype_known(xn.c_str(), c.x.dtype);
   validate::on_queue(xn.c_str(), c.x.mem, q);
-  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64)
+  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64 && t != DType::F16)
     fail(Status::InvalidType, std::string(packed ? "ap" : "a") + " is " + std::string(dtype_name(t)) +
-                                  "; f32, f64, c32 or c64 expected (half-precision BLAS is not implemented)");
+                                  "; f32, f64, c32, c64 or f16 expected");
   if (c.x.dtype != t)
     fail(Status::InvalidType, std::string(packed ? "ap" : "a") + " is " + std::string(dtype_name(t)) + " but x is " +
                                   std::string(dtype_name(c.x.dtype)));
@@ -131,7 +132,7 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
                               KernelArg::scalar(std::int32_t(c.form)), i32(upper), i32(trans), i32(conj),
                               i32(c.diag == Diagonal::Unit), i32(rev), KernelArg::buffer(*c.x.mem), u64(xb),
                               KernelArg::scalar(std::int64_t(c.incx))};
-  const std::size_t es = dtype_size(pr.dtype);
+  const std::size_t es = dtype_size(blas_compute_dtype(pr.dtype));  // scratch holds the kernels' TYPE
   const std::size_t blocks = (n + std::size_t(p.at("NB")) - 1) / std::size_t(p.at("NB"));
   EventSpan span;
   if (c.solve) {
@@ -188,7 +189,7 @@ Event run_blas_tri(const Queue& q, const BlasTriCall& c, const WaitList& wait, c
     // of 4 elements.
     const std::uint64_t first = c.a.offset + (c.form == TriForm::Band && upper ? k : 0) + (rev ? n : 0);
     const std::uint64_t col = c.form == TriForm::Full ? std::uint64_t(c.lda) : std::uint64_t(c.lda) - 1;
-    const bool vec = !is_complex(pr.dtype) && c.form != TriForm::Packed && !trans && first % 4 == 0 && col % 4 == 0;
+    const bool vec = !is_complex(pr.dtype) && pr.dtype != DType::F16 && c.form != TriForm::Packed && !trans && first % 4 == 0 && col % 4 == 0;
     args.push_back(i32(vec));
   }
   span.add(launch_kernel(q, *mk, args, mg, {}, &p));
@@ -287,5 +288,6 @@ OPTUNE_BLAS_TRI(float)
 OPTUNE_BLAS_TRI(double)
 OPTUNE_BLAS_TRI(std::complex<float>)
 OPTUNE_BLAS_TRI(std::complex<double>)
+OPTUNE_BLAS_TRI(half)
 
 }  // namespace optune

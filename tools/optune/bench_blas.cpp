@@ -13,7 +13,9 @@ namespace optune::tool {
 namespace {
 
 const Level1Op kOps[] = {Level1Op::Axpy, Level1Op::Dot, Level1Op::Nrm2};
-const DType kTypes[] = {DType::F32, DType::F64, DType::C32};
+// f16 (storage, f32 arithmetic): optune's rows only (the references' half
+// level 1 is not called), as a fraction of the copy ceiling.
+const DType kTypes[] = {DType::F32, DType::F64, DType::C32, DType::F16};
 
 std::string op_name(Level1Op op, DType t) {
   if (op == Level1Op::Axpy) return "axpy";
@@ -43,7 +45,7 @@ Event run_ours(const Queue& q, Level1Op op, std::int64_t n, const Buffer<T>& x, 
 
 template <class T>
 double magnitude(const T& v) {
-  return double(std::abs(v));
+  return double(std::abs(host_value(v)));
 }
 
 template <class T>
@@ -79,10 +81,10 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
         ref->level1(q, call, interop::native_buffer(x), interop::native_buffer(y), interop::native_buffer(r2)).wait();
         double ours, theirs;
         if (op == Level1Op::Nrm2) {
-          ours = double(q.download(rr)[0]), theirs = double(q.download(rr2)[0]);
+          ours = double(host_value(q.download(rr)[0])), theirs = double(host_value(q.download(rr2)[0]));
         } else {
           ours = magnitude(q.download(r)[0]), theirs = magnitude(q.download(r2)[0]);
-          const T d = q.download(r)[0] - q.download(r2)[0];
+          const auto d = host_value(q.download(r)[0]) - host_value(q.download(r2)[0]);
           theirs = theirs > 0 ? theirs : 1;
           rj["relative_difference"] = magnitude(d) / theirs;
         }
@@ -179,6 +181,7 @@ nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs_in, bool q
         case DType::C32:
           rows.push_back(run_row<std::complex<float>>(q, c, ref.blas.get(), ref.reason, op, n, runs, quiet));
           break;
+        case DType::F16: rows.push_back(run_row<half>(q, c, ref.blas.get(), ref.reason, op, n, runs, quiet)); break;
         default: rows.push_back(run_row<float>(q, c, ref.blas.get(), ref.reason, op, n, runs, quiet)); break;
       }
     }

@@ -1,6 +1,6 @@
 // optune bench blas: BLAS level 1 (axpy, dot, nrm2; dotc for c32) and level 2
 // (gemv, gemv_t, ger, symv; geru and hemv for c32) in f32, f64
-// and c32 on vectors of 256 MiB each (16 MiB on CPUs), well beyond the
+// and c32 (and h: optune's rows only, against the copy ceiling) on vectors of 256 MiB each (16 MiB on CPUs), well beyond the
 // caches, as GB/s (bytes read plus written) and as a fraction of the copy
 // ceiling, against CLBlast (OpenCL) or cuBLAS (CUDA) in the same run on the
 // same buffers, their results compared. Level 3 (bench_blas3.cpp): cgemm and
@@ -61,6 +61,13 @@ nlohmann::json memory_row(const std::string& op, DType t, std::int64_t n, double
 nlohmann::json reference_row(const Timing& theirs, const Timing& ours, double bytes);
 void print_row(const std::string& op, DType t, std::int64_t n, int n_width, const Timing& tm, double gbs, double frac,
                const nlohmann::json& rj, const std::string& why);
+
+// A downloaded value as host arithmetic takes it (f16 through float).
+template <class T>
+auto host_value(const T& v) {
+  if constexpr (std::is_same_v<T, half>) return double(float(v));
+  else return v;
+}
 
 // Uniform values in [-1, 1) from a 64-bit LCG, as parts of T.
 template <class R>

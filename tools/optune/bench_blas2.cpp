@@ -19,7 +19,8 @@ namespace optune::tool {
 namespace {
 
 const Level2Op kOps[] = {Level2Op::Gemv, Level2Op::GemvT, Level2Op::Ger, Level2Op::Symv};
-const DType kTypes[] = {DType::F32, DType::F64, DType::C32};
+// f16: optune's rows only (the references' are not called), against the copy ceiling.
+const DType kTypes[] = {DType::F32, DType::F64, DType::C32, DType::F16};
 
 std::string op_name(Level2Op op, DType t) {
   switch (op) {
@@ -63,8 +64,8 @@ template <class T>
 double difference(const std::vector<T>& ours, const std::vector<T>& theirs) {
   double d = 0, m = 0;
   for (std::size_t i = 0; i < ours.size() && i < theirs.size(); ++i) {
-    d = std::max(d, double(std::abs(ours[i] - theirs[i])));
-    m = std::max(m, double(std::abs(theirs[i])));
+    d = std::max(d, double(std::abs(host_value(ours[i]) - host_value(theirs[i]))));
+    m = std::max(m, double(std::abs(host_value(theirs[i]))));
   }
   return d / (m > 0 ? m : 1);
 }
@@ -143,6 +144,7 @@ nlohmann::json bench_blas2(const Queue& q, const Ceilings& c, ReferenceBlas* ref
       switch (t) {
         case DType::F64: rows.push_back(run_row<double>(q, c, ref, ref_reason, op, n, runs, quiet)); break;
         case DType::C32: rows.push_back(run_row<std::complex<float>>(q, c, ref, ref_reason, op, n, runs, quiet)); break;
+        case DType::F16: rows.push_back(run_row<half>(q, c, ref, ref_reason, op, n, runs, quiet)); break;
         default: rows.push_back(run_row<float>(q, c, ref, ref_reason, op, n, runs, quiet)); break;
       }
     }

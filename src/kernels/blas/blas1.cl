@@ -23,6 +23,7 @@
 // asum), Blue's three sums of squares for nrm2 (the reference's dnrm2 of
 // LAPACK 3.10), the key and index for iamax/iamin.
 //
+// check-prepend: blas/blas_storage.cl
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64
 // check-variant: -DTYPE=float -DREAL=float -DVW=4
@@ -30,6 +31,8 @@
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DVW=4
 // check-variant: -DTYPE=double -DREAL=double -DREAL_DOUBLE=1
 // check-variant: -DTYPE=double2 -DREAL=double -DREAL_DOUBLE=1 -DCOMPLEX=1
+// check-variant: -DHALF=1 -DVW=4
+// check-variant: -DHALF=1 -DVW=1
 
 #ifndef TYPE
 #define TYPE float       // element type: float, double, float2 (c32), double2 (c64)
@@ -52,6 +55,15 @@
 #endif
 
 #define AT(p, b, inc, i) (p)[(long)(b) + (long)(i) * (inc)]
+
+// Storage (blas_storage.cl): ST the vectors' element (and dot's and sum's
+// result), RST asum's and nrm2's result.
+#if HALF
+#define RST half
+#else
+#define RST REAL
+#endif
+#define SET STE
 
 #if COMPLEX
 #define MUL(a, b) OPTUNE_CAT(optune_cmul_, REAL)(a, b)
@@ -90,8 +102,13 @@
 #if VEC
 #define VT OPTUNE_VEC(TYPE, VW)
 #define CONTIG(xb, incx, yb, incy) ((incx) == 1 && (incy) == 1 && (xb) % VW == 0 && (yb) % VW == 0)
+#if HALF
+#define LOADV(p, b, at) OPTUNE_CAT(optune_vload_half, VW)(p, (b) + (at))
+#define STOREV(v, p, b, at) OPTUNE_CAT(optune_vstore_half, VW)(v, p, (b) + (at))
+#else
 #define LOADV(p, b, at) OPTUNE_VLOAD(VW, p, (b) + (at))
 #define STOREV(v, p, b, at) OPTUNE_VSTORE(VW, v, p, (b) + (at))
+#endif
 #endif
 
 // ---- element-wise ----
@@ -104,8 +121,8 @@
 #define PACKS(gs) for (ulong p = gid; p < n / VW; p += (gs))
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_swap(const ulong n, const ulong step, __global TYPE* x, const ulong xb, const long incx,
-                __global TYPE* y, const ulong yb, const long incy) {
+void blas1_swap(const ulong n, const ulong step, __global ST* x, const ulong xb, const long incx,
+                __global ST* y, const ulong yb, const long incy) {
   EW_BEGIN
 #if VEC
   if (CONTIG(xb, incx, yb, incy)) {
@@ -118,16 +135,16 @@ void blas1_swap(const ulong n, const ulong step, __global TYPE* x, const ulong x
   }
 #endif
   EW_LOOP {
-    const TYPE t = AT(x, xb, incx, i);
-    AT(x, xb, incx, i) = AT(y, yb, incy, i);
-    AT(y, yb, incy, i) = t;
+    const TYPE t = GET(x, xb, incx, i);
+    PUT(x, xb, incx, i, GET(y, yb, incy, i));
+    PUT(y, yb, incy, i, t);
   }
 }
 
 // x = alpha x; real_alpha (complex x only): alpha.x times each part, as
 // csscal/zdscal (not a complex product with a zero imaginary part).
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_scal(const ulong n, const ulong step, const TYPE alpha, const int real_alpha, __global TYPE* x,
+void blas1_scal(const ulong n, const ulong step, const TYPE alpha, const int real_alpha, __global ST* x,
                 const ulong xb, const long incx) {
   EW_BEGIN
 #if VEC
@@ -137,18 +154,18 @@ void blas1_scal(const ulong n, const ulong step, const TYPE alpha, const int rea
   }
 #endif
   EW_LOOP {
-    const TYPE v = AT(x, xb, incx, i);
+    const TYPE v = GET(x, xb, incx, i);
 #if COMPLEX
-    AT(x, xb, incx, i) = real_alpha ? alpha.x * v : MUL(alpha, v);
+    PUT(x, xb, incx, i, real_alpha ? alpha.x * v : MUL(alpha, v));
 #else
-    AT(x, xb, incx, i) = alpha * v;
+    PUT(x, xb, incx, i, alpha * v);
 #endif
   }
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_copy(const ulong n, const ulong step, __global const TYPE* x, const ulong xb, const long incx,
-                __global TYPE* y, const ulong yb, const long incy) {
+void blas1_copy(const ulong n, const ulong step, __global const ST* x, const ulong xb, const long incx,
+                __global ST* y, const ulong yb, const long incy) {
   EW_BEGIN
 #if VEC
   if (CONTIG(xb, incx, yb, incy)) {
@@ -156,13 +173,13 @@ void blas1_copy(const ulong n, const ulong step, __global const TYPE* x, const u
     first = n / VW * VW;
   }
 #endif
-  EW_LOOP { AT(y, yb, incy, i) = AT(x, xb, incx, i); }
+  EW_LOOP { PUT(y, yb, incy, i, GET(x, xb, incx, i)); }
 }
 
 // y = y + alpha x
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_axpy(const ulong n, const ulong step, const TYPE alpha, __global const TYPE* x, const ulong xb,
-                const long incx, __global TYPE* y, const ulong yb, const long incy) {
+void blas1_axpy(const ulong n, const ulong step, const TYPE alpha, __global const ST* x, const ulong xb,
+                const long incx, __global ST* y, const ulong yb, const long incy) {
   EW_BEGIN
 #if VEC
   if (CONTIG(xb, incx, yb, incy)) {
@@ -170,12 +187,12 @@ void blas1_axpy(const ulong n, const ulong step, const TYPE alpha, __global cons
     first = n / VW * VW;
   }
 #endif
-  EW_LOOP { AT(y, yb, incy, i) = AT(y, yb, incy, i) + MUL(alpha, AT(x, xb, incx, i)); }
+  EW_LOOP { PUT(y, yb, incy, i, GET(y, yb, incy, i) + MUL(alpha, GET(x, xb, incx, i))); }
 }
 
 // x = c x + s y, y = c y - s x (real c and s, as srot, csrot, zdrot).
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_rot(const ulong n, const ulong step, __global TYPE* x, const ulong xb, const long incx, __global TYPE* y,
+void blas1_rot(const ulong n, const ulong step, __global ST* x, const ulong xb, const long incx, __global ST* y,
                const ulong yb, const long incy, const REAL c, const REAL s) {
   EW_BEGIN
 #if VEC
@@ -189,9 +206,9 @@ void blas1_rot(const ulong n, const ulong step, __global TYPE* x, const ulong xb
   }
 #endif
   EW_LOOP {
-    const TYPE w = AT(x, xb, incx, i), z = AT(y, yb, incy, i);
-    AT(x, xb, incx, i) = c * w + s * z;
-    AT(y, yb, incy, i) = c * z - s * w;
+    const TYPE w = GET(x, xb, incx, i), z = GET(y, yb, incy, i);
+    PUT(x, xb, incx, i, c * w + s * z);
+    PUT(y, yb, incy, i, c * z - s * w);
   }
 }
 
@@ -199,21 +216,21 @@ void blas1_rot(const ulong n, const ulong step, __global TYPE* x, const ulong xb
 // given; 0: unit diagonal; 1: h12 = 1, h21 = -1), written as the reference
 // writes each case. The host returns at once for flag -2 (H = I).
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_rotm(const ulong n, const ulong step, __global TYPE* x, const ulong xb, const long incx, __global TYPE* y,
+void blas1_rotm(const ulong n, const ulong step, __global ST* x, const ulong xb, const long incx, __global ST* y,
                 const ulong yb, const long incy, const int flag, const REAL h11, const REAL h21, const REAL h12,
                 const REAL h22) {
   EW_BEGIN
   EW_LOOP {
-    const TYPE w = AT(x, xb, incx, i), z = AT(y, yb, incy, i);
+    const TYPE w = GET(x, xb, incx, i), z = GET(y, yb, incy, i);
     if (flag < 0) {
-      AT(x, xb, incx, i) = w * h11 + z * h12;
-      AT(y, yb, incy, i) = w * h21 + z * h22;
+      PUT(x, xb, incx, i, w * h11 + z * h12);
+      PUT(y, yb, incy, i, w * h21 + z * h22);
     } else if (flag == 0) {
-      AT(x, xb, incx, i) = w + z * h12;
-      AT(y, yb, incy, i) = w * h21 + z;
+      PUT(x, xb, incx, i, w + z * h12);
+      PUT(y, yb, incy, i, w * h21 + z);
     } else {
-      AT(x, xb, incx, i) = w * h11 + z;
-      AT(y, yb, incy, i) = -w + h22 * z;
+      PUT(x, xb, incx, i, w * h11 + z);
+      PUT(y, yb, incy, i, -w + h22 * z);
     }
   }
 }
@@ -231,33 +248,35 @@ void blas1_rotm(const ulong n, const ulong step, __global TYPE* x, const ulong x
 
 #define ADD(a, b) ((a) + (b))
 
-// The end of a first pass: with one group, the result (VALUE of red[0]);
-// else the group's partial state.
-#define FIRST_PASS_OUT(VALUE)                                \
-  if (lid == 0) {                                            \
-    if (get_num_groups(0) == 1) out[out_offset] = (VALUE);   \
-    else part[get_group_id(0)] = red[0];                     \
+// The end of a first pass: with one group, the result (VALUE of red[0],
+// stored by STORE: SET for ST / RST results, SETI for iamax's int); else the
+// group's partial state.
+#define SETI(p, k, v) ((p)[k] = (v))
+#define FIRST_PASS_OUT(STORE, VALUE)                          \
+  if (lid == 0) {                                             \
+    if (get_num_groups(0) == 1) STORE(out, out_offset, VALUE); \
+    else part[get_group_id(0)] = red[0];                      \
   }
 
-// The second pass of a sum over partials of type T.
-#define FINAL_SUM(NAME, T, ZERO_T)                                                                   \
+// The second pass of a sum over partials of type T into a result of type OT.
+#define FINAL_SUM(NAME, T, OT, ZERO_T)                                                               \
   __kernel OPTUNE_WG_SIZE(WGS, 1, 1)                                                                 \
-  void NAME(const uint groups, __global const T* part, __global T* out, const ulong out_offset) {    \
+  void NAME(const uint groups, __global const T* part, __global OT* out, const ulong out_offset) {   \
     __local T red[WGS];                                                                              \
     const uint lid = get_local_id(0);                                                                \
     T acc = ZERO_T;                                                                                  \
     for (uint g = lid; g < groups; g += WGS) acc += part[g];                                         \
     red[lid] = acc;                                                                                  \
     TREE(red, lid, ADD)                                                                              \
-    if (lid == 0) out[out_offset] = red[0];                                                          \
+    if (lid == 0) SET(out, out_offset, red[0]);                                                      \
   }
 
 // dot (conj 0: x . y, as sdot, ddot, cdotu, zdotu; conj 1: conj(x) . y, as
 // cdotc, zdotc) and sum (y absent: sum of x, CLBlast's xSUM).
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_dot(const ulong n, const int kind, __global const TYPE* x, const ulong xb, const long incx,
-               __global const TYPE* y, const ulong yb, const long incy, __global TYPE* part,
-               __global TYPE* out, const ulong out_offset) {
+void blas1_dot(const ulong n, const int kind, __global const ST* x, const ulong xb, const long incx,
+               __global const ST* y, const ulong yb, const long incy, __global TYPE* part,
+               __global ST* out, const ulong out_offset) {
   __local TYPE red[WGS];
   const uint lid = get_local_id(0);
   TYPE acc = ZERO;
@@ -273,22 +292,22 @@ void blas1_dot(const ulong n, const int kind, __global const TYPE* x, const ulon
   }
 #endif
   for (ulong i = first + gid; i < n; i += gs) {
-    const TYPE v = AT(x, xb, incx, i);
+    const TYPE v = GET(x, xb, incx, i);
     if (kind == 2) acc += v;
-    else if (kind == 1) acc += MULC(v, AT(y, yb, incy, i));
-    else acc += MUL(v, AT(y, yb, incy, i));
+    else if (kind == 1) acc += MULC(v, GET(y, yb, incy, i));
+    else acc += MUL(v, GET(y, yb, incy, i));
   }
   red[lid] = acc;
   TREE(red, lid, ADD)
-  FIRST_PASS_OUT(red[0])
+  FIRST_PASS_OUT(SET, red[0])
 }
 
-FINAL_SUM(blas1_final_dot, TYPE, ZERO)
+FINAL_SUM(blas1_final_dot, TYPE, ST, ZERO)
 
 // asum: sum of |x| (|re| + |im| for complex, as scasum and dzasum).
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_asum(const ulong n, __global const TYPE* x, const ulong xb, const long incx, __global REAL* part,
-                __global REAL* out, const ulong out_offset) {
+void blas1_asum(const ulong n, __global const ST* x, const ulong xb, const long incx, __global REAL* part,
+                __global RST* out, const ulong out_offset) {
   __local REAL red[WGS];
   const uint lid = get_local_id(0);
   REAL acc = (REAL)0;
@@ -300,13 +319,13 @@ void blas1_asum(const ulong n, __global const TYPE* x, const ulong xb, const lon
     first = n / VW * VW;
   }
 #endif
-  for (ulong i = first + gid; i < n; i += gs) acc += ABS1(AT(x, xb, incx, i));
+  for (ulong i = first + gid; i < n; i += gs) acc += ABS1(GET(x, xb, incx, i));
   red[lid] = acc;
   TREE(red, lid, ADD)
-  FIRST_PASS_OUT(red[0])
+  FIRST_PASS_OUT(SET, red[0])
 }
 
-FINAL_SUM(blas1_final_asum, REAL, (REAL)0)
+FINAL_SUM(blas1_final_asum, REAL, RST, (REAL)0)
 
 // nrm2: Blue's sums of squares of the small, medium and big parts.
 typedef struct {
@@ -363,8 +382,8 @@ OPTUNE_FUNC REAL nrm2_result(const Nrm2 a) {
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_nrm2(const ulong n, __global const TYPE* x, const ulong xb, const long incx, __global Nrm2* part,
-                __global REAL* out, const ulong out_offset) {
+void blas1_nrm2(const ulong n, __global const ST* x, const ulong xb, const long incx, __global Nrm2* part,
+                __global RST* out, const ulong out_offset) {
   __local Nrm2 red[WGS];
   const uint lid = get_local_id(0);
   Nrm2 acc = nrm2_zero();
@@ -382,7 +401,7 @@ void blas1_nrm2(const ulong n, __global const TYPE* x, const ulong xb, const lon
   }
 #endif
   for (ulong i = first + gid; i < n; i += gs) {
-    const TYPE v = AT(x, xb, incx, i);
+    const TYPE v = GET(x, xb, incx, i);
 #if COMPLEX
     acc = nrm2_add(nrm2_add(acc, v.x), v.y);
 #else
@@ -391,18 +410,18 @@ void blas1_nrm2(const ulong n, __global const TYPE* x, const ulong xb, const lon
   }
   red[lid] = acc;
   TREE(red, lid, nrm2_combine)
-  FIRST_PASS_OUT(nrm2_result(red[0]))
+  FIRST_PASS_OUT(SET, nrm2_result(red[0]))
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_final_nrm2(const uint groups, __global const Nrm2* part, __global REAL* out, const ulong out_offset) {
+void blas1_final_nrm2(const uint groups, __global const Nrm2* part, __global RST* out, const ulong out_offset) {
   __local Nrm2 red[WGS];
   const uint lid = get_local_id(0);
   Nrm2 acc = nrm2_zero();
   for (uint g = lid; g < groups; g += WGS) acc = nrm2_combine(acc, part[g]);
   red[lid] = acc;
   TREE(red, lid, nrm2_combine)
-  if (lid == 0) out[out_offset] = nrm2_result(red[0]);
+  if (lid == 0) SET(out, out_offset, nrm2_result(red[0]));
 }
 
 // iamax / iamin (is_min): the first index of the largest (smallest) |x|
@@ -422,7 +441,7 @@ OPTUNE_FUNC Best best_pick(const Best a, const Best b, const int is_min) {
 #define BEST(a, b) best_pick(a, b, is_min)
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas1_iamax(const ulong n, const int is_min, __global const TYPE* x, const ulong xb, const long incx,
+void blas1_iamax(const ulong n, const int is_min, __global const ST* x, const ulong xb, const long incx,
                  __global Best* part, __global int* out, const ulong out_offset) {
   __local Best red[WGS];
   const uint lid = get_local_id(0);
@@ -430,7 +449,7 @@ void blas1_iamax(const ulong n, const int is_min, __global const TYPE* x, const 
   acc.v = is_min ? (REAL)INFINITY : (REAL)-1;
   acc.i = 0xffffffffu;
   for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
-    REAL a = ABS1(AT(x, xb, incx, i));
+    REAL a = ABS1(GET(x, xb, incx, i));
     if (a != a) a = i == 0 ? (is_min ? (REAL)0 : (REAL)INFINITY) : (is_min ? (REAL)INFINITY : (REAL)-1);
     Best c;
     c.v = a;
@@ -439,7 +458,7 @@ void blas1_iamax(const ulong n, const int is_min, __global const TYPE* x, const 
   }
   red[lid] = acc;
   TREE(red, lid, BEST)
-  FIRST_PASS_OUT((int)red[0].i)
+  FIRST_PASS_OUT(SETI, (int)red[0].i)
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/blas/blas_types.hpp"
+
 namespace optune::detail {
 
 const char* blas1_routine_name(Blas1Routine r) noexcept {
@@ -81,13 +83,11 @@ Geometry Blas1Family::geometry(const Params& p, const Capabilities& caps, const 
 }
 
 Defines Blas1Family::defines(const Params& p, const Blas1Problem& problem) const {
-  const DType real = real_dtype(problem.dtype);
-  return {{"TYPE", c_type_name(problem.dtype)},
-          {"REAL", c_type_name(real)},
-          {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
-          {"REAL_DOUBLE", real == DType::F64 ? "1" : "0"},
-          {"WGS", std::to_string(p.at("WGS"))},
-          {"VW", std::to_string(p.at("VW"))}};
+  Defines d = blas_type_defines(problem.dtype);
+  d.insert(d.end(), {{"REAL_DOUBLE", real_dtype(problem.dtype) == DType::F64 ? "1" : "0"},
+                     {"WGS", std::to_string(p.at("WGS"))},
+                     {"VW", std::to_string(p.at("VW"))}});
+  return d;
 }
 
 std::string Blas1Family::entry(Blas1Routine r) {
@@ -104,7 +104,7 @@ std::string Blas1Family::final_entry(Blas1Routine r) {
 }
 
 KernelSource Blas1Family::program(const Params& p, const Blas1Problem& problem) const {
-  return {source(), embedded_kernel_text(source()), defines(p, problem), entry(problem.routine)};
+  return {source(), blas_program_text(source()), defines(p, problem), entry(problem.routine)};
 }
 
 std::string Blas1Family::bucket(const Blas1Problem& problem) const {
@@ -132,9 +132,6 @@ Blas1Problem Blas1Family::make_example(DType dtype, const std::string& bucket, c
   return pr;
 }
 
-std::vector<DType> Blas1Family::dtypes(const Capabilities& caps) const {
-  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
-  return {DType::F32, DType::C32};
-}
+std::vector<DType> Blas1Family::dtypes(const Capabilities& caps) const { return blas_family_dtypes(caps); }
 
 }  // namespace optune::detail

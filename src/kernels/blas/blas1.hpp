@@ -1,5 +1,5 @@
 // Descriptor of the blas1 family (blas/blas1.cl): BLAS level 1 on strided
-// real and complex vectors (f32, f64, c32, c64). One program per type and
+// real and complex vectors (f32, f64, c32, c64; f16 stored, computed in f32). One program per type and
 // group size holds every routine's entry point; the grid sizes are
 // parameters of the host alone, so they cost no program.
 #pragma once
@@ -45,7 +45,10 @@ class Blas1Family : public FamilyOf<Blas1Problem> {
   std::size_t reduction_groups(const Params& p, const Capabilities& caps, const Blas1Problem& problem) const;
   // Bytes of one partial state in the first pass's scratch (the largest:
   // nrm2's three sums).
-  static std::size_t partial_bytes(DType dtype) { return 3 * dtype_size(real_dtype(dtype)) + 8; }
+  // (f16 sums in f32.)
+  static std::size_t partial_bytes(DType dtype) {
+    return 3 * dtype_size(dtype == DType::F16 ? DType::F32 : real_dtype(dtype)) + 8;
+  }
   // The entry point of the routine's (first) pass, and of the second.
   static std::string entry(Blas1Routine r);
   static std::string final_entry(Blas1Routine r);

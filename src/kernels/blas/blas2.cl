@@ -39,6 +39,7 @@
 // skips) where v_j is 0 (rank 1) or both u_j and v_j are 0 (rank 2); the
 // diagonal of a Hermitian matrix is always made real.
 //
+// check-prepend: blas/blas_storage.cl
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64 -DSB=64
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=128 -DSB=16
@@ -46,6 +47,8 @@
 // check-variant: -DTYPE=float -DREAL=float -DVW=4
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=64 -DSB=16
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DSB=16
+// check-variant: -DHALF=1
+// check-variant: -DHALF=1 -DSB=16 -DWGS=64
 
 #ifndef TYPE
 #define TYPE float       // element type: float, double, float2 (c32), double2 (c64)
@@ -86,6 +89,8 @@
 #endif
 
 #define AT(p, b, inc, i) (p)[(long)(b) + (long)(i) * (inc)]
+// Storage (blas_storage.cl): with HALF 1 only the generic kernels are
+// compiled (the dense gemv / ger packs and the symv strips are f32's and f64's).
 
 // flags of the matrix-vector entries
 #define F_JMAJOR 1       // a row's work-items side by side
@@ -130,21 +135,21 @@ OPTUNE_FUNC bool blas2_in_triangle(const long i, const long j, const int flags) 
 
 #if COMPLEX
 #define FETCH_GE(v, i, j)                               \
-  v = a[(long)ab + (i) * si + (j) * sj];                \
+  v = LDE(a, (long)ab + (i) * si + (j) * sj);           \
   if (flags & F_CONJ) v = CONJ(v);
 #else
-#define FETCH_GE(v, i, j) v = a[(long)ab + (i) * si + (j) * sj];
+#define FETCH_GE(v, i, j) v = LDE(a, (long)ab + (i) * si + (j) * sj);
 #endif
 #define FETCH_SY(v, i, j)                                                              \
   {                                                                                    \
     const bool in_ = blas2_in_triangle(i, j, flags);                                   \
-    v = in_ ? a[(long)ab + (i) * si + (j) * sj] : a[(long)ab + (j) * si + (i) * sj];  \
+    v = LDE(a, in_ ? (long)ab + (i) * si + (j) * sj : (long)ab + (j) * si + (i) * sj); \
     HERM_FIX(v, in_, i, j)                                                             \
   }
 #define FETCH_SP(v, i, j)                                                                    \
   {                                                                                          \
     const bool in_ = blas2_in_triangle(i, j, flags);                                         \
-    v = a[(long)ab + (in_ ? blas2_packed(i, j, np, flags) : blas2_packed(j, i, np, flags))];  \
+    v = LDE(a, (long)ab + (in_ ? blas2_packed(i, j, np, flags) : blas2_packed(j, i, np, flags))); \
     HERM_FIX(v, in_, i, j)                                                                   \
   }
 
@@ -156,9 +161,9 @@ OPTUNE_FUNC TYPE blas2_finish(const TYPE sum, const TYPE alpha, const TYPE beta,
 
 #define MV_KERNEL(NAME, FETCH)                                                                                     \
   __kernel OPTUNE_WG_SIZE(WGS, 1, 1) void NAME(                                                                    \
-      const ulong rows, const ulong cols, const long lo, const long hi, __global const TYPE* a, const ulong ab,    \
-      const long si, const long sj, const long np, __global const TYPE* x, const ulong xb, const long incx,       \
-      __global TYPE* y, const ulong yb, const long incy, const TYPE alpha, const TYPE beta, const int flags,       \
+      const ulong rows, const ulong cols, const long lo, const long hi, __global const ST* a, const ulong ab,      \
+      const long si, const long sj, const long np, __global const ST* x, const ulong xb, const long incx,         \
+      __global ST* y, const ulong yb, const long incy, const TYPE alpha, const TYPE beta, const int flags,         \
       const uint tj, const ulong chunk, __global TYPE* part) {                                                     \
     __local TYPE red[WGS];                                                                                         \
     const uint lid = get_local_id(0);                                                                              \
@@ -175,7 +180,7 @@ OPTUNE_FUNC TYPE blas2_finish(const TYPE sum, const TYPE alpha, const TYPE beta,
       for (long j = jlo + t; j < jhi; j += tj) {                                                                   \
         TYPE v;                                                                                                    \
         FETCH(v, i, j)                                                                                             \
-        acc += MUL(v, AT(x, xb, incx, j));                                                                         \
+        acc += MUL(v, GET(x, xb, incx, j));                                                                        \
       }                                                                                                            \
     }                                                                                                              \
     red[lid] = acc;                                                                                                \
@@ -187,8 +192,8 @@ OPTUNE_FUNC TYPE blas2_finish(const TYPE sum, const TYPE alpha, const TYPE beta,
     barrier(CLK_LOCAL_MEM_FENCE);                                                                                  \
     if (t == 0 && i < (long)rows) {                                                                                \
       if (get_num_groups(1) == 1) {                                                                                \
-        const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);                                       \
-        AT(y, yb, incy, i) = blas2_finish(red[lid], alpha, beta, yold, flags);                                     \
+        const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i);                                      \
+        PUT(y, yb, incy, i, blas2_finish(red[lid], alpha, beta, yold, flags));                                     \
       } else {                                                                                                     \
         part[(long)get_group_id(1) * (long)rows + i] = red[lid];                                                   \
       }                                                                                                            \
@@ -201,14 +206,14 @@ MV_KERNEL(blas2_mv_sp, FETCH_SP)
 
 // The second pass of a split product: y_i from the slices' sums, in order.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas2_mv_final(const ulong rows, const uint slices, __global const TYPE* part, __global TYPE* y, const ulong yb,
+void blas2_mv_final(const ulong rows, const uint slices, __global const TYPE* part, __global ST* y, const ulong yb,
                     const long incy, const TYPE alpha, const TYPE beta, const int flags) {
   const long i = (long)get_global_id(0);
   if (i >= (long)rows) return;
   TYPE sum = part[i];
   for (uint s = 1; s < slices; ++s) sum += part[(long)s * (long)rows + i];
-  const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);
-  AT(y, yb, incy, i) = blas2_finish(sum, alpha, beta, yold, flags);
+  const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i);
+  PUT(y, yb, incy, i, blas2_finish(sum, alpha, beta, yold, flags));
 }
 
 // symv / hemv in dense storage, each stored element read once: a group per
@@ -232,8 +237,8 @@ OPTUNE_FUNC void blas2_symv_sums(OPTUNE_LOCAL_PTR const TYPE* tl, const uint lin
 #endif
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, const long si, const long sj,
-                       __global const TYPE* x, const ulong xb, const long incx, const int flags,
+void blas2_symv_blocks(const ulong n, __global const ST* a, const ulong ab, const long si, const long sj,
+                       __global const ST* x, const ulong xb, const long incx, const int flags,
                        __global TYPE* part) {
   __local TYPE tile[SB][SB + 1];
   __local TYPE red[WGS];
@@ -268,18 +273,18 @@ void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, co
   TYPE pf[4], ps[SYMV_NS];
   if (fast) {
     const long fs = rfast ? si : sj, ss = rfast ? sj : si;  // and their strides
-    const __global TYPE* base = a + (long)ab + r0 * si + c0 * sj;
+    const long base = (long)ab + r0 * si + c0 * sj;
     TYPE xf[4], xs[SYMV_NS];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) xf[u] = AT(x, xb, incx, f0 + tx + u * SYMV_TX), pf[u] = ZERO;
+    for (int u = 0; u < 4; ++u) xf[u] = GET(x, xb, incx, f0 + tx + u * SYMV_TX), pf[u] = ZERO;
 #pragma unroll
-    for (int k = 0; k < SYMV_NS; ++k) xs[k] = AT(x, xb, incx, s0 + ty + k * SYMV_TY), ps[k] = ZERO;
+    for (int k = 0; k < SYMV_NS; ++k) xs[k] = GET(x, xb, incx, s0 + ty + k * SYMV_TY), ps[k] = ZERO;
 #pragma unroll
     for (int k = 0; k < SYMV_NS; ++k) {
-      const __global TYPE* line = base + (long)(ty + k * SYMV_TY) * ss + (long)tx * fs;
+      const long line = base + (long)(ty + k * SYMV_TY) * ss + (long)tx * fs;
       TYPE v[4];
 #pragma unroll
-      for (int u = 0; u < 4; ++u) v[u] = line[(long)(u * SYMV_TX) * fs];
+      for (int u = 0; u < 4; ++u) v[u] = LDE(a, line + (long)(u * SYMV_TX) * fs);
 #pragma unroll
       for (int u = 0; u < 4; ++u) {
         // Element (r, c): the rows' products take it as it is, the mirrored
@@ -308,7 +313,7 @@ void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, co
       const uint r = rfast ? u : v, c = rfast ? v : u;
       const long gr = r0 + r, gc = c0 + c;
       TYPE val = ZERO;
-      if (gr < (long)n && gc < (long)n && blas2_in_triangle(gr, gc, flags)) val = a[(long)ab + gr * si + gc * sj];
+      if (gr < (long)n && gc < (long)n && blas2_in_triangle(gr, gc, flags)) val = LDE(a, (long)ab + gr * si + gc * sj);
       tile[r][c] = val;
     }
   }
@@ -335,7 +340,7 @@ void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, co
 #if COMPLEX
       if (diag && q == c && (flags & F_HERM)) v.y = (REAL)0;
 #endif
-      acc += MUL(v, AT(x, xb, incx, c0 + c));
+      acc += MUL(v, GET(x, xb, incx, c0 + c));
     }
     red[lid] = acc;
   }
@@ -367,7 +372,7 @@ void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, co
 #if COMPLEX
       if (flags & F_HERM) v = CONJ(v);
 #endif
-      acc += MUL(v, AT(x, xb, incx, r0 + r));
+      acc += MUL(v, GET(x, xb, incx, r0 + r));
     }
     red[lid] = acc;
   }
@@ -379,6 +384,7 @@ void blas2_symv_blocks(const ulong n, __global const TYPE* a, const ulong ab, co
   if (!fast && !diag && ph == 0 && c0 + q < (long)n) part[bi * (long)n + c0 + q] = red[lid];
 }
 
+#if !HALF
 // ---- dense gemv and ger: packs of VW elements, several loads in flight ----
 //
 // A pack is VW consecutive elements along A's contiguous direction: one
@@ -886,12 +892,14 @@ void blas2_symv_strips(const ulong un, __global const TYPE* a, const ulong ab, c
   }
 }
 
+#endif  // !HALF
+
 // Rank-1 and rank-2 updates of M (rows x cols; square for the triangles).
 // Element (e, f) of the grid is (i, j) = (e, f), or (f, e) with F_SWAPIJ;
 // the second dimension strides over f.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas2_rank(const ulong rows, const ulong cols, __global TYPE* a, const ulong ab, const long si, const long sj,
-                const long np, __global const TYPE* u, const ulong ub, const long incu, __global const TYPE* v,
+void blas2_rank(const ulong rows, const ulong cols, __global ST* a, const ulong ab, const long si, const long sj,
+                const long np, __global const ST* u, const ulong ub, const long incu, __global const ST* v,
                 const ulong vb, const long incv, const TYPE a1, const TYPE a2, const int flags) {
   const bool swap = (flags & F_SWAPIJ) != 0;
   const long e = (long)get_global_id(0), ne = swap ? (long)cols : (long)rows, nf = swap ? (long)rows : (long)cols;
@@ -900,21 +908,21 @@ void blas2_rank(const ulong rows, const ulong cols, __global TYPE* a, const ulon
     const long i = swap ? f : e, j = swap ? e : f;
     if ((flags & F_TRI) && !blas2_in_triangle(i, j, flags)) continue;
     const long at = (long)ab + ((flags & F_PACKED) ? blas2_packed(i, j, np, flags) : i * si + j * sj);
-    const TYPE uj = AT(u, ub, incu, j), vj = AT(v, vb, incv, j);
+    const TYPE uj = GET(u, ub, incu, j), vj = GET(v, vb, incv, j);
     const bool skip = (flags & F_RANK2) ? (ISZERO(uj) && ISZERO(vj)) : ISZERO(vj);
-    TYPE m = a[at];
+    TYPE m = LDE(a, at);
     if (!skip) {
-      const TYPE ui = AT(u, ub, incu, i);
+      const TYPE ui = GET(u, ub, incu, i);
 #if COMPLEX
       const bool c1 = (flags & F_C1) != 0, c2 = (flags & F_C2) != 0;
       m = m + MUL(c1 ? CONJ(ui) : ui, MUL(a1, c2 ? CONJ(vj) : vj));
       if (flags & F_RANK2) {
-        const TYPE vi = AT(v, vb, incv, i);
+        const TYPE vi = GET(v, vb, incv, i);
         m = m + MUL(c1 ? CONJ(vi) : vi, MUL(a2, c2 ? CONJ(uj) : uj));
       }
 #else
       m = m + ui * (a1 * vj);
-      if (flags & F_RANK2) m = m + AT(v, vb, incv, i) * (a2 * uj);
+      if (flags & F_RANK2) m = m + GET(v, vb, incv, i) * (a2 * uj);
 #endif
     }
 #if COMPLEX
@@ -923,6 +931,6 @@ void blas2_rank(const ulong rows, const ulong cols, __global TYPE* a, const ulon
 #else
     if (skip) continue;
 #endif
-    a[at] = m;
+    STE(a, at, m);
   }
 }

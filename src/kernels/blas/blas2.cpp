@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/blas/blas_types.hpp"
+
 namespace optune::detail {
 
 const char* blas2_routine_name(Blas2Routine r) noexcept {
@@ -42,11 +44,12 @@ std::string Blas2Family::check(const Params& p, const Capabilities& caps, const 
   if (wgs > caps.max_work_group_size) return "WGS exceeds the device's work-group limit";
   if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
   const std::size_t sb = std::size_t(p.at("SB"));
-  if ((wgs + sb * (sb + 1)) * dtype_size(problem.dtype) > local_limit(caps))
+  const std::size_t es = dtype_size(blas_compute_dtype(problem.dtype));  // local memory holds TYPE
+  if ((wgs + sb * (sb + 1)) * es > local_limit(caps))
     return "the group's sums and symv's block exceed local memory";
   // blas2_symv_strips (in every problem's program): the column sums of half
   // the group, and the arrival flags.
-  if (sb * (wgs / 2 + 1) * dtype_size(problem.dtype) + wgs * 4 > local_limit(caps))
+  if (sb * (wgs / 2 + 1) * es + wgs * 4 > local_limit(caps))
     return "symv's strip sums exceed local memory";
   if (std::size_t(p.at("TJ")) > wgs || std::size_t(p.at("CTJ")) > wgs) return "more work-items per row than WGS";
   if (sb > wgs) return "SB exceeds WGS";
@@ -72,6 +75,13 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     // (PoCL's LLVM 15 crashed on the VW 1 form); with VW 1 a work-item takes
     // one column, so the group's many work-items keep the loads in flight.
     if (p.at("VW") == 1) p["RC"] = 1;
+    // f16 runs the generic kernels (HALF compiles neither the packs nor the
+    // strips): one program, whatever VW was tuned.
+    if (problem.dtype == DType::F16) {
+      p["VW"] = 1;
+      p["RC"] = 1;
+      p["STRIP"] = 0;
+    }
     return p;
   };
   const Params p = adjust(complete(tuned, caps));
@@ -144,12 +154,11 @@ Geometry Blas2Family::geometry(const Params& p, const Capabilities& caps, const 
 }
 
 Defines Blas2Family::defines(const Params& p, const Blas2Problem& problem) const {
-  return {{"TYPE", c_type_name(problem.dtype)},
-          {"REAL", c_type_name(real_dtype(problem.dtype))},
-          {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
-          {"WGS", std::to_string(p.at("WGS"))},
-          {"SB", std::to_string(p.at("SB"))},
-          {"VW", std::to_string(p.at("VW"))}};  // one program for every path of the type
+  Defines d = blas_type_defines(problem.dtype);
+  d.insert(d.end(), {{"WGS", std::to_string(p.at("WGS"))},
+                     {"SB", std::to_string(p.at("SB"))},
+                     {"VW", std::to_string(p.at("VW"))}});  // one program for every path of the type
+  return d;
 }
 
 std::string Blas2Family::entry(Blas2Routine r) {
@@ -163,7 +172,7 @@ std::string Blas2Family::entry(Blas2Routine r) {
 }
 
 KernelSource Blas2Family::program(const Params& p, const Blas2Problem& problem) const {
-  return {source(), embedded_kernel_text(source()), defines(p, problem), entry(problem.routine)};
+  return {source(), blas_program_text(source()), defines(p, problem), entry(problem.routine)};
 }
 
 namespace {
@@ -206,9 +215,6 @@ Blas2Problem Blas2Family::make_example(DType dtype, const std::string& bucket, c
   return pr;
 }
 
-std::vector<DType> Blas2Family::dtypes(const Capabilities& caps) const {
-  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
-  return {DType::F32, DType::C32};
-}
+std::vector<DType> Blas2Family::dtypes(const Capabilities& caps) const { return blas_family_dtypes(caps); }
 
 }  // namespace optune::detail

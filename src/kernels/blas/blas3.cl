@@ -28,6 +28,11 @@
 //                   is never read), or (invert) its inverse, one work-item
 //                   per column: column j of inv(T) by substitution; conj:
 //                   of conj(T).
+//   blas3_widen     Y (TYPE) = X (half), as blas3_copy: f16 calls run in f32
+//                   on widened copies of their operands (real TYPE only).
+//   blas3_narrow    Y (half) = X (TYPE), rounded to nearest even, over the
+//                   whole matrix (tri 0) or one triangle of it (tri 1 upper,
+//                   2 lower; square): the f16 result, rounded once.
 //
 // check-variant: -DTYPE=float
 // check-variant: -DTYPE=double -DWGS=64
@@ -77,13 +82,18 @@ OPTUNE_FUNC TYPE blas3_div(const TYPE a, const TYPE b) {
 
 #define AT(p, base, i, j, rs, cs) (p)[(long)(base) + (long)(i) * (rs) + (long)(j) * (cs)]
 
+// The work-item's element (i, j) of matrix bi of a batch of rows x cols
+// matrices (work-items past the batch return).
+#define BATCH_ITEM                                                                   \
+  const ulong gid = get_global_id(0);                                                \
+  const ulong per = rows * cols;                                                     \
+  if (gid >= per * batch) return;                                                    \
+  const ulong bi = gid / per, e = gid - bi * per, i = e / cols, j = e - i * cols;
+
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas3_scale(const ulong rows, const ulong cols, const ulong batch, const TYPE alpha, __global TYPE* x,
                  const ulong xb, const long rs, const long cs, const long bs) {
-  const ulong gid = get_global_id(0);
-  const ulong per = rows * cols;
-  if (gid >= per * batch) return;
-  const ulong bi = gid / per, e = gid - bi * per, i = e / cols, j = e - i * cols;
+  BATCH_ITEM
   const long base = (long)xb + (long)bi * bs;
   AT(x, base, i, j, rs, cs) = IS_ZERO(alpha) ? ZERO : MUL(alpha, AT(x, base, i, j, rs, cs));
 }
@@ -92,12 +102,31 @@ __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas3_copy(const ulong rows, const ulong cols, const ulong batch, __global const TYPE* x, const ulong xb,
                 const long xrs, const long xcs, const long xbs, __global TYPE* y, const ulong yb, const long yrs,
                 const long ycs, const long ybs) {
-  const ulong gid = get_global_id(0);
-  const ulong per = rows * cols;
-  if (gid >= per * batch) return;
-  const ulong bi = gid / per, e = gid - bi * per, i = e / cols, j = e - i * cols;
+  BATCH_ITEM
   AT(y, (long)yb + (long)bi * ybs, i, j, yrs, ycs) = AT(x, (long)xb + (long)bi * xbs, i, j, xrs, xcs);
 }
+
+#if !COMPLEX
+#define HIDX(base, i, j, rs, cs) ((size_t)((long)(base) + (long)(i) * (rs) + (long)(j) * (cs)))
+
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas3_widen(const ulong rows, const ulong cols, const ulong batch, __global const half* x, const ulong xb,
+                 const long xrs, const long xcs, const long xbs, __global TYPE* y, const ulong yb, const long yrs,
+                 const long ycs, const long ybs) {
+  BATCH_ITEM
+  AT(y, (long)yb + (long)bi * ybs, i, j, yrs, ycs) =
+      (TYPE)vload_half(HIDX((long)xb + (long)bi * xbs, i, j, xrs, xcs), x);
+}
+
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas3_narrow(const ulong rows, const ulong cols, const ulong batch, const int tri, __global const TYPE* x,
+                  const ulong xb, const long xrs, const long xcs, const long xbs, __global half* y, const ulong yb,
+                  const long yrs, const long ycs, const long ybs) {
+  BATCH_ITEM
+  if ((tri == 1 && j < i) || (tri == 2 && j > i)) return;
+  vstore_half(AT(x, (long)xb + (long)bi * xbs, i, j, xrs, xcs), HIDX((long)yb + (long)bi * ybs, i, j, yrs, ycs), y);
+}
+#endif
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas3_tri_scale(const ulong n, const int upper, const int herm, const TYPE beta, __global TYPE* c,

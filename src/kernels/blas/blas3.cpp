@@ -1,5 +1,7 @@
 #include "kernels/blas/blas3.hpp"
 
+#include "kernels/blas/blas_types.hpp"
+
 namespace optune::detail {
 
 const char* blas3_routine_name(Blas3Routine r) noexcept {
@@ -55,10 +57,10 @@ Geometry Blas3Family::geometry(const Params& p, const Capabilities&, const Blas3
 }
 
 Defines Blas3Family::defines(const Params& p, const Blas3Problem& problem) const {
-  return {{"TYPE", c_type_name(problem.dtype)},
-          {"REAL", c_type_name(real_dtype(problem.dtype))},
-          {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
-          {"WGS", std::to_string(p.at("WGS"))}};
+  // (f16 calls run the f32 program on widened copies: HALF is not used.)
+  Defines d = blas_type_defines(problem.dtype);
+  d.emplace_back("WGS", std::to_string(p.at("WGS")));
+  return d;
 }
 
 std::string Blas3Family::bucket(const Blas3Problem& problem) const {
@@ -84,8 +86,7 @@ Blas3Problem Blas3Family::make_example(DType dtype, const std::string& bucket, c
 }
 
 std::vector<DType> Blas3Family::dtypes(const Capabilities& caps) const {
-  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
-  return {DType::F32, DType::C32};
+  return blas_family_dtypes(caps);
 }
 
 }  // namespace optune::detail

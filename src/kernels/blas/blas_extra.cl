@@ -14,12 +14,14 @@
 // writes; a transposed A is read with its stride). conj: op conjugates.
 //
 // extra_axpy_batched (AxpyBatched): y_b = alpha_b x_b + y_b for each batch
-// b (dimension 1 of the grid); alphas and the bases of x_b and y_b come from
-// device arrays the host wrote.
+// b (dimension 1 of the grid); alphas (TYPE: float for half storage) and the
+// bases of x_b and y_b come from device arrays the host wrote.
 //
+// check-prepend: blas/blas_storage.cl
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=double -DREAL=double
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=64
+// check-variant: -DHALF=1
 
 #ifndef TYPE
 #define TYPE float
@@ -42,37 +44,36 @@
 #define CONJ(a) (a)
 #endif
 
-#define AT(p, b, inc, i) (p)[(long)(b) + (long)(i) * (inc)]
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void extra_had(const ulong n, const TYPE alpha, const TYPE beta, const int read_z, __global const TYPE* x,
-               const ulong xb, const long incx, __global const TYPE* y, const ulong yb, const long incy,
-               __global TYPE* z, const ulong zb, const long incz) {
+void extra_had(const ulong n, const TYPE alpha, const TYPE beta, const int read_z, __global const ST* x,
+               const ulong xb, const long incx, __global const ST* y, const ulong yb, const long incy,
+               __global ST* z, const ulong zb, const long incz) {
   const ulong step = get_global_size(0);
   for (ulong i = get_global_id(0); i < n; i += step) {
-    TYPE v = MUL(alpha, MUL(AT(x, xb, incx, i), AT(y, yb, incy, i)));
-    if (read_z) v += MUL(beta, AT(z, zb, incz, i));
-    AT(z, zb, incz, i) = v;
+    TYPE v = MUL(alpha, MUL(GET(x, xb, incx, i), GET(y, yb, incy, i)));
+    if (read_z) v += MUL(beta, GET(z, zb, incz, i));
+    PUT(z, zb, incz, i, v);
   }
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void extra_omatcopy(const ulong rows, const ulong cols, const TYPE alpha, const int conj, const int col_fast,
-                    __global const TYPE* a, const ulong ab, const ulong a_rs, const ulong a_cs, __global TYPE* b,
+                    __global const ST* a, const ulong ab, const ulong a_rs, const ulong a_cs, __global ST* b,
                     const ulong bb, const ulong b_rs, const ulong b_cs) {
   const ulong total = rows * cols, step = get_global_size(0);
   for (ulong e = get_global_id(0); e < total; e += step) {
     const ulong i = col_fast ? e / cols : e % rows, j = col_fast ? e % cols : e / rows;
-    const TYPE v = a[ab + i * a_rs + j * a_cs];
-    b[bb + i * b_rs + j * b_cs] = MUL(alpha, conj ? CONJ(v) : v);
+    const TYPE v = GET(a, ab + i * a_rs, a_cs, j);
+    PUT(b, bb + i * b_rs, b_cs, j, MUL(alpha, conj ? CONJ(v) : v));
   }
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void extra_axpy_batched(const ulong n, __global const TYPE* alphas, __global const ulong* xbs, const long incx,
-                        __global const TYPE* x, __global const ulong* ybs, const long incy, __global TYPE* y) {
+                        __global const ST* x, __global const ulong* ybs, const long incy, __global ST* y) {
   const ulong bt = get_global_id(1), step = get_global_size(0);
   const TYPE alpha = alphas[bt];
   const ulong xb = xbs[bt], yb = ybs[bt];
-  for (ulong i = get_global_id(0); i < n; i += step) AT(y, yb, incy, i) += MUL(alpha, AT(x, xb, incx, i));
+  for (ulong i = get_global_id(0); i < n; i += step) PUT(y, yb, incy, i, GET(y, yb, incy, i) + MUL(alpha, GET(x, xb, incx, i)));
 }

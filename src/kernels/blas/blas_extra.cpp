@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/blas/blas_types.hpp"
+
 namespace optune::detail {
 
 std::vector<Parameter> BlasExtraFamily::parameters(const Capabilities&) const {
@@ -69,16 +71,16 @@ Defines BlasExtraFamily::defines(const Params& p, const BlasExtraProblem& proble
             {"IDX", idx},
             {"WGS", wgs}};
   }
-  return {{"TYPE", c_type_name(problem.dtype)},
-          {"REAL", c_type_name(real_dtype(problem.dtype))},
-          {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
-          {"WGS", std::to_string(p.at("WGS"))}};
+  Defines d = blas_type_defines(problem.dtype);
+  d.emplace_back("WGS", std::to_string(p.at("WGS")));
+  return d;
 }
 
 KernelSource BlasExtraFamily::program(const Params& p, const BlasExtraProblem& problem) const {
   static const char* entries[] = {"extra_had", "extra_omatcopy", "extra_axpy_batched", "im2col", "col2im"};
   const std::string src = is_patches(problem.routine) ? "blas/im2col.cl" : source();
-  return {src, embedded_kernel_text(src), defines(p, problem), entries[int(problem.routine)]};
+  return {src, is_patches(problem.routine) ? embedded_kernel_text(src) : blas_program_text(src), defines(p, problem),
+          entries[int(problem.routine)]};
 }
 
 std::string BlasExtraFamily::bucket(const BlasExtraProblem& problem) const {
@@ -116,10 +118,7 @@ std::int64_t blas_extra_patch_channels(std::int64_t elements) {
   return std::max<std::int64_t>(1, elements / kPatchPlane);
 }
 
-std::vector<DType> BlasExtraFamily::dtypes(const Capabilities& caps) const {
-  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
-  return {DType::F32, DType::C32};
-}
+std::vector<DType> BlasExtraFamily::dtypes(const Capabilities& caps) const { return blas_family_dtypes(caps); }
 
 namespace families {
 const BlasExtraFamily& blas_extra() { static const BlasExtraFamily f; return f; }

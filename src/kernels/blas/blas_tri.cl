@@ -62,11 +62,14 @@
 // or wait. Barriers stay outside role-dependent blocks where they can
 // (PoCL computed wrong results with the roles' whole bodies in an if/else).
 //
+// check-prepend: blas/blas_storage.cl
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DNB=16 -DWGS=64
 // check-variant: -DTYPE=double -DREAL=double -DNB=64
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DNB=16
 // check-variant: -DTYPE=float -DREAL=float -DNB=8 -DWGS=256
+// check-variant: -DHALF=1 -DNB=16 -DWGS=64
+// check-variant: -DHALF=1
 
 #ifndef TYPE
 #define TYPE float
@@ -83,6 +86,8 @@
 #ifndef NB
 #define NB 32            // rows per panel (divides WGS)
 #endif
+// A and x through blas_storage.cl's LDE / STE (HALF: half storage); xs,
+// the sums and the scratch are TYPE.
 
 #define TRI_UNROLL 8                // tri_row: loads in flight per work-item
 #define L (WGS / NB)                // lanes per row
@@ -153,8 +158,8 @@ OPTUNE_FUNC ulong tri_idx(const tri_problem* p, const ulong i, const ulong j) {
 }
 
 // M(i, j) in solve order (j <= i, within the band).
-OPTUNE_FUNC TYPE tri_m(const __global TYPE* a, const tri_problem* p, const ulong i, const ulong j) {
-  const TYPE v = a[tri_idx(p, i, j)];
+OPTUNE_FUNC TYPE tri_m(const __global ST* a, const tri_problem* p, const ulong i, const ulong j) {
+  const TYPE v = LDE(a, tri_idx(p, i, j));
   return p->conj ? CONJ(v) : v;
 }
 
@@ -183,7 +188,7 @@ OPTUNE_FUNC ulong tri_first(const ulong from, const int lane, const ulong lo, co
 
 // acc plus M(i, j) v(j) for j = j, j + ls, ... below j1 (off the diagonal,
 // within the band), in order; fresh: v is read past the L1 cache.
-OPTUNE_FUNC TYPE tri_row(const __global TYPE* a, const tri_problem* p, const ulong i, ulong j, const ulong j1,
+OPTUNE_FUNC TYPE tri_row(const __global ST* a, const tri_problem* p, const ulong i, ulong j, const ulong j1,
                          const __global TYPE* v, const int fresh, TYPE acc, const int ls) {
   if (j >= j1) return acc;
   if (p->affine) {
@@ -194,13 +199,13 @@ OPTUNE_FUNC TYPE tri_row(const __global TYPE* a, const tri_problem* p, const ulo
     for (; j + (TRI_UNROLL - 1) * ls < j1; j += TRI_UNROLL * ls, at += TRI_UNROLL * st) {
       TYPE m[TRI_UNROLL], w[TRI_UNROLL];
       for (int u = 0; u < TRI_UNROLL; ++u) {
-        m[u] = a[at + u * st];
+        m[u] = LDE(a, at + u * st);
         w[u] = fresh ? tri_fresh(v, j + (ulong)(u * ls)) : v[j + (ulong)(u * ls)];
       }
       for (int u = 0; u < TRI_UNROLL; ++u) acc += MUL(p->conj ? CONJ(m[u]) : m[u], w[u]);
     }
     for (; j < j1; j += ls, at += st) {
-      const TYPE m = a[at];
+      const TYPE m = LDE(a, at);
       acc += MUL(p->conj ? CONJ(m) : m, fresh ? tri_fresh(v, j) : v[j]);
     }
     return acc;
@@ -221,18 +226,18 @@ OPTUNE_FUNC TYPE tri_row(const __global TYPE* a, const tri_problem* p, const ulo
   const int lane = rows_fast ? lid / NB : lid % L;
 
 #define PROBLEM_ARGS                                                                                   \
-  const ulong n, const ulong k, __global const TYPE* a, const ulong ab, const ulong lda, const int form, \
+  const ulong n, const ulong k, __global const ST* a, const ulong ab, const ulong lda, const int form,   \
       const int upper, const int trans, const int conj, const int unit, const int rev
 
 // xs[i] = x(i) in solve order; count[0 .. panels - 1] = 0 (tri_mv's).
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void tri_gather(const ulong n, const int rev, __global const TYPE* x, const ulong xb, const long incx,
+void tri_gather(const ulong n, const int rev, __global const ST* x, const ulong xb, const long incx,
                 __global TYPE* xs, __global uint* count, const ulong panels) {
   const ulong i = get_global_id(0);
   if (i < panels) count[i] = 0u;
   if (i >= n) return;
   const ulong e = rev ? n - 1 - i : i;
-  xs[i] = x[(long)xb + (long)e * incx];
+  xs[i] = LDE(x, (long)xb + (long)e * incx);
 }
 
 // Adds row r's lane sums (in lane order) into red[r * L]; returns it for
@@ -252,11 +257,11 @@ OPTUNE_FUNC TYPE tri_lane_sum(OPTUNE_LOCAL_PTR TYPE* red, const int row, const i
 // on count[t] adds the slices: lane l of row i adds slices l, l + L, ...,
 // four loads in flight, then the lanes are added in order (a fixed order).
 OPTUNE_FUNC void tri_mv_end(OPTUNE_LOCAL_PTR TYPE* red, OPTUNE_LOCAL_PTR uint* last, const TYPE sum,
-                            __global TYPE* x, const long xi, __global TYPE* part, __global uint* count, const ulong t,
+                            __global ST* x, const long xi, __global TYPE* part, __global uint* count, const ulong t,
                             const ulong s, const ulong slices, const int active, const ulong n, const ulong i,
                             const int row, const int lane, const int lid) {
   const int writes = active && i < n && lane == 0;
-  if (writes && slices == 1) x[xi] = sum;
+  if (writes && slices == 1) STE(x, xi, sum);
   if (writes && slices > 1) part[s * n + i] = sum;
   mem_fence(CLK_GLOBAL_MEM_FENCE);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -278,7 +283,7 @@ OPTUNE_FUNC void tri_mv_end(OPTUNE_LOCAL_PTR TYPE* red, OPTUNE_LOCAL_PTR uint* l
     for (; q < slices; q += L) own += tri_fresh(part, q * n + i);
   }
   const TYPE total = tri_lane_sum(red, row, lane, own);
-  if (fin && writes) x[xi] = total;
+  if (fin && writes) STE(x, xi, total);
 }
 
 // The products' slice: group (t, s) of the grid; sets the panel's columns
@@ -297,7 +302,7 @@ OPTUNE_FUNC void tri_mv_end(OPTUNE_LOCAL_PTR TYPE* red, OPTUNE_LOCAL_PTR uint* l
 // part: the slices' sums (slice s of row i at s n + i); count: the panels'
 // counters, zeroed by tri_gather; sw: columns per slice (0: the span).
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void tri_mv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __global const TYPE* xs,
+void tri_mv(PROBLEM_ARGS, __global ST* x, const ulong xb, const long incx, __global const TYPE* xs,
             __global TYPE* part, __global uint* count, const ulong sw) {
   PROBLEM
   SLICE
@@ -316,7 +321,7 @@ void tri_mv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
 
 // Row r's columns of the slice (ja .. jb - 1) outside the quad's common
 // range cs .. ce - 1 (all of them when that is empty), and its diagonal.
-OPTUNE_FUNC TYPE tri_edges(const __global TYPE* a, const tri_problem* p, const ulong r, const ulong ja, const ulong jb,
+OPTUNE_FUNC TYPE tri_edges(const __global ST* a, const tri_problem* p, const ulong r, const ulong ja, const ulong jb,
                            const ulong cs, const ulong ce, const int qlane, const __global TYPE* xs, TYPE acc) {
   const ulong ar = max(ja, r > p->k ? r - p->k : 0), br = min(jb, r);
   const ulong left = cs < ce ? min(cs, br) : br, right = cs < ce ? max(ce, ar) : br;
@@ -326,8 +331,8 @@ OPTUNE_FUNC TYPE tri_edges(const __global TYPE* a, const tri_problem* p, const u
   return acc;
 }
 
-#if COMPLEX
-#define TRI_QUAD_VEC 0
+#if COMPLEX || HALF
+#define TRI_QUAD_VEC 0   // (the host sets vec for f32 and f64 only)
 #else
 #define TRI_QUAD_VEC 1
 #define VEC4 OPTUNE_CAT(TYPE, 4)
@@ -349,7 +354,7 @@ OPTUNE_FUNC TYPE tri_edges(const __global TYPE* a, const tri_problem* p, const u
 // 4-wide load; elsewhere, and at each row's edges (band start, diagonal),
 // element by element.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void tri_mv4(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __global const TYPE* xs,
+void tri_mv4(PROBLEM_ARGS, __global ST* x, const ulong xb, const long incx, __global const TYPE* xs,
              __global TYPE* part, __global uint* count, const ulong sw, const int vec) {
   PROBLEM
   SLICE
@@ -445,7 +450,7 @@ OPTUNE_FUNC void tri_invert(OPTUNE_LOCAL_PTR TYPE* d, OPTUNE_LOCAL_PTR TYPE* col
 // solving group (0: it streams them itself; the host passes 0 with panel
 // >= 0); part: their sums, helper h of panel t at (t helpers + h) NB.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __global TYPE* xs,
+void tri_sv(PROBLEM_ARGS, __global ST* x, const ulong xb, const long incx, __global TYPE* xs,
             __global uint* flags, const long panel, const uint helpers, __global TYPE* part) {
   PROBLEM
   __local TYPE red[WGS];
@@ -504,7 +509,7 @@ void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
     const ulong jj = i0 - NB + (ulong)c;
     mprev[m] = solves && t > 0 && live && c < NB && jj + k >= i ? tri_m(a, &pr, i, jj) : ZERO;
   }
-  if (solves && live && lane == 0) b = x[tri_x(&pr, xb, incx, i)];
+  if (solves && live && lane == 0) b = LDE(x, tri_x(&pr, xb, incx, i));
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (!solves && lid == 0) atomic_inc(&flags[2 + t]);
   tri_invert(dinv, col, solves ? nb : 0, lid, unit);
@@ -563,7 +568,7 @@ void tri_sv(PROBLEM_ARGS, __global TYPE* x, const ulong xb, const long incx, __g
   const TYPE xt = tri_lane_sum(red, row, lane, u);
   if (solves && live && lane == 0) {
     xs[i] = xt;
-    x[tri_x(&pr, xb, incx, i)] = xt;
+    STE(x, tri_x(&pr, xb, incx, i), xt);
   }
   mem_fence(CLK_GLOBAL_MEM_FENCE);
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/blas/blas_types.hpp"
+
 namespace optune::detail {
 
 std::vector<Parameter> BlasTriFamily::parameters(const Capabilities& caps) const {
@@ -34,7 +36,7 @@ std::string BlasTriFamily::check(const Params& p, const Capabilities& caps, cons
   if (wgs > caps.max_work_group_size) return "WGS exceeds the device's work-group limit";
   if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
   if (nb > wgs || wgs % nb != 0) return "NB must divide WGS";
-  const std::size_t es = dtype_size(problem.dtype);
+  const std::size_t es = dtype_size(blas_compute_dtype(problem.dtype));
   // Solves: red[WGS], dinv[NB^2], vec[NB] and col[NB]; products red[WGS]
   // (tri_mv4: red[4 WGS]). Every kernel is in each program of the type, NB
   // and WGS, so each must fit whatever the problem (a c64 product with NB 64
@@ -92,15 +94,13 @@ std::size_t BlasTriFamily::mv_slices(const Params& p, std::size_t n, std::size_t
 }
 
 Defines BlasTriFamily::defines(const Params& p, const BlasTriProblem& problem) const {
-  return {{"TYPE", c_type_name(problem.dtype)},
-          {"REAL", c_type_name(real_dtype(problem.dtype))},
-          {"COMPLEX", is_complex(problem.dtype) ? "1" : "0"},
-          {"WGS", std::to_string(p.at("WGS"))},
-          {"NB", std::to_string(p.at("NB"))}};
+  Defines d = blas_type_defines(problem.dtype);
+  d.insert(d.end(), {{"WGS", std::to_string(p.at("WGS"))}, {"NB", std::to_string(p.at("NB"))}});
+  return d;
 }
 
 KernelSource BlasTriFamily::program(const Params& p, const BlasTriProblem& problem) const {
-  return {source(), embedded_kernel_text(source()), defines(p, problem),
+  return {source(), blas_program_text(source()), defines(p, problem),
           problem.solve ? "tri_sv" : p.at("RV") == 4 ? "tri_mv4" : "tri_mv"};
 }
 
@@ -125,8 +125,7 @@ BlasTriProblem BlasTriFamily::make_example(DType dtype, const std::string& bucke
 }
 
 std::vector<DType> BlasTriFamily::dtypes(const Capabilities& caps) const {
-  if (caps.fp64) return {DType::F32, DType::F64, DType::C32, DType::C64};
-  return {DType::F32, DType::C32};
+  return blas_family_dtypes(caps);
 }
 
 namespace families {

@@ -17,6 +17,7 @@
 //
 // check-variant: -DREAL=float -DPARTS=1 -DTILE=8
 // check-variant: -DREAL=double -DPARTS=2
+// check-variant: -DREAL=ushort -DPARTS=1
 
 #ifndef REAL
 #define REAL float       // the part type

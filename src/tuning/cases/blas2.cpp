@@ -44,7 +44,7 @@ class Blas2Case : public TuningCase {
   }
   void poison() override { poison_operand(q_, out_); }
   std::vector<double> output() override { return read_operand(q_, out_); }
-  double tolerance() const override { return real_dtype(pr_.dtype) == DType::F64 ? 1e-10 : 1e-4; }
+  double tolerance() const override { return pr_.dtype == DType::F16 ? 1e-2 : real_dtype(pr_.dtype) == DType::F64 ? 1e-10 : 1e-4; }
   double work_bytes() const override {
     const double es = double(dtype_size(pr_.dtype)), mn = double(pr_.rows) * double(pr_.cols);
     // Products read A once (plus the vectors); updates read and write it.
