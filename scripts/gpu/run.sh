@@ -305,12 +305,17 @@ thin_sweep() {
 # back ends, the mma candidate (KERNEL=3) f64 on cuda:0, against the
 # reference library, for setting SK_FILL / SK_MINK and the defaults from
 # measurement (summary.txt: one line per candidate, setting and product).
+# SPLITK_TESTS=0 skips the tests (test_gemm_candidate_mma alone ran past
+# three minutes on cuda:0); SPLITK_ON=cuda or opencl keeps one back end.
 splitk_sweep() {
   local ocl dev s prod
   ocl=$(ocl_device)
-  named_tests cuda:0 splitk-cuda 'test_gemm_splitk|test_gemm_candidate_mma|test_gemm_configs|test_gemm_complex'
-  named_tests "$ocl" splitk-opencl 'test_gemm_splitk'
+  if [ "${SPLITK_TESTS:-1}" = 1 ]; then
+    named_tests cuda:0 splitk-cuda 'test_gemm_splitk|test_gemm_candidate_mma|test_gemm_configs|test_gemm_complex'
+    named_tests "$ocl" splitk-opencl 'test_gemm_splitk'
+  fi
   for dev in cuda:0 "$ocl"; do
+    case "${SPLITK_ON:-both}" in both | "$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)") ;; *) continue ;; esac
     [ -n "$dev" ] || continue
     for prod in ${SPLITK_PRODUCTS:-128,4096,4096 32,4096,4096 4096,128,4096 512,512,512 1024,1024,1024}; do
       for s in ${SPLITK_SETS:-0 1 2 4 8}; do
