@@ -107,6 +107,11 @@ struct KSplit {
 };
 KSplit split_k(const Params& p, std::int64_t k, std::int64_t step, std::uint64_t product_bytes, std::int64_t batch,
                bool list);
+// `steps` steps of `step` cut into at most `s` ranges of whole steps (every
+// range non-empty; s <= steps), s halved first while s partial sums of
+// `split_bytes` each would pass kMaxSplitScratch. split_k's and gemm_thin's
+// split both end here.
+KSplit split_ranges(std::int64_t steps, std::int64_t step, std::int64_t s, std::uint64_t split_bytes);
 
 // Vendor matrix extensions: the OpenCL extensions that give kernels a
 // device's matrix units (Intel's sub-group matrix multiply-accumulate, Arm's
@@ -291,9 +296,7 @@ struct ThinView {
 // How a thin product is cut along K: `splits` ranges of `kspan` (a multiple
 // of a group's K step) each; splits > 1 writes partial sums to scratch and runs
 // gemm_thin_reduce.
-struct ThinSplit {
-  std::int64_t splits = 1, kspan = 0;
-};
+using ThinSplit = gemm_kernels::KSplit;
 
 // gemm_thin's own buckets: the thin dimension (1, up to 4, up to 16) and how
 // the kernel reads B ("kn": along N; "nk": along K, B stored N x K), the two

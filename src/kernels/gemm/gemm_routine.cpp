@@ -185,8 +185,13 @@ KSplit split_k(const Params& p, std::int64_t k, std::int64_t step, std::uint64_t
                bool list) {
   const std::int64_t steps = (std::max<std::int64_t>(k, 0) + step - 1) / step;
   const auto it = p.find("SPLITK");
-  std::int64_t s = list || it == p.end() ? 1 : std::clamp<std::int64_t>(it->second, 1, std::max<std::int64_t>(steps, 1));
-  while (s > 1 && std::uint64_t(s) * std::uint64_t(batch) * product_bytes > kMaxSplitScratch) s /= 2;
+  const std::int64_t s =
+      list || it == p.end() ? 1 : std::clamp<std::int64_t>(it->second, 1, std::max<std::int64_t>(steps, 1));
+  return split_ranges(steps, step, s, std::uint64_t(batch) * product_bytes);
+}
+
+KSplit split_ranges(std::int64_t steps, std::int64_t step, std::int64_t s, std::uint64_t split_bytes) {
+  while (s > 1 && std::uint64_t(s) * split_bytes > kMaxSplitScratch) s /= 2;
   KSplit out;
   out.kspan = steps * step;
   if (s > 1) {

@@ -15,8 +15,6 @@ using reduction::pow2_ceil;
 
 // CUDA's grid limit in y (row blocks x splits).
 constexpr std::int64_t kMaxGridY = 65535;
-// The partial sums of a split product stay under this.
-constexpr std::uint64_t kMaxScratch = std::uint64_t(256) << 20;
 // The in-group reduction uses at most this much local memory per round.
 constexpr std::uint64_t kReductionBytes = 16 * 1024;
 
@@ -160,14 +158,9 @@ ThinSplit GemmThinFamily::split(const Params& p, const Capabilities& caps, const
     s = groups >= target ? 1 : ceil_div(target, groups);
   }
   s = std::clamp<std::int64_t>(s, 1, std::min<std::int64_t>(steps, 256));
-  const auto partials = [&](std::int64_t splits) {
-    return std::uint64_t(splits) * std::uint64_t(pr.batch) * std::uint64_t(v.m) * std::uint64_t(v.n) * comp_size(pr);
-  };
-  while (s > 1 && partials(s) > kMaxScratch) s /= 2;
-  ThinSplit out;
-  out.kspan = ceil_div(steps, s) * step;
-  out.splits = std::max<std::int64_t>(1, ceil_div(v.k, out.kspan));
-  return out;
+  // The partial sums stay under gemm_kernels::kMaxSplitScratch.
+  return gemm_kernels::split_ranges(steps, step, s,
+                                    std::uint64_t(pr.batch) * std::uint64_t(v.m) * std::uint64_t(v.n) * comp_size(pr));
 }
 
 std::size_t GemmThinFamily::scratch_bytes(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
