@@ -51,8 +51,7 @@ class MmaCandidate : public GemmCandidate {
     if (sp.splits <= 1) return n;
     n.scratch[2] = gemm_kernels::scratch_bytes(pr.m * sp.splits, pr.n, pr.dtype == DType::F64 ? 8 : 4, pr.batch,
                                                "split-K partial products");
-    n.passes.push_back("gemm_copy_back (C, split K: sum of " + std::to_string(sp.splits) + " ranges of " +
-                       std::to_string(sp.kspan) + ")");
+    n.passes.push_back(gemm_kernels::split_pass(sp));
     return n;
   }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {

@@ -43,8 +43,7 @@ class TiledCandidate : public GemmCandidate {
     if (!t.a_fits) n.passes.push_back(std::string(pad_entry(0, pr)) + " (A)");
     if (!t.b_fits) n.passes.push_back(std::string(pad_entry(1, pr)) + " (B)");
     if (t.splits > 1)
-      n.passes.push_back("gemm_copy_back (C, split K: sum of " + std::to_string(t.splits) + " ranges of " +
-                         std::to_string(t.kspan) + ")");
+      n.passes.push_back(gemm_kernels::split_pass({t.splits, t.kspan}));
     else if (!t.c_fits)
       n.passes.push_back("gemm_copy_back (C)");
     return n;

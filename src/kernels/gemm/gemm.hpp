@@ -112,6 +112,8 @@ KSplit split_k(const Params& p, std::int64_t k, std::int64_t step, std::uint64_t
 // `split_bytes` each would pass kMaxSplitScratch. split_k's and gemm_thin's
 // split both end here.
 KSplit split_ranges(std::int64_t steps, std::int64_t step, std::int64_t s, std::uint64_t split_bytes);
+// The pass a split adds, as the candidates' needs() name it.
+std::string split_pass(const KSplit& sp);
 
 // Vendor matrix extensions: the OpenCL extensions that give kernels a
 // device's matrix units (Intel's sub-group matrix multiply-accumulate, Arm's

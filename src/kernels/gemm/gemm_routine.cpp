@@ -190,6 +190,11 @@ KSplit split_k(const Params& p, std::int64_t k, std::int64_t step, std::uint64_t
   return split_ranges(steps, step, s, std::uint64_t(batch) * product_bytes);
 }
 
+std::string split_pass(const KSplit& sp) {
+  return "gemm_copy_back (C, split K: sum of " + std::to_string(sp.splits) + " ranges of " + std::to_string(sp.kspan) +
+         ")";
+}
+
 KSplit split_ranges(std::int64_t steps, std::int64_t step, std::int64_t s, std::uint64_t split_bytes) {
   while (s > 1 && std::uint64_t(s) * split_bytes > kMaxSplitScratch) s /= 2;
   KSplit out;
