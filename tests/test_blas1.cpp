@@ -20,10 +20,6 @@ using namespace optune::test::blas;
 
 template <class T> LD mag(const T& v) { return std::abs(to_ref(v)); }
 
-std::size_t span_of(std::int64_t n, std::int64_t inc) {
-  return n <= 0 ? 0 : std::size_t((n - 1) * std::abs(inc) + 1);
-}
-
 // A device vector inside a larger allocation: `off` NaN elements, the view
 // (what n and inc address, random; the rest NaN), one NaN element in the
 // view past the last addressed one, one more after the view.

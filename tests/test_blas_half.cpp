@@ -22,6 +22,7 @@
 #include "optune/blas3.hpp"
 #include "optune/blas3_triangular.hpp"
 #include "optune/blas_extra.hpp"
+#include "support/blas_values.hpp"
 #include "support/capi_support.hpp"
 #include "support/test_support.hpp"
 
@@ -55,12 +56,8 @@ constexpr LD kSubnormal = 1.0L / 33554432;     // 2^-25: half's rounding near 0
 // The tolerance of a stored result (see the file's comment).
 LD tol_of(LD r, LD s, LD k) { return LD(1.01) * (kHalfUlp * std::abs(r) + (k + 24) * kF32Ulp * s) + kSubnormal; }
 
-std::size_t span_of(std::int64_t n, std::int64_t inc) {
-  return n <= 0 ? 0 : std::size_t((n - 1) * std::abs(inc) + 1);
-}
-std::size_t at(std::int64_t i, std::int64_t n, std::int64_t inc) {
-  return std::size_t(inc >= 0 ? i * inc : (n - 1 - i) * -inc);
-}
+using test::blas::at;
+using test::blas::span_of;
 
 // A device allocation with its model: each element's expected value (NaN:
 // must stay untouched, NaN) and tolerance (0: exactly).

@@ -47,6 +47,11 @@ template <class T> T random_value(double lo = -1.0, double hi = 1.0) {
   else return T(Real<T>(d(test::rng())));
 }
 
+// The elements a vector of n with increment inc spans.
+inline std::size_t span_of(std::int64_t n, std::int64_t inc) {
+  return n <= 0 ? 0 : std::size_t((n - 1) * std::abs(inc) + 1);
+}
+
 // Where element i of a vector of n with increment inc lies in its view.
 inline std::size_t at(std::int64_t i, std::int64_t n, std::int64_t inc) {
   return std::size_t(inc >= 0 ? i * inc : (n - 1 - i) * -inc);
