@@ -321,11 +321,11 @@ splitk_sweep() {
       for s in ${SPLITK_SETS:-0 1 2 4 8}; do
         log "split-K sweep on $dev: $prod SPLITK=$s"
         OPTUNE_PARAMS="gemm_routine:KERNEL=2;gemm_tiled:SPLITK=$s" ./build/gpu/optune bench gemm --device "$dev" \
-          --gemm-product "$prod" --gemm-types "${SPLITK_TYPES:-f32,f64}" --quiet "$@" 2>>"$LOGS/splitk-sweep.log" |
+          --gemm-product "$prod" --gemm-types "${SPLITK_TYPES:-f32,f64}" "$@" 2>>"$LOGS/splitk-sweep.log" |
           grep -E '^product' | sed "s|^|$dev tiled SPLITK=$s |" | tee -a "$OUT/summary.txt"
         [ "$dev" = cuda:0 ] || continue
         OPTUNE_PARAMS="gemm_routine:KERNEL=3;gemm_mma:SPLITK=$s" ./build/gpu/optune bench gemm --device "$dev" \
-          --gemm-product "$prod" --gemm-types f64 --quiet "$@" 2>>"$LOGS/splitk-sweep.log" |
+          --gemm-product "$prod" --gemm-types f64 "$@" 2>>"$LOGS/splitk-sweep.log" |
           grep -E '^product' | sed "s|^|$dev mma SPLITK=$s |" | tee -a "$OUT/summary.txt"
       done
     done

@@ -115,6 +115,16 @@ void run_bench(const BenchOptions& o) {
   co.runs = o.runs;
   co.quiet = o.quiet;
   co.tensor = wanted(o, "gemm") || wanted(o, "ceilings");
+  if (!wanted(o, "ceilings") && !o.gemm.dtypes.empty()) {
+    // Only the tensor types the gemm rows report against.
+    const char* tensor_names[3] = {"f16", "bf16", "tf32"};
+    bool any = false;
+    for (int i = 0; i < 3; ++i) {
+      co.tensor_types[i] = std::find(o.gemm.dtypes.begin(), o.gemm.dtypes.end(), tensor_names[i]) != o.gemm.dtypes.end();
+      any = any || co.tensor_types[i];
+    }
+    co.tensor = co.tensor && any;
+  }
   Ceilings c = measure_ceilings(q, co);
 
   std::printf("\n%-34s %12s  %s\n", "ceiling", "value", "unit");
@@ -135,7 +145,7 @@ void run_bench(const BenchOptions& o) {
   for (int i = 0; i < 3; ++i) {
     if (c.tensor_gflops[i] > 0)
       std::printf("%-34s %12.1f  GFLOP/s  (%s)\n", tensor_names[i], c.tensor_gflops[i], c.tensor_unit[i].c_str());
-    else if (caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 && co.tensor)
+    else if (caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 && co.tensor && co.tensor_types[i])
       std::printf("%-34s %12s  (not measured: see the detail's errors)\n", tensor_names[i], "-");
   }
   if (c.cache_bytes > 0)

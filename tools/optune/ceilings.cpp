@@ -48,7 +48,7 @@ void probe_cache(const Queue& q, Ceilings& c) {
 // The tensor cores' rate (peak_mma.cl) per type, unit and group size, each
 // run's output checked exactly; a unit that fails to build or run is
 // recorded with its error and skipped.
-nlohmann::json measure_tensor_cores(const Queue& q, int runs, bool quiet, Ceilings& c) {
+nlohmann::json measure_tensor_cores(const Queue& q, int runs, bool quiet, const bool (&wanted)[3], Ceilings& c) {
   const Capabilities& caps = q.device().caps();
   const PeakMmaFamily& fam = detail::families::peak_mma();
   nlohmann::json rows = nlohmann::json::array();
@@ -56,6 +56,7 @@ nlohmann::json measure_tensor_cores(const Queue& q, int runs, bool quiet, Ceilin
   const char* names[3] = {"f16", "bf16", "tf32"};
   for (int ti = 0; ti < 3; ++ti)
     for (bool wgmma : {false, true}) {
+      if (!wanted[ti]) continue;
       const detail::PeakMmaProblem pp = fam.ceiling_problem(types[ti], wgmma, caps);
       const char* unit = wgmma ? "wgmma" : "mma.sync";
       // Groups of 128 work-items: 256 measured no faster on the H100 (within 2%).
@@ -192,7 +193,7 @@ Ceilings measure_ceilings(const Queue& q, const CeilingOptions& opt) {
       c.fma_gflops[ti] = std::max(c.fma_gflops[ti], gf);
     }
   }
-  nlohmann::json tensors = opt.tensor ? measure_tensor_cores(q, runs, opt.quiet, c) : nlohmann::json("not measured");
+  nlohmann::json tensors = opt.tensor ? measure_tensor_cores(q, runs, opt.quiet, opt.tensor_types, c) : nlohmann::json("not measured");
   c.detail = {{"copy_bytes_per_buffer", bytes}, {"copies", copies}, {"fma", fmas}, {"tensor", tensors}};
   c.copy_bytes = bytes;
   probe_cache(q, c);

@@ -34,6 +34,10 @@ struct CeilingOptions {
   // on a cold cache, so measured only for the suites that report against it
   // (gemm, ceilings).
   bool tensor = true;
+  // Which of f16, bf16 and tf32 to measure when `tensor` is on: a run of
+  // `bench gemm --gemm-types f32` needs none of them (tf32's wgmma unit alone
+  // took 109 s to build on the H100 on a cold cache).
+  bool tensor_types[3] = {true, true, true};
 };
 
 Ceilings measure_ceilings(const Queue& queue, const CeilingOptions& opt);
