@@ -161,10 +161,40 @@ TEST(GemmThin, DataTypes) {
 TEST(GemmThin, ForcedOnAWideProductIsRefused) {
   const GemmForce f = test::force("thin");
   GemmCase c;
-  c.m = c.n = 17, c.k = 8;
+  c.m = c.n = 33, c.k = 8;
   const ::testing::AssertionResult r = ref::check_gemm(c, &f);  // the call's error, as a failure
   EXPECT_FALSE(r);
   EXPECT_NE(std::string(r.message()).find("the forced thin kernel does not apply"), std::string::npos) << r.message();
+}
+
+// 17 to 32 thin rows where B is read along N (row-major: thin M with B not
+// transposed, thin N with A transposed, the swapped form), split and not,
+// with the device's defaults (M = 32 in one row block where it fits 256
+// registers), 16-row blocks and 32-row blocks of narrow packs, f32 and f64;
+// where B is read along K the forced kernel is refused with the reason.
+TEST(GemmThin, RowsSeventeenToThirtyTwoAlongN) {
+  const Params rows16{{"MT", 16}, {"VW", 2}, {"KU", 2}, {"NJ", 1}, {"AV", 2}, {"SPLIT", 2}};
+  const Params rows32{{"MT", 32}, {"VW", 2}, {"KU", 2}, {"NJ", 2}, {"AV", 2}, {"AL", 1}, {"SPLIT", 1}};
+  const GemmForce forces[] = {test::force("thin", &kNoSplit), test::force("thin", &kSplit4),
+                              test::force("thin", &rows16), test::force("thin", &rows32)};
+  int i = 0;
+  for (std::int64_t t : {17, 24, 32})
+    for (std::size_t f = 0; f < std::size(forces); ++f)
+      for (bool thin_n : {false, true}) {
+        GemmCase c = thin_n ? thin_case(515, t, 131, 0) : thin_case(t, 515, 131, 0);
+        c.layout = Layout::RowMajor;
+        c.trans_a = thin_n ? Transpose::Yes : kTrans[i % 2];
+        c.trans_b = thin_n ? kTrans[i % 2] : Transpose::No;
+        c.beta = i % 3 ? 0.0 : 0.5;  // beta = 0: C poisoned with NaN, never read
+        if (i % 4 == 3 && test::device().caps().fp64) c.dtype = DType::F64;
+        ++i;
+        EXPECT_TRUE(ref::check_gemm(c, &forces[f])) << t << " rows, force " << f << (thin_n ? ", thin N" : "");
+      }
+  GemmCase along_k = thin_case(20, 515, 131, 0);
+  along_k.layout = Layout::RowMajor, along_k.trans_b = Transpose::Yes;
+  const ::testing::AssertionResult r = ref::check_gemm(along_k, &forces[0]);
+  EXPECT_FALSE(r);
+  EXPECT_NE(std::string(r.message()).find("at most 32 where B is read along N"), std::string::npos) << r.message();
 }
 
 // The routine takes thin products to the thin kernel by default (8 x 4096 x
@@ -196,6 +226,15 @@ TEST(GemmThin, RoutineChoosesThin) {
   EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 8, 4096, 4096), true, &one).candidate->name(),
             "thin");
   EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 4096, 8, 4096), true, &one).candidate->name(),
+            "thin");
+  // THIN_MAX = 32 takes 17 to 32 rows there too, where B is read along N.
+  const GemmForce rows32 = test::force_routine({{"THIN_MAX", 32}});
+  EXPECT_EQ(detail::choose_gemm(q, test::dense_problem(DType::F32, 32, 4096, 4096), true, &rows32).candidate->name(),
+            "thin");
+  detail::GemmProblem along_k = test::dense_problem(DType::F32, 32, 4096, 4096);
+  along_k.trans_b = true;
+  EXPECT_NE(detail::choose_gemm(q, along_k, true, &rows32).candidate->name(), "thin");
+  EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 33, 4096, 4096), true, &rows32).candidate->name(),
             "thin");
   const GemmForce kernel4 = test::force_routine({{"KERNEL", 4}});
   EXPECT_EQ(detail::choose_gemm(q, test::dense_problem(DType::F32, 8, 16, 16), true, &kernel4).candidate->name(),
@@ -377,6 +416,11 @@ TEST(GemmThinDescriptor, Refusals) {
   EXPECT_NE(fam().check(q, caps, test::dense_problem(DType::F32, 1, 4096, 4096)), "");
   q["WGY"] = 1;
   EXPECT_EQ(fam().check(q, caps, test::dense_problem(DType::F32, 1, 4096, 4096)), "");
-  EXPECT_NE(detail::thin_candidate().applies(test::dense_problem(DType::F32, 17, 17, 4096), caps), "");
-  EXPECT_EQ(detail::thin_candidate().applies(test::dense_problem(DType::F32, 17, 16, 4096), caps), "");
+  EXPECT_NE(detail::thin_candidate().applies(test::dense_problem(DType::F32, 33, 33, 4096), caps), "");
+  EXPECT_EQ(detail::thin_candidate().applies(test::dense_problem(DType::F32, 32, 33, 4096), caps), "");
+  EXPECT_EQ(detail::thin_candidate().applies(test::dense_problem(DType::F32, 17, 17, 4096), caps), "");
+  EXPECT_NE(detail::thin_candidate().applies(nk_problem(17, 4096, 4096), caps), "");  // along K: 16 at most
+  EXPECT_EQ(detail::thin_candidate().applies(nk_problem(16, 4096, 4096), caps), "");
+  // M = 32 under the GPU defaults: one block of 32 rows (36 x 4 registers).
+  EXPECT_EQ(fam().fit(p, caps, test::dense_problem(DType::F32, 32, 4096, 4096)).at("MT"), 32);
 }

@@ -61,7 +61,7 @@ void launch_every_size(const Family& fam, const Queue& q, const ConvCall& c, con
 }
 
 // A GEMM-based candidate's product has the output channels of a group as
-// one side; with at most GemmThinFamily::kMaxThin (16) of them GEMM's
+// one side; with at most GemmThinFamily::kMaxThinAlongK (16) of them GEMM's
 // routine gives it to the thin kernel (gemm_thin.cl), the pixels being its
 // wide operand. Where that operand is pixel-major (an NHWC input, im2col's
 // patches) it is stored N x K, and the thin kernel's K-contiguous path gives
@@ -74,8 +74,8 @@ void launch_every_size(const Family& fam, const Queue& q, const ConvCall& c, con
 // default order passes such shapes over; a tuned KERNEL (the conv_routine
 // bucket pointwise_thin) may still choose them.
 std::string thin_pixel_major(const ConvProblem& pr, bool pixel_major) {
-  if (!pixel_major || pr.k / pr.groups > GemmThinFamily::kMaxThin) return "";
-  return "at most " + std::to_string(GemmThinFamily::kMaxThin) +
+  if (!pixel_major || pr.k / pr.groups > GemmThinFamily::kMaxThinAlongK) return "";
+  return "at most " + std::to_string(GemmThinFamily::kMaxThinAlongK) +
          " output channels per group over pixel-major pixels (GEMM's thin kernel, one work-group row per pixel)";
 }
 

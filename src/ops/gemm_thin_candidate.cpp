@@ -1,4 +1,4 @@
-// The thin candidate: gemm_thin.cl for products whose M or N is at most 16
+// The thin candidate: gemm_thin.cl for products whose M or N is at most 16 (32 where B is read along N)
 // (decode-time inference, GEMV), reading the wide operand once. A call whose
 // N is the thinner dimension runs as C^T = B^T A^T over the same memory
 // (GemmCall::swapped). Where the grid would not fill the device, K is split
@@ -37,7 +37,8 @@ class ThinCandidate : public GemmCandidate {
   int id() const override { return 4; }
   const KernelFamily& family() const override { return families::gemm_thin(); }
   std::string applies(const GemmProblem& pr, const Capabilities&) const override {
-    if (std::min(pr.m, pr.n) > GemmThinFamily::kMaxThin) return "applies to products whose M or N is at most 16";
+    if (!GemmThinFamily::fits_thin(pr))
+      return "applies to products whose M or N is at most 16, or at most 32 where B is read along N";
     return "";
   }
   bool preferred(const GemmProblem& pr, const Params& routine) const override {

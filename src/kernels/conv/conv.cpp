@@ -348,7 +348,7 @@ Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const C
 }
 
 std::string ConvRoutineFamily::bucket(const ConvProblem& pr) const {
-  if (pr.pointwise()) return pr.k / pr.groups <= GemmThinFamily::kMaxThin ? "pointwise_thin" : "pointwise";
+  if (pr.pointwise()) return pr.k / pr.groups <= GemmThinFamily::kMaxThinAlongK ? "pointwise_thin" : "pointwise";
   return pr.depthwise() ? "depthwise" : "general";
 }
 

@@ -300,12 +300,19 @@ struct ThinView {
 // gemm_thin_reduce.
 using ThinSplit = gemm_kernels::KSplit;
 
-// gemm_thin's own buckets: the thin dimension (1, up to 4, up to 16) and how
+// gemm_thin's own buckets: the thin dimension (1, up to 4, 16 or 32) and how
 // the kernel reads B ("kn": along N; "nk": along K, B stored N x K), the two
 // code paths, each with its own best shape.
 class GemmThinFamily : public GemmFamilyBase {
  public:
-  static constexpr std::int64_t kMaxThin = 16;  // the candidate applies up to this M (or N)
+  static constexpr std::int64_t kMaxThin = 32;  // the candidate applies up to this M (or N)
+  // Beyond 16 rows only where B is read along N (stored K x N): along K a
+  // row of work-items per column of C reduces across its lanes, which pays
+  // off for long products only, and convolutions' pixel-major operands take
+  // that path with a depth of tens (see conv_launch.cpp).
+  static constexpr std::int64_t kMaxThinAlongK = 16;
+  // The thin kernel applies to the problem (its thin side and B's storage).
+  static bool fits_thin(const GemmProblem& problem);
 
   std::string name() const override { return "gemm_thin"; }
   std::string source() const override { return "gemm/gemm_thin.cl"; }

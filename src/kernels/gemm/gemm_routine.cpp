@@ -258,7 +258,9 @@ std::vector<Parameter> GemmRoutineFamily::parameters(const Capabilities& caps) c
           // as the thin kernel streams it, a type's entry can keep the thin
           // kernel to the thinnest products (H100 f16: M = 1 thin, M = 16
           // wgmma).
-          {"THIN_MAX", {1, 2, 4, 8, 16}, 16, "the thin dimension (min(m, n)) at most which the thin kernel runs"}};
+          {"THIN_MAX", {1, 2, 4, 8, 16, 32}, 16,
+           "the thin dimension (min(m, n)) at most which the thin kernel runs (beyond 16: only where it reads B "
+           "along N)"}};
 }
 
 Geometry GemmRoutineFamily::geometry(const Params&, const Capabilities&, const GemmProblem&) const { return Geometry{}; }
@@ -270,6 +272,7 @@ bool GemmRoutineFamily::use_tiled(const Params& p, const GemmProblem& pr) {
 
 bool GemmRoutineFamily::use_thin(const Params& p, const GemmProblem& pr) {
   if (std::min(pr.m, pr.n) > std::min<std::int64_t>(GemmThinFamily::kMaxThin, p.at("THIN_MAX"))) return false;
+  if (!GemmThinFamily::fits_thin(pr)) return false;
   const double t = double(p.at("THIN_MIN"));
   return double(std::max(pr.m, pr.n)) * double(pr.k) >= t * t;
 }

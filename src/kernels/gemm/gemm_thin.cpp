@@ -70,7 +70,18 @@ std::int64_t a_pack_span(const Params& p, const ThinView& v) {
   return v.trans_a ? p.at("MT") : v.trans_b ? p.at("VW") : p.at("KU");
 }
 
+// Accumulators and loaded values of B per work-item.
+std::int64_t registers(const Params& p, const ThinView& v) {
+  const std::int64_t mt = p.at("MT"), nj = p.at("NJ"), vw = p.at("VW"), ku = p.at("KU");
+  return v.trans_b ? mt * nj + ku * nj * vw : (mt + ku) * nj * vw;
+}
+
 }  // namespace
+
+bool GemmThinFamily::fits_thin(const GemmProblem& pr) {
+  const ThinView v = view(pr);
+  return v.m <= (v.trans_b ? kMaxThinAlongK : kMaxThin);
+}
 
 ThinView GemmThinFamily::view(const GemmProblem& pr) {
   ThinView v;
@@ -109,7 +120,9 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
       {"NJ", {1, 2, 4}, 1, "packs of columns (B read along N) or columns (along K) of C per work-item"},
       {"KU", {1, 2, 4, 8, 16}, 4,
        "loads of B per lane and column (pack) issued before any is used: rows of K (B read along N) or packs along K"},
-      {"MT", {1, 2, 4, 8, 16}, 16, "rows of the thin operand per group (fit: at most the thin dimension's power of two)"},
+      {"MT", {1, 2, 4, 8, 16, 32}, 32,
+       "rows of the thin operand per group (fit: at most the thin dimension's power of two, halved while over 256 "
+       "registers)"},
       {"AV", {1, 2, 4, 8}, 4,
        "elements per load of A along its contiguous dimension (fit: bounded by A's alignment and the lane's span)"},
       {"AL", {0, 1, 2, 4, 8, 16}, cpu ? 4 : 0,
@@ -125,7 +138,8 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
 std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   if (std::string why = check_candidates(p, caps); !why.empty()) return why;
   const ThinView v = view(pr);
-  const std::int64_t wgx = p.at("WGX"), wgy = p.at("WGY"), vw = p.at("VW"), nj = p.at("NJ"), mt = p.at("MT");
+  if (!fits_thin(pr)) return "more than 16 thin rows where B is read along K, or more than 32";
+  const std::int64_t wgx = p.at("WGX"), wgy = p.at("WGY"), vw = p.at("VW");
   if (std::string why = gemm_kernels::fits_group(caps, wgx, wgy); !why.empty()) return why;
   if (vw > max_vw(caps, pr)) return "VW exceeds the backend's widest pack for this type";
   if (v.align_b % vw) return "B's offset, leading dimension or batch stride is not a multiple of VW";
@@ -136,11 +150,10 @@ std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, con
     return v.trans_a ? "AV does not divide MT (A stored K x M)"
                      : v.trans_b ? "AV does not divide VW (A stored M x K, B read along K)"
                                  : "AV does not divide KU (A stored M x K, B read along N)";
-  const std::int64_t regs = v.trans_b ? mt * nj + p.at("KU") * nj * vw : (mt + p.at("KU")) * nj * vw;
-  if (regs > 256) return "more than 256 accumulators and loaded values per work-item";
+  if (registers(p, v) > 256) return "more than 256 accumulators and loaded values per work-item";
   if (p.at("SG") && reduction::subgroup_size(caps) != wgx) return "SG needs sub-groups of WGX lanes";
   if (local_bytes(p, pr, v.trans_b) > local_limit(caps)) return "local memory exceeds the device's";
-  const std::int64_t rows = ceil_div(std::max<std::int64_t>(v.m, 1), mt);
+  const std::int64_t rows = ceil_div(std::max<std::int64_t>(v.m, 1), p.at("MT"));
   if (rows * split(p, caps, pr).splits > kMaxGridY) return "more than 65535 row blocks times splits";
   return "";
 }
@@ -223,6 +236,7 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
     std::int64_t vw = std::min(p["VW"], max_vw(caps, pr));
     while (vw > 1 && v.align_b % vw) vw /= 2;
     p["VW"] = vw;
+    while (p["MT"] > 1 && registers(p, v) > 256) p["MT"] /= 2;  // M = 32 under wide packs (CPUs)
     std::int64_t av = std::min(p["AV"], max_vw(caps, pr));
     while (av > 1 && (v.align_a % av || a_pack_span(p, v) % av)) av /= 2;
     p["AV"] = av;
@@ -242,18 +256,18 @@ Params GemmThinFamily::fit(const Params& tuned, const Capabilities& caps, const 
 
 std::string GemmThinFamily::bucket(const GemmProblem& pr) const {
   const ThinView v = view(pr);
-  return std::string(v.m <= 1 ? "m<=1" : v.m <= 4 ? "m<=4" : "m<=16") + (v.trans_b ? "/nk" : "/kn");
+  return std::string(v.m <= 1 ? "m<=1" : v.m <= 4 ? "m<=4" : v.m <= 16 ? "m<=16" : "m<=32") + (v.trans_b ? "/nk" : "/kn");
 }
 
 std::vector<std::string> GemmThinFamily::buckets() const {
-  return {"m<=1/kn", "m<=4/kn", "m<=16/kn", "m<=1/nk", "m<=4/nk", "m<=16/nk"};
+  return {"m<=1/kn", "m<=4/kn", "m<=16/kn", "m<=32/kn", "m<=1/nk", "m<=4/nk", "m<=16/nk"};
 }
 
 // Decode-time shapes: M tokens against a square weight of 4096 (1024 on CPUs).
 GemmProblem GemmThinFamily::make_example(DType dtype, const std::string& b, const Capabilities& caps) const {
   GemmProblem pr;
   pr.dtype = dtype;
-  pr.m = b.rfind("m<=1/", 0) == 0 ? 1 : b.rfind("m<=4/", 0) == 0 ? 4 : 16;
+  pr.m = b.rfind("m<=1/", 0) == 0 ? 1 : b.rfind("m<=4/", 0) == 0 ? 4 : b.rfind("m<=16/", 0) == 0 ? 16 : 32;
   pr.n = pr.k = caps.type == DeviceType::CPU ? 1024 : 4096;
   pr.trans_b = b.size() > 3 && b.compare(b.size() - 3, 3, "/nk") == 0;
   pr.comp_half = dtype == DType::F16 && caps.fp16;
