@@ -182,8 +182,29 @@ TEST(Cli, BenchBlasRunsEveryCase) {
     EXPECT_GT(r["median_us"].get<double>(), 0.0) << r.dump();
     EXPECT_GT(r["fraction_of_copy_ceiling"].get<double>(), 0.0) << r.dump();
     const auto& ref = r["reference"];
-    if (ref["available"].get<bool>() && (r["op"] == "nrm2" || r["op"] == "trmv" || r["op"] == "trsv"))
+    if (ref["available"].get<bool>() && r["dtype"] != "f16" &&
+        (r["op"] == "nrm2" || r["op"] == "trmv" || r["op"] == "trsv"))
       EXPECT_LT(ref["relative_difference"].get<double>(), 1e-4) << r.dump();
+  }
+  // The h rows (level 1 and 2): a reference's results within the h
+  // tolerance, or a reason that names why there is none (PoCL: no
+  // cl_khr_fp16 for CLBlast's half routines).
+  std::vector<nlohmann::json> half_rows;
+  for (const auto* list : {&rows, &j["operators"]["blas"]["level2"]["rows"]})
+    for (const auto& r : *list)
+      if (r["dtype"] == "f16") half_rows.push_back(r);
+  EXPECT_EQ(half_rows.size(), 7u) << j.dump();
+  for (const auto& r : half_rows) {
+    const auto& ref = r["reference"];
+    if (!ref["available"].get<bool>()) {
+      EXPECT_FALSE(ref["reason"].get<std::string>().empty()) << r.dump();
+      if (!test::device().caps().fp16 && test::device().backend() == Backend::OpenCL &&
+          j["operators"]["blas"]["reference_available"].get<bool>())
+        EXPECT_NE(ref["reason"].get<std::string>().find("cl_khr_fp16"), std::string::npos) << r.dump();
+    } else if (ref.contains("relative_difference")) {
+      EXPECT_LE(ref["relative_difference"].get<double>(), ref["tolerance"].get<double>()) << r.dump();
+      EXPECT_TRUE(ref["within_tolerance"].get<bool>()) << r.dump();
+    }
   }
   const auto& level3 = j["operators"]["blas"]["level3"];
   EXPECT_EQ(level3.size(), 2u) << j.dump();

@@ -10,6 +10,9 @@
 #include <cstring>
 #include <limits>
 
+#include "bench_blas.hpp"  // kHalfResultTolerance
+#include "optune/blas.hpp"
+#include "optune/blas2.hpp"
 #include "reference_blas.hpp"
 #include "reference_conv.hpp"
 #include "dynamic_library.hpp"
@@ -404,5 +407,112 @@ TEST(ReferenceBlas, EnqueueNativeSpansTheForeignWork) {
   } else {
     EXPECT_EQ(nb.cl_mem, interop::native_buffer(x).cl_mem);
     EXPECT_EQ(nb.offset_bytes, 5 * sizeof(std::uint32_t));
+  }
+}
+
+// The h rows' reference (f16 storage, f32 arithmetic). On CUDA: cuBLAS's
+// cublasAxpyEx, cublasDotEx and cublasNrm2Ex, and gemv in both orders
+// through cublasGemmEx with n = 1, agree with optune's h routines and with a
+// double sum on the host (values k / 8 in [-1, 1], so the f32 sums are exact
+// and both sides round the same number to f16: equal, nrm2 within the
+// bench's h tolerance); ger and symv say cuBLAS has none. On OpenCL, every h
+// row says why CLBlast is not compared.
+namespace {
+
+std::vector<half> eighths(std::size_t n, std::uint64_t seed) {
+  std::vector<half> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = half(float(std::int64_t((i * 2654435761u + seed) % 17) - 8) / 8);
+  return v;
+}
+
+half poison() { return half(std::numeric_limits<float>::quiet_NaN()); }
+
+}  // namespace
+
+TEST(ReferenceBlas, HalfLevel1AndGemvAgreeOrSayWhyNot) {
+  REQUIRE_REFERENCE();
+  const Queue& q = test::queue();
+  const Context& ctx = test::context();
+  const bool cuda = q.device().backend() == Backend::CUDA;
+  using tool::Level1Call, tool::Level1Op, tool::Level2Call, tool::Level2Op;
+  for (Level2Op op : {Level2Op::Ger, Level2Op::Symv}) {
+    const std::string why = blas.unsupported(Level2Call{op, DType::F16, 37});
+    EXPECT_EQ(why.rfind("none: ", 0), 0u) << why;
+    if (cuda) EXPECT_NE(why.find(op == Level2Op::Ger ? "no half ger" : "no half symv"), std::string::npos) << why;
+  }
+  if (!cuda) {
+    for (Level1Op op : {Level1Op::Axpy, Level1Op::Dot, Level1Op::Nrm2}) {
+      const std::string why = blas.unsupported(Level1Call{op, DType::F16, 1001, 0.5});
+      EXPECT_EQ(why.rfind("none: ", 0), 0u) << why;
+      if (!q.device().caps().fp16) EXPECT_NE(why.find("cl_khr_fp16"), std::string::npos) << why;
+    }
+    const std::string why = blas.unsupported(Level2Call{Level2Op::Gemv, DType::F16, 37});
+    EXPECT_EQ(why.rfind("none: ", 0), 0u) << why;
+    return;
+  }
+
+  const std::int64_t n = 1001;
+  const std::vector<half> hx = eighths(std::size_t(n), 3), hy = eighths(std::size_t(n), 11);
+  Buffer<half> x = ctx.alloc<half>(std::size_t(n)), y = ctx.alloc<half>(std::size_t(n));
+  Buffer<half> ours = ctx.alloc<half>(1), theirs = ctx.alloc<half>(1);
+  q.upload(x, std::span<const half>(hx));
+  double dot_want = 0, sq = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    dot_want += double(float(hx[i])) * double(float(hy[i]));
+    sq += double(float(hx[i])) * double(float(hx[i]));
+  }
+  for (Level1Op op : {Level1Op::Axpy, Level1Op::Dot, Level1Op::Nrm2}) {
+    SCOPED_TRACE(op == Level1Op::Axpy ? "axpy" : op == Level1Op::Dot ? "dot" : "nrm2");
+    const Level1Call call{op, DType::F16, n, 0.5};
+    if (const std::string why = blas.unsupported(call); !why.empty()) {
+      EXPECT_EQ(why.rfind("none: this cuBLAS lacks cublas", 0), 0u) << why;
+      continue;
+    }
+    q.upload(y, std::span<const half>(hy));
+    q.upload(theirs, std::span<const half>(std::vector<half>{poison()}));
+    blas.level1(q, call, interop::native_buffer(x), interop::native_buffer(y), interop::native_buffer(theirs)).wait();
+    if (op == Level1Op::Axpy) {
+      const std::vector<half> got = q.download(y);
+      for (std::int64_t i = 0; i < n; ++i)  // 0.5 x + y: sixteenths below 2, exact in f16
+        ASSERT_EQ(float(got[i]), 0.5f * float(hx[i]) + float(hy[i])) << i;
+      continue;
+    }
+    q.upload(y, std::span<const half>(hy));
+    if (op == Level1Op::Dot) dot(q, n, x, 1, y, 1, ours).wait();
+    else nrm2(q, n, x, 1, ours).wait();
+    const float a = float(q.download(ours)[0]), b = float(q.download(theirs)[0]);
+    if (op == Level1Op::Dot) {
+      EXPECT_EQ(b, float(half(float(dot_want))));
+      EXPECT_EQ(a, b);
+    } else {
+      EXPECT_NEAR(b, std::sqrt(sq), tool::kHalfResultTolerance * std::sqrt(sq));
+      EXPECT_NEAR(a, b, tool::kHalfResultTolerance * std::fabs(b));
+    }
+  }
+
+  // gemv through cublasGemmEx (n = 1): column-major 37 x 37, alpha 0.5,
+  // beta 0 (y poisoned: it must not be read).
+  const std::int64_t m = 37;
+  const std::vector<half> ha = eighths(std::size_t(m * m), 5), hv = eighths(std::size_t(m), 7);
+  Buffer<half> a = ctx.alloc<half>(std::size_t(m * m)), v = ctx.alloc<half>(std::size_t(m));
+  Buffer<half> y1 = ctx.alloc<half>(std::size_t(m)), y2 = ctx.alloc<half>(std::size_t(m));
+  q.upload(a, std::span<const half>(ha));
+  q.upload(v, std::span<const half>(hv));
+  for (Level2Op op : {Level2Op::Gemv, Level2Op::GemvT}) {
+    SCOPED_TRACE(op == Level2Op::Gemv ? "gemv" : "gemv_t");
+    const Level2Call call{op, DType::F16, m};
+    ASSERT_EQ(blas.unsupported(call), "");
+    q.upload(y2, std::span<const half>(std::vector<half>(std::size_t(m), poison())));
+    blas.level2(q, call, interop::native_buffer(a), interop::native_buffer(v), interop::native_buffer(y2)).wait();
+    const BlasTranspose t = op == Level2Op::GemvT ? BlasTranspose::Yes : BlasTranspose::No;
+    gemv<half>(q, Layout::ColMajor, t, m, m, half(0.5f), a, m, v, 1, half(0.0f), y1, 1).wait();
+    const std::vector<half> mine = q.download(y1), got = q.download(y2);
+    for (std::int64_t i = 0; i < m; ++i) {
+      double sum = 0;
+      for (std::int64_t j = 0; j < m; ++j)
+        sum += double(float(ha[std::size_t(op == Level2Op::GemvT ? j + i * m : i + j * m)])) * double(float(hv[j]));
+      ASSERT_EQ(float(got[i]), float(half(float(0.5 * sum)))) << i;
+      ASSERT_EQ(float(mine[i]), float(got[i])) << i;
+    }
   }
 }

@@ -580,16 +580,19 @@ f64_sweep() {
   done
 }
 
-# BLAS in half precision (issue 20): test_blas_half (every h routine) on
-# CUDA and the NVIDIA OpenCL device, then the f16 bench rows (level 1's axpy,
+# BLAS in half precision (issue 20): test_blas_half (every h routine) and
+# test_reference_blas (its HalfLevel1AndGemvAgreeOrSayWhyNot: cuBLAS's h
+# reference against optune's) on CUDA and the NVIDIA OpenCL device, then the f16 bench rows (level 1's axpy,
 # dot, nrm2 and level 2's gemv, gemv_t, ger, symv: fractions of the copy
-# ceiling, no reference) on both back ends (JSON in $OUT/blas-*.json, the
+# ceiling; on CUDA against cuBLAS's AxpyEx, DotEx, Nrm2Ex and GemmEx with
+# n = 1 for gemv, each row's reference.reason saying why where there is none)
+# on both back ends (JSON in $OUT/blas-*.json, the
 # names the blas step writes: run one or the other).
 blas_half() {
   local ocl
   ocl=$(ocl_device)
-  named_tests cuda:0 blas-half-cuda 'test_blas_half'
-  named_tests "$ocl" blas-half-opencl 'test_blas_half'
+  named_tests cuda:0 blas-half-cuda 'test_blas_half|test_reference_blas'
+  named_tests "$ocl" blas-half-opencl 'test_blas_half|test_reference_blas'
   bench_both blas --only f16 "$@"
 }
 

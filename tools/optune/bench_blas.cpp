@@ -13,8 +13,8 @@ namespace optune::tool {
 namespace {
 
 const Level1Op kOps[] = {Level1Op::Axpy, Level1Op::Dot, Level1Op::Nrm2};
-// f16 (storage, f32 arithmetic): optune's rows only (the references' half
-// level 1 is not called), as a fraction of the copy ceiling.
+// f16 (storage, f32 arithmetic): against cuBLAS's cublasAxpyEx, cublasDotEx
+// and cublasNrm2Ex (f32 execution); CLBlast's rows say why not.
 const DType kTypes[] = {DType::F32, DType::F64, DType::C32, DType::F16};
 
 std::string op_name(Level1Op op, DType t) {
@@ -89,6 +89,7 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
           rj["relative_difference"] = magnitude(d) / theirs;
         }
         if (op == Level1Op::Nrm2) rj["relative_difference"] = std::abs(ours - theirs) / (theirs > 0 ? theirs : 1);
+        judge_half_difference(t, rj);
       }
     } catch (const Error& e) {
       why = std::string("error: ") + e.what();
@@ -124,14 +125,21 @@ nlohmann::json reference_row(const Timing& theirs, const Timing& ours, double by
           {"speed_ratio", theirs.median_s / ours.median_s}};
 }
 
+void judge_half_difference(DType t, nlohmann::json& rj) {
+  if (t != DType::F16 || !rj.contains("relative_difference")) return;
+  rj["tolerance"] = kHalfResultTolerance;
+  rj["within_tolerance"] = rj["relative_difference"].get<double>() <= kHalfResultTolerance;
+}
+
 void print_row(const std::string& op, DType t, std::int64_t n, int n_width, const Timing& tm, double gbs, double frac,
                const nlohmann::json& rj, const std::string& why) {
   std::printf("%-6s %-4s %*lld %10.1f %9.1f %6.1f%%", op.c_str(), std::string(dtype_name(t)).c_str(), n_width,
               static_cast<long long>(n), tm.median_s * 1e6, gbs, 100 * frac);
   if (rj["available"].get<bool>())
-    std::printf(" %10.1f %9.1f %7.2f %9.1e\n", rj["median_us"].get<double>(), rj["gbs"].get<double>(),
+    std::printf(" %10.1f %9.1f %7.2f %9.1e%s\n", rj["median_us"].get<double>(), rj["gbs"].get<double>(),
                 rj["speed_ratio"].get<double>(),
-                rj.contains("relative_difference") ? rj["relative_difference"].get<double>() : 0.0);
+                rj.contains("relative_difference") ? rj["relative_difference"].get<double>() : 0.0,
+                rj.value("within_tolerance", true) ? "" : " MISMATCH: beyond the h tolerance 2^-9");
   else
     std::printf("  %s\n", why.c_str());
   std::printf("       %s\n", tm.parameters_text.c_str());

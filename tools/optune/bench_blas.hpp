@@ -1,7 +1,8 @@
 // optune bench blas: BLAS level 1 (axpy, dot, nrm2; dotc for c32) and level 2
 // (gemv, gemv_t, ger, symv; geru and hemv for c32) in f32, f64
-// and c32 (and h: optune's rows only, against the copy ceiling) on vectors of 256 MiB each (16 MiB on CPUs), well beyond the
-// caches, as GB/s (bytes read plus written) and as a fraction of the copy
+// and c32 (and h: f16 storage, f32 arithmetic; against cuBLAS's Ex routines
+// where it has them, see reference/cublas.cpp) on vectors of 256 MiB each
+// (16 MiB on CPUs), well beyond the caches, as GB/s (bytes read plus written) and as a fraction of the copy
 // ceiling, against CLBlast (OpenCL) or cuBLAS (CUDA) in the same run on the
 // same buffers, their results compared. Level 3 (bench_blas3.cpp): cgemm and
 // symm (f32) at 4096 (256 on CPUs) as TFLOP/s, in the JSON's "level3" rows.
@@ -61,6 +62,15 @@ nlohmann::json memory_row(const std::string& op, DType t, std::int64_t n, double
 nlohmann::json reference_row(const Timing& theirs, const Timing& ours, double bytes);
 void print_row(const std::string& op, DType t, std::int64_t n, int n_width, const Timing& tm, double gbs, double frac,
                const nlohmann::json& rj, const std::string& why);
+
+// How far two h results (f16 storage, f32 arithmetic) may differ, relative
+// to the largest: each rounds once to f16 (half an ulp, 2^-11), so they lie
+// at most one ulp of the largest apart (2^-10); twice that leaves room for
+// the two summation orders' f32 drift (about 2^-24 sqrt(n), far below).
+constexpr double kHalfResultTolerance = 0x1p-9;
+// For an h row whose reference reported a relative_difference: adds
+// "tolerance" and "within_tolerance" (print_row then flags a mismatch).
+void judge_half_difference(DType t, nlohmann::json& rj);
 
 // A downloaded value as host arithmetic takes it (f16 through float).
 template <class T>

@@ -19,7 +19,9 @@ namespace optune::tool {
 namespace {
 
 const Level2Op kOps[] = {Level2Op::Gemv, Level2Op::GemvT, Level2Op::Ger, Level2Op::Symv};
-// f16: optune's rows only (the references' are not called), against the copy ceiling.
+// f16 (storage, f32 arithmetic): gemv and gemv_t against cuBLAS's
+// cublasGemmEx with n = 1 (f32 compute); cuBLAS has no half ger or symv, and
+// CLBlast's rows say why not: each row's reason.
 const DType kTypes[] = {DType::F32, DType::F64, DType::C32, DType::F16};
 
 std::string op_name(Level2Op op, DType t) {
@@ -104,6 +106,7 @@ nlohmann::json run_row(const Queue& q, const Ceilings& c, ReferenceBlas* ref, co
       if (op != Level2Op::Ger) {
         run_ours(q, op, n, a, x, y).wait();
         rj["relative_difference"] = difference(q.download(y), q.download(y2));
+        judge_half_difference(t, rj);
       }
     } catch (const Error& e) {
       why = std::string("error: ") + e.what();

@@ -312,6 +312,7 @@ class Clblast : public ReferenceBlas {
   }
 
   std::string unsupported(const Level1Call& call) const override {
+    if (call.dtype == DType::F16) return half_reason();
     if (call.dtype == DType::F64 && !fp64_) return "the device has no fp64";
     if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32)
       return "not compared for this type";
@@ -379,6 +380,7 @@ class Clblast : public ReferenceBlas {
   }
 
   std::string unsupported(const Level2Call& call) const override {
+    if (call.dtype == DType::F16) return half_reason();
     if (call.dtype == DType::F64 && !fp64_) return "the device has no fp64";
     const bool have = call.dtype == DType::F32 ? api_.s2.loaded() : call.dtype == DType::F64 ? api_.d2.loaded()
                                                                   : call.dtype == DType::C32 && api_.c2.loaded();
@@ -435,6 +437,12 @@ class Clblast : public ReferenceBlas {
   }
 
  private:
+  // Why the h level-1 and level-2 rows have no CLBlast reference.
+  std::string half_reason() const {
+    if (!fp16_) return "none: CLBlast's half routines need cl_khr_fp16, which the device lacks";
+    return "none: not compared: CLBlast's half level 1 and 2 compute in f16, optune's h in f32";
+  }
+
   PatchesFn* patches_fn(const Im2colCall& call) const {
     const PatchesApi& api = call.dtype == DType::F64 ? api_.dx : call.dtype == DType::C32 ? api_.cx : api_.sx;
     return call.to_im ? api.col2im : api.im2col;

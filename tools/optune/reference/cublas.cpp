@@ -10,6 +10,13 @@
 // CUDA_R_32F and CUBLAS_COMPUTE_32F_FAST_TF32, the contract of
 // optune's GemmCompute::FastTF32.
 //
+// h (f16 storage, f32 arithmetic, as optune's h BLAS): level 1 through
+// cublasAxpyEx, cublasDotEx and cublasNrm2Ex (x, y and the result
+// CUDA_R_16F, alpha and execution CUDA_R_32F); gemv in both orders through
+// cublasGemmEx with n = 1 (A, x and y CUDA_R_16F, CUBLAS_COMPUTE_32F), the
+// same y = alpha op(A) x + beta y. cuBLAS has no half ger or symv: those rows
+// say so.
+//
 // cuBLAS is column-major only. A row-major C = op(A) op(B) is the column-major
 // C^T = op(B)^T op(A)^T on the same memory, so row-major calls swap A and B
 // (and m and n) and keep every leading dimension.
@@ -70,6 +77,14 @@ using DotFn = int(Handle, int n, const S* x, int incx, const S* y, int incy, S* 
 template <class S, class R>
 using Nrm2Fn = int(Handle, int n, const S* x, int incx, R* result);
 using C32 = std::complex<float>;  // cuComplex's layout
+// The mixed-type level 1 (types are cudaDataType; alpha and result on the
+// pointer mode's side).
+using AxpyExFn = int(Handle, int n, const void* alpha, int alpha_type, const void* x, int x_type, int incx, void* y,
+                     int y_type, int incy, int execution_type);
+using DotExFn = int(Handle, int n, const void* x, int x_type, int incx, const void* y, int y_type, int incy,
+                    void* result, int result_type, int execution_type);
+using Nrm2ExFn = int(Handle, int n, const void* x, int x_type, int incx, void* result, int result_type,
+                     int execution_type);
 // trmv and trsv: (handle, uplo, trans, diag, n, A, lda, x, incx).
 template <class S>
 using TriFn = int(Handle, int uplo, int trans, int diag, int n, const S* a, int lda, S* x, int incx);
@@ -149,6 +164,9 @@ struct CublasApi {
   Nrm2Fn<float, float>* snrm2 = nullptr;
   Nrm2Fn<double, double>* dnrm2 = nullptr;
   Nrm2Fn<C32, float>* scnrm2 = nullptr;
+  AxpyExFn* axpy_ex = nullptr;  // optional: the h level-1 rows go without a reference when missing
+  DotExFn* dot_ex = nullptr;
+  Nrm2ExFn* nrm2_ex = nullptr;
   TriFn<float>* strmv = nullptr;  // optional, as the triangular rows
   TriFn<double>* dtrmv = nullptr;
   TriFn<C32>* ctrmv = nullptr;
@@ -210,6 +228,9 @@ const CublasApi& load() {
     lib.symbol("cublasSnrm2_v2", api.snrm2, &missing);
     lib.symbol("cublasDnrm2_v2", api.dnrm2, &missing);
     lib.symbol("cublasScnrm2_v2", api.scnrm2, &missing);
+    lib.symbol("cublasAxpyEx", api.axpy_ex, nullptr);
+    lib.symbol("cublasDotEx", api.dot_ex, nullptr);
+    lib.symbol("cublasNrm2Ex", api.nrm2_ex, nullptr);
     lib.symbol("cublasStrmv_v2", api.strmv, nullptr);
     lib.symbol("cublasDtrmv_v2", api.dtrmv, nullptr);
     lib.symbol("cublasCtrmv_v2", api.ctrmv, nullptr);
@@ -287,7 +308,8 @@ class Cublas : public ReferenceBlas {
   std::string name() const override {
     return "cuBLAS " + (api_.probe.version.empty() ? std::string("(version unknown)") : api_.probe.version) +
            " (CUBLAS_DEFAULT_MATH: f32 without TF32, tf32 rows CUBLAS_COMPUTE_32F_FAST_TF32; f16 computes in f16,"
-           " bf16 in f32)";
+           " bf16 in f32; h BLAS rows f16 storage with f32 execution: cublasAxpyEx, cublasDotEx, cublasNrm2Ex,"
+           " gemv as cublasGemmEx with n = 1)";
   }
 
   std::string unsupported(DType t) const override {
@@ -394,6 +416,14 @@ class Cublas : public ReferenceBlas {
   }
 
   std::string unsupported(const Level1Call& call) const override {
+    if (call.dtype == DType::F16) {
+      const char* name = call.op == Level1Op::Axpy ? "cublasAxpyEx" : call.op == Level1Op::Dot ? "cublasDotEx"
+                                                                                               : "cublasNrm2Ex";
+      const bool have = call.op == Level1Op::Axpy ? api_.axpy_ex != nullptr
+                        : call.op == Level1Op::Dot  ? api_.dot_ex != nullptr
+                                                    : api_.nrm2_ex != nullptr;
+      return have ? "" : std::string("none: this cuBLAS lacks ") + name;
+    }
     if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32)
       return "not compared for this type";
     return "";
@@ -417,6 +447,11 @@ class Cublas : public ReferenceBlas {
       status = api_.set_pointer_mode(handle_, call.op == Level1Op::Axpy ? 0 : 1);
       if (status != kSuccess) {
         what = "cublasSetPointerMode_v2";
+        return;
+      }
+      if (call.dtype == DType::F16) {
+        status = level1_half(call.op, n, af, px, py, pr, what);
+        api_.set_pointer_mode(handle_, 0);
         return;
       }
       switch (call.op) {
@@ -493,6 +528,11 @@ class Cublas : public ReferenceBlas {
   }
 
   std::string unsupported(const Level2Call& call) const override {
+    if (call.dtype == DType::F16) {
+      if (call.op == Level2Op::Ger) return "none: cuBLAS has no half ger";
+      if (call.op == Level2Op::Symv) return "none: cuBLAS has no half symv";
+      return "";  // gemv through cublasGemmEx (n = 1), which the library needs to load at all
+    }
     if (call.dtype == DType::F32) return api_.s2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
     if (call.dtype == DType::F64) return api_.d2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
     if (call.dtype == DType::C32) return api_.c2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
@@ -505,11 +545,49 @@ class Cublas : public ReferenceBlas {
     switch (call.dtype) {
       case DType::F64: return run2<double>(q, api_.d2, call, 0.5, a, x, y);
       case DType::C32: return run2<C32>(q, api_.c2, call, C32(0.5f, 0.0f), a, x, y);
+      case DType::F16: return gemv_half(q, call, a, x, y);
       default: return run2<float>(q, api_.s2, call, 0.5f, a, x, y);
     }
   }
 
  private:
+  // h level 1 (inside the enqueue, pointer mode set): f16 x, y and result,
+  // f32 alpha and execution.
+  int level1_half(Level1Op op, int n, const float& alpha, const void* x, void* y, void* result, std::string& what) {
+    switch (op) {
+      case Level1Op::Axpy:
+        what = "cublasAxpyEx(f16, f32 execution)";
+        return api_.axpy_ex(handle_, n, &alpha, kR32F, x, kR16F, 1, y, kR16F, 1, kR32F);
+      case Level1Op::Dot:
+        what = "cublasDotEx(f16, f32 execution)";
+        return api_.dot_ex(handle_, n, x, kR16F, 1, y, kR16F, 1, result, kR16F, kR32F);
+      default:
+        what = "cublasNrm2Ex(f16, f32 execution)";
+        return api_.nrm2_ex(handle_, n, x, kR16F, 1, result, kR16F, kR32F);
+    }
+  }
+
+  // h gemv as the n x n by n x 1 product y = 0.5 op(A) x + 0 y (column-major:
+  // x an n x 1 matrix of leading dimension n, y likewise), f32 accumulation;
+  // beta = 0 leaves y unread, as gemv's.
+  Event gemv_half(const Queue& q, const Level2Call& call, const interop::NativeBuffer& a,
+                  const interop::NativeBuffer& x, const interop::NativeBuffer& y) {
+    const int n = checked_int(call.n, "n");
+    const float alpha = 0.5f, beta = 0.0f;
+    const void* pa = reinterpret_cast<const void*>(a.device_pointer);
+    const void* px = reinterpret_cast<const void*>(x.device_pointer);
+    void* py = reinterpret_cast<void*>(y.device_pointer);
+    const int op = call.op == Level2Op::GemvT ? kOpT : kOpN;
+    int status = kSuccess;
+    Event ev = interop::enqueue_native(q, [&](const interop::NativeQueue&) {
+      status = api_.gemm_ex(handle_, op, kOpN, n, 1, n, &alpha, pa, kR16F, n, px, kR16F, n, &beta, py, kR16F, n,
+                            kCompute32F, kGemmDefault);
+    });
+    if (status != kSuccess)
+      throw Error(Status::DeviceError, "cublasGemmEx(f16 gemv, n = 1) failed: " + status_text(api_, status));
+    return ev;
+  }
+
   template <class S>
   Event run3(const Queue& q, const Level3Api<S>& fn, char letter, const Level3Call& call,
              const interop::NativeBuffer& a, const interop::NativeBuffer& b, const interop::NativeBuffer& c) {

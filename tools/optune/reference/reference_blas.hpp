@@ -35,7 +35,8 @@ struct GemmCall {
 
 // BLAS level 1 for `optune bench blas`, increments 1 from the buffers' views:
 // axpy y = alpha x + y; dot result = x . y (conj(x) . y for c32: dotc);
-// nrm2 result = ||x||_2 (a real result for c32). Types f32, f64, c32.
+// nrm2 result = ||x||_2 (a real result for c32). Types f32, f64, c32, and
+// f16 (f16 storage and result, f32 arithmetic; cuBLAS's *Ex routines).
 enum class Level1Op { Axpy, Dot, Nrm2 };
 struct Level1Call {
   Level1Op op = Level1Op::Axpy;
@@ -83,7 +84,9 @@ struct Level3Call {
 // BLAS level 2 for `optune bench blas`: column-major n x n, lda n,
 // increments 1, alpha 0.5, beta 0. gemv y = A x, gemv_t y = A^T x (the
 // row-major product's order), ger A += alpha x y^T (c32: geru), symv
-// y = A x from the upper triangle (c32: hemv).
+// y = A x from the upper triangle (c32: hemv). f16: gemv and gemv_t on
+// cuBLAS (cublasGemmEx with n = 1, f32 compute); unsupported() says why
+// not for the rest ("none: cuBLAS has no half ger").
 enum class Level2Op { Gemv, GemvT, Ger, Symv };
 struct Level2Call {
   Level2Op op = Level2Op::Gemv;
