@@ -391,6 +391,33 @@ TEST(GemmThinDescriptor, AStagedInLocalMemory) {
   EXPECT_EQ(fam().defaults(cpu).at("AL"), 4);
 }
 
+// The f32 defaults pass the descriptor's own check at every bucket's
+// example, on this device and on an H100 (the tuner starts from them
+// unfitted; M = 32 takes MT 32 on GPUs and 16 on CPUs, whose wide packs would
+// pass 256 registers). Other types' widths come from the fit.
+TEST(GemmThinDescriptor, DefaultsRunEveryBucket) {
+  Capabilities h100 = test::nvidia_caps(Backend::CUDA, 90);
+  h100.compute_units = 132;
+  for (const Capabilities& caps : {test::device().caps(), h100})
+    for (const std::string& b : fam().buckets())
+      EXPECT_EQ(fam().check(fam().defaults(caps), caps, fam().make_example(DType::F32, b, caps)), "")
+          << caps.name << " " << b;
+}
+
+// Where N is the thinner side the product runs swapped, unless only the
+// unswapped form is within the limits (17 to 32 rows along N only).
+TEST(GemmThinDescriptor, SwapKeepsThePathWithinItsLimit) {
+  const auto view = [](std::int64_t m, std::int64_t n) {
+    return detail::GemmThinFamily::view(test::dense_problem(DType::F32, m, n, 4096));
+  };
+  EXPECT_TRUE(view(4096, 8).swapped);  // thin N: swapped, B read along K with 8 rows
+  EXPECT_TRUE(view(16, 8).swapped);
+  EXPECT_FALSE(view(32, 24).swapped);  // swapped, 24 rows along K: over 16
+  EXPECT_EQ(view(32, 24).m, 32);
+  EXPECT_TRUE(detail::GemmThinFamily::fits_thin(test::dense_problem(DType::F32, 32, 24, 4096)));
+  EXPECT_FALSE(detail::GemmThinFamily::fits_thin(test::dense_problem(DType::F32, 4096, 24, 4096)));
+}
+
 TEST(GemmThinDescriptor, Refusals) {
   Capabilities caps = test::nvidia_caps(Backend::OpenCL, 90);
   caps.compute_units = 132;

@@ -340,6 +340,8 @@ class GemmThinFamily : public GemmFamilyBase {
   GemmProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 
   static ThinView view(const GemmProblem& problem);
+  static ThinView oriented(const GemmProblem& problem, bool swap);  // swapped or not, as asked
+  static bool within_limits(const ThinView& v);
   // SPLIT, else enough splits for FILL quarter fills of the device, at most
   // one per K step, fewer where the partial sums would pass 256 MiB.
   ThinSplit split(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;

@@ -78,14 +78,28 @@ std::int64_t registers(const Params& p, const ThinView& v) {
 
 }  // namespace
 
-bool GemmThinFamily::fits_thin(const GemmProblem& pr) {
-  const ThinView v = view(pr);
+bool GemmThinFamily::fits_thin(const GemmProblem& pr) { return within_limits(view(pr)); }
+
+// The thin side's limit for the path the view takes: 16 along K, 32 along N.
+bool GemmThinFamily::within_limits(const ThinView& v) {
   return v.m <= (v.trans_b ? kMaxThinAlongK : kMaxThin);
 }
 
+// The product as the kernel sees it: swapped (C^T = B^T A^T) where N is the
+// thinner side, unless only the unswapped form is within the limits (row-major
+// NN 32 x 24: swapped, B would be read along K with 24 rows).
 ThinView GemmThinFamily::view(const GemmProblem& pr) {
+  const ThinView swapped = oriented(pr, true);
+  if (pr.n < pr.m && pr.n <= kMaxThin) {
+    const ThinView plain = oriented(pr, false);
+    return within_limits(swapped) || !within_limits(plain) ? swapped : plain;
+  }
+  return oriented(pr, false);
+}
+
+ThinView GemmThinFamily::oriented(const GemmProblem& pr, bool swap) {
   ThinView v;
-  v.swapped = pr.n < pr.m && pr.n <= kMaxThin;
+  v.swapped = swap;
   v.m = v.swapped ? pr.n : pr.m;
   v.n = v.swapped ? pr.m : pr.n;
   v.k = pr.k;
@@ -120,7 +134,7 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
       {"NJ", {1, 2, 4}, 1, "packs of columns (B read along N) or columns (along K) of C per work-item"},
       {"KU", {1, 2, 4, 8, 16}, 4,
        "loads of B per lane and column (pack) issued before any is used: rows of K (B read along N) or packs along K"},
-      {"MT", {1, 2, 4, 8, 16, 32}, 32,
+      {"MT", {1, 2, 4, 8, 16, 32}, cpu ? 16 : 32,
        "rows of the thin operand per group (fit: at most the thin dimension's power of two, halved while over 256 "
        "registers)"},
       {"AV", {1, 2, 4, 8}, 4,
