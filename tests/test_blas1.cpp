@@ -90,10 +90,7 @@ struct Result {
   }
 };
 
-struct Case {
-  std::int64_t n, incx, incy;
-  std::size_t offx, offy;
-};
+using Case = VectorCase;
 
 std::vector<Case> cases() {
   std::vector<Case> out;
@@ -108,10 +105,6 @@ std::vector<Case> cases() {
   }
   out.push_back({-1, 1, 1, 0, 0});
   return out;
-}
-
-std::string label(const Case& c) {
-  return "n=" + std::to_string(c.n) + " incx=" + std::to_string(c.incx) + " incy=" + std::to_string(c.incy);
 }
 
 template <class T>

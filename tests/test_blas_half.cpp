@@ -134,10 +134,8 @@ struct Result {
   }
 };
 
-struct Case {
-  std::int64_t n, incx, incy;
-  std::size_t offx, offy;
-};
+using Case = test::blas::VectorCase;
+using test::blas::label;
 std::vector<Case> cases() {
   std::vector<Case> out;
   for (std::int64_t n : {0, 1, 7, 33, 1001}) {
@@ -147,10 +145,6 @@ std::vector<Case> cases() {
     out.push_back({n, -2, 2, 0, 1});
   }
   return out;
-}
-std::string label(const Case& c) {
-  return "n=" + std::to_string(c.n) + " incx=" + std::to_string(c.incx) + " incy=" + std::to_string(c.incy) +
-         " offx=" + std::to_string(c.offx);
 }
 
 TEST(BlasHalf, Level1ElementWise) {
@@ -712,6 +706,19 @@ void poison_matrix(HMat& c) {
   c.upload();
 }
 
+// The n x n triangle `upper` of a matrix NaN outside it (unread, untouched),
+// its elements NaN too with beta_zero (C, beta = 0).
+void triangle_only(HMat& c, bool upper, bool beta_zero) {
+  for (std::int64_t i = 0; i < c.st.rows; ++i)
+    for (std::int64_t j = 0; j < c.st.cols; ++j) {
+      const std::size_t p = std::size_t(c.st.pos(i, j));
+      const bool in = upper ? i <= j : i >= j;
+      if (!in || beta_zero) c.host[p] = hnan();
+      if (!in) c.model[p] = NAN;
+    }
+  c.upload();
+}
+
 TEST(BlasHalf, Symm) {
   SCOPED_TRACE(test::seed());
   const Queue& q = test::queue();
@@ -724,13 +731,7 @@ TEST(BlasHalf, Symm) {
         SCOPED_TRACE(l2label(layout, "symm") + " left=" + std::to_string(side == Side::Left) +
                      " upper=" + std::to_string(up));
         HMat a = dense(layout, ka, ka), b = dense(layout, m, n), c = dense(layout, m, n);
-        for (std::int64_t i = 0; i < ka; ++i)  // the other triangle unread: NaN
-          for (std::int64_t j = 0; j < ka; ++j)
-            if (up ? i > j : i < j) {
-              a.host[std::size_t(a.st.pos(i, j))] = hnan();
-              a.model[std::size_t(a.st.pos(i, j))] = NAN;
-            }
-        a.upload();
+        triangle_only(a, up, false);  // the other triangle unread: NaN
         if (beta_zero) poison_matrix(c);
         const auto sa = [&](std::int64_t i, std::int64_t j) { return (up ? i <= j : i >= j) ? a.el(i, j) : a.el(j, i); };
         const H alpha = hrand(), beta = beta_zero ? H(0.0f) : hrand();
@@ -747,19 +748,6 @@ TEST(BlasHalf, Symm) {
         a.check("symm: a");
         b.check("symm: b");
       }
-}
-
-// The n x n triangle `upper` of C NaN outside it (untouched), its elements
-// NaN too with beta_zero.
-void triangle_only(HMat& c, bool upper, bool beta_zero) {
-  for (std::int64_t i = 0; i < c.st.rows; ++i)
-    for (std::int64_t j = 0; j < c.st.cols; ++j) {
-      const std::size_t p = std::size_t(c.st.pos(i, j));
-      const bool in = upper ? i <= j : i >= j;
-      if (!in || beta_zero) c.host[p] = hnan();
-      if (!in) c.model[p] = NAN;
-    }
-  c.upload();
 }
 
 TEST(BlasHalf, RankK) {

@@ -7,6 +7,7 @@
 #include <complex>
 #include <limits>
 #include <random>
+#include <string>
 #include <type_traits>
 
 #include "optune/blas.hpp"
@@ -55,6 +56,18 @@ inline std::size_t span_of(std::int64_t n, std::int64_t inc) {
 // Where element i of a vector of n with increment inc lies in its view.
 inline std::size_t at(std::int64_t i, std::int64_t n, std::int64_t inc) {
   return std::size_t(inc >= 0 ? i * inc : (n - 1 - i) * -inc);
+}
+
+// A level-1 case: n elements of x and y with their increments, each vector
+// at an offset in its buffer (packs of 4 where both offsets allow them).
+struct VectorCase {
+  std::int64_t n, incx, incy;
+  std::size_t offx, offy;
+};
+
+inline std::string label(const VectorCase& c) {
+  return "n=" + std::to_string(c.n) + " incx=" + std::to_string(c.incx) + " incy=" + std::to_string(c.incy) +
+         " offx=" + std::to_string(c.offx) + " offy=" + std::to_string(c.offy);
 }
 
 }  // namespace optune::test::blas

@@ -89,12 +89,10 @@ bool GemmThinFamily::within_limits(const ThinView& v) {
 // thinner side, unless only the unswapped form is within the limits (row-major
 // NN 32 x 24: swapped, B would be read along K with 24 rows).
 ThinView GemmThinFamily::view(const GemmProblem& pr) {
+  const ThinView plain = oriented(pr, false);
+  if (pr.n >= pr.m || pr.n > kMaxThin) return plain;
   const ThinView swapped = oriented(pr, true);
-  if (pr.n < pr.m && pr.n <= kMaxThin) {
-    const ThinView plain = oriented(pr, false);
-    return within_limits(swapped) || !within_limits(plain) ? swapped : plain;
-  }
-  return oriented(pr, false);
+  return within_limits(swapped) || !within_limits(plain) ? swapped : plain;
 }
 
 ThinView GemmThinFamily::oriented(const GemmProblem& pr, bool swap) {
