@@ -153,14 +153,33 @@ TEST(BenchGemm, OneProductAndTheThinGroup) {
   EXPECT_FALSE(r["flagged"].get<bool>()) << out;
   EXPECT_DOUBLE_EQ(r["operand_bytes"].get<double>(), 4.0 * (3 * 41 + 41 * 70 + 3 * 70));
   EXPECT_NE(test::run_cli("bench gemm --gemm-product 3,70", &out), 0) << out;
+  // Several triples, with --gemm-trans; a count that is not a multiple of 3,
+  // or an unknown transpose pair, is refused.
+  g = gemm_suite("--gemm-product 3,70,41,66,5,17 --gemm-trans NT --gemm-types f32 --no-reference", "", &out);
+  ASSERT_TRUE(g.is_object()) << out;
+  ASSERT_EQ(g["rows"].size(), 2u) << out;
+  EXPECT_EQ(g["rows"][1]["m"], 66);
+  EXPECT_EQ(g["rows"][1]["n"], 5);
+  EXPECT_EQ(g["rows"][1]["k"], 17);
+  for (const nlohmann::json& row : g["rows"]) {
+    EXPECT_EQ(row["trans"], "NT");
+    EXPECT_FALSE(row["flagged"].get<bool>()) << row.dump();
+  }
+  EXPECT_NE(test::run_cli("bench gemm --gemm-product 3,70,41,5 --no-reference", &out), 0) << out;
+  EXPECT_NE(out.find("M,N,K triples: 4 values given"), std::string::npos) << out;
+  EXPECT_NE(test::run_cli("bench gemm --gemm-product 3,70,41 --gemm-trans NX", &out), 0) << out;
 
+  // NN rows for M = 1, 8, 16, 32, 128 and NT (x W^T) rows for 1, 8, 16.
   g = gemm_suite("--gemm-cases thin --gemm-types f32 --no-reference", "", &out);
   ASSERT_TRUE(g.is_object()) << out;
-  ASSERT_EQ(g["rows"].size(), 5u) << out;
+  ASSERT_EQ(g["rows"].size(), 8u) << out;
+  int nt = 0;
   for (const nlohmann::json& row : g["rows"]) {
+    nt += row["trans"] == "NT";
     EXPECT_EQ(row["group"], "thin");
     EXPECT_GT(row["fraction_of_copy_ceiling"].get<double>(), 0.0);
     EXPECT_FALSE(row["flagged"].get<bool>()) << row.dump();
   }
+  EXPECT_EQ(nt, 3) << out;
   EXPECT_NE(out.find("copy ceiling, for reading A and B and writing C once"), std::string::npos) << out;
 }

@@ -10,4 +10,5 @@ apt-get download ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers opencl-c
   libclblast1 libclblast-dev clblast-utils \
   pybind11-dev libdlpack-dev \
   libblas3 libblas-dev libblas-test libgfortran5 libquadmath0 libopenblas0-pthread
+mkdir -p ../.git/info
 grep -qx '/.deb/' ../.git/info/exclude 2>/dev/null || echo '/.deb/' >>../.git/info/exclude

@@ -260,10 +260,13 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--gemm-cases", o->gemm.groups, "gemm: which groups, e.g. square,batched (default: all)")
       ->delimiter(',')
       ->check(CLI::IsMember({"square", "transpose", "inference", "thin", "batched"}));
-  cmd->add_option("--gemm-product", o->gemm.product, "gemm: one product M,N,K (row-major NN) instead of the groups")
+  cmd->add_option("--gemm-product", o->gemm.product,
+                  "gemm: products M,N,K (several: M,N,K,M,N,K...) instead of the groups, row-major, NN unless --gemm-trans")
       ->delimiter(',')
-      ->expected(3)
+      ->expected(3, 3 * 64)
       ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 20));
+  cmd->add_option("--gemm-trans", o->gemm.trans, "gemm: the --gemm-product products' transposes, A then B (default NN)")
+      ->check(CLI::IsMember({"NN", "NT", "TN", "TT"}));
   cmd->add_option("--gemm-types", o->gemm.dtypes, "gemm: which types, e.g. f32 (default: all the device supports; tf32: f32 with GemmCompute::FastTF32, CUDA sm_80+)")
       ->delimiter(',')
       ->check(CLI::IsMember({"f32", "f16", "f64", "bf16", "tf32"}));

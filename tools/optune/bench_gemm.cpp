@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "gemm_check.hpp"
 #include "reference_blas.hpp"
@@ -50,10 +52,16 @@ std::vector<Case> make_cases(const Capabilities& caps, const GemmBenchOptions& o
   if (caps.fp64 && !o.quick) types.push_back(DType::F64);
 
   std::vector<Case> cases;
-  if (o.product.size() == 3) {  // one product of the user's, in every type asked for
+  if (!o.product.empty()) {  // the user's products (M,N,K triples) with --gemm-trans, in every type asked for
+    if (o.product.size() % 3)
+      throw std::invalid_argument("--gemm-product takes M,N,K triples: " + std::to_string(o.product.size()) +
+                                  " values given");
+    const Transpose ta = o.trans[0] == 'T' ? Transpose::Yes : Transpose::No;
+    const Transpose tb = o.trans[1] == 'T' ? Transpose::Yes : Transpose::No;
     for (DType t : types)
       if (contains(o.dtypes, std::string(dtype_name(t))))
-        cases.push_back({"product", t, {Transpose::No, Transpose::No, o.product[0], o.product[1], o.product[2], 1}});
+        for (std::size_t i = 0; i + 2 < o.product.size(); i += 3)
+          cases.push_back({"product", t, {ta, tb, o.product[i], o.product[i + 1], o.product[i + 2], 1}});
     return cases;
   }
   for (DType t : types) {
@@ -71,10 +79,13 @@ std::vector<Case> make_cases(const Capabilities& caps, const GemmBenchOptions& o
     }
     // Decode-time products: M tokens against a wide B that is read once, so
     // the copy ceiling bounds them (f32 and f16).
+    // NN reads B (K x N) along N; NT is x W^T with W stored N x K (a
+    // framework's linear layer), which reads B along K.
     if (contains(o.groups, "thin") && t != DType::F64)
-      for (std::int64_t m : {1, 8, 16, 32, 128})
-        cases.push_back({"thin", t, {Transpose::No, Transpose::No, cpu ? std::max<std::int64_t>(1, m / 4) : m, big,
-                                     big, 1}});
+      for (Transpose tb : {Transpose::No, Transpose::Yes})
+        for (std::int64_t m : {1, 8, 16, 32, 128})
+          if (tb == Transpose::No || m <= 16)
+            cases.push_back({"thin", t, {Transpose::No, tb, cpu ? std::max<std::int64_t>(1, m / 4) : m, big, big, 1}});
   }
   // Batched: f32 (the targets are f32), plus --quick's first one.
   const std::int64_t small = cpu ? 32 : 64, medium = cpu ? 128 : 512;

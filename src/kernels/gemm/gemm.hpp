@@ -342,7 +342,7 @@ class GemmThinFamily : public GemmFamilyBase {
   static ThinView view(const GemmProblem& problem);
   static ThinView oriented(const GemmProblem& problem, bool swap);  // swapped or not, as asked
   static bool within_limits(const ThinView& v);
-  // SPLIT, else enough splits for FILL quarter fills of the device, at most
+  // SPLIT, else enough splits for FILL sixteenths of a device fill, at most
   // one per K step, fewer where the partial sums would pass 256 MiB.
   ThinSplit split(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
   // Scratch bytes of the partial sums (0 without a split).

@@ -112,7 +112,9 @@ ThinView GemmThinFamily::oriented(const GemmProblem& pr, bool swap) {
 // lanes 4 rows of B per step, all loaded before any is used (4 16-byte loads
 // in flight per lane, no barrier in the K loop); a group covers 128 columns,
 // the device filled by splitting K for half a fill of resident groups
-// (FILL 2). Along K (B stored N x K) the same shape is a warp per column of
+// (FILL 8 sixteenths; the unit is a sixteenth so that a tuned entry can ask
+// for less than a quarter fill, e.g. no split at 128 groups of 256 on an
+// H100). Along K (B stored N x K) the same shape is a warp per column of
 // C, 4 packs of 4 along K in flight per lane, summed by a sub-group
 // reduction. A in packs of 4 along its contiguous dimension. NVRTC for sm_90
 // gives the f32 programs of these defaults 48 registers for M = 1 and
@@ -141,7 +143,8 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
        "B read along N: 0 A read through the caches, n A staged in local memory n steps of K at a time (fit: "
        "halved to fit); along K A is read through the caches"},
       {"SPLIT", {0, 1, 2, 3, 4, 8, 16, 32, 64}, 0, "splits along K (0: from the compute units and FILL; 1: none)"},
-      {"FILL", {1, 2, 4, 8, 16}, cpu ? 4 : 2, "quarter device fills of groups the automatic split aims at"},
+      {"FILL", {1, 2, 4, 8, 16, 32, 64}, cpu ? 16 : 8,
+       "sixteenths of a device fill of resident groups that the automatic split aims at"},
       {"SG", sg ? std::vector<std::int64_t>{0, 1} : std::vector<std::int64_t>{0}, sg ? 1 : 0,
        "1: sub-group reduction along K where WGX is the sub-group size (B read along K)"},
   };
@@ -179,7 +182,7 @@ ThinSplit GemmThinFamily::split(const Params& p, const Capabilities& caps, const
   std::int64_t s = p.at("SPLIT");
   if (s == 0) {
     const std::int64_t target =
-        std::max<std::int64_t>(1, reduction::target_groups(caps, p.at("WGX") * p.at("WGY"), 1) * p.at("FILL") / 4);
+        std::max<std::int64_t>(1, reduction::target_groups(caps, p.at("WGX") * p.at("WGY"), 1) * p.at("FILL") / 16);
     s = groups >= target ? 1 : ceil_div(target, groups);
   }
   s = std::clamp<std::int64_t>(s, 1, std::min<std::int64_t>(steps, 256));
