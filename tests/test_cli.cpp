@@ -252,3 +252,20 @@ TEST(Cli, TuneBlas1) {
   EXPECT_EQ(r["best_params"]["VW"], 1) << r.dump();
   for (const auto& bad : r["invalid"]) EXPECT_NE(bad["stage"], "verify") << bad.dump();
 }
+
+// A GEMM transpose pair tunes as a bucket of its own (small/nt: the small
+// example stored NT), every candidate checked against the default; a pair
+// that is not a refinement (nn) is refused.
+TEST(Cli, TuneGemmTransposePair) {
+  const std::string path = test::temp_dir() + "/tune-gemm-nt.json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("tune gemm_tiled --dtype f32 --sizes small/nt --strategy random --candidates 1 --runs 2 "
+                          "--json " + path, &out), 0) << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  ASSERT_EQ(j["results"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["results"][0]["bucket"], "small/nt") << j.dump();
+  for (const auto& bad : j["results"][0]["invalid"]) EXPECT_NE(bad["stage"], "verify") << bad.dump();
+  EXPECT_EQ(test::run_cli("tune gemm_tiled --dtype f32 --sizes small/nn --candidates 1", &out), 2) << out;
+  EXPECT_NE(out.find("has no bucket 'small/nn'"), std::string::npos) << out;
+}

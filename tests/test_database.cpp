@@ -29,13 +29,14 @@ Problem small() { return fam.example(DType::F32, "small", caps()); }
 // A shipped file: level "device" (for this device, or another driver or
 // name), "architecture" or "vendor", with one synthetic entry.
 std::string shipped(const std::string& level, const Params& p, const std::string& name = "",
-                    const std::string& driver = "", const std::string& family = "synthetic") {
+                    const std::string& driver = "", const std::string& family = "synthetic",
+                    const std::string& bucket = "small") {
   nlohmann::json device{{"backend", std::string(backend_name(caps().backend))}, {"vendor", caps().vendor}};
   if (level == "device") device["name"] = name.empty() ? caps().name : name, device["driver"] = driver;
   if (level != "vendor") device["architecture"] = caps().architecture;
   nlohmann::json params = nlohmann::json::parse(params_to_json(p));
   return nlohmann::json{{"format", 1}, {"level", level}, {"device", device},
-                        {"entries", {{{"family", family}, {"dtype", "f32"}, {"bucket", "small"}, {"params", params},
+                        {"entries", {{{"family", family}, {"dtype", "f32"}, {"bucket", bucket}, {"params", params},
                                       {"time_ns", 1000}, {"default_time_ns", 2000}}}}}
       .dump();
 }
@@ -175,6 +176,38 @@ TEST_F(DatabaseTest, EntriesThatDoNotFitTheCallArePassedOver) {
   Lookup info;
   db.lookup(queue(), narrow, pr, &info);
   EXPECT_EQ(info.level, Level::Generic);
+}
+
+// A refined bucket (GEMM's transpose pair: "small/nt" within "small") serves
+// its own problems before the coarse bucket's entry at the same level, the
+// coarse entry serves the pairs that have none, and a better level wins over
+// a finer bucket. Each entry passes its trust check on a small product of its
+// own pair.
+TEST_F(DatabaseTest, RefinedBucketsComeBeforeTheirSizeBucket) {
+  Database db(false);
+  const auto& tiled = families::gemm_tiled();
+  const auto problem = [&](const std::string& b) { return tiled.example(DType::F32, b, caps()); };
+  const auto lookup = [&](const std::string& b) {
+    Lookup info;
+    db.lookup(queue(), tiled, problem(b), &info);
+    return info;
+  };
+  ASSERT_EQ(tiled.bucket_chain(problem("small/nt")), (std::vector<std::string>{"small/nt", "small"}));
+  db.add_json(shipped("architecture", {{"KCONTIG_B", 0}}, "", "", "gemm_tiled"), "small.json");
+  db.add_json(shipped("architecture", {{"KCONTIG_A", 0}}, "", "", "gemm_tiled", "small/nt"), "small-nt.json");
+  Lookup l = lookup("small");
+  EXPECT_EQ(l.source, "small.json");
+  EXPECT_EQ(l.params.at("KCONTIG_B"), 0);
+  l = lookup("small/nt");
+  EXPECT_EQ(l.source, "small-nt.json");
+  EXPECT_EQ(l.params.at("KCONTIG_A"), 0);
+  EXPECT_EQ(l.params.at("KCONTIG_B"), 1);
+  EXPECT_EQ(lookup("small/tt").source, "small.json") << "a pair without entries takes its size bucket's";
+  db.add_json(shipped("device", {{"KSEG", 8}}, "", "", "gemm_tiled"), "device-small.json");
+  EXPECT_EQ(lookup("small/nt").source, "device-small.json") << "the level decides before the bucket";
+  // The NT entry's verdict was reached on a small NT product.
+  EXPECT_EQ(tiled.trust_bucket("large/nt"), "small/nt");
+  EXPECT_EQ(tiled.trust_bucket("large"), "small");
 }
 
 TEST_F(DatabaseTest, ExportImportRoundTrip) {

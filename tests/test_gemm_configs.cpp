@@ -66,11 +66,14 @@ TEST(GemmConfigs, TiledKernel) {
     check_tiled(p, fits);
     fits.trans_a = Transpose::No, fits.trans_b = Transpose::Yes, fits.lda_extra = 64, fits.ldb_extra = 32;
     check_tiled(p, fits);
-    // The same operands through the transposition pass instead (KCONTIG = 0),
-    // and loaded in row segments of one and two vectors.
-    Params passes = p;
-    passes["KCONTIG"] = 0;
-    check_tiled(passes, fits);
+    // One operand through the transposition pass instead, the other loaded
+    // along K (KCONTIG_A, KCONTIG_B), and loaded in row segments of one and
+    // two vectors.
+    for (const char* pass : {"KCONTIG_A", "KCONTIG_B"}) {
+      Params passes = p;
+      passes[pass] = 0;
+      check_tiled(passes, fits);
+    }
     for (std::int64_t seg : {1, 2}) {
       Params segments = p;
       segments["KSEG"] = seg;
@@ -177,4 +180,58 @@ TEST(GemmConfigs, BucketsAndExamples) {
   EXPECT_EQ(detail::gemm_kernels::bucket(pr), "batched");
   pr = test::dense_problem(DType::F32, 8192, 8192, 8192);
   EXPECT_EQ(detail::gemm_kernels::bucket(pr), "large");
+
+  // Transpose pairs refine the size buckets; NN adds nothing. The refined
+  // bucket's example has its pair and leading dimensions, and falls back on
+  // its size bucket (bucket_chain).
+  for (const char* pair : {"nt", "tn", "tt"}) {
+    const std::string b = std::string("medium/") + pair;
+    EXPECT_TRUE(fam.knows_bucket(b)) << b;
+    const detail::GemmProblem ex = fam.make_example(DType::F32, b, caps);
+    EXPECT_EQ(ex.trans_a, pair[0] == 't');
+    EXPECT_EQ(ex.trans_b, pair[1] == 't');
+    EXPECT_EQ(ex.lda, ex.trans_a ? ex.m : ex.k);
+    EXPECT_EQ(ex.ldb, ex.trans_b ? ex.k : ex.n);
+    EXPECT_EQ(fam.bucket(ex), b);
+    EXPECT_EQ(fam.bucket_chain(ex), (std::vector<std::string>{b, "medium"}));
+    EXPECT_EQ(fam.check(fam.defaults(caps), caps, ex), "") << b;
+  }
+  EXPECT_EQ(fam.bucket_chain(fam.make_example(DType::F32, "medium", caps)), std::vector<std::string>{"medium"});
+  for (const char* bad : {"medium/nn", "medium/", "huge/nt", "nt", "large/ntt"})
+    EXPECT_FALSE(fam.knows_bucket(bad)) << bad;
+  // gemm_thin keys its own buckets, which refine none.
+  const auto& thin = detail::families::gemm_thin();
+  EXPECT_TRUE(thin.knows_bucket("m<=16/nk"));
+  EXPECT_FALSE(thin.knows_bucket("large/nt"));
+  EXPECT_EQ(thin.trust_bucket("m<=16/nk"), "m<=1/nk");
+}
+
+// KCONTIG_A and KCONTIG_B decide each operand's way alone: an NT product
+// (both operands stored along K) loads A along K and pads B through the
+// transposition pass, or the other way round.
+TEST(GemmConfigs, KcontigPerOperand) {
+  const auto& fam = detail::families::gemm_tiled();
+  const Capabilities& caps = test::device().caps();
+  detail::GemmProblem pr = fam.make_example(DType::F32, "small/nt", caps);
+  Params p = fam.defaults(caps);
+  // Staged operands whose tiles the work-group covers in whole rows.
+  p["SA"] = p["SB"] = 1, p["MDIMA"] = p["MDIMC"], p["NDIMB"] = p["NDIMC"];
+  ASSERT_EQ(fam.check(p, caps, pr), "");
+  detail::TiledPlan t = fam.plan(p, pr);
+  EXPECT_TRUE(t.a_kcontig && t.b_kcontig);
+  EXPECT_EQ(t.scratch[0] + t.scratch[1], 0u);
+  p["KCONTIG_A"] = 0;
+  t = fam.plan(p, pr);
+  EXPECT_FALSE(t.a_kcontig);
+  EXPECT_GT(t.scratch[0], 0u);
+  EXPECT_TRUE(t.b_kcontig);
+  EXPECT_EQ(t.scratch[1], 0u);
+  p["KCONTIG_A"] = 1, p["KCONTIG_B"] = 0;
+  t = fam.plan(p, pr);
+  EXPECT_TRUE(t.a_kcontig);
+  EXPECT_FALSE(t.b_kcontig);
+  EXPECT_GT(t.scratch[1], 0u);
+  // KSEG needs an operand loaded along K.
+  p["KCONTIG_A"] = 0, p["KSEG"] = 8;
+  EXPECT_NE(fam.check(p, caps, pr).find("KSEG only applies"), std::string::npos);
 }

@@ -8,14 +8,14 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first (`blas2`
 # likewise for level 2's gemv, ger and symv / hemv); `im2col`
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -23,6 +23,10 @@
 # f32 under several blas_tri parameter settings (OPTUNE_PARAMS); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first; `im2col`
 # the same for im2col / col2im (and the convolution tests, which share its kernel).
+# `gemm-bench` runs `optune bench gemm` with the arguments given on both back
+# ends (gemm$BENCH_TAG-cuda.json, gemm$BENCH_TAG-opencl.json).
+# `kcontig-sweep` benches the transpose group under each KCONTIG_A / KCONTIG_B
+# setting (BUILD_TARGETS=optune builds the tool alone).
 # `conv-implicit` benches the conv candidates forced in turn (conv_routine
 # KERNEL 7 implicit, 6 winograd, 4 im2col, 0 default), tunes conv_implicit and
 # benches it again.
@@ -80,7 +84,7 @@ build() {
     -DPython_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$DEPS/usr/lib/cmake/pybind11" \
     -DOPTUNE_DLPACK_INCLUDE_DIR="$DEPS/usr/include" ${GPU_CMAKE_ARGS:-} \
     >"$LOGS/build.log" 2>&1 &&
-    cmake --build build/gpu -j 16 >>"$LOGS/build.log" 2>&1
+    cmake --build build/gpu -j 16 ${BUILD_TARGETS:+--target $BUILD_TARGETS} >>"$LOGS/build.log" 2>&1
   local rc=$?
   tail -5 "$LOGS/build.log"
   # What the embedded-cubin step compiled (tools/embed_cubins), and how long it took.
@@ -332,6 +336,26 @@ splitk_sweep() {
   done
 }
 
+# The tiled kernel's per-operand loads: `optune bench gemm`'s transpose group
+# (4096^3, every pair) with the tiled kernel forced, under each KCONTIG_A /
+# KCONTIG_B setting (KCONTIG_SETS; "-" is the database's), on both back ends.
+# The rows go to summary.txt, the bench JSON into logs.tgz.
+kcontig_sweep() {
+  local ocl dev set
+  ocl=$(ocl_device)
+  ./build/gpu/optune info 2>&1 | grep -E '^(opencl:|cuda:)' | tee -a "$OUT/summary.txt"
+  for dev in cuda:0 "$ocl"; do
+    [ -n "$dev" ] || continue
+    for set in ${KCONTIG_SETS:-- KCONTIG_B=0 KCONTIG_A=0 KCONTIG_A=0,KCONTIG_B=0}; do
+      log "kcontig sweep on $dev: $set"
+      OPTUNE_PARAMS="gemm_routine:KERNEL=2$([ "$set" = - ] || echo ";gemm_tiled:$set")" ./build/gpu/optune bench gemm \
+        --device "$dev" --gemm-cases "${KCONTIG_CASES:-transpose}" --gemm-types "${KCONTIG_TYPES:-f32}" \
+        --json "$LOGS/kcontig-${dev//[:.]/-}-${set//[=,]/-}.json" "$@" 2>>"$LOGS/kcontig-sweep.log" |
+        grep -E "^(${KCONTIG_CASES:-transpose}) " | sed "s|^|$dev $set |" | tee -a "$OUT/summary.txt"
+    done
+  done
+}
+
 # Issue 17's half arithmetic and tensor-core ceiling on cuda:0: the two test
 # programs (the tiled and direct kernels' half arithmetic forced, checked
 # against the double reference; the tensor-core peak kernel checked
@@ -425,11 +449,11 @@ bench_both() {
   shift
   ocl=$(ocl_device)
   log "bench $suite cuda:0"
-  ./build/gpu/optune bench "$suite" --device cuda:0 --json "$OUT/$suite-cuda.json" "$@" 2>>"$LOGS/bench.log" |
+  ./build/gpu/optune bench "$suite" --device cuda:0 --json "$OUT/$suite${BENCH_TAG:-}-cuda.json" "$@" 2>>"$LOGS/bench.log" |
     tee -a "$OUT/summary.txt"
   if [ -n "$ocl" ]; then
     log "bench $suite $ocl (NVIDIA OpenCL)"
-    ./build/gpu/optune bench "$suite" --device "$ocl" --json "$OUT/$suite-opencl.json" "$@" 2>>"$LOGS/bench.log" |
+    ./build/gpu/optune bench "$suite" --device "$ocl" --json "$OUT/$suite${BENCH_TAG:-}-opencl.json" "$@" 2>>"$LOGS/bench.log" |
       tee -a "$OUT/summary.txt"
   fi
 }
@@ -812,6 +836,8 @@ case "$WHAT" in
   tune-bench) build && tune && bench "$@" ;;
   test-bench) build && tests && bench "$@" ;;
   thin-sweep) build && thin_sweep "$@" ;;
+  kcontig-sweep) build && kcontig_sweep "$@" ;;
+  gemm-bench) build && bench_both gemm "$@" ;;
   splitk-sweep) build && splitk_sweep "$@" ;;
   startup) build && startup "$@" ;;
   launch-cost) build && launch_cost ;;

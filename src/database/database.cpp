@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 
 #include "runtime/embedded.hpp"
 #include "runtime/log.hpp"
@@ -215,7 +216,15 @@ Params Database::lookup(const Queue& queue, const KernelFamily& family, const Pr
     s->resolved = true;
     std::vector<std::string> known;
     for (const Parameter& def : family.parameters(caps)) known.push_back(def.name);
-    for (Candidate& c : candidates(caps, family.name(), dtype, bucket)) {
+    // Entries of the problem's own bucket and of the coarser ones it refines
+    // (bucket_chain): by level first, the finer bucket first within a level.
+    std::vector<Candidate> found;
+    for (const std::string& b : family.bucket_chain(problem)) {
+      std::vector<Candidate> more = candidates(caps, family.name(), dtype, b);
+      found.insert(found.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
+    std::stable_sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) { return a.level < b.level; });
+    for (Candidate& c : found) {
       std::string why;
       for (const auto& [name, value] : c.entry.params)
         if (std::find(known.begin(), known.end(), name) == known.end()) why = "unknown parameter " + name;
@@ -229,12 +238,11 @@ Params Database::lookup(const Queue& queue, const KernelFamily& family, const Pr
       s->chain.push_back({std::move(c), std::move(p)});
     }
   }
-  // The trust check runs on the smallest bucket's example: cheap, and the
-  // entry's parameters must give right answers at every size anyway.
-  auto small = [&] {
-    const auto buckets = family.buckets();
-    return buckets.empty() ? example() : family.example(problem.dtype, buckets.front(), caps);
-  };
+  // The trust check runs on a cheap example (the family's trust_bucket: the
+  // smallest bucket, with what the finer bucket keys on, such as GEMM's
+  // transposes): the entry's parameters must give right answers at every
+  // size anyway.
+  auto small = [&] { return family.example(problem.dtype, family.trust_bucket(bucket), caps); };
   bool any_trusted = false;
   for (Slot::Choice& ch : s->chain) {
     if (ch.state == Slot::Choice::SetAside) continue;

@@ -8,6 +8,9 @@
 //      database/format.hpp and docs/DATABASE.md); tests and tools may add
 //      more text with Database::add_json.
 // Key: backend, device identity, family, data type, problem-size bucket.
+// A family may refine a bucket (KernelFamily::bucket_chain: GEMM keys
+// "large/nt" within "large"); entries of the finer bucket come first at each
+// level, then the coarser one's.
 // Levels, best first (match_level):
 //   local        a cache-file record of this very device and driver;
 //   device       an entry for the same device (vendor and name) on another

@@ -65,8 +65,7 @@ std::size_t import_entries(const std::vector<DbEntry>& entries, const Capabiliti
         throw Error(Status::InvalidArgument,
                     where + ": " + name + "=" + std::to_string(value) + " is not one of its candidate values");
     }
-    const auto buckets = fam->buckets();
-    if (std::find(buckets.begin(), buckets.end(), e.bucket) == buckets.end())
+    if (!fam->knows_bucket(e.bucket))
       log_warn(where + ": bucket '" + e.bucket + "' is not one the family tunes; imported anyway");
   }
   CacheFile* file = CacheFile::instance();

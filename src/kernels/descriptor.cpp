@@ -27,6 +27,16 @@ Params KernelFamily::defaults(const Capabilities& caps) const {
   return p;
 }
 
+bool KernelFamily::knows_bucket(const std::string& b) const {
+  const std::vector<std::string> all = buckets();
+  return std::find(all.begin(), all.end(), b) != all.end();
+}
+
+std::string KernelFamily::trust_bucket(const std::string& b) const {
+  const std::vector<std::string> all = buckets();
+  return all.empty() ? b : all.front();
+}
+
 Params KernelFamily::complete(const Params& in, const Capabilities& caps) const {
   Params p;
   for (const Parameter& def : parameters(caps)) {

@@ -117,6 +117,17 @@ class KernelFamily {
   virtual std::string bucket(const Problem& problem) const = 0;
   // A representative problem for a bucket, used by the tuner.
   virtual Problem example(DType dtype, const std::string& bucket, const Capabilities& caps) const = 0;
+  // The buckets whose entries serve a problem, most specific first: bucket()
+  // alone by default; a family whose bucket() refines a coarser one (GEMM's
+  // "large/nt", a transpose pair within "large") names the coarser one
+  // after it, so that entries of either serve (database lookup).
+  virtual std::vector<std::string> bucket_chain(const Problem& problem) const { return {bucket(problem)}; }
+  // Whether `bucket` is one that example() understands: those buckets()
+  // lists (what the tuner covers by default) and any refinement of them.
+  virtual bool knows_bucket(const std::string& bucket) const;
+  // The bucket whose example checks a stored entry of `bucket` once before
+  // its first use: a cheap one (the first of buckets()) by default.
+  virtual std::string trust_bucket(const std::string& bucket) const;
 
   Params defaults(const Capabilities& caps) const;
   // Fills parameters missing from p with defaults and drops unknown names.
@@ -164,6 +175,8 @@ class FamilyOf : public KernelFamily {
     return check(p, caps, pr.as<P>());
   }
   std::string bucket(const Problem& pr) const final { return bucket(pr.as<P>()); }
+  std::vector<std::string> bucket_chain(const Problem& pr) const final { return bucket_chain(pr.as<P>()); }
+  virtual std::vector<std::string> bucket_chain(const P& problem) const { return {bucket(problem)}; }
   Problem example(DType dtype, const std::string& b, const Capabilities& caps) const final {
     return Problem(make_example(dtype, b, caps));
   }

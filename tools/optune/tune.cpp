@@ -92,7 +92,7 @@ void run_tune(const TuneCommand& o) {
   std::vector<std::string> buckets = family.buckets();
   if (!o.sizes.empty() && !(o.sizes.size() == 1 && o.sizes[0] == "all")) {
     for (const std::string& b : o.sizes)
-      if (std::find(buckets.begin(), buckets.end(), b) == buckets.end()) {
+      if (!family.knows_bucket(b)) {
         std::string list;
         for (const auto& x : buckets) list += (list.empty() ? "" : ", ") + x;
         throw Error(Status::InvalidArgument, "--sizes: " + o.family + " has no bucket '" + b + "' (" + list + ")");
@@ -228,7 +228,7 @@ void add_tune_command(CLI::App& app) {
   for (const KernelFamily* f : families::all()) names += (names.empty() ? "" : ", ") + f->name();
   cmd->add_option("family", o->family, "kernel family (" + names + ")")->required();
   cmd->add_option("--dtype", o->dtype, "element type (f32, f16, f64, ...)")->capture_default_str();
-  cmd->add_option("--sizes", o->sizes, "size buckets, comma-separated, or all (default)")->delimiter(',');
+  cmd->add_option("--sizes", o->sizes, "size buckets, comma-separated (GEMM: a transpose pair refines one, e.g. large/nt), or all (default)")->delimiter(',');
   cmd->add_option("--strategy", o->strategy, "exhaustive (default), random or anneal")
       ->check(CLI::IsMember({"exhaustive", "random", "anneal", "annealing"}));
   cmd->add_option("--budget", o->budget, "seconds for the whole run (split over the buckets)")

@@ -55,10 +55,20 @@ struct GemmProblem {
 
 namespace gemm_kernels {
 
-// The size bucket of a problem (shared by the three families).
+// The size bucket of a problem (shared by the families but gemm_thin):
+// small, medium, large, skinny or batched, refined by the transpose pair
+// where it is not NN ("large/nt", "skinny/tt"; row-major A then B). The
+// chain is the refined bucket, then its size bucket (database fallback).
+std::string size_bucket(const GemmProblem& problem);
 std::string bucket(const GemmProblem& problem);
+std::vector<std::string> bucket_chain(const GemmProblem& problem);
+// The size buckets (what the tuner covers unless told a refined one).
 std::vector<std::string> buckets();
-// A representative row-major NN problem of a bucket for this device.
+// A bucket's size bucket and pair ("" for NN), or nullopt for a name that
+// is neither a size bucket nor one refined by nt, tn or tt.
+std::optional<std::pair<std::string, std::string>> split_bucket(const std::string& bucket);
+// A representative row-major problem of a bucket for this device, with the
+// refined bucket's transposes.
 GemmProblem example(DType dtype, const std::string& bucket, const Capabilities& caps);
 std::vector<DType> dtypes(const Capabilities& caps);
 double volume(const GemmProblem& problem);
@@ -134,7 +144,18 @@ std::vector<std::string> reported_matrix_extensions(const std::string& extension
 class GemmFamilyBase : public FamilyOf<GemmProblem> {
  public:
   std::string bucket(const GemmProblem& problem) const override { return gemm_kernels::bucket(problem); }
+  using FamilyOf<GemmProblem>::bucket_chain;  // the type-erased form too
+  std::vector<std::string> bucket_chain(const GemmProblem& problem) const override {
+    return gemm_kernels::bucket_chain(problem);
+  }
   std::vector<std::string> buckets() const override { return gemm_kernels::buckets(); }
+  bool knows_bucket(const std::string& b) const override { return gemm_kernels::split_bucket(b).has_value(); }
+  // The small bucket with the pair of `b`: an entry of "large/nt" is checked
+  // on a small NT product, which takes the same loads.
+  std::string trust_bucket(const std::string& b) const override {
+    const auto parts = gemm_kernels::split_bucket(b);
+    return parts && !parts->second.empty() ? "small/" + parts->second : "small";
+  }
   GemmProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override {
     return gemm_kernels::example(dtype, bucket, caps);
   }
@@ -337,6 +358,11 @@ class GemmThinFamily : public GemmFamilyBase {
   Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
   std::string bucket(const GemmProblem& problem) const override;
   std::vector<std::string> buckets() const override;
+  // Its buckets refine none (the GEMM size buckets' chain does not apply);
+  // an entry is checked on one row with the bucket's reading of B.
+  std::vector<std::string> bucket_chain(const GemmProblem& problem) const override { return {bucket(problem)}; }
+  bool knows_bucket(const std::string& b) const override { return KernelFamily::knows_bucket(b); }
+  std::string trust_bucket(const std::string& b) const override;
   GemmProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 
   static ThinView view(const GemmProblem& problem);

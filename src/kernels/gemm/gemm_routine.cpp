@@ -25,9 +25,15 @@ bool is_nvidia(const Capabilities& caps) {
 }
 }  // namespace
 
+namespace {
+// The transpose pairs of a row-major product as a bucket names them; NN,
+// the layout of the size buckets' examples, adds nothing.
+const char* const kPairs[] = {"nn", "nt", "tn", "tt"};
+}  // namespace
+
 // Buckets by the shape of one product: many small products ("batched"),
 // one thin dimension ("skinny"), else by the product's volume m n k.
-std::string bucket(const GemmProblem& pr) {
+std::string size_bucket(const GemmProblem& pr) {
   const std::int64_t m = pr.m, n = pr.n, k = pr.k, batch = pr.batch;
   const double v = volume(pr);
   if (batch >= 16 && v <= 16777216.0) return "batched";
@@ -38,21 +44,50 @@ std::string bucket(const GemmProblem& pr) {
   return "large";
 }
 
+// The size bucket, refined by the transpose pair unless it is NN: how the
+// operands lie decides which loads a kernel can use in place and which
+// need a transposition pass, so a pair may want other parameters.
+std::string bucket(const GemmProblem& pr) {
+  const std::string size = size_bucket(pr);
+  const char* pair = kPairs[2 * pr.trans_a + pr.trans_b];
+  return pr.trans_a || pr.trans_b ? size + "/" + pair : size;
+}
+
+std::vector<std::string> bucket_chain(const GemmProblem& pr) {
+  std::vector<std::string> chain{bucket(pr)};
+  if (pr.trans_a || pr.trans_b) chain.push_back(size_bucket(pr));
+  return chain;
+}
+
 std::vector<std::string> buckets() { return {"small", "medium", "large", "skinny", "batched"}; }
 
+std::optional<std::pair<std::string, std::string>> split_bucket(const std::string& b) {
+  const std::size_t slash = b.find('/');
+  const std::string size = b.substr(0, slash), pair = slash == std::string::npos ? "" : b.substr(slash + 1);
+  const auto sizes = buckets();
+  if (std::find(sizes.begin(), sizes.end(), size) == sizes.end()) return std::nullopt;
+  if (slash != std::string::npos && pair != "nt" && pair != "tn" && pair != "tt") return std::nullopt;
+  return std::pair{size, pair};
+}
+
 GemmProblem example(DType dtype, const std::string& b, const Capabilities& caps) {
+  const auto parts = split_bucket(b);
+  const std::string size = parts ? parts->first : b, pair = parts ? parts->second : "";
   const bool cpu = caps.type == DeviceType::CPU;
   std::int64_t m = 128, n = 128, k = 128, batch = 1;
-  if (b == "medium") m = n = k = cpu ? 512 : 1024;
-  if (b == "large") m = n = k = cpu ? 1536 : 4096;
-  if (b == "skinny") m = k = cpu ? 1024 : 4096, n = 32;
-  if (b == "batched") m = n = k = 64, batch = cpu ? 256 : 4096;
+  if (size == "medium") m = n = k = cpu ? 512 : 1024;
+  if (size == "large") m = n = k = cpu ? 1536 : 4096;
+  if (size == "skinny") m = k = cpu ? 1024 : 4096, n = 32;
+  if (size == "batched") m = n = k = 64, batch = cpu ? 256 : 4096;
   GemmProblem pr;
   pr.dtype = dtype;
   pr.m = m, pr.n = n, pr.k = k, pr.batch = batch;
   pr.c_dtype = dtype;
   pr.comp_half = dtype == DType::F16 && caps.fp16;
-  pr.lda = k, pr.ldb = n;
+  pr.trans_a = !pair.empty() && pair[0] == 't';
+  pr.trans_b = !pair.empty() && pair[1] == 't';
+  // Row-major: A is m x k (stored k x m when transposed), B k x n (n x k).
+  pr.lda = pr.trans_a ? m : k, pr.ldb = pr.trans_b ? k : n;
   return pr;
 }
 

@@ -278,6 +278,11 @@ std::vector<std::string> GemmThinFamily::buckets() const {
   return {"m<=1/kn", "m<=4/kn", "m<=16/kn", "m<=32/kn", "m<=1/nk", "m<=4/nk", "m<=16/nk"};
 }
 
+std::string GemmThinFamily::trust_bucket(const std::string& b) const {
+  const std::size_t slash = b.find('/');
+  return slash == std::string::npos ? KernelFamily::trust_bucket(b) : "m<=1" + b.substr(slash);
+}
+
 // Decode-time shapes: M tokens against a square weight of 4096 (1024 on CPUs).
 GemmProblem GemmThinFamily::make_example(DType dtype, const std::string& b, const Capabilities& caps) const {
   GemmProblem pr;

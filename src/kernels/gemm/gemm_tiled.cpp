@@ -67,11 +67,16 @@ std::vector<Parameter> GemmTiledFamily::parameters(const Capabilities& caps) con
       {"SA", {0, 1}, d.sa, "1: stage A tiles in local memory"},
       {"SB", {0, 1}, d.sb, "1: stage B tiles in local memory"},
       {"DB", {0, 1}, d.db, "1: two local stages, next tile prefetched to registers, one barrier per step"},
-      {"KCONTIG", {0, 1}, 1,
-       "1: A stored M x K and B stored N x K are read as they lie (transposed on the way to local memory); 0: by a "
-       "transposition pass"},
+      // Per operand: which of the two costs less depends on the pair of
+      // transposes (an NT product has both operands along K), so the
+      // database keys on the pair (buckets "large/nt", ...).
+      {"KCONTIG_A", {0, 1}, 1,
+       "1: A stored M x K is read as it lies (transposed on the way to local memory); 0: by a transposition pass"},
+      {"KCONTIG_B", {0, 1}, 1,
+       "1: B stored N x K is read as it lies (transposed on the way to local memory); 0: by a transposition pass"},
       {"KSEG", {1, 2, 4, 8, 32}, 32,
-       "with KCONTIG: vectors along K that adjacent work-items load from one row (32: the whole row of the tile)"},
+       "with KCONTIG_A or KCONTIG_B: vectors along K that adjacent work-items load from one row (32: the whole row "
+       "of the tile)"},
       // Off by default everywhere: the tuner (or OPTUNE_PARAMS) turns it on
       // where it measures faster.
       {"ASYNC", {0, 1}, 0, "1: cp.async copies global -> local, STAGES deep (CUDA, compute capability 8.0+)"},
@@ -112,7 +117,8 @@ std::string GemmTiledFamily::check(const Params& p, const Capabilities& caps, co
     return "NDIMB only applies with SB = 1";
   }
   if (p.at("DB") && !sa && !sb) return "DB needs SA or SB";
-  if (!p.at("KCONTIG") && p.at("KSEG") != 32) return "KSEG only applies with KCONTIG = 1";
+  if (!p.at("KCONTIG_A") && !p.at("KCONTIG_B") && p.at("KSEG") != 32)
+    return "KSEG only applies with KCONTIG_A = 1 or KCONTIG_B = 1";
   const bool async = p.at("ASYNC");
   if (async) {
     if (std::string why = async_check(p, caps, pr, d); !why.empty()) return why;
@@ -189,13 +195,13 @@ TiledPlan GemmTiledFamily::plan(const Params& p, const GemmProblem& pr) const {
   const std::int64_t mwg = p.at("MWG"), nwg = p.at("NWG"), kwg = p.at("KWG"), vwm = p.at("VWM"), vwn = p.at("VWN");
   t.mp = (pr.m + mwg - 1) / mwg * mwg, t.np = (pr.n + nwg - 1) / nwg * nwg, t.kp = (pr.k + kwg - 1) / kwg * kwg;
   // A fits stored K x M, or M x K when the kernel can transpose it on its
-  // way to local memory (KCONTIG = 1; the in-kernel transposition costs
+  // way to local memory (KCONTIG_A = 1; the in-kernel transposition costs
   // scattered local stores, a separate pass costs a read and a write of A);
-  // B likewise (K x N, or N x K). cp.async (ASYNC) copies tiles unchanged,
-  // so it needs K x M and K x N.
-  const bool async = p.at("ASYNC"), kcontig = p.at("KCONTIG");
-  const bool a_kc = kcontig && !async && !pr.trans_a && kcontig_ok(p, p.at("SA"), mwg, vwm);
-  const bool b_kc = kcontig && !async && pr.trans_b && kcontig_ok(p, p.at("SB"), nwg, vwn);
+  // B likewise (K x N, or N x K with KCONTIG_B). cp.async (ASYNC) copies
+  // tiles unchanged, so it needs K x M and K x N.
+  const bool async = p.at("ASYNC");
+  const bool a_kc = p.at("KCONTIG_A") && !async && !pr.trans_a && kcontig_ok(p, p.at("SA"), mwg, vwm);
+  const bool b_kc = p.at("KCONTIG_B") && !async && pr.trans_b && kcontig_ok(p, p.at("SB"), nwg, vwn);
   t.a_fits = (pr.trans_a || a_kc) && pr.m == t.mp && pr.k == t.kp && pr.align_a % vwm == 0 &&
              small_ld(pr.lda, pr.trans_a ? kwg : mwg);
   t.b_fits = (!pr.trans_b || b_kc) && pr.n == t.np && pr.k == t.kp && pr.align_b % vwn == 0 &&
