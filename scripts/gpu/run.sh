@@ -8,14 +8,14 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first (`blas2`
 # likewise for level 2's gemv, ger and symv / hemv); `im2col`
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -23,6 +23,8 @@
 # f32 under several blas_tri parameter settings (OPTUNE_PARAMS); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first; `im2col`
 # the same for im2col / col2im (and the convolution tests, which share its kernel).
+# `tune-pairs` tunes gemm_tiled on the GEMM transpose-pair buckets and benches
+# the transpose group through the result.
 # `gemm-bench` runs `optune bench gemm` with the arguments given on both back
 # ends (gemm$BENCH_TAG-cuda.json, gemm$BENCH_TAG-opencl.json).
 # `kcontig-sweep` benches the transpose group under each KCONTIG_A / KCONTIG_B
@@ -771,6 +773,19 @@ blas3() {
   bench_both blas --only syrk,syr2k,trmm,trsm,herk,her2k "$@"
 }
 
+# The GEMM transpose pairs (issue 18): gemm_tiled tuned on the refined
+# buckets (f32 and f64 medium and large, NT and TT; PAIRS_SECS seconds each)
+# on both back ends, saved in the cache and exported (db-cuda.json,
+# db-opencl.json: ship what beats the size bucket's entry), then the transpose
+# group and its second sizes through the result.
+tune_pairs() {
+  local secs=${PAIRS_SECS:-60}
+  local -a TUNED=("gemm_tiled:f32:medium/nt,medium/tt,large/nt,large/tt:$((4 * secs))"
+                  "gemm_tiled:f64:medium/nt,medium/tt,large/nt,large/tt:$((4 * secs))")
+  tune
+  BENCH_TAG=-pairs bench_both gemm --gemm-cases transpose --gemm-types f32,f64 "$@"
+}
+
 # BLAS level 2's general and symmetric products and updates (gemv, ger /
 # geru, symv / hemv: the dense packs, the fused slices and the symv strips):
 # their tests on both back ends, the blas2 family tuned for the bench's sizes
@@ -838,6 +853,7 @@ case "$WHAT" in
   thin-sweep) build && thin_sweep "$@" ;;
   kcontig-sweep) build && kcontig_sweep "$@" ;;
   gemm-bench) build && bench_both gemm "$@" ;;
+  tune-pairs) build && tune_pairs "$@" ;;
   splitk-sweep) build && splitk_sweep "$@" ;;
   startup) build && startup "$@" ;;
   launch-cost) build && launch_cost ;;
