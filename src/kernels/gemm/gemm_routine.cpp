@@ -25,12 +25,6 @@ bool is_nvidia(const Capabilities& caps) {
 }
 }  // namespace
 
-namespace {
-// The transpose pairs of a row-major product as a bucket names them; NN,
-// the layout of the size buckets' examples, adds nothing.
-const char* const kPairs[] = {"nn", "nt", "tn", "tt"};
-}  // namespace
-
 // Buckets by the shape of one product: many small products ("batched"),
 // one thin dimension ("skinny"), else by the product's volume m n k.
 std::string size_bucket(const GemmProblem& pr) {
@@ -49,8 +43,8 @@ std::string size_bucket(const GemmProblem& pr) {
 // need a transposition pass, so a pair may want other parameters.
 std::string bucket(const GemmProblem& pr) {
   const std::string size = size_bucket(pr);
-  const char* pair = kPairs[2 * pr.trans_a + pr.trans_b];
-  return pr.trans_a || pr.trans_b ? size + "/" + pair : size;
+  if (!pr.trans_a && !pr.trans_b) return size;  // NN, the size buckets' own layout
+  return size + "/" + (pr.trans_a ? "t" : "n") + (pr.trans_b ? "t" : "n");
 }
 
 std::vector<std::string> bucket_chain(const GemmProblem& pr) {
