@@ -8,6 +8,29 @@
 
 using namespace optune;
 
+namespace {
+
+// `optune tune ARGS --runs 2` with its JSON report: the one bucket's result
+// (null, after a failure is recorded, when the command fails or reports
+// another number of buckets).
+nlohmann::json tune_one_bucket(const std::string& args) {
+  const std::string path = test::temp_dir() + "/tune-one-bucket.json";
+  std::string out;
+  if (test::run_cli("tune " + args + " --runs 2 --json " + path, &out) != 0) {
+    ADD_FAILURE() << "optune tune " << args << " failed:\n" << out;
+    return nullptr;
+  }
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  if (j["results"].size() != 1u) {
+    ADD_FAILURE() << "optune tune " << args << " reported " << j["results"].size() << " buckets: " << j.dump();
+    return nullptr;
+  }
+  return j["results"][0];
+}
+
+}  // namespace
+
 TEST(Cli, InfoJsonNamesEveryDevice) {
   std::string out;
   ASSERT_EQ(test::run_cli("info --json", &out), 0) << out;
@@ -132,14 +155,9 @@ TEST(Cli, BenchConvQuickRunsEveryCase) {
 // --fix holds parameters at a value: the baseline and every candidate carry
 // it; a name the family lacks or a value that is not an integer is refused.
 TEST(Cli, TuneFixHoldsParameters) {
-  const std::string path = test::temp_dir() + "/tune-fix.json";
+  const nlohmann::json r = tune_one_bucket("copy --sizes 'n<=2^16' --fix WGS=64,VW=2 --strategy random --candidates 3");
+  ASSERT_FALSE(r.is_null());
   std::string out;
-  ASSERT_EQ(test::run_cli("tune copy --sizes 'n<=2^16' --fix WGS=64,VW=2 --strategy random --candidates 3 --runs 2 "
-                          "--json " + path, &out), 0) << out;
-  std::ifstream f(path);
-  const auto j = nlohmann::json::parse(f);
-  ASSERT_EQ(j["results"].size(), 1u) << j.dump();
-  const auto& r = j["results"][0];
   for (const char* key : {"default_params", "best_params", "fastest_params"}) {
     EXPECT_EQ(r[key]["WGS"], 64) << key << " " << r.dump();
     EXPECT_EQ(r[key]["VW"], 2) << key << " " << r.dump();
@@ -227,28 +245,17 @@ TEST(Cli, TuneBlasTriAndExtra) {
                                   std::string("blas_extra --dtype f64 --sizes 'col2im/n<=2^16'"),
                                   std::string("blas_tri --dtype f16 --sizes 'sv/n<=256'"),
                                   std::string("blas_extra --dtype f16 --sizes 'n<=2^16'")}) {
-    const std::string path = test::temp_dir() + "/tune-blas-tri-extra.json";
-    std::string out;
-    ASSERT_EQ(test::run_cli("tune " + args + " --strategy random --candidates 3 --runs 2 --json " + path, &out), 0)
-        << out;
-    std::ifstream f(path);
-    const auto j = nlohmann::json::parse(f);
-    ASSERT_EQ(j["results"].size(), 1u) << j.dump();
-    for (const auto& bad : j["results"][0]["invalid"]) EXPECT_NE(bad["stage"], "verify") << bad.dump();
+    const nlohmann::json r = tune_one_bucket(args + " --strategy random --candidates 3");
+    ASSERT_FALSE(r.is_null());
+    for (const auto& bad : r["invalid"]) EXPECT_NE(bad["stage"], "verify") << bad.dump();
   }
 }
 
 // The blas1 family tunes through its case: every candidate that runs gives
 // the default's results (complex types keep VW 1).
 TEST(Cli, TuneBlas1) {
-  const std::string path = test::temp_dir() + "/tune-blas1.json";
-  std::string out;
-  ASSERT_EQ(test::run_cli("tune blas1 --dtype c32 --sizes 'reduce/n<=2^16' --strategy random --candidates 4 "
-                          "--runs 2 --json " + path, &out), 0) << out;
-  std::ifstream f(path);
-  const auto j = nlohmann::json::parse(f);
-  ASSERT_EQ(j["results"].size(), 1u) << j.dump();
-  const auto& r = j["results"][0];
+  const nlohmann::json r = tune_one_bucket("blas1 --dtype c32 --sizes 'reduce/n<=2^16' --strategy random --candidates 4");
+  ASSERT_FALSE(r.is_null());
   EXPECT_EQ(r["best_params"]["VW"], 1) << r.dump();
   for (const auto& bad : r["invalid"]) EXPECT_NE(bad["stage"], "verify") << bad.dump();
 }
@@ -257,15 +264,11 @@ TEST(Cli, TuneBlas1) {
 // example stored NT), every candidate checked against the default; a pair
 // that is not a refinement (nn) is refused.
 TEST(Cli, TuneGemmTransposePair) {
-  const std::string path = test::temp_dir() + "/tune-gemm-nt.json";
+  const nlohmann::json r = tune_one_bucket("gemm_tiled --dtype f32 --sizes small/nt --strategy random --candidates 1");
+  ASSERT_FALSE(r.is_null());
+  EXPECT_EQ(r["bucket"], "small/nt") << r.dump();
+  for (const auto& bad : r["invalid"]) EXPECT_NE(bad["stage"], "verify") << bad.dump();
   std::string out;
-  ASSERT_EQ(test::run_cli("tune gemm_tiled --dtype f32 --sizes small/nt --strategy random --candidates 1 --runs 2 "
-                          "--json " + path, &out), 0) << out;
-  std::ifstream f(path);
-  const auto j = nlohmann::json::parse(f);
-  ASSERT_EQ(j["results"].size(), 1u) << j.dump();
-  EXPECT_EQ(j["results"][0]["bucket"], "small/nt") << j.dump();
-  for (const auto& bad : j["results"][0]["invalid"]) EXPECT_NE(bad["stage"], "verify") << bad.dump();
   EXPECT_EQ(test::run_cli("tune gemm_tiled --dtype f32 --sizes small/nn --candidates 1", &out), 2) << out;
   EXPECT_NE(out.find("has no bucket 'small/nn'"), std::string::npos) << out;
 }
