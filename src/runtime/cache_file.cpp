@@ -49,6 +49,7 @@ class SqlError : public Error {
   bool damaged() const { return primary_ == SQLITE_CORRUPT || primary_ == SQLITE_NOTADB; }
   bool plain_error() const { return primary_ == SQLITE_ERROR; }
   bool busy() const { return primary_ == SQLITE_BUSY || primary_ == SQLITE_LOCKED; }
+  bool io() const { return primary_ == SQLITE_IOERR; }
 
  private:
   int primary_;  // without the extended bits
@@ -293,7 +294,15 @@ CacheFile::CacheFile(const std::string& path) : path_(path) {
     std::error_code ec;
     if (const fs::path dir = fs::path(path).parent_path(); !dir.empty()) fs::create_directories(dir, ec);
     std::string why;
-    Connection db = open_retrying(path, &why);
+    Connection db(nullptr, &sqlite3_close);
+    try {
+      db = open_retrying(path, &why);
+    } catch (const SqlError& e) {
+      // An I/O error may come from another process setting a damaged file
+      // aside under us (its WAL and index removed mid-open): wait for its
+      // lock and open what it left; a lasting I/O error fails again there.
+      if (!e.io()) throw;
+    }
     if (!db) {
       FileLock lock(path + ".lock");
       db = open_retrying(path, &why);  // another process may have replaced it while we waited
