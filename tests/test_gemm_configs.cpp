@@ -204,6 +204,10 @@ TEST(GemmConfigs, BucketsAndExamples) {
   EXPECT_TRUE(thin.knows_bucket("m<=16/nk"));
   EXPECT_FALSE(thin.knows_bucket("large/nt"));
   EXPECT_EQ(thin.trust_bucket("m<=16/nk"), "m<=1/nk");
+  EXPECT_TRUE(thin.knows_bucket("m<=16/nk/km"));
+  EXPECT_FALSE(thin.knows_bucket("m<=32/nk/km"));
+  EXPECT_FALSE(thin.knows_bucket("m<=1/nk/km"));  // one row is a vector either way
+  EXPECT_EQ(thin.trust_bucket("m<=16/nk/km"), "m<=4/nk/km");
 }
 
 // KCONTIG_A and KCONTIG_B decide each operand's way alone: an NT product

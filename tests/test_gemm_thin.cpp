@@ -279,7 +279,19 @@ TEST(GemmThinDescriptor, ViewSwapsThinN) {
   EXPECT_EQ(fam().bucket(pr), "m<=16/kn");
   EXPECT_EQ(fam().bucket(nk_problem(1, 4096, 4096)), "m<=1/nk");
   EXPECT_EQ(fam().bucket(nk_problem(3, 4096, 4096)), "m<=4/nk");
-  for (const std::string& b : fam().buckets()) EXPECT_EQ(fam().bucket(fam().make_example(DType::F32, b, {})), b);
+  EXPECT_EQ(fam().bucket_chain(nk_problem(3, 4096, 4096)), std::vector<std::string>{"m<=4/nk"});
+  // N thin with A stored row-major: the kernel's thin operand (B^T) is stored
+  // K x M and its wide one (A^T) is read along K, a refinement of "/nk".
+  const detail::GemmProblem thin_n = test::dense_problem(DType::F32, 4096, 16, 4096);
+  EXPECT_EQ(fam().bucket(thin_n), "m<=16/nk/km");
+  EXPECT_EQ(fam().bucket_chain(thin_n), (std::vector<std::string>{"m<=16/nk/km", "m<=16/nk"}));
+  EXPECT_EQ(fam().bucket_chain(pr), std::vector<std::string>{"m<=16/kn"});
+  EXPECT_EQ(fam().bucket(test::dense_problem(DType::F32, 4096, 1, 4096)), "m<=1/nk");
+  for (const std::string& b : fam().buckets()) {
+    const detail::GemmProblem ex = fam().make_example(DType::F32, b, {});
+    EXPECT_EQ(fam().bucket(ex), b);
+    EXPECT_EQ(fam().bucket_chain(ex).front(), b);
+  }
 }
 
 TEST(GemmThinDescriptor, FitSplitAndGeometryOnH100) {

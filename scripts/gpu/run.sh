@@ -8,14 +8,14 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first (`blas2`
 # likewise for level 2's gemv, ger and symv / hemv); `im2col`
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -252,7 +252,9 @@ final_bench() {
 # back end's results in the shipped format. TUNE_BUDGET: seconds per item
 # (default 15); TUNE_LIST: the items, family:dtype[:bucket,bucket...[:seconds]]
 # (default: every family and type, every bucket; seconds overrides the
-# budget for that item); TUNE_ON: cuda, opencl or both (default).
+# budget for that item; fixed: NAME=VALUE,... held at a value, the tuner's
+# --fix); TUNE_ON: cuda, opencl or both (default); TUNE_STRATEGY: random
+# (default), anneal or exhaustive.
 read -r -a TUNED <<<"${TUNE_LIST:-copy:f32 elementwise:f32 elementwise:f16 reduce_rows:f32 reduce_cols:f32 norm_rows:f32 softmax_cols:f32 gemm_routine:f32 gemm_tiled:f32 gemm_direct:f32 gemm_thin:f32 gemm_thin:f16}"
 tune() {
   local budget=${TUNE_BUDGET:-15} dev name secs
@@ -262,10 +264,11 @@ tune() {
     case "${TUNE_ON:-both}" in both | "$name") ;; *) continue ;; esac
     log "tune on $dev (budget ${budget}s per family and type unless the item says)"
     for item in "${TUNED[@]}"; do
-      IFS=: read -r fam dtype sizes secs <<<"$item"
+      IFS=: read -r fam dtype sizes secs fixed <<<"$item"
       [ "$sizes" = all ] && sizes=
-      ./build/gpu/optune tune "$fam" --dtype "$dtype" ${sizes:+--sizes "$sizes"} --device "$dev" \
-        --strategy random --budget "${secs:-$budget}" --save --json "$LOGS/tune-$name-$fam-$dtype.json" \
+      ./build/gpu/optune tune "$fam" --dtype "$dtype" ${sizes:+--sizes "$sizes"} ${fixed:+--fix "$fixed"} --device "$dev" \
+        --strategy "${TUNE_STRATEGY:-random}" --budget "${secs:-$budget}" --save \
+        --json "$LOGS/tune-$name-$fam-$dtype-${sizes//[^a-z0-9]/_}.json" \
         >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
     done
     grep -E '^optune tune|x  ' "$LOGS/tune-$name.txt" >>"$OUT/summary.txt"
@@ -786,6 +789,71 @@ tune_pairs() {
   BENCH_TAG=-pairs bench_both gemm --gemm-cases transpose --gemm-types f32,f64 "$@"
 }
 
+# The thin kernel (issue 18: M <= 16 at 80% of the copy ceiling): gemm_thin
+# f32 annealed on its M <= 16 buckets, both ways of reading B (THIN_SECS
+# scales the seconds), on both back ends, saved and exported (db-cuda.json,
+# db-opencl.json), then the thin group and the second sizes of its buckets
+# (M = 8, 4 and 2 NT and NN; N = 8 and 16 NN, B read along K with A stored
+# K x M) through the result (gemm-thin*-*.json).
+thin_tune() {
+  local f=${THIN_SECS:-1}
+  local -a TUNED=("gemm_thin:f32:m<=16/nk:$((80 * f)):AL=0" "gemm_thin:f32:m<=1/nk,m<=4/nk:$((40 * f)):AL=0"
+                  "gemm_thin:f32:m<=16/kn:$((50 * f))")
+  TUNE_STRATEGY=${TUNE_STRATEGY:-anneal} tune
+  BENCH_TAG=-thin bench_both gemm --gemm-cases thin --gemm-types f32 "$@"
+  BENCH_TAG=-thin-nt bench_both gemm --gemm-product 8,4096,4096,4,4096,4096,2,4096,4096 --gemm-trans NT \
+    --gemm-types f32 "$@"
+  BENCH_TAG=-thin-nn bench_both gemm --gemm-product 8,4096,4096,4,4096,4096,4096,8,4096,4096,16,4096 \
+    --gemm-types f32 "$@"
+}
+
+# The thin kernel where it reads B along K (B stored N x K: x W^T with M
+# thin, and N thin with A stored row-major, whose thin operand is then
+# stored K x M), forced through OPTUNE_PARAMS: for each gemm_thin setting of
+# NK_SETS (space-separated; gemm_routine THIN_MIN 0 keeps the products on the
+# thin kernel), the products of NK_PRODUCTS / NK_TRANS, f32, no reference,
+# one line per product (device, setting, row) in summary.txt.
+NK_SETS_DEFAULT="WGX=32,WGY=8,NJ=4,KU=4,SG=1,SPLIT=4 WGX=8,WGY=32,NJ=4,KU=4 WGX=8,WGY=32,NJ=4,KU=2 WGX=8,WGY=32,NJ=2,KU=4 WGX=8,WGY=32,NJ=2,KU=8 WGX=8,WGY=16,NJ=4,KU=4 WGX=8,WGY=64,NJ=2,KU=4 WGX=4,WGY=32,NJ=4,KU=4 WGX=4,WGY=64,NJ=2,KU=4 WGX=4,WGY=32,NJ=2,KU=8 WGX=16,WGY=16,NJ=4,KU=4 WGX=16,WGY=8,NJ=4,KU=2 WGX=2,WGY=64,NJ=4,KU=4 WGX=1,WGY=64,NJ=2,KU=8 WGX=1,WGY=64,NJ=4,KU=4 WGX=8,WGY=32,NJ=4,KU=4,FILL=16 WGX=8,WGY=32,NJ=4,KU=4,SPLIT=1 WGX=8,WGY=32,NJ=4,KU=4,FILL=32 WGX=8,WGY=32,NJ=4,KU=2,VW=8 WGX=4,WGY=32,NJ=4,KU=2,VW=8"
+nk_sweep() {
+  local ocl dev set
+  ocl=$(ocl_device)
+  for dev in cuda:0 "$ocl"; do
+    [ -n "$dev" ] || continue
+    case "${BENCH_ON:-both}" in both | "$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)") ;; *) continue ;; esac
+    for set in ${NK_SETS:-$NK_SETS_DEFAULT}; do
+      OPTUNE_PARAMS="gemm_routine:THIN_MIN=0;gemm_thin:MT=16,VW=4,AV=4,AL=0,$set" ./build/gpu/optune bench gemm \
+        --gemm-product "${NK_PRODUCTS:-16,4096,4096,8,4096,4096,1,4096,4096,4096,16,4096,4096,8,4096}" \
+        --gemm-trans "${NK_TRANS:-NT,NT,NT,NN,NN}" --gemm-types f32 --no-reference --device "$dev" "$@" \
+        2>>"$LOGS/nk-sweep.log" | tee -a "$LOGS/nk-sweep.txt" | grep -E '^product' | sed "s|^|$dev $set |" |
+        tee -a "$OUT/summary.txt"
+    done
+  done
+}
+
+# The rows of the full gemm bench below issue 18's floor on the H200: f64 on
+# CUDA (gemm_mma, 0.61-0.75x cuBLAS from 1024^3) and f64 / f32 small and
+# medium squares on OpenCL (0.84-0.88x CLBlast), annealed per back end
+# (F64_SECS scales the seconds), exported, then those squares benched through
+# the result (gemm-f64tune-*.json). F64_TUNE_SECOND=1 runs the second round
+# instead: gemm_direct f32 small on CUDA (256^3 at 0.73x cuBLAS) and
+# gemm_tiled f64 medium on OpenCL (512^3 at 0.81x CLBlast; the first round's
+# budget ran out before it).
+f64_tune() {
+  local f=${F64_SECS:-1}
+  local -a TUNED
+  if [ "${F64_TUNE_SECOND:-0}" = 1 ]; then
+    TUNED=("gemm_direct:f32:small:$((40 * f))"); TUNE_ON=cuda TUNE_STRATEGY=anneal tune
+    TUNED=("gemm_tiled:f64:medium:$((100 * f))"); TUNE_ON=opencl TUNE_STRATEGY=anneal tune
+  else
+    TUNED=("gemm_mma:f64:large:$((120 * f))" "gemm_mma:f64:medium:$((60 * f))")
+    TUNE_ON=cuda TUNE_STRATEGY=anneal tune
+    TUNED=("gemm_tiled:f64:small,medium:$((90 * f))" "gemm_direct:f64:small:$((30 * f))" "gemm_direct:f32:small:$((30 * f))")
+    TUNE_ON=opencl TUNE_STRATEGY=anneal tune
+  fi
+  BENCH_TAG=-f64tune bench_both gemm --gemm-product 256,256,256,512,512,512,1024,1024,1024,2048,2048,2048,4096,4096,4096 \
+    --gemm-types f32,f64 "$@"
+}
+
 # BLAS level 2's general and symmetric products and updates (gemv, ger /
 # geru, symv / hemv: the dense packs, the fused slices and the symv strips):
 # their tests on both back ends, the blas2 family tuned for the bench's sizes
@@ -854,6 +922,9 @@ case "$WHAT" in
   kcontig-sweep) build && kcontig_sweep "$@" ;;
   gemm-bench) build && bench_both gemm "$@" ;;
   tune-pairs) build && tune_pairs "$@" ;;
+  thin-tune) build && thin_tune "$@" ;;
+  nk-sweep) build && nk_sweep "$@" ;;
+  f64-tune) build && f64_tune "$@" ;;
   splitk-sweep) build && splitk_sweep "$@" ;;
   startup) build && startup "$@" ;;
   launch-cost) build && launch_cost ;;

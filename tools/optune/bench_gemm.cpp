@@ -56,12 +56,18 @@ std::vector<Case> make_cases(const Capabilities& caps, const GemmBenchOptions& o
     if (o.product.size() % 3)
       throw std::invalid_argument("--gemm-product takes M,N,K triples: " + std::to_string(o.product.size()) +
                                   " values given");
-    const Transpose ta = o.trans[0] == 'T' ? Transpose::Yes : Transpose::No;
-    const Transpose tb = o.trans[1] == 'T' ? Transpose::Yes : Transpose::No;
+    const std::size_t count = o.product.size() / 3;
+    if (o.trans.empty() || (o.trans.size() != 1 && o.trans.size() != count))
+      throw std::invalid_argument("--gemm-trans takes one transpose pair, or one per product: " +
+                                  std::to_string(o.trans.size()) + " given for " + std::to_string(count) + " products");
     for (DType t : types)
       if (contains(o.dtypes, std::string(dtype_name(t))))
-        for (std::size_t i = 0; i + 2 < o.product.size(); i += 3)
-          cases.push_back({"product", t, {ta, tb, o.product[i], o.product[i + 1], o.product[i + 2], 1}});
+        for (std::size_t i = 0; i < count; ++i) {
+          const std::string& tr = o.trans[o.trans.size() == 1 ? 0 : i];
+          const Transpose ta = tr[0] == 'T' ? Transpose::Yes : Transpose::No;
+          const Transpose tb = tr[1] == 'T' ? Transpose::Yes : Transpose::No;
+          cases.push_back({"product", t, {ta, tb, o.product[3 * i], o.product[3 * i + 1], o.product[3 * i + 2], 1}});
+        }
     return cases;
   }
   for (DType t : types) {

@@ -25,7 +25,7 @@ struct GemmBenchOptions {
   std::vector<std::int64_t> sizes;   // restrict the square cases to these sizes
   std::vector<std::string> groups;   // square, transpose, inference, thin, batched (empty: all)
   std::vector<std::int64_t> product; // --gemm-product M,N,K[,M,N,K...]: these products (group "product") instead of the groups
-  std::string trans = "NN";           // --gemm-trans: the products' transposes (A then B, row-major)
+  std::vector<std::string> trans{"NN"};  // --gemm-trans: the products' transposes (A then B, row-major), one or one per product
   std::vector<std::string> dtypes;   // f32, f16, f64 (empty: all the device supports)
   std::vector<std::string> only;     // --only: rows whose name ("square f32 NN 512x512x512") contains one
   bool reference = true;             // run the reference library

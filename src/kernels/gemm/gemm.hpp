@@ -358,9 +358,10 @@ class GemmThinFamily : public GemmFamilyBase {
   Params fit(const Params& tuned, const Capabilities& caps, const GemmProblem& problem) const override;
   std::string bucket(const GemmProblem& problem) const override;
   std::vector<std::string> buckets() const override;
-  // Its buckets refine none (the GEMM size buckets' chain does not apply);
-  // an entry is checked on one row with the bucket's reading of B.
-  std::vector<std::string> bucket_chain(const GemmProblem& problem) const override { return {bucket(problem)}; }
+  // Its buckets are its own (the GEMM size buckets' chain does not apply):
+  // a "/km" bucket (B read along K, A stored K x M) refines its "/nk" one; an
+  // entry is checked on one row with the bucket's reading of A and B.
+  std::vector<std::string> bucket_chain(const GemmProblem& problem) const override;
   bool knows_bucket(const std::string& b) const override { return KernelFamily::knows_bucket(b); }
   std::string trust_bucket(const std::string& b) const override;
   GemmProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;

@@ -269,29 +269,52 @@ Params GemmThinFamily::fit(const Params& tuned, const Capabilities& caps, const 
   throw Error(Status::Unsupported, "gemm: the thin kernel cannot run here (" + check(defaults(caps), caps, pr) + ")");
 }
 
+namespace {
+// The thin side and the way B is read; where B is read along K, a thin
+// operand stored K x M (A_KCONTIG 0: N thin with A stored row-major, the
+// kernel's A being the call's B) refines it ("/km"): each lane's loads of A
+// then span rows of A rather than one row, and the H200's best shapes for the
+// two differ (WGX 16 against 4). One row (M = 1) is a vector either way.
+std::string size_and_path(const ThinView& v) {
+  return std::string(v.m <= 1 ? "m<=1" : v.m <= 4 ? "m<=4" : v.m <= 16 ? "m<=16" : "m<=32") + (v.trans_b ? "/nk" : "/kn");
+}
+bool refined_km(const ThinView& v) { return v.trans_b && v.trans_a && v.m > 1; }
+}  // namespace
+
 std::string GemmThinFamily::bucket(const GemmProblem& pr) const {
   const ThinView v = view(pr);
-  return std::string(v.m <= 1 ? "m<=1" : v.m <= 4 ? "m<=4" : v.m <= 16 ? "m<=16" : "m<=32") + (v.trans_b ? "/nk" : "/kn");
+  return size_and_path(v) + (refined_km(v) ? "/km" : "");
+}
+
+std::vector<std::string> GemmThinFamily::bucket_chain(const GemmProblem& pr) const {
+  const ThinView v = view(pr);
+  if (refined_km(v)) return {size_and_path(v) + "/km", size_and_path(v)};
+  return {size_and_path(v)};
 }
 
 std::vector<std::string> GemmThinFamily::buckets() const {
-  return {"m<=1/kn", "m<=4/kn", "m<=16/kn", "m<=32/kn", "m<=1/nk", "m<=4/nk", "m<=16/nk"};
+  return {"m<=1/kn", "m<=4/kn", "m<=16/kn", "m<=32/kn", "m<=1/nk", "m<=4/nk", "m<=16/nk", "m<=4/nk/km", "m<=16/nk/km"};
 }
 
 std::string GemmThinFamily::trust_bucket(const std::string& b) const {
   const std::size_t slash = b.find('/');
-  return slash == std::string::npos ? KernelFamily::trust_bucket(b) : "m<=1" + b.substr(slash);
+  if (slash == std::string::npos) return KernelFamily::trust_bucket(b);
+  // The thinnest bucket of the same path (two rows where A is stored K x M).
+  return (b.find("/km") != std::string::npos ? "m<=4" : "m<=1") + b.substr(slash);
 }
 
-// Decode-time shapes: M tokens against a square weight of 4096 (1024 on CPUs).
+// Decode-time shapes: M tokens against a square weight of 4096 (1024 on CPUs);
+// "/km": the tokens stored K x M.
 GemmProblem GemmThinFamily::make_example(DType dtype, const std::string& b, const Capabilities& caps) const {
   GemmProblem pr;
   pr.dtype = dtype;
   pr.m = b.rfind("m<=1/", 0) == 0 ? 1 : b.rfind("m<=4/", 0) == 0 ? 4 : b.rfind("m<=16/", 0) == 0 ? 16 : 32;
   pr.n = pr.k = caps.type == DeviceType::CPU ? 1024 : 4096;
-  pr.trans_b = b.size() > 3 && b.compare(b.size() - 3, 3, "/nk") == 0;
+  pr.trans_b = b.find("/nk") != std::string::npos;
+  pr.trans_a = pr.trans_b && b.find("/km") != std::string::npos;  // A stored K x M
   pr.comp_half = dtype == DType::F16 && caps.fp16;
-  pr.lda = pr.k, pr.ldb = pr.trans_b ? pr.k : pr.n;
+  pr.lda = pr.trans_a ? pr.m : pr.k, pr.ldb = pr.trans_b ? pr.k : pr.n;
+  if (pr.trans_a) pr.align_a = pr.m;  // rows of M elements: packs along M of at most M
   return pr;
 }
 
