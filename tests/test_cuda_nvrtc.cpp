@@ -372,23 +372,27 @@ TEST(CudaNvrtc, GemmEpiloguesCompile) {
 // gemm_thin's programs as its descriptor builds them for an H100 (the
 // defaults fitted to each type and path, both reductions, with and without
 // the sub-group one, A's packs along K and, for f64, along M), one with an
-// activation.
+// activation; each with and without B loaded a step ahead (PF).
 TEST(CudaNvrtc, GemmThinDescriptorProgramsCompile) {
   require_nvrtc();
   const GemmThinFamily& fam = families::gemm_thin();
   for (const Capabilities& caps : {sm90_caps(), sm90_caps(true)})
     for (DType t : {DType::F32, DType::F64, DType::F16})
-      for (const char* bucket : {"m<=16/kn", "m<=4/nk"}) {
-        GemmProblem pr = fam.make_example(t, bucket, caps);
-        if (t == DType::F16 && std::string(bucket) == "m<=16/kn") pr.activation = Unary::Gelu;
-        pr.trans_a = t == DType::F64;  // A stored K x M: packs of A along M
-        const KernelSource src = fam.program(fam.fit(fam.defaults(caps), caps, pr), pr);
-        try {
-          nvrtc_compile_check_text(src.label, src.text, src.defines, caps, "sm_90");
-        } catch (const Error& e) {
-          ADD_FAILURE() << bucket << " " << dtype_name(t) << describe(src.defines) << ":\n" << e.what();
+      for (const char* bucket : {"m<=16/kn", "m<=4/nk"})
+        for (std::int64_t pf : {0, 1}) {
+          GemmProblem pr = fam.make_example(t, bucket, caps);
+          if (t == DType::F16 && std::string(bucket) == "m<=16/kn") pr.activation = Unary::Gelu;
+          pr.trans_a = t == DType::F64;  // A stored K x M: packs of A along M
+          Params p = fam.defaults(caps);
+          p["PF"] = pf;
+          const KernelSource src = fam.program(fam.fit(p, caps, pr), pr);
+          try {
+            nvrtc_compile_check_text(src.label, src.text, src.defines, caps, "sm_90");
+          } catch (const Error& e) {
+            ADD_FAILURE() << bucket << " " << dtype_name(t) << " PF " << pf << describe(src.defines) << ":\n"
+                          << e.what();
+          }
         }
-      }
 }
 
 // gemm_tiled's cp.async staging builds where cp.async exists (sm_80 on)

@@ -27,17 +27,21 @@ const Transpose kTrans[] = {Transpose::No, Transpose::Yes};
 // memory 2 steps at a time, one lane per output along K with wide column
 // blocks and A element by element or staged a step at a time, and the
 // device's own defaults (on a CPU, A staged 4 steps at a time) split and
-// not.
+// not, and B loaded a step ahead.
 const Params kGpuShape{{"WGX", 32}, {"WGY", 8}, {"VW", 4}, {"NJ", 1}, {"KU", 8}, {"MT", 16}, {"AV", 4}, {"AL", 0}};
 const Params kRowBlocks{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KU", 2},
                         {"MT", 2}, {"AV", 2}, {"AL", 2}, {"SPLIT", 3}};
 const Params kOneLane{{"WGX", 1}, {"WGY", 16}, {"VW", 4}, {"NJ", 4}, {"KU", 2}, {"MT", 8}, {"AV", 1}, {"AL", 1}};
+// B one step ahead (PF), along N and along K, split and not.
+const Params kPrefetch{{"WGX", 16}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KU", 2},
+                       {"MT", 4}, {"AV", 2}, {"AL", 0}, {"PF", 1}, {"SPLIT", 2}};
 const Params kNoSplit{{"SPLIT", 1}};
 const Params kSplit4{{"SPLIT", 4}};
 
 std::vector<GemmForce> configs() {
   std::vector<GemmForce> out;
-  for (const Params* p : {&kNoSplit, &kSplit4, &kGpuShape, &kRowBlocks, &kOneLane}) out.push_back(test::force("thin", p));
+  for (const Params* p : {&kNoSplit, &kSplit4, &kGpuShape, &kRowBlocks, &kOneLane, &kPrefetch})
+    out.push_back(test::force("thin", p));
   return out;
 }
 
@@ -453,6 +457,18 @@ TEST(GemmThinDescriptor, Refusals) {
   q = p;
   q["MT"] = 16, q["NJ"] = 4, q["VW"] = 4, q["KU"] = 4;  // 16 x 16 accumulators and 16 loads
   EXPECT_NE(fam().check(q, caps, pr), "");
+  // B one step ahead doubles its registers: 8 x 16 accumulators and 2 x 128
+  // loads do not fit, one set of 128 does, and so do 2 x 64; along K (16 x 4
+  // accumulators and 2 x 64 loads) it fits.
+  q = p;
+  q["MT"] = 8, q["NJ"] = 4, q["VW"] = 4, q["KU"] = 8, q["PF"] = 1;
+  EXPECT_NE(fam().check(q, caps, pr), "");
+  q["PF"] = 0;
+  EXPECT_EQ(fam().check(q, caps, pr), "");
+  q["PF"] = 1, q["KU"] = 4;
+  EXPECT_EQ(fam().check(q, caps, pr), "");
+  q["MT"] = 16, q["NJ"] = 4, q["KU"] = 4;
+  EXPECT_EQ(fam().check(q, caps, nk_problem(16, 4096, 4096)), "");
   // Local memory: one row of the in-group reduction along K, 4 x 4096 sums.
   q = p;
   q["WGX"] = 256, q["WGY"] = 4, q["VW"] = 16, q["NJ"] = 4, q["KU"] = 1, q["MT"] = 1, q["AV"] = 1;

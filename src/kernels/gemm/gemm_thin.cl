@@ -58,6 +58,8 @@
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DA_KCONTIG=0 -DVW=8 -DWGX=8 -DWGY=4 -DKU=2 -DMT=8 -DAL=1 -DRR=8
 // check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DWGX=16 -DWGY=4 -DVW=4 -DKU=2 -DMT=16 -DAV=4 -DRR=4
 // check-variant: -DB_KCONTIG=1 -DWGX=1 -DWGY=64 -DVW=4 -DKU=2 -DMT=2 -DAV=1
+// check-variant: -DB_KCONTIG=1 -DPF=1 -DWGX=16 -DWGY=8 -DVW=4 -DNJ=4 -DKU=2 -DMT=16 -DAV=4 -DRR=4
+// check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DPF=1 -DWGX=32 -DWGY=8 -DVW=4 -DKU=4 -DMT=8 -DAV=4 -DRR=8
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVW=2 -DAV=2 -DRR=4
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=1 -DA_KCONTIG=0 -DVW=2 -DWGX=32 -DWGY=4 -DKU=2 -DAV=2 -DRR=4
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DVW=8 -DMT=1 -DAV=1 -DRR=1
@@ -104,6 +106,13 @@
 #ifndef SG
 #define SG 0             // 1: sub-group reduction across a row's lanes (B_KCONTIG 1, WGX = sub-group size)
 #endif
+#ifndef PF
+#define PF 0             // 1: the next step's B loaded before this step's products (AL 0 only)
+#endif
+#if AL
+#undef PF
+#define PF 0
+#endif
 
 #define WGS (WGX * WGY)
 typedef COMP comp;
@@ -111,9 +120,13 @@ typedef COMP comp;
 #if B_KCONTIG
 #define GCOLS (WGY * NJ)        // columns of C per group
 #define KSTEP (WGX * VW * KU)   // K per step of the group
+#define KFIRST (kb + (ulong)tx * VW)                    // a lane's first K
+#define SPAN ((ulong)((KU - 1) * WGX * VW + VW))         // K from a lane's first in one step
 #else
 #define GCOLS (WGX * NJ * VW)   // columns of C per group
 #define KSTEP (WGY * KU)        // K per step of the group
+#define KFIRST (kb + (ulong)ty * KU)
+#define SPAN ((ulong)KU)
 #endif
 #define ACH (AL * KSTEP)        // K per chunk of A in local memory (AL > 0)
 // Element (i, kk) of that chunk, [kk][MT]: a row of lanes reads one k, a
@@ -178,81 +191,102 @@ THIN_LOADER_ALL(load_a_all, AV)
 #define INSIDE(x, e) ((long)(e) - (long)(x))
 
 // One step of a lane's K loop with the loaders LB (B) and LA (A): the
-// checked ones, or the _all ones in the interior. THIN_LOAD_B issues the
-// step's KU NJ loads of B into bv; THIN_USE multiplies them by A's packs.
+// checked ones, or the _all ones in the interior. THIN_LOAD_B_AT issues the
+// KU NJ loads of B of the step at KV (the lane's first K) into BV;
+// THIN_USE_AT multiplies them by A's packs.
 #if B_KCONTIG
-// Packs kc, kc + WGX VW, ... (KU of them) of the row's NJ rows of B.
-#define THIN_LOAD_B(LB)                                                         \
+// Packs KV, KV + WGX VW, ... (KU of them) of the row's NJ rows of B.
+#define THIN_LOAD_B_AT(LB, BV, KV)                                                         \
   _Pragma("unroll") for (int u = 0; u < KU; ++u) {                              \
-    const ulong gk = kc + (ulong)u * (WGX * VW);                                \
+    const ulong gk = (KV) + (ulong)u * (WGX * VW);                                \
     _Pragma("unroll") for (int q = 0; q < NJ; ++q) {                            \
       const ulong j = nb + (ulong)(ty * NJ + q);                                \
-      LB(bv[u][q], bp, j * ldb + gk, j < N ? INSIDE(gk, ke) : 0);               \
+      LB(BV[u][q], bp, j * ldb + gk, j < N ? INSIDE(gk, ke) : 0);               \
     }                                                                           \
   }
 #if A_KCONTIG
-#define THIN_USE(LA)                                                                                 \
+#define THIN_USE_AT(LA, BV, KV)                                                                                 \
   _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                   \
-    const ulong gk = kc + (ulong)u * (WGX * VW);                                                     \
+    const ulong gk = (KV) + (ulong)u * (WGX * VW);                                                     \
     _Pragma("unroll") for (int i = 0; i < MT; ++i)                                                   \
     _Pragma("unroll") for (int v0 = 0; v0 < VW; v0 += AV) {                                          \
       comp av[AV];                                                                                   \
       LA(av, ap, (r0 + i) * lda + gk + v0, r0 + i < M ? INSIDE(gk + v0, ke) : 0);                    \
       _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                 \
-      _Pragma("unroll") for (int q = 0; q < NJ; ++q) acc[i][q] = fma(av[w], bv[u][q][v0 + w], acc[i][q]); \
+      _Pragma("unroll") for (int q = 0; q < NJ; ++q) acc[i][q] = fma(av[w], BV[u][q][v0 + w], acc[i][q]); \
     }                                                                                                \
   }
 #else
-#define THIN_USE(LA)                                                                                     \
+#define THIN_USE_AT(LA, BV, KV)                                                                                     \
   _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                       \
-    const ulong gk = kc + (ulong)u * (WGX * VW);                                                         \
+    const ulong gk = (KV) + (ulong)u * (WGX * VW);                                                         \
     _Pragma("unroll") for (int v = 0; v < VW; ++v)                                                       \
     _Pragma("unroll") for (int i0 = 0; i0 < MT; i0 += AV) {                                              \
       comp av[AV];                                                                                       \
       LA(av, ap, (gk + v) * lda + r0 + i0, gk + v < ke ? INSIDE(r0 + i0, M) : 0);                        \
       _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                     \
-      _Pragma("unroll") for (int q = 0; q < NJ; ++q) acc[i0 + w][q] = fma(av[w], bv[u][q][v], acc[i0 + w][q]); \
+      _Pragma("unroll") for (int q = 0; q < NJ; ++q) acc[i0 + w][q] = fma(av[w], BV[u][q][v], acc[i0 + w][q]); \
     }                                                                                                    \
   }
 #endif
 #else
-// KU consecutive rows of B from k0, NJ packs of columns each.
-#define THIN_LOAD_B(LB)                                                     \
+// KU consecutive rows of B from KV, NJ packs of columns each.
+#define THIN_LOAD_B_AT(LB, BV, KV)                                                     \
   _Pragma("unroll") for (int u = 0; u < KU; ++u) {                          \
-    const ulong gk = k0 + (ulong)u;                                         \
+    const ulong gk = (KV) + (ulong)u;                                         \
     _Pragma("unroll") for (int q = 0; q < NJ; ++q) {                        \
       const ulong n = nb + (ulong)((q * WGX + tx) * VW);                    \
-      LB(bv[u][q], bp, gk * ldb + n, gk < ke ? INSIDE(n, N) : 0);           \
+      LB(BV[u][q], bp, gk * ldb + n, gk < ke ? INSIDE(n, N) : 0);           \
     }                                                                       \
   }
 #if A_KCONTIG
-#define THIN_USE(LA)                                                                                     \
+#define THIN_USE_AT(LA, BV, KV)                                                                                     \
   _Pragma("unroll") for (int u0 = 0; u0 < KU; u0 += AV)                                                  \
   _Pragma("unroll") for (int i = 0; i < MT; ++i) {                                                       \
     comp av[AV];                                                                                         \
-    LA(av, ap, (r0 + i) * lda + k0 + (ulong)u0, r0 + i < M ? INSIDE(k0 + (ulong)u0, ke) : 0);            \
+    LA(av, ap, (r0 + i) * lda + (KV) + (ulong)u0, r0 + i < M ? INSIDE((KV) + (ulong)u0, ke) : 0);            \
     _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                       \
     _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                                  \
-      acc[i][q] = fma(av[w], bv[u0 + w][q / VW][q % VW], acc[i][q]);                                     \
+      acc[i][q] = fma(av[w], BV[u0 + w][q / VW][q % VW], acc[i][q]);                                     \
   }
 #else
-#define THIN_USE(LA)                                                                                     \
+#define THIN_USE_AT(LA, BV, KV)                                                                                     \
   _Pragma("unroll") for (int u = 0; u < KU; ++u)                                                         \
   _Pragma("unroll") for (int i0 = 0; i0 < MT; i0 += AV) {                                                \
     comp av[AV];                                                                                         \
-    LA(av, ap, (k0 + (ulong)u) * lda + r0 + i0, k0 + (ulong)u < ke ? INSIDE(r0 + i0, M) : 0);            \
+    LA(av, ap, ((KV) + (ulong)u) * lda + r0 + i0, (KV) + (ulong)u < ke ? INSIDE(r0 + i0, M) : 0);            \
     _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                       \
     _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                                  \
-      acc[i0 + w][q] = fma(av[w], bv[u][q / VW][q % VW], acc[i0 + w][q]);                                \
+      acc[i0 + w][q] = fma(av[w], BV[u][q / VW][q % VW], acc[i0 + w][q]);                                \
   }
 #endif
 #endif
-#define THIN_STEP(LB, LA)    \
-  {                          \
-    comp bv[KU][NJ][VW];     \
-    THIN_LOAD_B(LB)          \
-    THIN_USE(LA)             \
+// The lane's first K of a step: kc along K, k0 along N.
+#if B_KCONTIG
+#define KVAR kc
+#else
+#define KVAR k0
+#endif
+#define THIN_STEP(LB, LA)             \
+  {                                   \
+    comp bv[KU][NJ][VW];              \
+    THIN_LOAD_B_AT(LB, bv, KVAR)      \
+    THIN_USE_AT(LA, bv, KVAR)         \
   }
+// PF: B of the step at KN into BQ (nothing past the split's end), from the
+// loaders that its position allows.
+#define THIN_PREFETCH(BQ, KN)                                              \
+  if ((KN) < ke) {                                                         \
+    if (inner && (KN) + SPAN <= ke) {                                      \
+      THIN_LOAD_B_AT(load_b_all, BQ, KN)                                   \
+    } else {                                                               \
+      THIN_LOAD_B_AT(load_b, BQ, KN)                                       \
+    }                                                                      \
+  }
+#define THIN_COPY_B(DST, SRC)                                              \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u)                           \
+  _Pragma("unroll") for (int q = 0; q < NJ; ++q)                           \
+  _Pragma("unroll") for (int v = 0; v < VW; ++v) DST[u][q][v] = SRC[u][q][v];
 
 // With AL > 0 (B read along N) the step reads A from the chunk in local
 // memory, am[ALM(i, kk)] for k = kc0 + kk (zero past M and past the split's
@@ -264,11 +298,11 @@ THIN_LOADER_ALL(load_a_all, AV)
     _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                        \
       acc[i][q] = fma(av, bv[u][q / VW][q % VW], acc[i][q]);                                   \
   }
-#define THIN_STEP_LM(LB)     \
-  {                          \
-    comp bv[KU][NJ][VW];     \
-    THIN_LOAD_B(LB)          \
-    THIN_USE_LM              \
+#define THIN_STEP_LM(LB)          \
+  {                               \
+    comp bv[KU][NJ][VW];          \
+    THIN_LOAD_B_AT(LB, bv, k0)    \
+    THIN_USE_LM                   \
   }
 
 // C's element (i, j) through the epilogue (beta = 0 never reads C).
@@ -358,18 +392,33 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-#elif B_KCONTIG
-  // Each lane: packs kc, kc + WGX VW, ... (KU of them) of its row's NJ rows of B.
-  for (ulong kc = kb + (ulong)tx * VW; kc < ke; kc += (ulong)KSTEP) {
-    if (inner && kc + (ulong)((KU - 1) * WGX * VW + VW) <= ke)
-      THIN_STEP(load_b_all, load_a_all)
-    else
-      THIN_STEP(load_b, load_a)
+#elif PF
+  // As below, with B one step ahead: the loads of the step at KVAR + KSTEP
+  // are issued before the products of the step at KVAR.
+  {
+    comp bv[KU][NJ][VW];
+    ulong KVAR = KFIRST;
+    THIN_PREFETCH(bv, KVAR)
+    for (; KVAR < ke; KVAR += (ulong)KSTEP) {
+      const ulong kn = KVAR + (ulong)KSTEP;
+      comp bq[KU][NJ][VW];
+      THIN_PREFETCH(bq, kn)
+      if (inner && KVAR + SPAN <= ke) {
+        THIN_USE_AT(load_a_all, bv, KVAR)
+      } else {
+        THIN_USE_AT(load_a, bv, KVAR)
+      }
+      if (kn < ke) {
+        THIN_COPY_B(bv, bq)
+      }
+    }
   }
 #else
-  // Each row of lanes: KU consecutive rows of B from k0, then WGY KU further.
-  for (ulong k0 = kb + (ulong)ty * KU; k0 < ke; k0 += (ulong)KSTEP) {
-    if (inner && k0 + KU <= ke)
+  // B_KCONTIG: each lane takes packs kc, kc + WGX VW, ... (KU of them) of its
+  // row's NJ rows of B; else each row of lanes KU consecutive rows of B from
+  // k0, then WGY KU further.
+  for (ulong KVAR = KFIRST; KVAR < ke; KVAR += (ulong)KSTEP) {
+    if (inner && KVAR + SPAN <= ke)
       THIN_STEP(load_b_all, load_a_all)
     else
       THIN_STEP(load_b, load_a)

@@ -70,10 +70,14 @@ std::int64_t a_pack_span(const Params& p, const ThinView& v) {
   return v.trans_a ? p.at("MT") : v.trans_b ? p.at("VW") : p.at("KU");
 }
 
-// Accumulators and loaded values of B per work-item.
+// B one step ahead (PF; not with A staged, whose loop has barriers).
+bool prefetches(const Params& p, const ThinView& v) { return p.at("PF") && staged_steps(p, v.trans_b) == 0; }
+
+// Accumulators and loaded values of B per work-item (twice the loads with PF).
 std::int64_t registers(const Params& p, const ThinView& v) {
   const std::int64_t mt = p.at("MT"), nj = p.at("NJ"), vw = p.at("VW"), ku = p.at("KU");
-  return v.trans_b ? mt * nj + ku * nj * vw : (mt + ku) * nj * vw;
+  const std::int64_t loads = ku * nj * vw * (prefetches(p, v) ? 2 : 1);
+  return v.trans_b ? mt * nj + loads : mt * nj * vw + loads;
 }
 
 }  // namespace
@@ -147,6 +151,9 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
        "sixteenths of a device fill of resident groups that the automatic split aims at"},
       {"SG", sg ? std::vector<std::int64_t>{0, 1} : std::vector<std::int64_t>{0}, sg ? 1 : 0,
        "1: sub-group reduction along K where WGX is the sub-group size (B read along K)"},
+      {"PF", {0, 1}, 0,
+       "1: each step's loads of B issued before the previous step's products (twice the registers for B; "
+       "ignored where A is staged, AL > 0 along N)"},
   };
 }
 
@@ -231,6 +238,7 @@ Defines GemmThinFamily::defines(const Params& p, const GemmProblem& pr) const {
   const bool kcontig = view(pr).trans_b;
   for (const char* k : {"WGX", "WGY", "VW", "NJ", "KU", "MT", "AV", "SG"}) d.emplace_back(k, std::to_string(p.at(k)));
   d.emplace_back("AL", std::to_string(staged_steps(p, kcontig)));
+  d.emplace_back("PF", prefetches(p, view(pr)) ? "1" : "0");
   d.emplace_back("B_KCONTIG", kcontig ? "1" : "0");
   d.emplace_back("A_KCONTIG", view(pr).trans_a ? "0" : "1");
   d.emplace_back("RR", std::to_string(rounds_rows(p, pr, kcontig)));
