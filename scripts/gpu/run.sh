@@ -8,14 +8,14 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
 # bench rows (into the same blas-*.json names); `blas3` the same for level 3's
 # triangular and rank-k routines, with the blas3 family tuned first (`blas2`
 # likewise for level 2's gemv, ger and symv / hemv); `im2col`
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -854,6 +854,41 @@ f64_tune() {
     --gemm-types f32,f64 "$@"
 }
 
+# What bounds the thin kernel (issue 18: M <= 16 under a third of the copy
+# ceiling along K): ncu's speed-of-light, occupancy, launch, warp-state and
+# memory sections for gemm_thin on each product of THIN_PROFILE_PRODUCTS
+# (M,N,K,TRANS; default 16 x 4096 x 4096 NT and NN) through the shipped
+# entries, or OPTUNE_PARAMS if set; the full CSV per product in $OUT, the
+# main figures in summary.txt.
+thin_profile() {
+  local item prod tr n=0
+  for item in ${THIN_PROFILE_PRODUCTS:-16,4096,4096,NT 16,4096,4096,NN}; do
+    prod=${item%,*} tr=${item##*,} n=$((n + 1))
+    log "ncu: gemm_thin on $prod $tr (cuda:0)"
+    timeout 300 ncu --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+      --section MemoryWorkloadAnalysis --kernel-name regex:gemm_thin --launch-skip 2 --launch-count 1 --csv \
+      --page details ./build/gpu/optune bench gemm --gemm-product "$prod" --gemm-trans "$tr" --gemm-types f32 \
+      --no-reference --runs 3 --copy-mib 64 --device cuda:0 >"$OUT/thin-profile-$n.csv" 2>>"$LOGS/thin-profile.log" ||
+      STATUS=1
+    python3 - "$OUT/thin-profile-$n.csv" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import csv, sys
+rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
+if len(rows) < 2:
+    print("no kernel profiled"); sys.exit()
+h = rows[0]
+col = {k: h.index(k) for k in ("Kernel Name", "Block Size", "Grid Size", "Section Name", "Metric Name", "Metric Unit", "Metric Value")}
+print(rows[1][col["Kernel Name"]][:60], "block", rows[1][col["Block Size"]], "grid", rows[1][col["Grid Size"]])
+keep = ("Duration", "DRAM Throughput", "Memory Throughput", "L1/TEX Hit", "L1/TEX Cache Throughput", "L2 Cache Throughput",
+        "Compute (SM) Throughput", "Registers Per Thread", "Achieved Occupancy", "Theoretical Occupancy",
+        "Block Limit Registers", "Block Limit Shared Mem", "Waves Per SM", "Warp Cycles Per Issued Instruction",
+        "Issue Slots Busy", "Avg. Active Threads Per Warp", "Mem Busy", "Max Bandwidth")
+for r in rows[1:]:
+    if r[col["Metric Name"]] in keep:
+        print(f"  {r[col['Section Name']][:26]:26} {r[col['Metric Name']]:36} {r[col['Metric Value']]:>12} {r[col['Metric Unit']]}")
+PY
+  done
+}
+
 # BLAS level 2's general and symmetric products and updates (gemv, ger /
 # geru, symv / hemv: the dense packs, the fused slices and the symv strips):
 # their tests on both back ends, the blas2 family tuned for the bench's sizes
@@ -925,6 +960,7 @@ case "$WHAT" in
   thin-tune) build && thin_tune "$@" ;;
   nk-sweep) build && nk_sweep "$@" ;;
   f64-tune) build && f64_tune "$@" ;;
+  thin-profile) build && thin_profile ;;
   splitk-sweep) build && splitk_sweep "$@" ;;
   startup) build && startup "$@" ;;
   launch-cost) build && launch_cost ;;
