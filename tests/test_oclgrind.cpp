@@ -85,22 +85,28 @@ TEST(Oclgrind, GemmKernels) {
 // The thin kernel's two paths with their local reductions, A staged in
 // local memory (B read along N) or read in packs along M (B read along K),
 // steps in the interior (unchecked loads) and at the edges, a split K and
-// its second pass, thin M and thin N (a listed batch).
+// its second pass, thin M and thin N (a listed batch); then the same with B
+// loaded a step ahead (PF, A through the caches), whose last prefetch stops
+// at the split's end.
 TEST(Oclgrind, GemmThinKernel) {
   const Params thin{{"WGX", 8}, {"WGY", 4}, {"VW", 2},  {"NJ", 1},    {"KU", 2},
                     {"MT", 4},  {"AV", 2},  {"AL", 2}, {"SPLIT", 2}};
-  const GemmForce f = test::force("thin", &thin);
-  for (Transpose tb : {Transpose::No, Transpose::Yes}) {
-    ref::GemmCase c;
-    c.trans_a = tb, c.trans_b = tb, c.m = 4, c.n = 37, c.k = 41, c.ldb_extra = 1;
-    c.lda_extra = tb == Transpose::Yes ? 2 : 1;  // A and B in packs of 2
-    c.beta = 0.5, c.bias_mode = BiasMode::PerColumn, c.activation = Unary::Relu;
-    EXPECT_TRUE(ref::check_gemm(c, &f));
+  Params ahead = thin;
+  ahead["AL"] = 0, ahead["PF"] = 1;
+  for (const Params* p : {&thin, static_cast<const Params*>(&ahead)}) {
+    const GemmForce f = test::force("thin", p);
+    for (Transpose tb : {Transpose::No, Transpose::Yes}) {
+      ref::GemmCase c;
+      c.trans_a = tb, c.trans_b = tb, c.m = 4, c.n = 37, c.k = 41, c.ldb_extra = 1;
+      c.lda_extra = tb == Transpose::Yes ? 2 : 1;  // A and B in packs of 2
+      c.beta = 0.5, c.bias_mode = BiasMode::PerColumn, c.activation = Unary::Relu;
+      EXPECT_TRUE(ref::check_gemm(c, &f));
+    }
+    ref::GemmCase list;
+    list.mode = ref::GemmCase::Mode::List, list.batch = 2, list.m = 21, list.n = 2, list.k = 40;
+    list.alphas = {1, -0.5}, list.betas = {0, 2};
+    EXPECT_TRUE(ref::check_gemm(list, &f));
   }
-  ref::GemmCase list;
-  list.mode = ref::GemmCase::Mode::List, list.batch = 2, list.m = 21, list.n = 2, list.k = 40;
-  list.alphas = {1, -0.5}, list.betas = {0, 2};
-  EXPECT_TRUE(ref::check_gemm(list, &f));
 }
 
 namespace {
