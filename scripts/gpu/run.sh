@@ -254,7 +254,9 @@ final_bench() {
 # (default: every family and type, every bucket; seconds overrides the
 # budget for that item; fixed: NAME=VALUE,... held at a value, the tuner's
 # --fix); TUNE_ON: cuda, opencl or both (default); TUNE_STRATEGY: random
-# (default), anneal or exhaustive.
+# (default), anneal or exhaustive; TUNE_JOBS: candidates compiled together
+# (optune tune --jobs; random and exhaustive only; default 1: not yet run on
+# a GPU, where NVRTC's 1-2 s per candidate is most of a tuning run).
 read -r -a TUNED <<<"${TUNE_LIST:-copy:f32 elementwise:f32 elementwise:f16 reduce_rows:f32 reduce_cols:f32 norm_rows:f32 softmax_cols:f32 gemm_routine:f32 gemm_tiled:f32 gemm_direct:f32 gemm_thin:f32 gemm_thin:f16}"
 tune() {
   local budget=${TUNE_BUDGET:-15} dev name secs
@@ -267,7 +269,7 @@ tune() {
       IFS=: read -r fam dtype sizes secs fixed <<<"$item"
       [ "$sizes" = all ] && sizes=
       ./build/gpu/optune tune "$fam" --dtype "$dtype" ${sizes:+--sizes "$sizes"} ${fixed:+--fix "$fixed"} --device "$dev" \
-        --strategy "${TUNE_STRATEGY:-random}" --budget "${secs:-$budget}" --save \
+        --strategy "${TUNE_STRATEGY:-random}" --jobs "${TUNE_JOBS:-1}" --budget "${secs:-$budget}" --save \
         --json "$LOGS/tune-$name-$fam-$dtype-${sizes//[^a-z0-9]/_}.json" \
         >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
     done

@@ -129,6 +129,14 @@ class KernelFamily {
   // its first use: a cheap one (the first of buckets()) by default.
   virtual std::string trust_bucket(const std::string& bucket) const;
 
+  // The program a configuration builds for a problem (fitted to it), which
+  // the tuner compiles ahead of the run that needs it; nothing for a family
+  // with no kernel of its own (a routine's choice) or none that it can say.
+  virtual std::optional<KernelSource> program_for(const Params& p, const Capabilities& caps,
+                                                  const Problem& problem) const {
+    return std::nullopt;
+  }
+
   Params defaults(const Capabilities& caps) const;
   // Fills parameters missing from p with defaults and drops unknown names.
   Params complete(const Params& p, const Capabilities& caps) const;
@@ -179,6 +187,12 @@ class FamilyOf : public KernelFamily {
   virtual std::vector<std::string> bucket_chain(const P& problem) const { return {bucket(problem)}; }
   Problem example(DType dtype, const std::string& b, const Capabilities& caps) const final {
     return Problem(make_example(dtype, b, caps));
+  }
+  std::optional<KernelSource> program_for(const Params& p, const Capabilities& caps,
+                                          const Problem& pr) const override {
+    if (source().empty()) return std::nullopt;
+    const P& x = pr.as<P>();
+    return program(fit(p, caps, x), x);
   }
 };
 

@@ -8,6 +8,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <deque>
+#include <future>
+#include <vector>
 
 #include "runtime/log.hpp"
 #include "tuning/measure.hpp"
@@ -68,6 +71,15 @@ Params choose_baseline(const SearchSpace& space) {
       if (space.check(space.at(i)).empty()) return space.at(i);
   throw Error(Status::Unsupported, "no configuration of the family can run on this device and problem (default: " +
                                        space.check(space.base()) + ")");
+}
+
+// Compiles the program a candidate will build, so that its run finds it in
+// the context's cache. Any failure is left for the run to meet and report.
+void compile_ahead(const Queue& queue, const KernelFamily& family, const Problem& problem, const Params& p) noexcept {
+  try {
+    if (auto src = family.program_for(p, queue.device().caps(), problem)) compile_kernel(queue, *src);
+  } catch (...) {
+  }
 }
 
 }  // namespace
@@ -139,20 +151,58 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
   Progress progress(o.progress, o.label.empty() ? family.name() : o.label);
   std::uint64_t done = 0;
   const std::uint64_t total = strategy->planned();
+  const auto reject = [&](const Params& p, const std::string& why) {
+    ++r.rejected;
+    if (r.rejected <= TuneResult::kMaxRejected) r.invalid.push_back({p, "check", why});
+    strategy->report(p, SearchStrategy::Outcome::Rejected, INFINITY);
+  };
+  // Compiling ahead: the next `jobs` accepted candidates, in the strategy's
+  // order, compile in threads of their own, all at once; then they run one
+  // by one. Nothing compiles while anything is timed (on a CPU device the
+  // compiles would take the cores that the kernels run on).
+  const std::size_t jobs = o.strategy == Strategy::Anneal ? 1 : std::size_t(std::max(o.jobs, 1));
+  std::deque<Params> batch;
+  double batch_cost = 0;  // wall time of the last batch's compiles
+  bool drained = false;
   while (true) {
-    if (o.budget_seconds > 0 && since(t0) + expected > o.budget_seconds) {
+    if (o.budget_seconds > 0 && since(t0) + expected + (batch.empty() ? batch_cost : 0) > o.budget_seconds) {
       r.budget_exhausted = true;
       break;
     }
-    std::optional<Params> next = strategy->next();
-    if (!next) break;
-    const Params& p = *next;
-    if (std::string why = space.check(p); !why.empty()) {
-      ++r.rejected;
-      if (r.rejected <= TuneResult::kMaxRejected) r.invalid.push_back({p, "check", why});
-      strategy->report(p, SearchStrategy::Outcome::Rejected, INFINITY);
-      continue;
+    std::optional<Params> next;
+    if (jobs > 1) {
+      if (batch.empty() && !drained) {
+        while (batch.size() < jobs) {
+          std::optional<Params> c = strategy->next();
+          if (!c) {
+            drained = true;
+            break;
+          }
+          if (std::string why = space.check(*c); !why.empty()) reject(*c, why);
+          else batch.push_back(std::move(*c));
+        }
+        const auto compile_start = Clock::now();
+        {
+          std::vector<std::future<void>> compiling;
+          for (const Params& c : batch)
+            compiling.push_back(std::async(std::launch::async, compile_ahead, std::cref(queue), std::cref(family),
+                                           std::cref(problem), c));
+        }  // every compile has ended here
+        batch_cost = since(compile_start);
+      }
+      // Pulled ahead, the strategy cannot stop at its count by itself.
+      if (batch.empty() || done >= total) break;
+      next = std::move(batch.front());
+      batch.pop_front();
+    } else {
+      next = strategy->next();
+      if (!next) break;
+      if (std::string why = space.check(*next); !why.empty()) {
+        reject(*next, why);
+        continue;
+      }
     }
+    const Params& p = *next;
     const auto cand_start = Clock::now();
     const Measurement m = measurer.measure(p, reference, 3 * r.fastest_seconds, timeout);
     const double cost = since(cand_start);

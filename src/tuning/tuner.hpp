@@ -39,6 +39,10 @@ struct TuneOptions {
   double timeout_seconds = 0;
   std::vector<std::string> vary;  // parameters to search; empty: all
   Params base;                    // values of the others (missing: defaults)
+  // Candidates compiled together, in parallel threads, before they run one
+  // by one (random and exhaustive search, whose order does not depend on the
+  // timings; annealing compiles one at a time); 1: each as it runs.
+  int jobs = 1;
   bool verbose = false;           // one line per candidate on stderr
   bool progress = true;           // the updating line, on a terminal only
   std::string label;              // prefix of progress lines ("copy f32 n<=2^20")

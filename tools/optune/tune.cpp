@@ -26,7 +26,7 @@ struct TuneCommand {
   double budget = 0, fraction = 0;
   std::size_t candidates = 0;
   std::uint64_t seed = 1;
-  int runs = 5, warmup = 1;
+  int runs = 5, warmup = 1, jobs = 1;
   bool save = false, verbose = false;
 };
 
@@ -110,6 +110,7 @@ void run_tune(const TuneCommand& o) {
   to.seed = o.seed;
   to.runs = o.runs;
   to.warmup = o.warmup;
+  to.jobs = o.jobs;
   to.verbose = o.verbose;
   // --fix NAME=VALUE: searched no further; the baseline is the defaults with
   // these values (its time is the "default" column).
@@ -210,7 +211,7 @@ void run_tune(const TuneCommand& o) {
     nlohmann::json j{{"tool", "optune tune"}, {"date", iso_date()}, {"commit", git_commit()},
                      {"device", caps_to_json(caps)}, {"family", o.family}, {"dtype", o.dtype},
                      {"strategy", strategy_name(to.strategy)}, {"seed", o.seed}, {"budget_s", o.budget},
-                     {"candidates", o.candidates}, {"fraction", o.fraction}, {"runs", o.runs},
+                     {"candidates", o.candidates}, {"fraction", o.fraction}, {"runs", o.runs}, {"jobs", o.jobs},
                      {"saved", o.save}, {"results", results}};
     std::ofstream f(o.json_path);
     if (!(f << j.dump(2) << "\n")) throw Error(Status::IoError, "cannot write " + o.json_path);
@@ -242,6 +243,11 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--runs", o->runs, "timed runs per candidate (the median counts)")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--warmup", o->warmup, "untimed runs before timing")->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--jobs", o->jobs,
+                  "candidates compiled together in parallel threads, then run one by one (random and exhaustive; "
+                  "annealing compiles one at a time)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--fix", o->fix, "NAME=VALUE,...: parameters held at a value (the baseline is the defaults with them)")
       ->delimiter(',');
   cmd->add_flag("--save", o->save, "store the results in the cache file (used by later lookups)");

@@ -384,6 +384,10 @@ class GemmRoutineFamily : public GemmFamilyBase {
   std::string name() const override { return "gemm_routine"; }
   std::string source() const override { return "gemm/gemm_tiled.cl"; }
   std::string kernel_name() const override { return "gemm_tiled"; }
+  // Its values choose other families' kernels: nothing to compile ahead.
+  std::optional<KernelSource> program_for(const Params&, const Capabilities&, const Problem&) const override {
+    return std::nullopt;
+  }
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   // Whether a problem's volume reaches the tiled threshold INDIRECT_MIN^3.
