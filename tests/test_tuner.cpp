@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <thread>
 
 #include "support/synthetic_family.hpp"
 #include "tuning/measure.hpp"
@@ -87,12 +88,15 @@ TEST(Tuner, InvalidCandidatesAreSkippedWithReasons) {
 // Compiling candidates four at a time in threads of their own, before they
 // run, changes nothing but the wall time: the same points, the same failures at the same stages
 // (the planted compile error is met by the run, which reports its log), the
-// same optimum. Random search with a count stops at it although candidates
-// were pulled ahead.
+// same optimum. Random search with a count pulls no candidate past it.
 TEST(Tuner, CompilingAheadFindsTheSameAndReportsTheSameFailures) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread: jobs are capped at 1";
   TuneOptions o = options(Strategy::Exhaustive);
   o.jobs = 4;
+  family().programs_given = 0;
   const TuneResult r = tune(queue(), family(), small_problem(), o);
+  // Every point but the default and the refused one was compiled ahead.
+  EXPECT_EQ(family().programs_given.load(), 26u);
   EXPECT_EQ(r.best, (Params{{"P", 4}, {"Q", 2}, {"WGS", 32}}));
   EXPECT_EQ(r.evaluated, 27u);
   std::multiset<std::string> stages, expected;
@@ -106,8 +110,15 @@ TEST(Tuner, CompilingAheadFindsTheSameAndReportsTheSameFailures) {
 
   o = options(Strategy::Random);
   o.jobs = 6, o.candidates = 9;
+  family().programs_given = 0;
   const TuneResult sampled = tune(queue(), family(), small_problem(), o);
   EXPECT_EQ(sampled.evaluated, 10u);  // the candidates plus the default
+  EXPECT_LE(family().programs_given.load(), 9u);  // none pulled past the count
+
+  o.jobs = 1;  // one at a time: nothing ahead
+  family().programs_given = 0;
+  tune(queue(), family(), small_problem(), o);
+  EXPECT_EQ(family().programs_given.load(), 0u);
 }
 
 TEST(Tuner, AnnealingFindsPlantedOptimum) {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <deque>
 #include <future>
+#include <thread>
 #include <vector>
 
 #include "runtime/log.hpp"
@@ -160,7 +161,9 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
   // order, compile in threads of their own, all at once; then they run one
   // by one. Nothing compiles while anything is timed (on a CPU device the
   // compiles would take the cores that the kernels run on).
-  const std::size_t jobs = o.strategy == Strategy::Anneal ? 1 : std::size_t(std::max(o.jobs, 1));
+  // At most one compile per hardware thread.
+  const std::size_t threads = std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  const std::size_t jobs = o.strategy == Strategy::Anneal ? 1 : std::min<std::size_t>(std::max(o.jobs, 1), threads);
   std::deque<Params> batch;
   double batch_cost = 0;  // wall time of the last batch's compiles
   bool drained = false;
@@ -172,7 +175,9 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
     std::optional<Params> next;
     if (jobs > 1) {
       if (batch.empty() && !drained) {
-        while (batch.size() < jobs) {
+        // No more than the strategy's count still asks for.
+        const std::uint64_t left = total > done ? total - done : 0;
+        while (batch.size() < jobs && batch.size() < left) {
           std::optional<Params> c = strategy->next();
           if (!c) {
             drained = true;
@@ -189,6 +194,10 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
                                            std::cref(problem), c));
         }  // every compile has ended here
         batch_cost = since(compile_start);
+        if (o.budget_seconds > 0 && since(t0) + expected > o.budget_seconds) {
+          r.budget_exhausted = true;
+          break;
+        }
       }
       // Pulled ahead, the strategy cannot stop at its count by itself.
       if (batch.empty() || done >= total) break;

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <atomic>
+#include <optional>
+
 #include "kernels/descriptor.hpp"
 #include "support/test_support.hpp"
 #include "tuning/cases/cases.hpp"
@@ -73,6 +76,21 @@ class SyntheticFamily : public detail::FamilyOf<SyntheticProblem> {
   std::int64_t loops(const detail::Params& p) const {
     return (std::llabs(p.at("P") - 4) + std::llabs(p.at("Q") - 2)) * k_;
   }
+  // The planted failures, as defines of the one program.
+  static detail::Defines planted(const detail::Params& p) {
+    detail::Defines d;
+    if (p.at("P") == 6) d.emplace_back("COMPILE_ERROR", "1");
+    if (p.at("Q") == 3) d.emplace_back("WRONG_RESULT", "1");
+    return d;
+  }
+  // What the case's run builds, so that the tuner's compiles ahead are real;
+  // `programs_given` counts the calls.
+  std::optional<detail::KernelSource> program_for(const detail::Params& p, const Capabilities&,
+                                                  const detail::Problem&) const override {
+    ++programs_given;
+    return detail::KernelSource{"synthetic.cl", kSyntheticSource, planted(p), "synthetic"};
+  }
+  mutable std::atomic<std::uint64_t> programs_given{0};
 
  private:
   class Case : public detail::TuningCase {
@@ -84,11 +102,9 @@ class SyntheticFamily : public detail::FamilyOf<SyntheticProblem> {
       q.upload(x_, std::span<const float>(host));
     }
     Event run(const detail::Params& p) override {
-      detail::Defines d;
-      if (p.at("P") == 6) d.emplace_back("COMPILE_ERROR", "1");
-      if (p.at("Q") == 3) d.emplace_back("WRONG_RESULT", "1");
-      detail::KernelPtr k = detail::get_program_from_text(*q_.context().impl(), "synthetic.cl", kSyntheticSource, d)
-                                ->kernel("synthetic");
+      detail::KernelPtr k =
+          detail::get_program_from_text(*q_.context().impl(), "synthetic.cl", kSyntheticSource, planted(p))
+              ->kernel("synthetic");
       const detail::Geometry g = f_.geometry(p, q_.device().caps(), pr_);
       detail::check_geometry(q_.device().caps(), g);
       return detail::Launch(q_, k).buf(x_).buf(y_).arg(std::uint32_t(pr_.n)).arg(std::uint32_t(f_.loops(p))).run(g);

@@ -244,8 +244,8 @@ void add_tune_command(CLI::App& app) {
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--warmup", o->warmup, "untimed runs before timing")->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--jobs", o->jobs,
-                  "candidates compiled together in parallel threads, then run one by one (random and exhaustive; "
-                  "annealing compiles one at a time)")
+                  "candidates compiled together in parallel threads (at most one per hardware thread), then run one by "
+                  "one (random and exhaustive; annealing compiles one at a time)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cmd->add_option("--fix", o->fix, "NAME=VALUE,...: parameters held at a value (the baseline is the defaults with them)")
