@@ -121,14 +121,16 @@ std::vector<Defines> gemm_variants(const std::string& name) {
   } else if (name == "gemm/gemm_thin.cl") {
     // Both paths of B and both storages of A in every type at the widest
     // pack CUDA loads (half storage: 8 lanes through one 16-byte load), the
-    // sub-group and local-memory reductions, and one lane per output.
+    // sub-group and local-memory reductions (with the sub-group one, the
+    // split's partials added by the tiles' last groups: FUSE), and one lane
+    // per output.
     const std::pair<Defines, const char*> typed[] = {{f32, "4"}, {f64, "2"}, {f16, "8"}};
     for (const auto& [t, vw] : typed)
       for (const char* kc : {"0", "1"})
         for (const char* sg : {"0", "1"})
           out.push_back(with(t, {{"B_KCONTIG", kc}, {"A_KCONTIG", sg[0] == kc[0] ? "1" : "0"}, {"WGX", "32"},
                                  {"WGY", "8"}, {"VW", vw}, {"KU", "8"}, {"MT", sg[0] == '1' ? "16" : "8"},
-                                 {"AV", vw}, {"RR", "4"}, {"SG", sg}}));
+                                 {"AV", vw}, {"RR", "4"}, {"SG", sg}, {"FUSE", sg}}));
     out.push_back(with(f32, {{"B_KCONTIG", "1"}, {"WGX", "1"}, {"WGY", "64"}, {"VW", "4"}, {"NJ", "2"}, {"MT", "1"},
                              {"AV", "1"}}));
   } else if (name == "gemm/gemm_helpers.cl") {

@@ -8,6 +8,9 @@
 // that take the in-group reductions, sub-groups, row blocks and wide column
 // blocks; the descriptor's fit, split, A's packs and refusals on an H100's
 // capabilities; and the routine's choice.
+#include <cmath>
+#include <random>
+
 #include "support/gemm_fixture.hpp"
 
 using namespace optune;
@@ -30,17 +33,20 @@ const Transpose kTrans[] = {Transpose::No, Transpose::Yes};
 // not, and B loaded a step ahead.
 const Params kGpuShape{{"WGX", 32}, {"WGY", 8}, {"VW", 4}, {"NJ", 1}, {"KU", 8}, {"MT", 16}, {"AV", 4}, {"AL", 0}};
 const Params kRowBlocks{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KU", 2},
-                        {"MT", 2}, {"AV", 2}, {"AL", 2}, {"SPLIT", 3}};
+                        {"MT", 2}, {"AV", 2}, {"AL", 2}, {"SPLIT", 3}, {"FUSE", 1}};
 const Params kOneLane{{"WGX", 1}, {"WGY", 16}, {"VW", 4}, {"NJ", 4}, {"KU", 2}, {"MT", 8}, {"AV", 1}, {"AL", 1}};
 // B one step ahead (PF), along N and along K, split and not.
 const Params kPrefetch{{"WGX", 16}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KU", 2},
                        {"MT", 4}, {"AV", 2}, {"AL", 0}, {"PF", 1}, {"SPLIT", 2}};
 const Params kNoSplit{{"SPLIT", 1}};
 const Params kSplit4{{"SPLIT", 4}};
+// The split's partials added by each tile's last group (FUSE 1) rather than
+// by a second kernel (the default).
+const Params kSplit4Fused{{"SPLIT", 4}, {"FUSE", 1}};
 
 std::vector<GemmForce> configs() {
   std::vector<GemmForce> out;
-  for (const Params* p : {&kNoSplit, &kSplit4, &kGpuShape, &kRowBlocks, &kOneLane, &kPrefetch})
+  for (const Params* p : {&kNoSplit, &kSplit4, &kGpuShape, &kRowBlocks, &kOneLane, &kPrefetch, &kSplit4Fused})
     out.push_back(test::force("thin", p));
   return out;
 }
@@ -96,7 +102,7 @@ TEST(GemmThin, EdgeShapes) {
   for (const GemmForce& f : forces)
     for (auto [m, n, k] : {std::tuple{2, 1000, 4097}, {16, 1, 1000}, {1, 16, 1000}, {3, 5, 7}, {16, 16, 16}}) {
       GemmCase c = thin_case(m, n, k, m + n);
-      EXPECT_TRUE(ref::check_gemm(c, &f));
+      EXPECT_TRUE(ref::check_gemm(c, &f)) << "force " << &f - forces.data();
     }
 }
 
@@ -125,9 +131,10 @@ TEST(GemmThin, FusedEpilogue) {
 // Strided (one A shared) and listed batches with alpha and beta per
 // product, thin M and thin N (the table's A and B slots swap).
 TEST(GemmThin, Batches) {
-  const GemmForce split = test::force("thin", &kSplit4), whole = test::force("thin", &kNoSplit);
+  const GemmForce split = test::force("thin", &kSplit4), whole = test::force("thin", &kNoSplit),
+                  fused = test::force("thin", &kSplit4Fused);
   int i = 0;
-  for (const GemmForce* f : {&split, &whole})
+  for (const GemmForce* f : {&split, &whole, &fused})
     for (GemmCase::Mode mode : {GemmCase::Mode::Strided, GemmCase::Mode::List})
       for (auto [m, n] : {std::pair{3, 200}, {200, 3}}) {
         GemmCase c = thin_case(m, n, 129, i++);
@@ -138,6 +145,66 @@ TEST(GemmThin, Batches) {
         c.product_align = 4;
         EXPECT_TRUE(ref::check_gemm(c, f));
       }
+}
+
+// The arrival tickets of the fused split are zeroed once, when their
+// memory is allocated, and left zero by every call: calls in a row on one
+// queue (more tiles, fewer, a batch, other splits) each add their own
+// partials, and agree bit for bit with the second pass.
+TEST(GemmThin, TicketsStayZeroAcrossCalls) {
+  const Params split3{{"SPLIT", 3}, {"FUSE", 1}}, split7{{"SPLIT", 7}, {"MT", 2}, {"FUSE", 1}};
+  const GemmForce forces[] = {test::force("thin", &kSplit4Fused), test::force("thin", &split3),
+                              test::force("thin", &split7), test::force("thin", &kSplit4Fused)};
+  int i = 0;
+  for (auto [m, n, batch] : {std::tuple{5, 700, 1}, {3, 90, 4}, {16, 1500, 2}, {2, 33, 1}, {9, 700, 3}})
+    for (const GemmForce& f : forces) {
+      GemmCase c = thin_case(m, n, 517, i++);
+      c.batch = batch;
+      if (batch > 1) c.mode = GemmCase::Mode::Strided;
+      EXPECT_TRUE(ref::check_gemm(c, &f)) << m << "x" << n << " batch " << batch;
+    }
+}
+
+// The fused split adds the partials in split order, as the second pass
+// does: the two agree bit for bit (f32, thin M along K and thin N along N,
+// a batch of 3, bias and an activation).
+TEST(GemmThin, FusedSplitMatchesTheSecondPassBitForBit) {
+  const Queue& q = test::queue();
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  const Params fused{{"SPLIT", 5}, {"FUSE", 1}}, two{{"SPLIT", 5}, {"FUSE", 0}};
+  for (auto [m, n, tb] : {std::tuple{6, 333, Transpose::Yes}, {301, 7, Transpose::No}}) {
+    const std::int64_t k = 650, batch = 3;
+    std::vector<float> a(std::size_t(batch * m * k)), b(std::size_t(batch * k * n)), bias(static_cast<std::size_t>(m));
+    for (float& x : a) x = u(rng);
+    for (float& x : b) x = u(rng);
+    for (float& x : bias) x = u(rng);
+    auto da = q.context().alloc<float>(a.size()), db = q.context().alloc<float>(b.size()),
+         dbias = q.context().alloc<float>(bias.size());
+    q.write(da, std::span<const float>(a)).wait();
+    q.write(db, std::span<const float>(b)).wait();
+    q.write(dbias, std::span<const float>(bias)).wait();
+    std::vector<float> out[2];
+    for (int f = 0; f < 2; ++f) {
+      auto dc = q.context().alloc<float>(std::size_t(batch * m * n));
+      q.fill(dc, float(NAN)).wait();
+      GemmOptions o;
+      o.bias = Operand(dbias, {m}), o.bias_mode = BiasMode::PerRow, o.activation = Unary::Relu;
+      const GemmForce force = test::force("thin", f ? &two : &fused);
+      {
+        detail::GemmForceScope scope(force);
+        gemm_strided_batched(q, Layout::RowMajor, Transpose::No, tb, m, n, k, 1.0, da, k, m * k, db,
+                             tb == Transpose::Yes ? k : n, k * n, 0.0, dc, n, m * n, batch, o)
+            .wait();
+      }
+      out[f] = q.download(dc);
+    }
+    ASSERT_EQ(out[0].size(), out[1].size());
+    for (std::size_t i = 0; i < out[0].size(); ++i) {
+      ASSERT_FALSE(std::isnan(out[0][i])) << i;
+      ASSERT_EQ(out[0][i], out[1][i]) << m << "x" << n << " element " << i;
+    }
+  }
 }
 
 // f16 (f32 arithmetic whatever the call asks), bf16 (with an f32 C) and
@@ -318,13 +385,25 @@ TEST(GemmThinDescriptor, FitSplitAndGeometryOnH100) {
   EXPECT_EQ(g.local[0] * g.local[1], 256u);
   EXPECT_EQ(g.global[0], 4096u / 128 * 32);
   EXPECT_EQ(g.global[1], std::size_t(s.splits) * 8);
-  // The candidate names its second pass.
+  // The split's partials: added by a second pass by default, which the
+  // candidate names, or by each tile's last group (FUSE 1: one arrival
+  // ticket per tile, 32 column blocks and one row block).
+  EXPECT_EQ(p.at("FUSE"), 0);
+  EXPECT_EQ(fam().ticket_bytes(p, caps, pr), 0u);
   EXPECT_EQ(detail::thin_candidate().needs(p, caps, pr).passes.size(), 1u);
+  Params fused = p;
+  fused["FUSE"] = 1;
+  EXPECT_EQ(fam().ticket_bytes(fused, caps, pr), 32u * 4);
+  EXPECT_TRUE(detail::thin_candidate().needs(fused, caps, pr).passes.empty());
   // SPLIT = 1: none; a big batch fills the device by itself.
   Params one = p;
   one["SPLIT"] = 1;
   EXPECT_EQ(fam().split(one, caps, pr).splits, 1);
   EXPECT_EQ(fam().scratch_bytes(one, caps, pr), 0u);
+  one["FUSE"] = 1;
+  EXPECT_EQ(fam().ticket_bytes(one, caps, pr), 0u);  // no split, no tickets
+  EXPECT_EQ(fam().fit(one, caps, pr).at("FUSE"), 0);  // nor the program's code for them
+  EXPECT_EQ(fam().fit(fused, caps, pr).at("FUSE"), 1);
   EXPECT_EQ(fam().split(p, caps, test::dense_problem(DType::F32, 8, 4096, 4096, 256)).splits, 1);
   // Along K with sub-groups of 32: SG stays on where WGX is 32.
   const detail::GemmProblem nk = nk_problem(8, 4096, 4096);

@@ -82,31 +82,53 @@ TEST(Oclgrind, GemmKernels) {
   EXPECT_TRUE(ref::check_gemm(list, &ft));
 }
 
+namespace {
+
+// The thin kernel's cases under one force: B read along N and along K (A
+// and B in packs of 2, an epilogue with beta, bias and relu) and a listed
+// batch of thin N.
+void thin_cases(const GemmForce& f) {
+  for (Transpose tb : {Transpose::No, Transpose::Yes}) {
+    ref::GemmCase c;
+    c.trans_a = tb, c.trans_b = tb, c.m = 4, c.n = 37, c.k = 41, c.ldb_extra = 1;
+    c.lda_extra = tb == Transpose::Yes ? 2 : 1;  // A and B in packs of 2
+    c.beta = 0.5, c.bias_mode = BiasMode::PerColumn, c.activation = Unary::Relu;
+    EXPECT_TRUE(ref::check_gemm(c, &f));
+  }
+  ref::GemmCase list;
+  list.mode = ref::GemmCase::Mode::List, list.batch = 2, list.m = 21, list.n = 2, list.k = 40;
+  list.alphas = {1, -0.5}, list.betas = {0, 2};
+  EXPECT_TRUE(ref::check_gemm(list, &f));
+}
+
+const Params kThin{{"WGX", 8}, {"WGY", 4}, {"VW", 2},  {"NJ", 1},    {"KU", 2},
+                   {"MT", 4},  {"AV", 2},  {"AL", 2}, {"SPLIT", 2}, {"FUSE", 0}};
+
+}  // namespace
+
 // The thin kernel's two paths with their local reductions, A staged in
 // local memory (B read along N) or read in packs along M (B read along K),
 // steps in the interior (unchecked loads) and at the edges, a split K and
 // its second pass, thin M and thin N (a listed batch); then the same with B
 // loaded a step ahead (PF, A through the caches), whose last prefetch stops
-// at the split's end.
+// at the split's end. Both add the split's partials in the second pass
+// (FUSE 0): the fused form is the next test's.
 TEST(Oclgrind, GemmThinKernel) {
-  const Params thin{{"WGX", 8}, {"WGY", 4}, {"VW", 2},  {"NJ", 1},    {"KU", 2},
-                    {"MT", 4},  {"AV", 2},  {"AL", 2}, {"SPLIT", 2}};
-  Params ahead = thin;
+  Params ahead = kThin;
   ahead["AL"] = 0, ahead["PF"] = 1;
-  for (const Params* p : {&thin, static_cast<const Params*>(&ahead)}) {
-    const GemmForce f = test::force("thin", p);
-    for (Transpose tb : {Transpose::No, Transpose::Yes}) {
-      ref::GemmCase c;
-      c.trans_a = tb, c.trans_b = tb, c.m = 4, c.n = 37, c.k = 41, c.ldb_extra = 1;
-      c.lda_extra = tb == Transpose::Yes ? 2 : 1;  // A and B in packs of 2
-      c.beta = 0.5, c.bias_mode = BiasMode::PerColumn, c.activation = Unary::Relu;
-      EXPECT_TRUE(ref::check_gemm(c, &f));
-    }
-    ref::GemmCase list;
-    list.mode = ref::GemmCase::Mode::List, list.batch = 2, list.m = 21, list.n = 2, list.k = 40;
-    list.alphas = {1, -0.5}, list.betas = {0, 2};
-    EXPECT_TRUE(ref::check_gemm(list, &f));
-  }
+  for (const Params* p : {&kThin, static_cast<const Params*>(&ahead)}) thin_cases(test::force("thin", p));
+}
+
+// The split's partials added by each tile's last group (FUSE 1: arrival
+// tickets, a fence, then the others' partials read back), three splits,
+// A through the caches: in bounds and right. CTest runs it under oclgrind
+// without --data-races (oclgrind.fused): the race checker does not see the
+// ordering that the atomic tickets and fences give, and reports every
+// partial that the last group reads.
+TEST(OclgrindFused, GemmThinFusedSplit) {
+  Params fused = kThin;
+  fused["AL"] = 0, fused["SPLIT"] = 3, fused["FUSE"] = 1;
+  thin_cases(test::force("thin", &fused));
 }
 
 namespace {

@@ -37,3 +37,25 @@ TEST(Scratch, GemmRunsAfterARelease) {
   EXPECT_EQ(detail::scratch_bytes(test::queue()), 0u);
   EXPECT_TRUE(ref::check_gemm(c, &f));
 }
+
+// The ticket slot (kTicketSlot) reads zero when allocated, grown or
+// allocated again after a trim, whatever the memory held before; the other
+// slots are not filled.
+TEST(Scratch, TicketSlotStartsAtZero) {
+  const Queue q(test::context());
+  std::array<std::size_t, detail::kScratchSlots> bytes{};
+  for (std::size_t words : {16u, 100000u, 7u}) {
+    bytes[detail::kTicketSlot] = words * 4;
+    std::shared_ptr<detail::MemImpl> mem = detail::lease_scratch(q, bytes).slot[detail::kTicketSlot];
+    ASSERT_TRUE(mem);
+    const Buffer<std::uint32_t> t(mem, 0, words);
+    for (std::uint32_t w : q.download(t)) ASSERT_EQ(w, 0u) << words;
+    q.fill(t, 0xdeadbeefu).wait();  // dirty it: the next, larger lease allocates again
+    if (words == 100000u) {
+      // The same size again keeps the (dirty) memory: its kernels' job to leave it zero.
+      const Buffer<std::uint32_t> again(detail::lease_scratch(q, bytes).slot[detail::kTicketSlot], 0, words);
+      EXPECT_EQ(q.download(again)[0], 0xdeadbeefu);
+      q.release_scratch();
+    }
+  }
+}

@@ -2,8 +2,10 @@
 // (decode-time inference, GEMV), reading the wide operand once. A call whose
 // N is the thinner dimension runs as C^T = B^T A^T over the same memory
 // (GemmCall::swapped). Where the grid would not fill the device, K is split
-// over groups: the partial sums go to scratch and gemm_thin_reduce adds
-// them in order and applies the epilogue (deterministic, no atomics).
+// over groups: the partial sums go to scratch, and each tile's last group to
+// finish (FUSE 1: arrival tickets in the zero-kept scratch slot) or a second
+// kernel, gemm_thin_reduce (FUSE 0), adds them in split order and applies the
+// epilogue (deterministic: the order does not depend on the groups').
 #include "kernels/families.hpp"
 #include "ops/gemm_candidates.hpp"
 #include "runtime/scratch.hpp"
@@ -51,7 +53,8 @@ class ThinCandidate : public GemmCandidate {
   Needs needs(const Params& p, const Capabilities& caps, const GemmProblem& pr) const override {
     Needs n;
     n.scratch[0] = families::gemm_thin().scratch_bytes(p, caps, pr);
-    if (n.scratch[0]) n.passes.push_back("gemm_thin_reduce (split K)");
+    if (n.scratch[0] && !families::gemm_thin().ticket_bytes(p, caps, pr))
+      n.passes.push_back("gemm_thin_reduce (split K)");
     return n;
   }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
@@ -70,8 +73,15 @@ Event run_thin(const GemmLaunch& l, const Params& p) {
   const ThinSplit sp = fam.split(p, caps, l.problem);
   const GemmCall kc = kernel_call(l.call, GemmThinFamily::view(l.problem).swapped);
   const GemmLaunch kl{l.q, kc, l.problem, l.table, l.wait, l.span};
-  ScratchLease s = lease_scratch(l.q, {fam.scratch_bytes(p, caps, l.problem), 0, 0});
+  const std::size_t tickets = fam.ticket_bytes(p, caps, l.problem);
+  std::array<std::size_t, kScratchSlots> bytes{fam.scratch_bytes(p, caps, l.problem)};
+  bytes[kTicketSlot] = tickets;
+  ScratchLease s = lease_scratch(l.q, bytes);
   const MemImpl& part = sp.splits > 1 ? *s.slot[0] : *kc.c.mem;
+  KernelPtr k = fam.kernel(l.q, p, l.problem);
+  // The second pass's kernel is found before the first launches, so that no
+  // lookup sits between the two on the device.
+  KernelPtr r = sp.splits > 1 && !tickets ? compile_kernel(l.q, fam.reduce_program(p, l.problem)) : nullptr;
 
   const bool lists[3] = {kc.list, kc.list, kc.list};
   const std::vector<KernelArg> operands = kl.operand_args(kc.a, kc.b, kc.c, lists);
@@ -80,13 +90,11 @@ Event run_thin(const GemmLaunch& l, const Params& p) {
   args.insert(args.end(), operands.begin(), operands.end());
   std::vector<KernelArg> tail = kl.activation_args();
   tail.insert(tail.end(), {KernelArg::buffer(part), ulong_arg(std::uint64_t(sp.splits)),
-                           ulong_arg(std::uint64_t(sp.kspan))});
-  KernelPtr k = fam.kernel(l.q, p, l.problem);
+                           ulong_arg(std::uint64_t(sp.kspan)), KernelArg::buffer(tickets ? *s.slot[kTicketSlot] : part)});
   Event e = kl.batched(*k, args, tail, fam.geometry(p, caps, l.problem), l.wait);
-  if (sp.splits <= 1) return e;
+  if (!r) return e;
 
   // Second pass: C, bias, table, batch and flags as the first took them.
-  KernelPtr r = compile_kernel(l.q, fam.reduce_program(p, l.problem));
   std::vector<KernelArg> rargs{ulong_arg(std::uint64_t(kc.m)), ulong_arg(std::uint64_t(kc.n)), kl.real(kc.alpha),
                                kl.real(kc.beta), KernelArg::buffer(part), ulong_arg(std::uint64_t(sp.splits))};
   rargs.insert(rargs.end(), operands.begin() + 8, operands.end());

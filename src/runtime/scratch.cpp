@@ -56,6 +56,8 @@ ScratchLease lease_scratch(const Queue& q, const std::array<std::size_t, kScratc
     if (!s.mem || mem_bytes(*s.mem) < bytes[i]) {
       s.mem.reset();  // free the old one first
       s.mem = q.context().alloc<std::uint8_t>(std::max<std::size_t>(bytes[i], 256)).mem();
+      // The counters start at zero (in queue order: before any kernel that reads them).
+      if (i == kTicketSlot) q.fill(Buffer<std::uint32_t>(s.mem, 0, mem_bytes(*s.mem) / 4), std::uint32_t(0));
     }
     lease.slot[i] = s.mem;
   }

@@ -19,7 +19,11 @@
 // around a GEMM of any type (symm's and hemm's expanded matrix). Slot 5 is the
 // real GEMM's list-batch table and slot 6 complex GEMM's (its passes read it
 // around the real GEMM, which writes its own into slot 5), each written by a
-// non-blocking upload (ops/gemm_launch.cpp, upload_list_table).
+// non-blocking upload (ops/gemm_launch.cpp, upload_list_table). Slot 7
+// (kTicketSlot) holds arrival counters that a kernel's groups count on and
+// that the last one sets back to 0 (the thin GEMM's fused split): it is
+// filled with zeros when allocated, and every kernel that uses it leaves it
+// zero, so no call pays for a fill.
 #pragma once
 
 #include <array>
@@ -31,7 +35,8 @@
 
 namespace optune::detail {
 
-constexpr std::size_t kScratchSlots = 7;
+constexpr std::size_t kScratchSlots = 8;
+constexpr std::size_t kTicketSlot = 7;
 constexpr int kTrimAfter = 16;
 
 struct ScratchLease {

@@ -374,6 +374,9 @@ class GemmThinFamily : public GemmFamilyBase {
   ThinSplit split(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
   // Scratch bytes of the partial sums (0 without a split).
   std::size_t scratch_bytes(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
+  // Bytes of the tiles' arrival tickets where the split's partials are added
+  // by each tile's last group (FUSE 1; scratch slot kTicketSlot), else 0.
+  std::size_t ticket_bytes(const Params& p, const Capabilities& caps, const GemmProblem& problem) const;
   // The program's second entry point, gemm_thin_reduce (the same program).
   KernelSource reduce_program(const Params& p, const GemmProblem& problem) const;
 };

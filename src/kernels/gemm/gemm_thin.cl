@@ -44,18 +44,23 @@
 // range [s kspan, (s + 1) kspan) (kspan a multiple of the group's step:
 // WGY KU rows, or WGX VW KU along K). With nsplit = 1 the kernel applies the
 // epilogue; else it writes its partial sums to part[((z nsplit + s) M + i)
-// N + j] and gemm_thin_reduce (below) adds the nsplit partials in order
-// (deterministic: no atomics) and applies the epilogue.
+// N + j], and the nsplit partials are added in split order (deterministic,
+// whatever order the groups ran in) and go through the epilogue: with FUSE
+// 1 by the tile's last group to finish, in this kernel (each group counts
+// its arrival on the tile's ticket after a global fence; the last one reads
+// the partials and sets the ticket back to 0, so the tickets, zeroed when
+// their memory was allocated, are zero again for the next call); with FUSE
+// 0 by gemm_thin_reduce (below), a second pass.
 //
 // Grid: x = column blocks * WGX, y = (row blocks * nsplit) * WGY, z = the
 // products from z0.
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 // check-variant: -DB_KCONTIG=1 -DWGX=32 -DWGY=8 -DVW=4 -DKU=2 -DMT=8 -DAV=4 -DRR=4
-// check-variant: -DB_KCONTIG=1 -DA_KCONTIG=0 -DWGX=32 -DWGY=4 -DVW=2 -DNJ=2 -DKU=4 -DMT=4 -DAV=2 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=32
+// check-variant: -DB_KCONTIG=1 -DA_KCONTIG=0 -DWGX=32 -DWGY=4 -DVW=2 -DNJ=2 -DKU=4 -DMT=4 -DAV=2 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=32 -DFUSE=1
 // check-variant: -DB_KCONTIG=0 -DWGX=16 -DWGY=1 -DVW=8 -DNJ=2 -DKU=4 -DMT=2 -DAV=2 -DRR=2
 // check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DWGX=16 -DWGY=2 -DVW=8 -DKU=4 -DMT=16 -DAL=4 -DRR=4
-// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DA_KCONTIG=0 -DVW=8 -DWGX=8 -DWGY=4 -DKU=2 -DMT=8 -DAL=1 -DRR=8
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DA_KCONTIG=0 -DVW=8 -DWGX=8 -DWGY=4 -DKU=2 -DMT=8 -DAL=1 -DRR=8 -DFUSE=1
 // check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DWGX=16 -DWGY=4 -DVW=4 -DKU=2 -DMT=16 -DAV=4 -DRR=4
 // check-variant: -DB_KCONTIG=1 -DWGX=1 -DWGY=64 -DVW=4 -DKU=2 -DMT=2 -DAV=1
 // check-variant: -DB_KCONTIG=1 -DPF=1 -DWGX=16 -DWGY=8 -DVW=4 -DNJ=4 -DKU=2 -DMT=16 -DAV=4 -DRR=4
@@ -108,6 +113,9 @@
 #endif
 #ifndef PF
 #define PF 0             // 1: the next step's B loaded before this step's products (AL 0 only)
+#endif
+#ifndef FUSE
+#define FUSE 0           // 1: a split's partial sums added by the tile's last group (tickets), else by gemm_thin_reduce
 #endif
 #if AL
 #undef PF
@@ -332,8 +340,11 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
                __global const CTYPE* restrict bias, const ulong bias_off,
                __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
                const real act_p0, const real act_p1, __global comp* restrict part, const ulong nsplit,
-               const ulong kspan) {
+               const ulong kspan, __global uint* restrict tickets) {
   __local comp lm[RED_SIZE];
+#if FUSE
+  __local uint ticket;
+#endif
 #if AL
   __local comp am[MT * ACH];
 #endif
@@ -489,6 +500,31 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 #endif
+#endif
+#if FUSE
+  // The tile's last group adds the splits' partial sums (FUSE above). The
+  // fence makes this group's partials visible to every group before its
+  // arrival is counted; the last one reads the others' past its caches.
+  // (The barriers stay outside any branch: inside one, PoCL 3.1 gave wrong
+  // sums for groups of 8 or 16 work-items along y.)
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  const ulong tile = (z * (get_num_groups(1) / nsplit) + get_group_id(1) / nsplit) * get_num_groups(0) + get_group_id(0);
+  if (tid == 0) ticket = nsplit > 1 ? atomic_inc(&tickets[tile]) : 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (nsplit > 1 && ticket == (uint)(nsplit - 1)) {
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    const volatile __global comp* pv = part;
+    for (int o = tid; o < MT * GCOLS; o += WGS) {
+      const ulong i = r0 + (ulong)(o / GCOLS), j = nb + (ulong)(o % GCOLS);
+      if (i < M && j < N) {
+        comp sum = (comp)0;
+        for (ulong t = 0; t < nsplit; ++t) sum += pv[((z * nsplit + t) * M + i) * N + j];
+        thin_finish(cp, ldc, flags, biasp, i, j, (real)sum, alpha_z, beta_z, act_p0, act_p1);
+      }
+    }
+    if (tid == 0) atomic_xchg(&tickets[tile], 0u);  // an atomic: other groups counted on it
+  }
 #endif
 }
 

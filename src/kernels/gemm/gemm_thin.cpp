@@ -151,6 +151,9 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
        "sixteenths of a device fill of resident groups that the automatic split aims at"},
       {"SG", sg ? std::vector<std::int64_t>{0, 1} : std::vector<std::int64_t>{0}, sg ? 1 : 0,
        "1: sub-group reduction along K where WGX is the sub-group size (B read along K)"},
+      {"FUSE", {0, 1}, 0,
+       "split K: 1 the partial sums added by each tile's last group in the same kernel (arrival tickets), 0 by a "
+       "second kernel, gemm_thin_reduce"},
       {"PF", {0, 1}, 0,
        "1: each step's loads of B issued before the previous step's products (twice the registers for B; "
        "ignored where A is staged, AL > 0 along N)"},
@@ -205,6 +208,14 @@ std::size_t GemmThinFamily::scratch_bytes(const Params& p, const Capabilities& c
   return std::size_t(s.splits) * std::size_t(pr.batch) * std::size_t(v.m) * std::size_t(v.n) * comp_size(pr);
 }
 
+std::size_t GemmThinFamily::ticket_bytes(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  if (!p.at("FUSE") || split(p, caps, pr).splits <= 1) return 0;
+  const ThinView v = view(pr);
+  const std::int64_t tiles = ceil_div(std::max<std::int64_t>(v.n, 1), gcols_of(p, v.trans_b)) *
+                             ceil_div(std::max<std::int64_t>(v.m, 1), p.at("MT")) * pr.batch;
+  return std::size_t(tiles) * sizeof(std::uint32_t);
+}
+
 Geometry GemmThinFamily::geometry(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   const ThinView v = view(pr);
   const std::size_t cols = std::size_t(ceil_div(std::max<std::int64_t>(v.n, 1), gcols_of(p, v.trans_b)));
@@ -239,6 +250,7 @@ Defines GemmThinFamily::defines(const Params& p, const GemmProblem& pr) const {
   for (const char* k : {"WGX", "WGY", "VW", "NJ", "KU", "MT", "AV", "SG"}) d.emplace_back(k, std::to_string(p.at(k)));
   d.emplace_back("AL", std::to_string(staged_steps(p, kcontig)));
   d.emplace_back("PF", prefetches(p, view(pr)) ? "1" : "0");
+  d.emplace_back("FUSE", std::to_string(p.at("FUSE")));
   d.emplace_back("B_KCONTIG", kcontig ? "1" : "0");
   d.emplace_back("A_KCONTIG", view(pr).trans_a ? "0" : "1");
   d.emplace_back("RR", std::to_string(rounds_rows(p, pr, kcontig)));
@@ -265,6 +277,9 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
     p["AV"] = av;
     while (p["AL"] > 1 && local_bytes(p, pr, v.trans_b) > local_limit(caps)) p["AL"] /= 2;
     if (reduction::subgroup_size(caps) != p["WGX"]) p["SG"] = 0;
+    // No split, nothing to fuse: the program without the tickets' code (whose
+    // fence and barriers slowed an unsplit product on the H200).
+    if (p["FUSE"] && split(p, caps, pr).splits <= 1) p["FUSE"] = 0;
     return p;
   };
   for (const Params& p : {adjust(complete(tuned, caps)), adjust(defaults(caps))})
