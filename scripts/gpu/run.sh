@@ -8,14 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas2|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
-# `conv` runs the convolution tests on both back ends and `optune bench conv`
-# (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
-# (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
-# bench rows (into the same blas-*.json names); `blas3` the same for level 3's
-# triangular and rank-k routines, with the blas3 family tuned first (`blas2`
-# likewise for level 2's gemv, ger and symv / hemv); `im2col`
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -860,15 +853,21 @@ f64_tune() {
 # ceiling along K): ncu's speed-of-light, occupancy, launch, warp-state and
 # memory sections for gemm_thin on each product of THIN_PROFILE_PRODUCTS
 # (M,N,K,TRANS; default 16 x 4096 x 4096 NT and NN) through the shipped
-# entries, or OPTUNE_PARAMS if set; the full CSV per product in $OUT, the
-# main figures in summary.txt.
+# entries (forced, see below); the full CSV per product in $OUT, the main
+# figures in summary.txt.
 thin_profile() {
   local item prod tr n=0
   for item in ${THIN_PROFILE_PRODUCTS:-16,4096,4096,NT 16,4096,4096,NN}; do
     prod=${item%,*} tr=${item##*,} n=$((n + 1))
     log "ncu: gemm_thin on $prod $tr (cuda:0)"
+    # Parameters through OPTUNE_PARAMS (the database's, with FUSE 0 unless
+    # THIN_PROFILE_PARAMS says otherwise): no trust check of a stored entry
+    # runs first, so the third launch of the main kernel (not the second
+    # pass: its exact name) is the bench's own. (With the entry from the
+    # database, the first launches are the trust checks' example, M = 1.)
+    OPTUNE_PARAMS="${THIN_PROFILE_PARAMS:-gemm_thin:FUSE=0}" \
     timeout 300 ncu --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-      --section MemoryWorkloadAnalysis --kernel-name regex:gemm_thin --launch-skip 2 --launch-count 1 --csv \
+      --section MemoryWorkloadAnalysis --kernel-name gemm_thin --launch-skip 2 --launch-count 1 --csv \
       --page details ./build/gpu/optune bench gemm --gemm-product "$prod" --gemm-trans "$tr" --gemm-types f32 \
       --no-reference --runs 3 --copy-mib 64 --device cuda:0 >"$OUT/thin-profile-$n.csv" 2>>"$LOGS/thin-profile.log" ||
       STATUS=1
@@ -888,6 +887,71 @@ for r in rows[1:]:
     if r[col["Metric Name"]] in keep:
         print(f"  {r[col['Section Name']][:26]:26} {r[col['Metric Name']]:36} {r[col['Metric Value']]:>12} {r[col['Metric Unit']]}")
 PY
+  done
+}
+
+# The thin kernel's split K, fused (FUSE 1: each tile's last group adds the
+# partials) against the second pass (FUSE 0): every gemm_thin launch of one
+# product under ncu (its own duration, registers and grid: what the event
+# timing adds around it), then the thin group on both back ends under each
+# (gemm-thin-fuse{1,0}-{cuda,opencl}.json).
+thin_fuse() {
+  local item prod tr fuse
+  # Its tests first where they were built (BUILD_TARGETS naming test_gemm_thin
+  # and test_cuda_nvrtc): CUDA, then NVIDIA's OpenCL.
+  if [ -x build/gpu/tests/test_gemm_thin ] || [ -x build/gpu/test_gemm_thin ]; then
+    named_tests cuda:0 thin-cuda 'test_gemm_thin|test_cuda_nvrtc'
+    named_tests "$(ocl_device)" thin-opencl 'test_gemm_thin'
+  fi
+  for item in ${THIN_PROFILE_PRODUCTS:-16,4096,4096,NT 8,4096,4096,NT 16,4096,4096,NN}; do
+    prod=${item%,*} tr=${item##*,}
+    for fuse in 1 0; do
+      log "ncu launches: gemm_thin on $prod $tr FUSE=$fuse (cuda:0)"
+      OPTUNE_PARAMS="gemm_thin:FUSE=$fuse" timeout 300 ncu --metrics gpu__time_duration.sum,launch__registers_per_thread \
+        --kernel-name regex:gemm_thin --launch-count 10 --csv ./build/gpu/optune bench gemm --gemm-product "$prod" \
+        --gemm-trans "$tr" --gemm-types f32 --no-reference --runs 3 --copy-mib 64 --device cuda:0 \
+        >"$LOGS/launches-$prod-$tr-$fuse.csv" 2>>"$LOGS/thin-fuse.log" || STATUS=1
+      python3 - "$LOGS/launches-$prod-$tr-$fuse.csv" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import csv, sys
+rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
+if len(rows) < 2:
+    print("  no kernel profiled"); sys.exit()
+h = rows[0]
+c = {k: h.index(k) for k in ("ID", "Kernel Name", "Grid Size", "Metric Name", "Metric Value")}
+seen = {}
+for r in rows[1:]:
+    seen.setdefault(r[c["ID"]], [r[c["Kernel Name"]][:20], r[c["Grid Size"]], {}])[2][r[c["Metric Name"]]] = r[c["Metric Value"]]
+for i, (name, grid, m) in seen.items():
+    print(f"  {i:>3} {name:20} grid {grid:14} regs {m.get('launch__registers_per_thread', '?'):>4}"
+          f" {m.get('gpu__time_duration.sum', '?'):>10} ns")
+PY
+    done
+  done
+  for fuse in 1 0; do
+    OPTUNE_PARAMS="gemm_thin:FUSE=$fuse" BENCH_TAG=-thin-fuse$fuse bench_both gemm --gemm-cases thin "$@"
+  done
+}
+
+# The thin rows (M = 16, 8, 1 along K; 16, 8 along N) with the compiler's
+# register cap on every program (OPTUNE_BUILD_OPTIONS: NVRTC --maxrregcount,
+# NVIDIA OpenCL -cl-nv-maxrregcount; THIN_REGS lists the caps, "none" for
+# none), both back ends: the M = 16 programs take 246-254 registers, two
+# groups of 128 per multiprocessor (gemm-thin-regs.txt in the logs).
+thin_regs() {
+  local ocl dev cap bo
+  ocl=$(ocl_device)
+  for cap in ${THIN_REGS:-none 128 96 168}; do
+    for dev in cuda:0 "$ocl"; do
+      [ -n "$dev" ] || continue
+      bo=
+      if [ "$cap" != none ]; then
+        if [ "$dev" = cuda:0 ]; then bo="--maxrregcount=$cap"; else bo="-cl-nv-maxrregcount=$cap"; fi
+      fi
+      OPTUNE_BUILD_OPTIONS="$bo" ./build/gpu/optune bench gemm \
+        --gemm-product "${THIN_PRODUCTS:-16,4096,4096,8,4096,4096,1,4096,4096,16,4096,4096,8,4096,4096}" \
+        --gemm-trans "${THIN_TRANS:-NT,NT,NT,NN,NN}" --gemm-types f32 --device "$dev" "$@" 2>>"$LOGS/thin-regs.log" |
+        tee -a "$LOGS/thin-regs.txt" | grep -E '^product' | sed "s|^|$dev regs<=$cap |" | tee -a "$OUT/summary.txt"
+    done
   done
 }
 
@@ -963,6 +1027,8 @@ case "$WHAT" in
   nk-sweep) build && nk_sweep "$@" ;;
   f64-tune) build && f64_tune "$@" ;;
   thin-profile) build && thin_profile ;;
+  thin-fuse) build && thin_fuse "$@" ;;
+  thin-regs) build && thin_regs "$@" ;;
   splitk-sweep) build && splitk_sweep "$@" ;;
   startup) build && startup "$@" ;;
   launch-cost) build && launch_cost ;;
