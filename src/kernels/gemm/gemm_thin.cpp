@@ -70,6 +70,13 @@ std::int64_t a_pack_span(const Params& p, const ThinView& v) {
   return v.trans_a ? p.at("MT") : v.trans_b ? p.at("VW") : p.at("KU");
 }
 
+// Output tiles of the grid: column blocks x row blocks x products (each
+// split's groups share one; FUSE's tickets count arrivals per tile).
+std::int64_t tiles_of(const Params& p, const ThinView& v, std::int64_t batch) {
+  return ceil_div(std::max<std::int64_t>(v.n, 1), gcols_of(p, v.trans_b)) *
+         ceil_div(std::max<std::int64_t>(v.m, 1), p.at("MT")) * batch;
+}
+
 // B one step ahead (PF; not with A staged, whose loop has barriers).
 bool prefetches(const Params& p, const ThinView& v) { return p.at("PF") && staged_steps(p, v.trans_b) == 0; }
 
@@ -187,8 +194,7 @@ ThinSplit GemmThinFamily::split(const Params& p, const Capabilities& caps, const
   const ThinView v = view(pr);
   const std::int64_t step = step_of(p, v.trans_b);
   const std::int64_t steps = std::max<std::int64_t>(ceil_div(v.k, step), 1);
-  const std::int64_t groups = ceil_div(std::max<std::int64_t>(v.n, 1), gcols_of(p, v.trans_b)) *
-                              ceil_div(std::max<std::int64_t>(v.m, 1), p.at("MT")) * pr.batch;
+  const std::int64_t groups = tiles_of(p, v, pr.batch);
   std::int64_t s = p.at("SPLIT");
   if (s == 0) {
     const std::int64_t target =
@@ -210,10 +216,7 @@ std::size_t GemmThinFamily::scratch_bytes(const Params& p, const Capabilities& c
 
 std::size_t GemmThinFamily::ticket_bytes(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   if (!p.at("FUSE") || split(p, caps, pr).splits <= 1) return 0;
-  const ThinView v = view(pr);
-  const std::int64_t tiles = ceil_div(std::max<std::int64_t>(v.n, 1), gcols_of(p, v.trans_b)) *
-                             ceil_div(std::max<std::int64_t>(v.m, 1), p.at("MT")) * pr.batch;
-  return std::size_t(tiles) * sizeof(std::uint32_t);
+  return std::size_t(tiles_of(p, view(pr), pr.batch)) * sizeof(std::uint32_t);
 }
 
 Geometry GemmThinFamily::geometry(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
