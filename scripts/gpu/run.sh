@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -825,6 +825,28 @@ nk_sweep() {
   done
 }
 
+# Any OPTUNE_PARAMS settings over the database's entries (partial: the named
+# values replace the entry's, the rest stay), one bench per setting and
+# device: SWEEP_SETS (space-separated; `-` for the entries as shipped),
+# SWEEP_SUITE (default gemm) and the bench's own arguments after the step,
+# e.g. SWEEP_SETS='- gemm_thin:MT=8' bash scripts/gpu/run.sh params-sweep
+# --gemm-product 16,4096,4096 --gemm-trans NT --gemm-types f32. Rows in
+# $OUT/params-sweep.txt and summary.txt, prefixed by device and setting.
+params_sweep() {
+  local ocl dev set
+  ocl=$(ocl_device)
+  for dev in cuda:0 "$ocl"; do
+    [ -n "$dev" ] || continue
+    case "${BENCH_ON:-both}" in both | "$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)") ;; *) continue ;; esac
+    for set in ${SWEEP_SETS:--}; do
+      OPTUNE_PARAMS="$([ "$set" = - ] || echo "$set")" ./build/gpu/optune bench "${SWEEP_SUITE:-gemm}" \
+        --device "$dev" "$@" 2>>"$LOGS/params-sweep.log" | tee -a "$LOGS/params-sweep-full.txt" |
+        grep -E '[0-9]x[0-9]' | sed "s|^|$dev $set |" |
+        tee -a "$OUT/params-sweep.txt" "$OUT/summary.txt"
+    done
+  done
+}
+
 # The rows of the full gemm bench below issue 18's floor on the H200: f64 on
 # CUDA (gemm_mma, 0.61-0.75x cuBLAS from 1024^3) and f64 / f32 small and
 # medium squares on OpenCL (0.84-0.88x CLBlast), annealed per back end
@@ -1037,6 +1059,8 @@ case "$WHAT" in
   diag) build && launch_cost && python_step ;;
   tensor) build && tensor "$@" ;;
   conv) build && conv "$@" ;;
+  conv-bench) build && find_cudnn && bench_both conv "$@" ;;
+  params-sweep) build && params_sweep "$@" ;;
   conv-tune) build && conv_tune ;;
   conv-implicit) build && conv_implicit "$@" ;;
   verify) build && verify ;;
