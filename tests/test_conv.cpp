@@ -8,6 +8,9 @@
 // choice and the default order's pinned choices.
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <utility>
+
 #include "kernels/families.hpp"
 #include "ops/gemm_ops.hpp"
 #include "reference/conv_check.hpp"
@@ -88,28 +91,39 @@ std::vector<Conv2dDesc> depthwise_descs(ConvLayout l) {
   Conv2dDesc e = conv_desc(3, 6, 5, 16, 6, 1, 3, 1, 0, 6, l, l);  // 1x3, stride 2 along W only
   e.stride_w = 2, e.pad_left = 1;
   v.push_back(e);
+  // Stride 1, W a multiple of every WPT (the NCHW window's middle as a pack),
+  // OH = 7 not a multiple of RPT; then a left pad of FS - 1 and none on the
+  // right (the pack's place in the window at its far end).
+  v.push_back(conv_desc(2, 3, 7, 16, 3, 3, 3, 1, 1, 3, l, l));
+  Conv2dDesc f = conv_desc(1, 4, 6, 8, 4, 3, 3, 1, 0, 4, l, l);
+  f.pad_left = 2, f.pad_top = 2, f.pad_bottom = 1;
+  v.push_back(f);
   return v;
 }
 
 TEST(Conv, DepthwiseNchwEveryWorkPerItem) {
   for (const Conv2dDesc& d : depthwise_descs(NCHW))
-    for (std::int64_t wpt : {1, 2, 4, 8}) {
+    // Every WPT and every RPT, not every pairing (a program each: PoCL
+    // takes a second or more per program).
+    for (const auto& [wpt, rpt] : {std::pair<std::int64_t, std::int64_t>{1, 4}, {2, 1}, {4, 4}, {8, 2}, {4, 8}}) {
       ConvCase c;
       c.desc = d;
-      const ConvForce f = force("depthwise", "conv_depthwise", {{"WPT", wpt}, {"WGS", 64}, {"VW", 1}, {"PPT", 1}});
-      EXPECT_TRUE(ref::check_conv(c, &f)) << "WPT " << wpt;
+      const ConvForce f = force("depthwise", "conv_depthwise",
+                                {{"WPT", wpt}, {"RPT", rpt}, {"WGS", 64}, {"VW", 1}, {"PPT", 1}});
+      EXPECT_TRUE(ref::check_conv(c, &f)) << "WPT " << wpt << " RPT " << rpt;
     }
 }
 
 TEST(Conv, DepthwiseNhwcEveryPack) {
   for (const Conv2dDesc& d : depthwise_descs(NHWC))
-    for (std::int64_t vw : {1, 2, 4})
-      for (std::int64_t ppt : {1, 4}) {
-        ConvCase c;
-        c.desc = d;
-        const ConvForce f = force("depthwise", "conv_depthwise", {{"VW", vw}, {"PPT", ppt}, {"WGS", 32}, {"WPT", 1}});
-        EXPECT_TRUE(ref::check_conv(c, &f)) << "VW " << vw << " PPT " << ppt;
-      }
+    for (const auto& [vw, ppt, rpt] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{1, 4, 2},
+                                        {2, 1, 1}, {4, 8, 4}, {4, 1, 1}, {2, 2, 8}}) {
+      ConvCase c;
+      c.desc = d;
+      const ConvForce f =
+          force("depthwise", "conv_depthwise", {{"VW", vw}, {"PPT", ppt}, {"RPT", rpt}, {"WGS", 32}, {"WPT", 1}});
+      EXPECT_TRUE(ref::check_conv(c, &f)) << "VW " << vw << " PPT " << ppt << " RPT " << rpt;
+    }
 }
 
 // A depthwise case of C channels with bias and residual in type t and layout

@@ -196,6 +196,7 @@ Event conv2d(const Queue& q, const Conv2dDesc& d, const Operand& input, const Op
   pr.residual = o.residual.has_value();
   pr.activation = o.activation;
   pr.align = offset_alignment({input.offset, output.offset, o.residual ? o.residual->offset : 0});
+  pr.wt_align = offset_alignment({weight.offset});
   call.in = {input.mem, input.offset};
   call.wt = {weight.mem, weight.offset};
   call.out = {output.mem, output.offset};

@@ -149,7 +149,9 @@ std::vector<Parameter> ConvDepthwiseFamily::parameters(const Capabilities& caps)
   return {{"WGS", {32, 64, 128, 256}, 128, "work-items per group"},
           {"WPT", {1, 2, 4, 8}, 4, "NCHW: outputs along W per work-item (one pack where aligned)"},
           {"VW", lanes, 4, "NHWC: channels per work-item, loaded and stored as one pack"},
-          {"PPT", {1, 2, 4}, 1, "NHWC: output pixels along W per work-item"}};
+          {"PPT", {1, 2, 4, 8}, 1, "NHWC: output pixels along W per work-item"},
+          {"RPT", {1, 2, 4, 8}, caps.type == DeviceType::CPU ? 1 : 4,
+           "output rows per work-item (with stride and dilation 1, each input row loaded once for all)"}};
 }
 
 std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
@@ -175,24 +177,34 @@ std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps
 
 Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
   Params p = complete(tuned, caps);
+  const bool fast = pr.stride_h == 1 && pr.stride_w == 1 && pr.dil_h == 1 && pr.dil_w == 1;
   while (p["WGS"] > 32 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
   if (pr.in_nhwc) {
     p["WPT"] = 1;
     p["VW"] = std::min(p["VW"], max_lanes(caps));
     while (p["VW"] > 1 && (pr.c % p["VW"] || pr.align % p["VW"])) p["VW"] /= 2;
-    p["VEC"] = 0;
+    p["VEC"] = p["VIN"] = p["PLC"] = 0;
+    // The VW channels' weights as packs where their offset allows.
+    p["WVEC"] = p["VW"] > 1 && pr.wt_align % p["VW"] == 0;
   } else {
     p["VW"] = p["PPT"] = 1;
+    p["WVEC"] = 0;
     // The WPT outputs go out as one pack where every row starts on a pack.
     const std::int64_t wpt = p["WPT"];
-    p["VEC"] = wpt > 1 && wpt <= max_lanes(caps) && pr.ow % wpt == 0 && pr.align % wpt == 0;
+    const bool packs = wpt > 1 && wpt <= max_lanes(caps);
+    p["VEC"] = packs && pr.ow % wpt == 0 && pr.align % wpt == 0;
+    // The window's middle inputs as one pack where every input row starts on one.
+    p["VIN"] = packs && fast && pr.w % wpt == 0 && pr.align % wpt == 0 && pr.pad_l >= 0 && pr.pad_l <= pr.s - 1;
+    p["PLC"] = p["VIN"] ? pr.pad_l : 0;
   }
+  p["FAST"] = fast;
   return p;
 }
 
 Geometry ConvDepthwiseFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
-  const std::int64_t items = pr.in_nhwc ? pr.n * pr.oh * ceil_div(pr.ow, p.at("PPT")) * (pr.c / p.at("VW"))
-                                        : pr.n * pr.c * pr.oh * ceil_div(pr.ow, p.at("WPT"));
+  const std::int64_t rows = ceil_div(pr.oh, p.at("RPT"));
+  const std::int64_t items = pr.in_nhwc ? pr.n * rows * ceil_div(pr.ow, p.at("PPT")) * (pr.c / p.at("VW"))
+                                        : pr.n * pr.c * rows * ceil_div(pr.ow, p.at("WPT"));
   return one_dim(items, p.at("WGS"));
 }
 

@@ -24,6 +24,8 @@ struct ConvProblem {
   // The largest pack (elements, a power of two up to 16) that the input's,
   // output's and residual's offsets allow.
   std::int64_t align = 16;
+  // The same for the weights' offset (conv_depthwise loads them as packs).
+  std::int64_t wt_align = 16;
   std::vector<std::int64_t> sizes() const { return {n, c, h, w, k, r, s}; }
   std::map<std::string, std::int64_t> fields() const {
     return {{"oh", oh},         {"ow", ow},           {"stride_h", stride_h}, {"stride_w", stride_w},

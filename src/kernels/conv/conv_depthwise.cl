@@ -5,26 +5,35 @@
 //   out[n, c, oy, ox] = act(sum_{r, s} in[n, c, oy SH - PT + r DH, ox SW - PL + s DW] * wt[c, r, s]
 //                           + bias[c] + res[n, c, oy, ox])
 //
-// LAYOUT (IN_NHWC, which the host sets equal to OUT_NHWC):
-//   NCHW  each work-item computes WPT adjacent outputs of one row of one
-//         plane; with VEC (the host's: OW and the output's and residual's
-//         offsets multiples of WPT) they are stored, and the residual read,
-//         as one pack along W.
-//   NHWC  each work-item computes VW adjacent channels (loaded, stored and
-//         the residual read as packs along C; the host makes C and the
-//         offsets multiples of VW) of PPT adjacent output pixels along W.
-// The filter size is a define, so its loops unroll. With stride 1 and
-// dilation 1 along W (a branch on the arguments), a row's window of
-// WPT + FS - 1 inputs (NCHW) or PPT + FS - 1 pixels (NHWC) is loaded once
-// into registers and shared by the outputs; otherwise each tap is loaded
-// where it falls. Sums are in `real` (f32; f16 and bf16 are storage).
+// A work-item computes a tile of RPT output rows of one channel (NCHW) or
+// of VW channels (NHWC), and keeps that channel's FR x FS weights in
+// registers for the whole tile:
+//   NCHW  WPT adjacent outputs along W per row; with VEC (the host's: OW and
+//         the output's and residual's offsets multiples of WPT) they are
+//         stored, and the residual read, as one pack along W.
+//   NHWC  VW adjacent channels (loaded, stored and the residual read as
+//         packs along C; the host makes C and the offsets multiples of VW)
+//         of PPT adjacent output pixels along W per row; with WVEC (the
+//         weights' offset a multiple of VW) the VW channels' weights, FR FS
+//         VW consecutive elements, load as FR FS packs.
+// FAST (the host's: stride 1 and dilation 1 on both axes): the tile's
+// RPT + FR - 1 input rows are each loaded once, as a window of the tile's
+// width plus FS - 1, and every output row that the filter places on an
+// input row takes its products from it (a row of the input serves up to FR
+// rows of output without a second load). With VIN as well (NCHW: W and the
+// input's offset multiples of WPT, the left pad PLC at most FS - 1) the
+// window's middle WPT inputs load as one pack and only its FS - 1 edges one
+// by one. Otherwise each output row loads each tap where it falls. The
+// filter size is a define, so the loops over taps unroll. Sums are in
+// `real` (f32; f16 and bf16 are storage).
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DWPT=4 -DVEC=1 -DTYPE=half -DHALF_STORAGE=1
-// check-variant: -DWPT=8 -DVEC=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DFR=5 -DFS=5
-// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=4 -DPPT=2 -DWPT=1
-// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=8 -DPPT=4 -DWPT=1 -DTYPE=half -DHALF_STORAGE=1
-// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=2 -DPPT=1 -DWPT=1 -DTYPE=bf16 -DBF16_STORAGE=1
+// check-variant: -DWPT=4 -DVEC=1 -DVIN=1 -DPLC=1 -DFAST=1 -DRPT=4
+// check-variant: -DWPT=8 -DVEC=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DFR=5 -DFS=5 -DRPT=2
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=4 -DPPT=2 -DWPT=1 -DFAST=1 -DWVEC=1 -DRPT=2
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=8 -DPPT=4 -DWPT=1 -DTYPE=half -DHALF_STORAGE=1 -DWVEC=1
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=2 -DPPT=1 -DWPT=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DFAST=1 -DRPT=4
 
 #ifndef WGS
 #define WGS 128          // work-items per group
@@ -35,11 +44,20 @@
 #ifndef FS
 #define FS 3             // filter columns
 #endif
+#ifndef RPT
+#define RPT 1            // output rows per work-item
+#endif
 #ifndef WPT
 #define WPT 4            // NCHW: outputs along W per work-item
 #endif
 #ifndef VEC
 #define VEC 0            // NCHW: 1 stores the WPT outputs as one pack
+#endif
+#ifndef VIN
+#define VIN 0            // NCHW, FAST: 1 loads the window's middle WPT inputs as one pack
+#endif
+#ifndef PLC
+#define PLC 0            // with VIN: the left pad (the argument PL), at most FS - 1
 #endif
 #ifndef VW
 #define VW 1             // NHWC: channels per work-item (one pack)
@@ -47,6 +65,13 @@
 #ifndef PPT
 #define PPT 1            // NHWC: output pixels along W per work-item
 #endif
+#ifndef WVEC
+#define WVEC 0           // NHWC: 1 loads the VW channels' weights as FR FS packs of VW
+#endif
+#ifndef FAST
+#define FAST 0           // 1: stride 1 and dilation 1 (each input row of the tile loaded once)
+#endif
+#define TAPS (FR * FS)
 
 // A pack of N elements of the storage type as floatN, and back; i counts packs.
 #if HALF_STORAGE
@@ -60,6 +85,23 @@
 #define CONV_VSTORE(N, v, i, p) OPTUNE_VSTORE(N, v, i, p)
 #endif
 
+// The NV sums S[0 .. NV-1] of output elements oi ... (one pack) through the
+// epilogue, element e_'s bias BIAS, the residual read as one pack.
+#define STORE_PACK(NV, S, BIAS, oi)                                                                   \
+  {                                                                                                   \
+    real rv_[NV];                                                                                     \
+    if (flags & CONV_RESIDUAL) {                                                                      \
+      const OPTUNE_VEC(float, NV) r_ = CONV_VLOAD(NV, (res_off + (oi)) / NV, res);                    \
+      OPTUNE_VUNPACK(NV, r_, rv_);                                                                    \
+    } else {                                                                                          \
+      _Pragma("unroll") for (int e_ = 0; e_ < NV; ++e_) rv_[e_] = (real)0;                            \
+    }                                                                                                 \
+    float v_[NV];                                                                                     \
+    _Pragma("unroll") for (int e_ = 0; e_ < NV; ++e_)                                                 \
+      v_[e_] = (float)conv_finish((S)[e_], flags, BIAS, rv_[e_], act_p0, act_p1);                     \
+    CONV_VSTORE(NV, OPTUNE_VPACK(float, NV, v_), (out_off + (oi)) / NV, out);                         \
+  }
+
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void conv_depthwise(const int N, const int C, const int H, const int W, const int OH, const int OW, const int SH,
                     const int SW, const int DH, const int DW, const int PT, const int PL, __global const TYPE* in,
@@ -67,129 +109,210 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
                     const ulong bias_off, __global const TYPE* res, const ulong res_off, __global TYPE* out,
                     const ulong out_off, const uint flags, const real act_p0, const real act_p1) {
   const ulong id = get_global_id(0);
+  const int YB = (OH + RPT - 1) / RPT;
 #if IN_NHWC
   const int CB = C / VW, XB = (OW + PPT - 1) / PPT;
-  const ulong items = (ulong)N * (ulong)OH * (ulong)XB * (ulong)CB;
+  const ulong items = (ulong)N * (ulong)YB * (ulong)XB * (ulong)CB;
   if (id >= items) return;
   const int c0 = (int)(id % (ulong)CB) * VW;
   ulong t = id / (ulong)CB;
   const int ox0 = (int)(t % (ulong)XB) * PPT;
   t /= (ulong)XB;
-  const int oy = (int)(t % (ulong)OH);
-  const ulong n = t / (ulong)OH;
+  const int oy0 = (int)(t % (ulong)YB) * RPT;
+  const ulong n = t / (ulong)YB;
 
-  real acc[PPT][VW];
-  for (int p = 0; p < PPT; ++p)
-    for (int l = 0; l < VW; ++l) acc[p][l] = (real)0;
-  for (int r = 0; r < FR; ++r) {
-    const int iy = oy * SH - PT + r * DH;
+  // The VW channels' weights, wf[l][tap]: FR FS VW consecutive elements.
+  real wf[VW][TAPS];
+#if WVEC
+#pragma unroll
+  for (int k = 0; k < TAPS; ++k) {
+    real wv[VW];
+    const OPTUNE_VEC(float, VW) w4 = CONV_VLOAD(VW, (wt_off + (ulong)c0 * TAPS) / VW + (ulong)k, wt);
+    OPTUNE_VUNPACK(VW, w4, wv);
+#pragma unroll
+    for (int v = 0; v < VW; ++v) wf[(k * VW + v) / TAPS][(k * VW + v) % TAPS] = wv[v];
+  }
+#else
+#pragma unroll
+  for (int l = 0; l < VW; ++l)
+#pragma unroll
+    for (int e = 0; e < TAPS; ++e) wf[l][e] = GEMM_LOAD(wt, wt_off + (ulong)(c0 + l) * TAPS + e);
+#endif
+
+  real acc[RPT][PPT][VW];
+#pragma unroll
+  for (int j = 0; j < RPT; ++j)
+#pragma unroll
+    for (int p = 0; p < PPT; ++p)
+#pragma unroll
+      for (int l = 0; l < VW; ++l) acc[j][p][l] = (real)0;
+  const ulong img = in_off + n * (ulong)H * (ulong)W * (ulong)C + (ulong)c0;
+#if FAST
+  // Input row oy0 - PT + ir serves output row oy0 + j through filter row ir - j.
+#pragma unroll
+  for (int ir = 0; ir < RPT + FR - 1; ++ir) {
+    const int iy = oy0 - PT + ir;
     if (iy < 0 || iy >= H) continue;
-    const ulong row = in_off + (n * (ulong)H + (ulong)iy) * (ulong)W * (ulong)C + (ulong)c0;
-    if (SW == 1 && DW == 1) {
-      // The PPT + FS - 1 input pixels of the row's window, each loaded once.
-      real xs[PPT + FS - 1][VW];
-      for (int u = 0; u < PPT + FS - 1; ++u) {
-        const int ix = ox0 - PL + u;
-        if (ix >= 0 && ix < W) {
-          const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, (row + (ulong)ix * (ulong)C) / VW, in);
-          OPTUNE_VUNPACK(VW, xv, xs[u]);
-        } else {
-          for (int l = 0; l < VW; ++l) xs[u][l] = (real)0;
-        }
-      }
-      for (int s = 0; s < FS; ++s) {
-        real wv[VW];
-        for (int l = 0; l < VW; ++l) wv[l] = GEMM_LOAD(wt, wt_off + (ulong)(c0 + l) * (FR * FS) + r * FS + s);
-        for (int p = 0; p < PPT; ++p)
-          for (int l = 0; l < VW; ++l) acc[p][l] += wv[l] * xs[p + s][l];
-      }
-      continue;
-    }
-    for (int s = 0; s < FS; ++s) {
-      real wv[VW];
-      for (int l = 0; l < VW; ++l) wv[l] = GEMM_LOAD(wt, wt_off + (ulong)(c0 + l) * (FR * FS) + r * FS + s);
-      for (int p = 0; p < PPT; ++p) {
-        const int ix = (ox0 + p) * SW - PL + s * DW;
-        if (ix < 0 || ix >= W) continue;
-        real x[VW];
+    const ulong row = img + (ulong)iy * (ulong)W * (ulong)C;
+    real xs[PPT + FS - 1][VW];
+#pragma unroll
+    for (int u = 0; u < PPT + FS - 1; ++u) {
+      const int ix = ox0 - PL + u;
+      if (ix >= 0 && ix < W) {
         const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, (row + (ulong)ix * (ulong)C) / VW, in);
-        OPTUNE_VUNPACK(VW, xv, x);
-        for (int l = 0; l < VW; ++l) acc[p][l] += wv[l] * x[l];
+        OPTUNE_VUNPACK(VW, xv, xs[u]);
+      } else {
+#pragma unroll
+        for (int l = 0; l < VW; ++l) xs[u][l] = (real)0;
       }
+    }
+#pragma unroll
+    for (int j = 0; j < RPT; ++j) {
+      const int r = ir - j;
+      if (r < 0 || r >= FR) continue;
+#pragma unroll
+      for (int s = 0; s < FS; ++s)
+#pragma unroll
+        for (int p = 0; p < PPT; ++p)
+#pragma unroll
+          for (int l = 0; l < VW; ++l) acc[j][p][l] += wf[l][r * FS + s] * xs[p + s][l];
     }
   }
-  for (int p = 0; p < PPT; ++p) {
-    const int ox = ox0 + p;
-    if (ox >= OW) break;
-    const ulong oi = ((n * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox) * (ulong)C + (ulong)c0;
-    real rv[VW];
-    if (flags & CONV_RESIDUAL) {
-      const OPTUNE_VEC(float, VW) r4 = CONV_VLOAD(VW, (res_off + oi) / VW, res);
-      OPTUNE_VUNPACK(VW, r4, rv);
-    } else {
-      for (int l = 0; l < VW; ++l) rv[l] = (real)0;
+#else
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int oy = oy0 + j;
+#pragma unroll
+    for (int r = 0; r < FR; ++r) {
+      const int iy = oy * SH - PT + r * DH;
+      if (oy >= OH || iy < 0 || iy >= H) continue;
+      const ulong row = img + (ulong)iy * (ulong)W * (ulong)C;
+#pragma unroll
+      for (int s = 0; s < FS; ++s)
+#pragma unroll
+        for (int p = 0; p < PPT; ++p) {
+          const int ix = (ox0 + p) * SW - PL + s * DW;
+          if (ix < 0 || ix >= W) continue;
+          real x[VW];
+          const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, (row + (ulong)ix * (ulong)C) / VW, in);
+          OPTUNE_VUNPACK(VW, xv, x);
+#pragma unroll
+          for (int l = 0; l < VW; ++l) acc[j][p][l] += wf[l][r * FS + s] * x[l];
+        }
     }
-    float v[VW];
-    for (int l = 0; l < VW; ++l)
-      v[l] = (float)conv_finish(acc[p][l], flags, conv_bias(flags, bias, bias_off, c0 + l), rv[l], act_p0, act_p1);
-    CONV_VSTORE(VW, OPTUNE_VPACK(float, VW, v), (out_off + oi) / VW, out);
+  }
+#endif
+  real bv[VW];
+#pragma unroll
+  for (int l = 0; l < VW; ++l) bv[l] = conv_bias(flags, bias, bias_off, c0 + l);
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int oy = oy0 + j;
+    if (oy >= OH) break;
+#pragma unroll
+    for (int p = 0; p < PPT; ++p) {
+      const int ox = ox0 + p;
+      if (ox >= OW) break;
+      const ulong oi = ((n * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox) * (ulong)C + (ulong)c0;
+      STORE_PACK(VW, acc[j][p], bv[e_], oi)
+    }
   }
 #else
   const int XB = (OW + WPT - 1) / WPT;
-  const ulong items = (ulong)N * (ulong)C * (ulong)OH * (ulong)XB;
+  const ulong items = (ulong)N * (ulong)C * (ulong)YB * (ulong)XB;
   if (id >= items) return;
   const int ox0 = (int)(id % (ulong)XB) * WPT;
   const ulong t = id / (ulong)XB;
-  const int oy = (int)(t % (ulong)OH);
-  const ulong plane = t / (ulong)OH;  // n C + c
+  const int oy0 = (int)(t % (ulong)YB) * RPT;
+  const ulong plane = t / (ulong)YB;  // n C + c
   const int c = (int)(plane % (ulong)C);
 
-  real acc[WPT];
-  for (int j = 0; j < WPT; ++j) acc[j] = (real)0;
-  for (int r = 0; r < FR; ++r) {
-    const int iy = oy * SH - PT + r * DH;
+  real wf[TAPS];
+#pragma unroll
+  for (int e = 0; e < TAPS; ++e) wf[e] = GEMM_LOAD(wt, wt_off + (ulong)c * TAPS + e);
+  real acc[RPT][WPT];
+#pragma unroll
+  for (int j = 0; j < RPT; ++j)
+#pragma unroll
+    for (int w = 0; w < WPT; ++w) acc[j][w] = (real)0;
+  const ulong img = in_off + plane * (ulong)H * (ulong)W;
+#if FAST
+  // Input row oy0 - PT + ir serves output row oy0 + j through filter row ir - j.
+#pragma unroll
+  for (int ir = 0; ir < RPT + FR - 1; ++ir) {
+    const int iy = oy0 - PT + ir;
     if (iy < 0 || iy >= H) continue;
-    const ulong row = in_off + (plane * (ulong)H + (ulong)iy) * (ulong)W;
-    if (SW == 1 && DW == 1) {
-      // The WPT + FS - 1 inputs of the row's window, each loaded once.
-      real xs[WPT + FS - 1];
+    const ulong row = img + (ulong)iy * (ulong)W;
+    real xs[WPT + FS - 1];
+#if VIN
+    if (ox0 + WPT <= W) {
+      // Inputs ox0 - PLC + u: the middle WPT (u = PLC ...) as one pack, the edges one by one.
+      const OPTUNE_VEC(float, WPT) xv = CONV_VLOAD(WPT, (row + (ulong)ox0) / WPT, in);
+      OPTUNE_VUNPACK(WPT, xv, (xs + PLC));
+#pragma unroll
+      for (int u = 0; u < PLC; ++u) {
+        const int ix = ox0 - PLC + u;
+        xs[u] = ix >= 0 ? GEMM_LOAD(in, row + (ulong)ix) : (real)0;
+      }
+#pragma unroll
+      for (int u = PLC + WPT; u < WPT + FS - 1; ++u) {
+        const int ix = ox0 - PLC + u;
+        xs[u] = ix < W ? GEMM_LOAD(in, row + (ulong)ix) : (real)0;
+      }
+    } else
+#endif
+    {
+#pragma unroll
       for (int u = 0; u < WPT + FS - 1; ++u) {
         const int ix = ox0 - PL + u;
         xs[u] = ix >= 0 && ix < W ? GEMM_LOAD(in, row + (ulong)ix) : (real)0;
       }
-      for (int s = 0; s < FS; ++s) {
-        const real wv = GEMM_LOAD(wt, wt_off + (ulong)c * (FR * FS) + r * FS + s);
-        for (int j = 0; j < WPT; ++j) acc[j] += wv * xs[j + s];
-      }
-      continue;
     }
-    for (int s = 0; s < FS; ++s) {
-      const real wv = GEMM_LOAD(wt, wt_off + (ulong)c * (FR * FS) + r * FS + s);
-      for (int j = 0; j < WPT; ++j) {
-        const int ix = (ox0 + j) * SW - PL + s * DW;
-        if (ix >= 0 && ix < W) acc[j] += wv * GEMM_LOAD(in, row + (ulong)ix);
-      }
+#pragma unroll
+    for (int j = 0; j < RPT; ++j) {
+      const int r = ir - j;
+      if (r < 0 || r >= FR) continue;
+#pragma unroll
+      for (int s = 0; s < FS; ++s)
+#pragma unroll
+        for (int w = 0; w < WPT; ++w) acc[j][w] += wf[r * FS + s] * xs[w + s];
     }
   }
-  const ulong oi = (plane * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox0;
-  const real b = conv_bias(flags, bias, bias_off, c);
-#if VEC
-  real rv[WPT];
-  if (flags & CONV_RESIDUAL) {
-    const OPTUNE_VEC(float, WPT) r4 = CONV_VLOAD(WPT, (res_off + oi) / WPT, res);
-    OPTUNE_VUNPACK(WPT, r4, rv);
-  } else {
-    for (int j = 0; j < WPT; ++j) rv[j] = (real)0;
-  }
-  float v[WPT];
-  for (int j = 0; j < WPT; ++j) v[j] = (float)conv_finish(acc[j], flags, b, rv[j], act_p0, act_p1);
-  CONV_VSTORE(WPT, OPTUNE_VPACK(float, WPT, v), (out_off + oi) / WPT, out);
 #else
-  for (int j = 0; j < WPT; ++j) {
-    if (ox0 + j >= OW) break;
-    const real v = conv_finish(acc[j], flags, b, conv_residual(flags, res, res_off + oi + j), act_p0, act_p1);
-    GEMM_STORE(v, out, out_off + oi + j);
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int oy = oy0 + j;
+#pragma unroll
+    for (int r = 0; r < FR; ++r) {
+      const int iy = oy * SH - PT + r * DH;
+      if (oy >= OH || iy < 0 || iy >= H) continue;
+      const ulong row = img + (ulong)iy * (ulong)W;
+#pragma unroll
+      for (int s = 0; s < FS; ++s)
+#pragma unroll
+        for (int w = 0; w < WPT; ++w) {
+          const int ix = (ox0 + w) * SW - PL + s * DW;
+          if (ix >= 0 && ix < W) acc[j][w] += wf[r * FS + s] * GEMM_LOAD(in, row + (ulong)ix);
+        }
+    }
   }
 #endif
+  const real b = conv_bias(flags, bias, bias_off, c);
+#pragma unroll
+  for (int j = 0; j < RPT; ++j) {
+    const int oy = oy0 + j;
+    if (oy >= OH) break;
+    const ulong oi = (plane * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox0;
+#if VEC
+    STORE_PACK(WPT, acc[j], b, oi)
+#else
+#pragma unroll
+    for (int w = 0; w < WPT; ++w) {
+      if (ox0 + w >= OW) break;
+      const real v = conv_finish(acc[j][w], flags, b, conv_residual(flags, res, res_off + oi + w), act_p0, act_p1);
+      GEMM_STORE(v, out, out_off + oi + w);
+    }
+#endif
+  }
 #endif
 }
