@@ -53,7 +53,8 @@
 // 0 by gemm_thin_reduce (below), a second pass.
 //
 // Grid: x = column blocks * WGX, y = (row blocks * nsplit) * WGY, z = the
-// products from z0.
+// products from z0; a group's row block, column block and split come from
+// its place in launch order, row blocks fastest (see the kernel).
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl
 // check-variant: -DB_KCONTIG=1 -DWGX=32 -DWGY=8 -DVW=4 -DKU=2 -DMT=8 -DAV=4 -DRR=4
@@ -219,7 +220,7 @@ THIN_LOADER_ALL(load_a_all, AV)
     _Pragma("unroll") for (int i = 0; i < MT; ++i)                                                   \
     _Pragma("unroll") for (int v0 = 0; v0 < VW; v0 += AV) {                                          \
       comp av[AV];                                                                                   \
-      LA(av, ap, (r0 + i) * lda + gk + v0, r0 + i < M ? INSIDE(gk + v0, ke) : 0);                    \
+      LA(av, ap, AROW(i) * lda + gk + v0, r0 + i < M ? INSIDE(gk + v0, ke) : 0);                     \
       _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                 \
       _Pragma("unroll") for (int q = 0; q < NJ; ++q) acc[i][q] = fma(av[w], BV[u][q][v0 + w], acc[i][q]); \
     }                                                                                                \
@@ -252,7 +253,7 @@ THIN_LOADER_ALL(load_a_all, AV)
   _Pragma("unroll") for (int u0 = 0; u0 < KU; u0 += AV)                                                  \
   _Pragma("unroll") for (int i = 0; i < MT; ++i) {                                                       \
     comp av[AV];                                                                                         \
-    LA(av, ap, (r0 + i) * lda + (KV) + (ulong)u0, r0 + i < M ? INSIDE((KV) + (ulong)u0, ke) : 0);            \
+    LA(av, ap, AROW(i) * lda + (KV) + (ulong)u0, r0 + i < M ? INSIDE((KV) + (ulong)u0, ke) : 0);             \
     _Pragma("unroll") for (int w = 0; w < AV; ++w)                                                       \
     _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                                  \
       acc[i][q] = fma(av[w], BV[u0 + w][q / VW][q % VW], acc[i][q]);                                     \
@@ -269,6 +270,10 @@ THIN_LOADER_ALL(load_a_all, AV)
   }
 #endif
 #endif
+// A's row for the group's row i (A stored M x K): rows past M read row M - 1,
+// so that the unchecked loads of the last row block stay inside A (their
+// sums are never emitted).
+#define AROW(i) (r0 + (ulong)(i) < M ? r0 + (ulong)(i) : M - 1)
 // The lane's first K of a step: kc along K, k0 along N.
 #if B_KCONTIG
 #define KVAR kc
@@ -359,9 +364,16 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
   const __global CTYPE* biasp = bias + bias_off;
   const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
-  const ulong s = get_group_id(1) % nsplit;
-  const ulong r0 = (get_group_id(1) / nsplit) * MT;  // the group's first row of A and C
-  const ulong nb = get_group_id(0) * GCOLS;          // its first column of C
+  // The groups in launch order (x fastest) take the row blocks fastest, then
+  // the column blocks, then the splits: the row blocks that read the same
+  // columns of B run side by side, so that B comes from memory once and from
+  // the last-level cache for the others (M = 16 as two blocks of MT 8).
+  const ulong nrb = get_num_groups(1) / nsplit, ncb = get_num_groups(0);
+  const ulong lin = get_group_id(1) * ncb + get_group_id(0);
+  const ulong rb = lin % nrb, cb = (lin / nrb) % ncb;
+  const ulong s = lin / (nrb * ncb);
+  const ulong r0 = rb * MT;      // the group's first row of A and C
+  const ulong nb = cb * GCOLS;   // its first column of C
   // The split's K range; alpha == 0: A and B are not read.
   const ulong kb = s * kspan;
   const ulong ke = alpha_z == (real)0 ? kb : K < kb + kspan ? K : kb + kspan;
@@ -381,8 +393,10 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
     for (int q = 0; q < NJ * VW; ++q) acc[i][q] = (comp)0;
 #endif
 
-  // Steps wholly inside K, the group's columns and M load without tests.
-  const int inner = nb + GCOLS <= N && r0 + MT <= M;
+  // Steps wholly inside K and the group's columns (and, for A stored K x M,
+  // its rows: A's packs lie along M there) load without tests; A stored
+  // M x K needs only a first row inside M (AROW).
+  const int inner = nb + GCOLS <= N && (A_KCONTIG ? r0 < M : r0 + MT <= M);
 #if AL
   // A's rows over a chunk of ACH of K in local memory, then the chunk's steps.
   const int ta = !A_KCONTIG;
@@ -509,7 +523,7 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
   // sums for groups of 8 or 16 work-items along y.)
   mem_fence(CLK_GLOBAL_MEM_FENCE);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  const ulong tile = (z * (get_num_groups(1) / nsplit) + get_group_id(1) / nsplit) * get_num_groups(0) + get_group_id(0);
+  const ulong tile = (z * nrb + rb) * ncb + cb;
   if (tid == 0) ticket = nsplit > 1 ? atomic_inc(&tickets[tile]) : 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (nsplit > 1 && ticket == (uint)(nsplit - 1)) {
