@@ -150,7 +150,7 @@ std::vector<Parameter> ConvDepthwiseFamily::parameters(const Capabilities& caps)
           {"WPT", {1, 2, 4, 8}, 4, "NCHW: outputs along W per work-item (one pack where aligned)"},
           {"VW", lanes, 4, "NHWC: channels per work-item, loaded and stored as one pack"},
           {"PPT", {1, 2, 4, 8}, 1, "NHWC: output pixels along W per work-item"},
-          {"RPT", {1, 2, 4, 8}, caps.type == DeviceType::CPU ? 1 : 4,
+          {"RPT", {1, 2, 4, 8}, 4,
            "output rows per work-item (with stride and dilation 1, each input row loaded once for all)"}};
 }
 
