@@ -318,7 +318,7 @@ TEST(Oclgrind, LayerNormAndRmsNorm) {
 }
 
 // conv2d: each candidate on tiny problems (direct with mixed layouts and
-// groups, depthwise in both layouts with packs, im2col in two chunks and
+// groups, depthwise in both layouts with packs and row tiles, im2col in two chunks and
 // with two groups, pointwise, depthwise on images with mixed layouts and in
 // tiles, Winograd in two chunks, the implicit GEMM grouped with a partial
 // channel chunk and two local stages), with bias, residual and an
@@ -333,11 +333,22 @@ TEST(Oclgrind, ConvKernels) {
     Params p;
     const char* family;
   };
+  // Stride 1 with the left pad FS - 1 and none on the right: the NCHW
+  // window's middle pack at its far end.
+  Conv2dDesc left = conv_desc(1, 2, 5, 8, 2, 3, 3, 1, 0, 2, NCHW, NCHW);
+  left.pad_left = 2, left.pad_top = 1;
   const Run runs[] = {
       {conv_desc(1, 4, 5, 6, 4, 3, 3, 2, 1, 2, NCHW, NHWC), "direct", {{"KPT", 2}, {"WGS", 32}}, "conv_direct"},
       {conv_desc(1, 4, 5, 7, 4, 3, 3, 1, 1, 4, NCHW, NCHW), "depthwise", {{"WPT", 4}, {"WGS", 32}}, "conv_depthwise"},
       {conv_desc(1, 8, 4, 5, 8, 3, 3, 2, 1, 8, NHWC, NHWC), "depthwise", {{"VW", 4}, {"PPT", 2}, {"WGS", 32}},
        "conv_depthwise"},
+      // Stride 1: each input row once for RPT output rows (a partial last
+      // tile), the NCHW window's middle as a pack, NHWC weights as packs.
+      {conv_desc(1, 3, 7, 8, 3, 3, 3, 1, 1, 3, NCHW, NCHW), "depthwise", {{"WPT", 4}, {"RPT", 4}, {"WGS", 32}},
+       "conv_depthwise"},
+      {left, "depthwise", {{"WPT", 4}, {"RPT", 2}, {"WGS", 32}}, "conv_depthwise"},
+      {conv_desc(1, 8, 5, 6, 8, 3, 3, 1, 1, 8, NHWC, NHWC), "depthwise",
+       {{"VW", 4}, {"PPT", 4}, {"RPT", 2}, {"WGS", 32}}, "conv_depthwise"},
       {conv_desc(2, 3, 4, 5, 4, 3, 3, 1, 1, 1, NHWC, NCHW), "im2col", {{"CHUNK_KIB", 1}, {"WGS", 64}}, "conv_im2col"},
       {conv_desc(1, 4, 4, 5, 6, 3, 3, 1, 1, 2, NCHW, NHWC), "im2col", {{"WGS", 64}}, "conv_im2col"},
       {conv_desc(2, 5, 3, 3, 4, 1, 1, 1, 0, 1, NHWC, NHWC), "pointwise", {}, ""},
