@@ -94,6 +94,15 @@ ocl_device() {
   python3 -c 'import json,sys; d=[x["spec"] for x in json.load(open(sys.argv[1])) if x["backend"]=="opencl" and x["type"]=="gpu"]; print(d[0] if d else "")' "$LOGS/info.json" 2>/dev/null
 }
 
+# The devices a sweep runs on: cuda:0 and the NVIDIA OpenCL device (where
+# there is one), as BENCH_ON (both, the default; cuda; opencl) keeps them.
+bench_devices() {
+  local ocl
+  case "${BENCH_ON:-both}" in both | cuda) echo cuda:0 ;; esac
+  case "${BENCH_ON:-both}" in both | opencl) ocl=$(ocl_device) && [ -n "$ocl" ] && echo "$ocl" ;; esac
+  return 0
+}
+
 tests() {
   ./build/gpu/optune info >"$LOGS/info.txt" 2>&1
   ./build/gpu/optune info --json >"$LOGS/info.json" 2>>"$LOGS/info.txt"
@@ -283,11 +292,8 @@ tune() {
 # is f16's 16-byte pack (f32 stays at 4 on CUDA, its widest).
 THIN_SETS_DEFAULT="default KU=2 KU=8 WGY=4 WGY=16 FILL=1 FILL=4 SPLIT=1 NJ=2 AV=1 AL=4 VW=8 WGX=64,WGY=4 WGX=8,WGY=32 WGX=8,WGY=32,NJ=4"
 thin_sweep() {
-  local ocl set dev params n ref
-  ocl=$(ocl_device)
-  for dev in cuda:0 "$ocl"; do
-    [ -n "$dev" ] || continue
-    case "${BENCH_ON:-both}" in both) ;; cuda) [ "$dev" = cuda:0 ] || continue ;; opencl) [ "$dev" != cuda:0 ] || continue ;; esac
+  local set dev params n ref
+  for dev in $(bench_devices); do
     for set in ${THIN_SETS:-$THIN_SETS_DEFAULT}; do
       params="gemm_routine:THIN_MIN=0" ref=
       [ "$set" = default ] || params="$params;gemm_thin:$set" ref=--no-reference
@@ -810,11 +816,8 @@ thin_tune() {
 # one line per product (device, setting, row) in summary.txt.
 NK_SETS_DEFAULT="WGX=16,WGY=8,NJ=4,KU=2,PF=1 WGX=16,WGY=8,NJ=4,KU=1,PF=1 WGX=32,WGY=8,NJ=4,KU=2,PF=1 WGX=4,WGY=32,NJ=4,KU=2,PF=1 WGX=32,WGY=8,NJ=4,KU=4,SG=1,SPLIT=4 WGX=8,WGY=32,NJ=4,KU=4 WGX=8,WGY=32,NJ=4,KU=2 WGX=8,WGY=32,NJ=2,KU=4 WGX=8,WGY=32,NJ=2,KU=8 WGX=8,WGY=16,NJ=4,KU=4 WGX=8,WGY=64,NJ=2,KU=4 WGX=4,WGY=32,NJ=4,KU=4 WGX=4,WGY=64,NJ=2,KU=4 WGX=4,WGY=32,NJ=2,KU=8 WGX=16,WGY=16,NJ=4,KU=4 WGX=16,WGY=8,NJ=4,KU=2 WGX=1,WGY=64,NJ=2,KU=8 WGX=1,WGY=64,NJ=4,KU=4 WGX=8,WGY=32,NJ=4,KU=4,FILL=16 WGX=8,WGY=32,NJ=4,KU=4,SPLIT=1 WGX=8,WGY=32,NJ=4,KU=4,FILL=32 WGX=8,WGY=32,NJ=4,KU=2,VW=8 WGX=4,WGY=32,NJ=4,KU=2,VW=8"
 nk_sweep() {
-  local ocl dev set
-  ocl=$(ocl_device)
-  for dev in cuda:0 "$ocl"; do
-    [ -n "$dev" ] || continue
-    case "${BENCH_ON:-both}" in both | "$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)") ;; *) continue ;; esac
+  local dev set
+  for dev in $(bench_devices); do
     for set in ${NK_SETS:-$NK_SETS_DEFAULT}; do
       OPTUNE_PARAMS="gemm_routine:THIN_MIN=0;gemm_thin:MT=16,VW=4,AV=4,AL=0,$set" ./build/gpu/optune bench gemm \
         --gemm-product "${NK_PRODUCTS:-16,4096,4096,8,4096,4096,1,4096,4096,4096,16,4096,4096,8,4096}" \
@@ -833,11 +836,8 @@ nk_sweep() {
 # --gemm-product 16,4096,4096 --gemm-trans NT --gemm-types f32. Rows in
 # $OUT/params-sweep.txt and summary.txt, prefixed by device and setting.
 params_sweep() {
-  local ocl dev set
-  ocl=$(ocl_device)
-  for dev in cuda:0 "$ocl"; do
-    [ -n "$dev" ] || continue
-    case "${BENCH_ON:-both}" in both | "$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)") ;; *) continue ;; esac
+  local dev set
+  for dev in $(bench_devices); do
     for set in ${SWEEP_SETS:--}; do
       OPTUNE_PARAMS="$([ "$set" = - ] || echo "$set")" ./build/gpu/optune bench "${SWEEP_SUITE:-gemm}" \
         --device "$dev" "$@" 2>>"$LOGS/params-sweep.log" | tee -a "$LOGS/params-sweep-full.txt" |
