@@ -1,6 +1,6 @@
 // conv2d against a double-precision direct convolution (reference/conv_check):
 // every candidate (direct, depthwise on buffers and on images, pointwise,
-// im2col and Winograd around GEMM, the implicit GEMM) forced in turn with several parameter
+// im2col and Winograd around GEMM; the implicit GEMM is test_conv_implicit.cpp's) forced in turn with several parameter
 // sets, odd sizes, strides, dilations, asymmetric pads, groups 1, 2 and C,
 // both layouts for input and output, the epilogue (bias, activation,
 // residual, in place), f32, f16 and bf16, views at offsets and 4-d shapes,
@@ -21,33 +21,13 @@ namespace {
 
 using ref::ConvCase;
 using ref::conv_desc;
+using ref::conv_force;
+using ref::general_descs;
+using ref::problem_of;
 using detail::ConvForce;
 constexpr ConvLayout NCHW = ConvLayout::NCHW, NHWC = ConvLayout::NHWC;
 
-ConvForce force(const std::string& candidate, const std::string& family = "", detail::Params p = {}) {
-  ConvForce f;
-  f.candidate = candidate;
-  if (!family.empty()) f.params[family] = std::move(p);
-  return f;
-}
 
-// General descriptors: every stride, dilation, pad and group combination
-// the direct kernel has to get right, small enough for PoCL.
-std::vector<Conv2dDesc> general_descs(ConvLayout in, ConvLayout out) {
-  std::vector<Conv2dDesc> v;
-  v.push_back(conv_desc(2, 3, 7, 9, 5, 3, 3, 1, 1, 1, in, out));     // odd sizes, pad 1
-  v.push_back(conv_desc(1, 4, 8, 6, 6, 3, 3, 2, 0, 2, in, out));     // stride 2, groups 2
-  v.push_back(conv_desc(1, 6, 9, 7, 6, 3, 1, 1, 0, 6, in, out));     // depthwise-shaped 3x1 through direct
-  Conv2dDesc d = conv_desc(2, 4, 11, 10, 8, 3, 2, 1, 0, 2, in, out);  // dilation 2, asymmetric pads and strides
-  d.dilation_h = 2, d.dilation_w = 1;
-  d.pad_top = 2, d.pad_bottom = 0, d.pad_left = 1, d.pad_right = 3;
-  d.stride_h = 2, d.stride_w = 1;
-  v.push_back(d);
-  Conv2dDesc e = conv_desc(1, 3, 5, 5, 7, 5, 5, 1, 0, 1, in, out);   // filter as large as the input
-  e.dilation_w = 1;
-  v.push_back(e);
-  return v;
-}
 
 TEST(Conv, DirectEveryLayoutAndShape) {
   for (ConvLayout in : {NCHW, NHWC})
@@ -56,7 +36,7 @@ TEST(Conv, DirectEveryLayoutAndShape) {
         for (std::int64_t kpt : {1, 4, 16}) {
           ConvCase c;
           c.desc = d;
-          const ConvForce f = force("direct", "conv_direct", {{"KPT", kpt}, {"WGS", kpt == 16 ? 32 : 64}});
+          const ConvForce f = conv_force("direct", "conv_direct", {{"KPT", kpt}, {"WGS", kpt == 16 ? 32 : 64}});
           EXPECT_TRUE(ref::check_conv(c, &f)) << "KPT " << kpt;
         }
 }
@@ -71,7 +51,7 @@ TEST(Conv, DirectEpilogueAndTypes) {
       c.residual = true;
       c.activation = Unary::Relu6;
       c.offset = 3;
-      const ConvForce f = force("direct");
+      const ConvForce f = conv_force("direct");
       EXPECT_TRUE(ref::check_conv(c, &f));
       c.residual_in_place = true;
       c.activation = Unary::Gelu;
@@ -108,7 +88,7 @@ TEST(Conv, DepthwiseNchwEveryWorkPerItem) {
     for (const auto& [wpt, rpt] : {std::pair<std::int64_t, std::int64_t>{1, 4}, {2, 1}, {4, 4}, {8, 2}, {4, 8}}) {
       ConvCase c;
       c.desc = d;
-      const ConvForce f = force("depthwise", "conv_depthwise",
+      const ConvForce f = conv_force("depthwise", "conv_depthwise",
                                 {{"WPT", wpt}, {"RPT", rpt}, {"WGS", 64}, {"VW", 1}, {"PPT", 1}});
       EXPECT_TRUE(ref::check_conv(c, &f)) << "WPT " << wpt << " RPT " << rpt;
     }
@@ -121,7 +101,7 @@ TEST(Conv, DepthwiseNhwcEveryPack) {
       ConvCase c;
       c.desc = d;
       const ConvForce f =
-          force("depthwise", "conv_depthwise", {{"VW", vw}, {"PPT", ppt}, {"RPT", rpt}, {"WGS", 32}, {"WPT", 1}});
+          conv_force("depthwise", "conv_depthwise", {{"VW", vw}, {"PPT", ppt}, {"RPT", rpt}, {"WGS", 32}, {"WPT", 1}});
       EXPECT_TRUE(ref::check_conv(c, &f)) << "VW " << vw << " PPT " << ppt << " RPT " << rpt;
     }
 }
@@ -146,7 +126,7 @@ ConvCase depthwise_epilogue_case(DType t, ConvLayout l, std::int64_t ch, std::si
 
 TEST(Conv, DepthwiseEpilogueTypesAndOffsets) {
   // The default parameters: the packs shrink to what the offsets allow.
-  const ConvForce f = force("depthwise");
+  const ConvForce f = conv_force("depthwise");
   for (DType t : {DType::F32, DType::F16, DType::BF16})
     for (ConvLayout l : {NCHW, NHWC})
       for (std::size_t offset : {0, 1, 4})
@@ -155,13 +135,6 @@ TEST(Conv, DepthwiseEpilogueTypesAndOffsets) {
 
 std::string families_bucket(const detail::ConvProblem& pr) { return detail::families::conv_routine().bucket(pr); }
 
-detail::ConvProblem problem_of(const Conv2dDesc& d) {
-  detail::ConvProblem pr = detail::conv_kernels::make(DType::F32, d.batch, d.in_channels, d.in_height, d.in_width,
-                                                      d.out_channels, d.kernel_h, d.kernel_w, d.stride_h, d.pad_top,
-                                                      d.groups, d.input_layout == NHWC);
-  pr.out_nhwc = d.output_layout == NHWC;
-  return pr;
-}
 
 // The image candidate needs a device with images (PoCL and oclgrind have
 // them; the CUDA back end has none).
@@ -184,7 +157,7 @@ TEST(Conv, DepthwiseImageEveryLayoutAndWorkPerItem) {
         const std::int64_t wpt = std::int64_t(1) << ((i + (in == NHWC) + 2 * (out == NHWC)) % 4);
         ConvCase c;
         c.desc = descs[i];
-        const ConvForce f = force("depthwise_image", "conv_depthwise_image", {{"WPT", wpt}, {"WGS", 32}});
+        const ConvForce f = conv_force("depthwise_image", "conv_depthwise_image", {{"WPT", wpt}, {"WGS", 32}});
         EXPECT_TRUE(ref::check_conv(c, &f)) << "WPT " << wpt;
       }
     }
@@ -192,7 +165,7 @@ TEST(Conv, DepthwiseImageEveryLayoutAndWorkPerItem) {
 
 TEST(Conv, DepthwiseImageEpilogueTypesAndOffsets) {
   if (!has_images()) GTEST_SKIP() << "the device has no images";
-  const ConvForce f = force("depthwise_image");
+  const ConvForce f = conv_force("depthwise_image");
   for (DType t : {DType::F32, DType::F16, DType::BF16})
     for (ConvLayout l : {NCHW, NHWC})
       for (std::size_t offset : {0, 3})
@@ -214,7 +187,7 @@ TEST(Conv, DepthwiseImageTilesPastTheLimits) {
       c.bias = true;
       c.residual = true;
       c.activation = Unary::Relu;
-      const ConvForce f = force("depthwise_image", "conv_depthwise_image", {{"WPT", 2}, {"WGS", 64}});
+      const ConvForce f = conv_force("depthwise_image", "conv_depthwise_image", {{"WPT", 2}, {"WGS", 64}});
       EXPECT_TRUE(ref::check_conv(c, &f)) << "limit " << w << " x " << h;
     }
     const Queue& q = test::queue();
@@ -228,7 +201,7 @@ TEST(Conv, DepthwiseImageTilesPastTheLimits) {
       ConvCase c;
       c.desc = d;
       EXPECT_TRUE(ref::check_conv(c, &routine));
-      const ConvForce f = force("depthwise_image");
+      const ConvForce f = conv_force("depthwise_image");
       const auto r = ref::check_conv(c, &f);
       EXPECT_FALSE(r);
       EXPECT_NE(std::string(r.message()).find("image limits"), std::string::npos) << r.message();
@@ -259,7 +232,7 @@ ConvCase gemm_case(const Conv2dDesc& d, DType t = DType::F32) {
 
 TEST(Conv, PointwiseAsGemm) {
   const PinnedGemm pinned;
-  const ConvForce f = force("pointwise");
+  const ConvForce f = conv_force("pointwise");
   for (ConvLayout l : {NCHW, NHWC}) {
     ConvCase c = gemm_case(conv_desc(2, 13, 5, 7, 9, 1, 1, 1, 0, 1, l, l));
     EXPECT_TRUE(ref::check_conv(c, &f));
@@ -292,7 +265,7 @@ TEST(Conv, Im2colThenGemm) {
           ConvCase c = gemm_case(d);
           c.bias = chunk == 1;
           c.residual = chunk == 1 && in == out;
-          const ConvForce f = force("im2col", "conv_im2col", {{"CHUNK_KIB", chunk}});
+          const ConvForce f = conv_force("im2col", "conv_im2col", {{"CHUNK_KIB", chunk}});
           EXPECT_TRUE(ref::check_conv(c, &f)) << "CHUNK_KIB " << chunk;
         }
       }
@@ -301,7 +274,7 @@ TEST(Conv, Im2colThenGemm) {
     c.bias = true;
     c.residual = true;
     c.offset = 1;
-    const ConvForce f = force("im2col", "conv_im2col", {{"CHUNK_KIB", 1}});
+    const ConvForce f = conv_force("im2col", "conv_im2col", {{"CHUNK_KIB", 1}});
     EXPECT_TRUE(ref::check_conv(c, &f));
   }
 }
@@ -331,7 +304,7 @@ TEST(Conv, WinogradEveryLayoutAndPad) {
     c.residual = one_image && descs[i].input_layout == descs[i].output_layout;
     c.activation = one_image ? Unary::Relu : Unary::Copy;
     c.offset = i % 3;
-    const ConvForce f = force("winograd", "conv_winograd", {{"CHUNK_KIB", one_image ? 1 : 262144}, {"WGS", 64}});
+    const ConvForce f = conv_force("winograd", "conv_winograd", {{"CHUNK_KIB", one_image ? 1 : 262144}, {"WGS", 64}});
     EXPECT_TRUE(ref::check_conv(c, &f)) << i;
   }
   for (DType t : {DType::F16, DType::BF16}) {
@@ -343,113 +316,15 @@ TEST(Conv, WinogradEveryLayoutAndPad) {
     c.residual = true;
     c.activation = Unary::Silu;
     c.offset = 1;
-    const ConvForce f = force("winograd");
+    const ConvForce f = conv_force("winograd");
     EXPECT_TRUE(ref::check_conv(c, &f));
   }
   // Many channels: the transforms' rounding against the bound's C term.
   ConvCase c;
   c.desc = conv_desc(1, 64, 6, 6, 8, 3, 3, 1, 1, 1);
   c.winograd = true;
-  const ConvForce f = force("winograd");
+  const ConvForce f = conv_force("winograd");
   EXPECT_TRUE(ref::check_conv(c, &f));
-}
-
-// The implicit GEMM (conv_implicit.cl) against the reference. Every layout
-// pair over the general shapes (odd sizes, stride 2, groups 2, a
-// depthwise-shaped 3 x 1, dilation 2 with asymmetric pads and strides, a
-// filter as large as the input) with the smallest tiles (MWG 16 x NWG 4
-// over KWG 8, which fit keeps: many tiles, rows, columns and depths past
-// M, Kg and KD); then larger tiles, which fit shrinks only to the problem's
-// extent (tiles larger than the problem) on two shapes per layout pair.
-// One activation throughout (relu6; bias and residual are runtime flags):
-// a program per layout pair and tile set, PoCL taking a second or more per
-// program.
-const detail::Params kImplicitSmall{{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}};
-
-ConvCase implicit_case(const Conv2dDesc& d, std::size_t i, DType t = DType::F32) {
-  ConvCase c;
-  c.desc = d;
-  c.dtype = t;
-  c.bias = i % 2 == 0;
-  c.residual = i % 2 == 0;
-  c.residual_in_place = i % 4 == 0 && d.input_layout == d.output_layout;
-  c.activation = Unary::Relu6;
-  c.offset = i % 3;
-  return c;
-}
-
-TEST(Conv, ImplicitEveryLayoutAndShape) {
-  std::size_t i = 0;
-  for (ConvLayout in : {NCHW, NHWC})
-    for (ConvLayout out : {NCHW, NHWC}) {
-      const std::vector<Conv2dDesc> descs = general_descs(in, out);
-      for (const Conv2dDesc& d : descs) {
-        const ConvForce f = force("implicit", "conv_implicit", kImplicitSmall);
-        EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &f));
-      }
-      const detail::Params large = in == out ? detail::Params{{"MWG", 64}, {"NWG", 16}, {"KWG", 16}, {"MDIMC", 16},
-                                                              {"NDIMC", 8}}
-                                             : detail::Params{{"MWG", 32}, {"NWG", 32}, {"KWG", 32}, {"MDIMC", 8},
-                                                              {"NDIMC", 8}};
-      for (std::size_t j : {0, 3}) {
-        const ConvForce f = force("implicit", "conv_implicit", large);
-        EXPECT_TRUE(ref::check_conv(implicit_case(descs[j], i++), &f)) << "large tiles, shape " << j;
-      }
-    }
-}
-
-// Depths of many tiles (the two local stages alternating, a partial last
-// tile), pixels and channels of several tiles, with the default parameters
-// (fit shrinks them) and the smallest tiles; f16 and bf16 storage with the
-// epilogue, one layout pair each.
-TEST(Conv, ImplicitDeepAndHalfStorage) {
-  const ConvForce dflt = force("implicit");
-  const ConvForce small = force("implicit", "conv_implicit", kImplicitSmall);
-  std::size_t i = 0;
-  for (ConvLayout l : {NCHW, NHWC}) {
-    const ConvLayout other = l == NCHW ? NHWC : NCHW;
-    const Conv2dDesc d = conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, l, other);  // KD 189, Kg 37, M 198
-    EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &dflt));
-    EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &small));
-    const DType t = l == NCHW ? DType::F16 : DType::BF16;
-    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 8, 7, 6, 12, 3, 3, 2, 1, 2, l, l), 0, t), &dflt));  // in place
-    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(1, 6, 5, 9, 10, 3, 3, 1, 1, 2, l, l), 1, t), &dflt));
-  }
-}
-
-// The tensor-core variant (MMA = 1: CUDA compute capability 8.0+, f16 and
-// bf16): every layout pair, groups, strides, partial channel chunks, tiles
-// past M and Kg, with the epilogue; elsewhere check refuses it (and fit
-// turns a tuned MMA = 1 off).
-TEST(Conv, ImplicitTensorCores) {
-  const Capabilities& caps = test::device().caps();
-  const auto& fam = detail::families::conv_implicit();
-  detail::ConvProblem f32 = problem_of(conv_desc(1, 32, 8, 8, 32, 3, 3, 1, 1));
-  detail::Params mma = fam.defaults(caps);
-  mma["MMA"] = 1;
-  EXPECT_NE(fam.check(mma, caps, f32), "");
-  EXPECT_EQ(fam.fit(mma, caps, f32).at("MMA"), 0);
-  detail::ConvProblem f16 = f32;
-  f16.dtype = DType::F16;
-  if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8) {
-    EXPECT_NE(fam.check(mma, caps, f16), "");
-    GTEST_SKIP() << "no mma.sync on this device";
-  }
-  EXPECT_EQ(fam.check(fam.fit(mma, caps, f16), caps, f16), "");
-  const detail::Params tile_sets[] = {
-      {{"MMA", 1}},
-      {{"MMA", 1}, {"MWG", 64}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}},
-  };
-  std::size_t i = 0;
-  for (ConvLayout in : {NCHW, NHWC})
-    for (ConvLayout out : {NCHW, NHWC})
-      for (DType t : {DType::F16, DType::BF16})
-        for (const Conv2dDesc& d : {conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, in, out),
-                                    conv_desc(1, 40, 10, 9, 24, 3, 3, 2, 1, 2, in, out),
-                                    conv_desc(3, 64, 7, 7, 80, 1, 1, 1, 0, 1, in, out)}) {
-          const ConvForce f = force("implicit", "conv_implicit", tile_sets[i % 2]);
-          EXPECT_TRUE(ref::check_conv(implicit_case(d, i++, t), &f));
-        }
 }
 
 // Winograd's product on GEMM's thin kernel, forced, with either side thin:
@@ -464,7 +339,7 @@ TEST(Conv, WinogradOnThinGemm) {
     c.desc = d;
     c.winograd = true;
     c.bias = true;
-    const ConvForce f = force("winograd");
+    const ConvForce f = conv_force("winograd");
     EXPECT_TRUE(ref::check_conv(c, &f));
   }
 }
@@ -556,7 +431,7 @@ TEST(Conv, CandidatesApplyAsDocumented) {
   EXPECT_EQ(implicit.applies(problem(conv_desc(1, 4, 5, 5, 8, 3, 3, 1, 1, 4, NHWC, NCHW)), caps), "");
   EXPECT_EQ(implicit.applies(problem(conv_desc(1, 66, 5, 5, 66, 3, 3, 1, 1, 33)), caps), "");
   // A forced candidate that does not apply is an error, not a fallback.
-  const ConvForce f = force("pointwise");
+  const ConvForce f = conv_force("pointwise");
   ConvCase c;
   c.desc = conv_desc(1, 4, 5, 5, 3, 3, 3);
   const auto r = ref::check_conv(c, &f);

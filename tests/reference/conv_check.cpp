@@ -172,4 +172,35 @@ std::string describe(const ConvCase& c) {
   return ::testing::AssertionSuccess();
 }
 
+detail::ConvForce conv_force(const std::string& candidate, const std::string& family, detail::Params p) {
+  detail::ConvForce f;
+  f.candidate = candidate;
+  if (!family.empty()) f.params[family] = std::move(p);
+  return f;
+}
+
+std::vector<Conv2dDesc> general_descs(ConvLayout in, ConvLayout out) {
+  std::vector<Conv2dDesc> v;
+  v.push_back(conv_desc(2, 3, 7, 9, 5, 3, 3, 1, 1, 1, in, out));     // odd sizes, pad 1
+  v.push_back(conv_desc(1, 4, 8, 6, 6, 3, 3, 2, 0, 2, in, out));     // stride 2, groups 2
+  v.push_back(conv_desc(1, 6, 9, 7, 6, 3, 1, 1, 0, 6, in, out));     // depthwise-shaped 3x1 through direct
+  Conv2dDesc d = conv_desc(2, 4, 11, 10, 8, 3, 2, 1, 0, 2, in, out);  // dilation 2, asymmetric pads and strides
+  d.dilation_h = 2, d.dilation_w = 1;
+  d.pad_top = 2, d.pad_bottom = 0, d.pad_left = 1, d.pad_right = 3;
+  d.stride_h = 2, d.stride_w = 1;
+  v.push_back(d);
+  Conv2dDesc e = conv_desc(1, 3, 5, 5, 7, 5, 5, 1, 0, 1, in, out);   // filter as large as the input
+  e.dilation_w = 1;
+  v.push_back(e);
+  return v;
+}
+
+detail::ConvProblem problem_of(const Conv2dDesc& d) {
+  detail::ConvProblem pr = detail::conv_kernels::make(DType::F32, d.batch, d.in_channels, d.in_height, d.in_width,
+                                                      d.out_channels, d.kernel_h, d.kernel_w, d.stride_h, d.pad_top,
+                                                      d.groups, d.input_layout == ConvLayout::NHWC);
+  pr.out_nhwc = d.output_layout == ConvLayout::NHWC;
+  return pr;
+}
+
 }  // namespace optune::ref

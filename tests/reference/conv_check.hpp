@@ -26,6 +26,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kernels/conv/conv.hpp"
 #include "ops/conv_ops.hpp"
 #include "optune/optune.hpp"
 
@@ -56,5 +57,16 @@ std::string describe(const ConvCase& c);
 Conv2dDesc conv_desc(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t r,
                      std::int64_t s, std::int64_t stride = 1, std::int64_t pad = 0, std::int64_t groups = 1,
                      ConvLayout in = ConvLayout::NCHW, ConvLayout out = ConvLayout::NCHW);
+
+// A ConvForce that forces `candidate` and, with a family, its parameters.
+detail::ConvForce conv_force(const std::string& candidate, const std::string& family = "", detail::Params p = {});
+
+// General descriptors: every stride, dilation, pad and group combination
+// that the kernels of any descriptor (direct, implicit) have to get right,
+// small enough for PoCL.
+std::vector<Conv2dDesc> general_descs(ConvLayout in, ConvLayout out);
+
+// The f32 kernel problem of a descriptor (zero offsets: align 16).
+detail::ConvProblem problem_of(const Conv2dDesc& d);
 
 }  // namespace optune::ref

@@ -14,6 +14,18 @@
 #define OUT_NHWC 0       // 1: the output (and the residual) is N x H x W x K
 #endif
 
+// A pack of N elements of the storage type as floatN, and back; i counts packs.
+#if HALF_STORAGE
+#define CONV_VLOAD(N, i, p) OPTUNE_CAT(optune_gload_half, N)(i, p)
+#define CONV_VSTORE(N, v, i, p) OPTUNE_CAT(optune_gstore_half, N)(v, i, p)
+#elif BF16_STORAGE
+#define CONV_VLOAD(N, i, p) OPTUNE_CAT(optune_gload_bf16, N)(i, p)
+#define CONV_VSTORE(N, v, i, p) OPTUNE_CAT(optune_gstore_bf16, N)(v, i, p)
+#else
+#define CONV_VLOAD(N, i, p) OPTUNE_VLOAD(N, i, p)
+#define CONV_VSTORE(N, v, i, p) OPTUNE_VSTORE(N, v, i, p)
+#endif
+
 // Runtime flag bits (the host names the same: kConvBias, kConvResidual).
 #define CONV_BIAS 1u
 #define CONV_RESIDUAL 2u

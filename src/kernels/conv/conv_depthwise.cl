@@ -73,18 +73,6 @@
 #endif
 #define TAPS (FR * FS)
 
-// A pack of N elements of the storage type as floatN, and back; i counts packs.
-#if HALF_STORAGE
-#define CONV_VLOAD(N, i, p) OPTUNE_CAT(optune_gload_half, N)(i, p)
-#define CONV_VSTORE(N, v, i, p) OPTUNE_CAT(optune_gstore_half, N)(v, i, p)
-#elif BF16_STORAGE
-#define CONV_VLOAD(N, i, p) OPTUNE_CAT(optune_gload_bf16, N)(i, p)
-#define CONV_VSTORE(N, v, i, p) OPTUNE_CAT(optune_gstore_bf16, N)(v, i, p)
-#else
-#define CONV_VLOAD(N, i, p) OPTUNE_VLOAD(N, i, p)
-#define CONV_VSTORE(N, v, i, p) OPTUNE_VSTORE(N, v, i, p)
-#endif
-
 // The NV sums S[0 .. NV-1] of output elements oi ... (one pack) through the
 // epilogue, element e_'s bias BIAS, the residual read as one pack.
 #define STORE_PACK(NV, S, BIAS, oi)                                                                   \

@@ -29,16 +29,26 @@
 //
 // The A tile's loaders: for an NCHW input LAM work-items along m (a row of
 // pixels reads neighbouring input words), for an NHWC input LAK along the
-// channels (neighbouring words). Each loader keeps the same AMI pixels for
-// every step, so their image base and top-left input coordinates are
-// computed once. Pixels past M, columns past Kg and channels past C/G load
-// zeros and are never stored (no padding of the operands).
+// channels (neighbouring words; AV channels each, one pack, where the host
+// found the channels, the offset and C / G multiples of AV). Each loader
+// keeps the same AMI pixels for every step, so their image base and top-left
+// input coordinates are computed once. Pixels past M, columns past Kg and
+// channels past C/G load zeros and are never stored (no padding of the
+// operands).
+//
+// The SIMT product reads its MWI rows and NWI columns from the local tiles
+// as packs of VWM and VWN (work-item tx's rows are q MDIMC VWM + tx VWM + e,
+// e < VWM: one wide local read per pack, neighbouring work-items on
+// neighbouring packs).
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DOUT_NHWC=1 -DMWG=32 -DNWG=16 -DKWG=8 -DMDIMC=8 -DNDIMC=8
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DMWG=256 -DNWG=128 -DKWG=8 -DMDIMC=32 -DNDIMC=16
+// check-variant: -DIN_NHWC=1 -DAV=4 -DVWM=4 -DVWN=2 -DMWG=64 -DNWG=16 -DKWG=16 -DMDIMC=8 -DNDIMC=4
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DAV=2 -DVWM=2
 // check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
+// check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DOUT_NHWC=1 -DAV=8 -DKWG=32
 // check-variant-cuda: -DMMA=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DMWG=64 -DNWG=16 -DKWG=32 -DMDIMC=8 -DNDIMC=8
 
 #ifndef MWG
@@ -56,6 +66,15 @@
 #ifndef NDIMC
 #define NDIMC 16         // work-items along n (local dimension 1)
 #endif
+#ifndef AV
+#define AV 1             // NHWC input: channels per A load (one pack; derived by the host)
+#endif
+#ifndef VWM
+#define VWM 1            // SIMT: rows per local read of A (a pack)
+#endif
+#ifndef VWN
+#define VWN 1            // SIMT: columns per local read of B (a pack)
+#endif
 
 #ifndef MMA
 #define MMA 0            // 1: tensor cores (CUDA sm_80+, f16 / bf16 storage; below)
@@ -69,14 +88,17 @@
 // AKI channels each (the host's check keeps KWG MWG >= IWGS, all powers of
 // two).
 #if IN_NHWC
-#define LAK (KWG < IWGS ? KWG : IWGS)
+#define LAK (KWG / AV < IWGS ? KWG / AV : IWGS)
 #define LAM (IWGS / LAK)
 #else
 #define LAM (MWG < IWGS ? MWG : IWGS)
 #define LAK (IWGS / LAM)
 #endif
 #define AMI (MWG / LAM)
-#define AKI (KWG / LAK)
+#define AKI (KWG / (LAK * AV))
+// Work-item tx's row i and ty's column j of the tile (SIMT; MMA: VWM = VWN = 1).
+#define MROW(i) (((i) / VWM) * (MDIMC * VWM) + tx * VWM + (i) % VWM)
+#define NCOL(j) (((j) / VWN) * (NDIMC * VWN) + ty * VWN + (j) % VWN)
 // The B tile's loaders: LBK along the channels by LBN along n.
 #define LBK (KWG < IWGS ? KWG : IWGS)
 #define LBN (IWGS / LBK)
@@ -112,10 +134,21 @@
 typedef ushort stage_t;  // the operands' bits
 #define STAGE_LOAD(p, i) (((__global const ushort*)(p))[i])
 #define STAGE_ZERO ((ushort)0)
+// An A pack: AV elements' bits as one word of 2, 4 or 8 bytes... 16.
+#define APACK_1 ushort
+#define APACK_2 uint
+#define APACK_4 uint2
+#define APACK_8 uint4
+typedef OPTUNE_CAT(APACK_, AV) apack_t;
 #else
 typedef float stage_t;
 #define STAGE_LOAD(p, i) ((float)GEMM_LOAD(p, i))
 #define STAGE_ZERO 0.0f
+#endif
+#if VWM > 1 || VWN > 1
+#define LOCAL_PAD 4  // keeps the local rows' packs aligned
+#else
+#define LOCAL_PAD 1  // loaders along kk store to distinct banks
 #endif
 
 __kernel OPTUNE_WG_SIZE(MDIMC, NDIMC, 1)
@@ -129,8 +162,8 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
   __local ushort as[2][MWG][MMA_KS] __attribute__((aligned(16)));  // read as 32-bit words
   __local ushort bs[2][NWG][MMA_KS] __attribute__((aligned(16)));
 #else
-  __local float as[2][KWG][MWG + 1];  // +1: loaders along kk store to distinct banks
-  __local float bs[2][KWG][NWG + 1];
+  __local float as[2][KWG][MWG + LOCAL_PAD] __attribute__((aligned(16)));
+  __local float bs[2][KWG][NWG + LOCAL_PAD] __attribute__((aligned(16)));
 #endif
   const int Kg = K / G, Cg = C / G, RS = R * S;
   const int KD = Cg * RS;  // an output channel's weights
@@ -172,7 +205,12 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
   const int lb_k = lid % LBK, lb_n = lid / LBK;
   const ulong w_col0 = wt_off + (ulong)(g * Kg + n0) * (ulong)KD;
 
-  stage_t ra[AKI][AMI], rb[BKI][BNI];
+#if MMA && AV > 1
+  apack_t ra[AKI][AMI];
+#else
+  stage_t ra[AKI][AMI][AV];
+#endif
+  stage_t rb[BKI][BNI];
 #if MMA
   const int warp = lid / 32, lane = lid % 32;
   const int wm0 = (warp / MMA_WARPS_N) * MMA_WM, wn0 = (warp % MMA_WARPS_N) * MMA_WN;
@@ -205,8 +243,19 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
         const ulong at = a_base[a] + (ulong)iy * (ulong)W + (ulong)ix;
 #endif
         for (int b = 0; b < AKI; ++b) {
-          const int c = c0 + la_k + b * LAK;
-          ra[b][a] = inside && c < Cg ? STAGE_LOAD(in, at + (ulong)c * cstride) : STAGE_ZERO;
+          const int c = c0 + (la_k + b * LAK) * AV;
+          const int ok = inside && c < Cg;  // the whole pack (Cg a multiple of AV)
+#if AV == 1
+          ra[b][a][0] = ok ? STAGE_LOAD(in, at + (ulong)c * cstride) : STAGE_ZERO;
+#elif MMA
+          apack_t v = {};
+          if (ok) v = *(__global const apack_t*)(in + at + (ulong)c);
+          ra[b][a] = v;
+#else
+          OPTUNE_VEC(float, AV) v = OPTUNE_SPLAT(float, AV, 0.0f);
+          if (ok) v = CONV_VLOAD(AV, (at + (ulong)c) / AV, in);
+          OPTUNE_VUNPACK(AV, v, ra[b][a]);
+#endif
         }
       }
       for (int b = 0; b < BKI; ++b) {
@@ -244,8 +293,22 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
 #else
       for (int k = 0; k < KWG; ++k) {
         float av[MWI], bv[NWI];
+#if VWM > 1
+        for (int q = 0; q < MWI / VWM; ++q) {
+          const OPTUNE_VEC(float, VWM) v = *(OPTUNE_LOCAL_PTR const OPTUNE_VEC(float, VWM)*)&as[cur][k][MROW(q * VWM)];
+          OPTUNE_VUNPACK(VWM, v, av + q * VWM);
+        }
+#else
         for (int i = 0; i < MWI; ++i) av[i] = as[cur][k][tx + i * MDIMC];
+#endif
+#if VWN > 1
+        for (int q = 0; q < NWI / VWN; ++q) {
+          const OPTUNE_VEC(float, VWN) v = *(OPTUNE_LOCAL_PTR const OPTUNE_VEC(float, VWN)*)&bs[cur][k][NCOL(q * VWN)];
+          OPTUNE_VUNPACK(VWN, v, bv + q * VWN);
+        }
+#else
         for (int j = 0; j < NWI; ++j) bv[j] = bs[cur][k][ty + j * NDIMC];
+#endif
         for (int i = 0; i < MWI; ++i)
           for (int j = 0; j < NWI; ++j) acc[i][j] += av[i] * bv[j];
       }
@@ -257,12 +320,19 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
       const int nxt = (t + 1) & 1;
 #if MMA
       for (int b = 0; b < AKI; ++b)
-        for (int a = 0; a < AMI; ++a) as[nxt][la_m + a * LAM][la_k + b * LAK] = ra[b][a];
+        for (int a = 0; a < AMI; ++a) {
+#if AV > 1
+          *(OPTUNE_LOCAL_PTR apack_t*)&as[nxt][la_m + a * LAM][(la_k + b * LAK) * AV] = ra[b][a];
+#else
+          as[nxt][la_m + a * LAM][la_k + b * LAK] = ra[b][a][0];
+#endif
+        }
       for (int b = 0; b < BKI; ++b)
         for (int j = 0; j < BNI; ++j) bs[nxt][lb_n + j * LBN][lb_k + b * LBK] = rb[b][j];
 #else
       for (int b = 0; b < AKI; ++b)
-        for (int a = 0; a < AMI; ++a) as[nxt][la_k + b * LAK][la_m + a * LAM] = ra[b][a];
+        for (int a = 0; a < AMI; ++a)
+          for (int e = 0; e < AV; ++e) as[nxt][(la_k + b * LAK) * AV + e][la_m + a * LAM] = ra[b][a][e];
       for (int b = 0; b < BKI; ++b)
         for (int j = 0; j < BNI; ++j) bs[nxt][lb_k + b * LBK][lb_n + j * LBN] = rb[b][j];
 #endif
@@ -295,19 +365,19 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
 #else
   real bias_v[NWI];
   for (int j = 0; j < NWI; ++j) {
-    const int n = n0 + ty + j * NDIMC;
+    const int n = n0 + NCOL(j);
     bias_v[j] = n < Kg ? conv_bias(flags, bias, bias_off, g * Kg + n) : (real)0;
   }
   for (int i = 0; i < MWI; ++i) {
-    const ulong m = m0 + (ulong)(tx + i * MDIMC);
-    if (m >= M) break;
+    const ulong m = m0 + (ulong)MROW(i);
+    if (m >= M) continue;
     const int ox = (int)(m % (ulong)OW);
     const ulong t = m / (ulong)OW;
     const int oy = (int)(t % (ulong)OH);
     const ulong img = t / (ulong)OH;
     for (int j = 0; j < NWI; ++j) {
-      const int n = n0 + ty + j * NDIMC;
-      if (n >= Kg) break;
+      const int n = n0 + NCOL(j);
+      if (n >= Kg) continue;
       const ulong oi = conv_index(OUT_NHWC, img, g * Kg + n, oy, ox, K, OH, OW);
       const real v = conv_finish((real)acc[i][j], flags, bias_v[j], conv_residual(flags, res, res_off + oi), act_p0,
                                  act_p1);

@@ -51,7 +51,9 @@ std::vector<Parameter> ConvImplicitFamily::parameters(const Capabilities& caps) 
           {"KWG", {4, 8, 16, 32}, 16, "channels of one tap per local tile (the depth runs tap by tap)"},
           {"MDIMC", {8, 16, 32}, cpu ? 8 : 16, "work-items along the pixels (MWG / MDIMC rows each)"},
           {"NDIMC", {4, 8, 16, 32}, cpu ? 8 : 16, "work-items along the channels (NWG / NDIMC columns each)"},
-          {"MMA", {0, 1}, 0, "1: the product on tensor cores (mma.sync m16n8k16; CUDA sm_80+, f16 and bf16)"}};
+          {"MMA", {0, 1}, 0, "1: the product on tensor cores (mma.sync m16n8k16; CUDA sm_80+, f16 and bf16)"},
+          {"VWM", {1, 2, 4}, 1, "SIMT: a work-item's rows read from the local tile as packs of VWM"},
+          {"VWN", {1, 2, 4}, 1, "SIMT: a work-item's columns read from the local tile as packs of VWN"}};
 }
 
 std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
@@ -59,6 +61,10 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
   const std::int64_t mwg = p.at("MWG"), nwg = p.at("NWG"), kwg = p.at("KWG"), mdimc = p.at("MDIMC"),
                      ndimc = p.at("NDIMC"), wgs = mdimc * ndimc;
   if (mwg % mdimc || nwg % ndimc) return "MWG or NWG not a multiple of MDIMC or NDIMC";
+  const std::int64_t vwm = p.count("VWM") ? p.at("VWM") : 1, vwn = p.count("VWN") ? p.at("VWN") : 1;
+  if ((mwg / mdimc) % vwm || (nwg / ndimc) % vwn) return "MWG / MDIMC or NWG / NDIMC not a multiple of VWM or VWN";
+  const std::int64_t av = p.count("AV") ? p.at("AV") : 1;
+  if (kwg % av || (kwg / av) * mwg < wgs) return "AV: the A tile's packs fewer than the work-items";
   if ((mwg / mdimc) * (nwg / ndimc) > kMaxAccumulators)
     return "more than " + std::to_string(kMaxAccumulators) + " accumulators per work-item";
   if (kwg * mwg < wgs || kwg * nwg < wgs) return "a local tile (KWG MWG or KWG NWG) smaller than the work-group";
@@ -70,6 +76,7 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
   if (p.at("MMA")) {
     if (!mma_device(caps, pr)) return "MMA needs CUDA compute capability 8.0 or newer and f16 or bf16 storage";
     if (std::string why = mma_tiling(p); !why.empty()) return why;
+    if (vwm > 1 || vwn > 1) return "MMA reads fragments, not packs (VWM and VWN 1)";
   }
   if (std::uint64_t(local_bytes(p)) > limit) return "the two stages of local tiles exceed the local memory";
   if (tiles(p, pr) > (std::int64_t(1) << 31) / mdimc) return "more work-groups than a grid dimension holds";
@@ -78,7 +85,9 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
 
 std::int64_t ConvImplicitFamily::local_bytes(const Params& p) {
   if (p.count("MMA") && p.at("MMA")) return 2 * (p.at("MWG") + p.at("NWG")) * (p.at("KWG") + 8) * 2;
-  return 2 * p.at("KWG") * (p.at("MWG") + 1 + p.at("NWG") + 1) * std::int64_t(sizeof(float));
+  const bool packs = (p.count("VWM") && p.at("VWM") > 1) || (p.count("VWN") && p.at("VWN") > 1);
+  const std::int64_t pad = packs ? 4 : 1;
+  return 2 * p.at("KWG") * (p.at("MWG") + pad + p.at("NWG") + pad) * std::int64_t(sizeof(float));
 }
 
 Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
@@ -86,6 +95,7 @@ Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, co
   // The tensor cores where the device and type have them (a tuned f16
   // entry's MMA = 1 runs SIMT on another device).
   if (p["MMA"] && !mma_device(caps, pr)) p["MMA"] = 0;
+  if (p["MMA"]) p["VWM"] = p["VWN"] = 1;
   // Too large a work-group for the device: fewer work-items, tiles alike.
   for (const char* dim : {"NDIMC", "MDIMC"}) {
     const std::string tile = std::string(dim) == "NDIMC" ? "NWG" : "MWG";
@@ -111,6 +121,21 @@ Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, co
   shrink("NWG", "NDIMC", pr.k / pr.groups);
   shrink("MWG", "", pixels(pr));
   shrink("KWG", "", pr.c / pr.groups);
+  // NHWC: a loader's channels as one pack (16 bytes at most) where the
+  // group's channels, the pixel stride and the input's offset keep every
+  // pack aligned and whole.
+  p["AV"] = 1;
+  if (pr.in_nhwc) {
+    const std::int64_t cg = pr.c / pr.groups, widest = p["MMA"] ? 8 : 4;
+    for (std::int64_t av = widest; av > 1; av /= 2) {
+      Params q = p;
+      q["AV"] = av;
+      if (cg % av == 0 && pr.c % av == 0 && pr.align % av == 0 && check(q, caps, pr).empty()) {
+        p = q;
+        break;
+      }
+    }
+  }
   return p;
 }
 

@@ -1,0 +1,153 @@
+// The implicit-GEMM convolution (conv_implicit.cl) forced, against the
+// double-precision direct convolution (reference/conv_check): every layout
+// pair over the general shapes with small and large tiles, deep products
+// and 16-bit storage, the SIMT product's packed local reads (VWM, VWN) and
+// the NHWC input's packed loads (AV, which fit derives), and on CUDA
+// sm_80+ the tensor-core variant.
+#include <gtest/gtest.h>
+
+#include "kernels/families.hpp"
+#include "reference/conv_check.hpp"
+#include "support/test_support.hpp"
+
+namespace optune {
+namespace {
+
+using ref::conv_desc;
+using ref::conv_force;
+using ref::ConvCase;
+using ref::general_descs;
+using ref::problem_of;
+using detail::ConvForce;
+constexpr ConvLayout NCHW = ConvLayout::NCHW, NHWC = ConvLayout::NHWC;
+
+// The implicit GEMM (conv_implicit.cl) against the reference. Every layout
+// pair over the general shapes (odd sizes, stride 2, groups 2, a
+// depthwise-shaped 3 x 1, dilation 2 with asymmetric pads and strides, a
+// filter as large as the input) with the smallest tiles (MWG 16 x NWG 4
+// over KWG 8, which fit keeps: many tiles, rows, columns and depths past
+// M, Kg and KD); then larger tiles, which fit shrinks only to the problem's
+// extent (tiles larger than the problem) on two shapes per layout pair.
+// One activation throughout (relu6; bias and residual are runtime flags):
+// a program per layout pair and tile set, PoCL taking a second or more per
+// program.
+const detail::Params kImplicitSmall{{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}};
+
+ConvCase implicit_case(const Conv2dDesc& d, std::size_t i, DType t = DType::F32) {
+  ConvCase c;
+  c.desc = d;
+  c.dtype = t;
+  c.bias = i % 2 == 0;
+  c.residual = i % 2 == 0;
+  c.residual_in_place = i % 4 == 0 && d.input_layout == d.output_layout;
+  c.activation = Unary::Relu6;
+  c.offset = i % 3;
+  return c;
+}
+
+TEST(Conv, ImplicitEveryLayoutAndShape) {
+  std::size_t i = 0;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC}) {
+      const std::vector<Conv2dDesc> descs = general_descs(in, out);
+      for (const Conv2dDesc& d : descs) {
+        const ConvForce f = conv_force("implicit", "conv_implicit", kImplicitSmall);
+        EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &f));
+      }
+      const detail::Params large = in == out ? detail::Params{{"MWG", 64}, {"NWG", 16}, {"KWG", 16}, {"MDIMC", 16},
+                                                              {"NDIMC", 8}}
+                                             : detail::Params{{"MWG", 32}, {"NWG", 32}, {"KWG", 32}, {"MDIMC", 8},
+                                                              {"NDIMC", 8}};
+      for (std::size_t j : {0, 3}) {
+        const ConvForce f = conv_force("implicit", "conv_implicit", large);
+        EXPECT_TRUE(ref::check_conv(implicit_case(descs[j], i++), &f)) << "large tiles, shape " << j;
+      }
+    }
+}
+
+// Depths of many tiles (the two local stages alternating, a partial last
+// tile), pixels and channels of several tiles, with the default parameters
+// (fit shrinks them) and the smallest tiles; f16 and bf16 storage with the
+// epilogue, one layout pair each.
+TEST(Conv, ImplicitDeepAndHalfStorage) {
+  const ConvForce dflt = conv_force("implicit");
+  const ConvForce small = conv_force("implicit", "conv_implicit", kImplicitSmall);
+  std::size_t i = 0;
+  for (ConvLayout l : {NCHW, NHWC}) {
+    const ConvLayout other = l == NCHW ? NHWC : NCHW;
+    const Conv2dDesc d = conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, l, other);  // KD 189, Kg 37, M 198
+    EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &dflt));
+    EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &small));
+    const DType t = l == NCHW ? DType::F16 : DType::BF16;
+    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 8, 7, 6, 12, 3, 3, 2, 1, 2, l, l), 0, t), &dflt));  // in place
+    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(1, 6, 5, 9, 10, 3, 3, 1, 1, 2, l, l), 1, t), &dflt));
+  }
+}
+
+// The tensor-core variant (MMA = 1: CUDA compute capability 8.0+, f16 and
+// bf16): every layout pair, groups, strides, partial channel chunks, tiles
+// past M and Kg, with the epilogue; elsewhere check refuses it (and fit
+// turns a tuned MMA = 1 off).
+TEST(Conv, ImplicitTensorCores) {
+  const Capabilities& caps = test::device().caps();
+  const auto& fam = detail::families::conv_implicit();
+  detail::ConvProblem f32 = problem_of(conv_desc(1, 32, 8, 8, 32, 3, 3, 1, 1));
+  detail::Params mma = fam.defaults(caps);
+  mma["MMA"] = 1;
+  EXPECT_NE(fam.check(mma, caps, f32), "");
+  EXPECT_EQ(fam.fit(mma, caps, f32).at("MMA"), 0);
+  detail::ConvProblem f16 = f32;
+  f16.dtype = DType::F16;
+  if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8) {
+    EXPECT_NE(fam.check(mma, caps, f16), "");
+    GTEST_SKIP() << "no mma.sync on this device";
+  }
+  EXPECT_EQ(fam.check(fam.fit(mma, caps, f16), caps, f16), "");
+  const detail::Params tile_sets[] = {
+      {{"MMA", 1}},
+      {{"MMA", 1}, {"MWG", 64}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}},
+  };
+  std::size_t i = 0;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC})
+      for (DType t : {DType::F16, DType::BF16})
+        for (const Conv2dDesc& d : {conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, in, out),
+                                    conv_desc(1, 40, 10, 9, 24, 3, 3, 2, 1, 2, in, out),
+                                    conv_desc(3, 64, 7, 7, 80, 1, 1, 1, 0, 1, in, out)}) {
+          const ConvForce f = conv_force("implicit", "conv_implicit", tile_sets[i % 2]);
+          EXPECT_TRUE(ref::check_conv(implicit_case(d, i++, t), &f));
+        }
+}
+
+// The SIMT product's local reads as packs (VWM rows, VWN columns: every
+// pairing of 1, 2 and 4 that the tile takes) over shapes whose NHWC input
+// loads packs of 4 or 2 channels (AV, from C / G and the offset) or single
+// channels, both layouts, the epilogue, a partial last tile of pixels and
+// of columns; the derived AV itself on three problems.
+TEST(Conv, ImplicitPacks) {
+  const Capabilities& caps = test::device().caps();
+  const auto& fam = detail::families::conv_implicit();
+  const detail::Params tiles{{"MWG", 64}, {"NWG", 16}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 4}, {"MMA", 0}};
+  detail::ConvProblem pr = problem_of(conv_desc(2, 24, 9, 7, 20, 3, 3, 1, 1, 1, NHWC, NCHW));
+  EXPECT_EQ(fam.fit(tiles, caps, pr).at("AV"), 4);
+  pr.align = 2;
+  EXPECT_EQ(fam.fit(tiles, caps, pr).at("AV"), 2);
+  pr.in_nhwc = false;
+  EXPECT_EQ(fam.fit(tiles, caps, pr).at("AV"), 1);
+  std::size_t i = 0;
+  for (const auto& [vwm, vwn] : {std::pair{2, 1}, std::pair{4, 4}, std::pair{1, 2}, std::pair{4, 1}})
+    for (const Conv2dDesc& d : {conv_desc(2, 24, 9, 7, 20, 3, 3, 1, 1, 1, NHWC, NCHW),  // AV 4 (or 2 at offset 2)
+                                conv_desc(1, 12, 8, 9, 18, 3, 3, 2, 1, 2, NHWC, NHWC),  // groups 2: C / G 6, AV 2
+                                conv_desc(1, 5, 11, 6, 9, 1, 1, 1, 0, 1, NCHW, NHWC)}) {
+      detail::Params p = tiles;
+      p["VWM"] = vwm;
+      p["VWN"] = vwn;
+      const ConvForce f = conv_force("implicit", "conv_implicit", p);
+      ConvCase c = implicit_case(d, i++);
+      c.offset = i % 3 == 0 ? 2 : 0;
+      EXPECT_TRUE(ref::check_conv(c, &f)) << "VWM " << vwm << " VWN " << vwn;
+    }
+}
+
+}  // namespace
+}  // namespace optune
