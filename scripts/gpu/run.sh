@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|named|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -22,6 +22,8 @@
 # ends (gemm$BENCH_TAG-cuda.json, gemm$BENCH_TAG-opencl.json).
 # `kcontig-sweep` benches the transpose group under each KCONTIG_A / KCONTIG_B
 # setting (BUILD_TARGETS=optune builds the tool alone).
+# `named` runs the test programs of NAMED_TESTS (a ctest regex) on cuda:0
+# and on the NVIDIA OpenCL device.
 # `conv-implicit` benches the conv candidates forced in turn (conv_routine
 # KERNEL 7 implicit, 6 winograd, 4 im2col, 0 default), tunes conv_implicit and
 # benches it again.
@@ -216,7 +218,7 @@ verify() {
 # launch-cost diagnostic; `final-b` runs the same programs on the NVIDIA
 # OpenCL device, then FINAL_BENCH (suites with their options, `;`-separated,
 # each on both back ends; default: gemm's thin group, blas, conv).
-FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_gemm_thin|test_conv|test_conv_errors|test_reference_blas|test_program_cache|test_softmax_norm|test_elementwise|test_capi_errors'
+FINAL_TESTS_DEFAULT='test_blas1|test_blas1_errors|test_blas2|test_blas2_errors|test_gemm_thin|test_conv|test_conv_implicit|test_conv_errors|test_reference_blas|test_program_cache|test_softmax_norm|test_elementwise|test_capi_errors'
 # Test programs matching REGEX (ctest names without .cuda) on DEV: their
 # .cuda entries on cuda:0, the plain ones with OPTUNE_DEVICE elsewhere; the
 # log is tests-NAME.log.
@@ -495,8 +497,8 @@ find_cudnn() {
 conv() {
   local ocl
   ocl=$(ocl_device)
-  named_tests cuda:0 conv-cuda 'test_conv|test_conv_errors'
-  named_tests "$ocl" conv-opencl 'test_conv|test_conv_errors'
+  named_tests cuda:0 conv-cuda 'test_conv|test_conv_implicit|test_conv_errors'
+  named_tests "$ocl" conv-opencl 'test_conv|test_conv_implicit|test_conv_errors'
   (cd build/gpu && ctest -R '^test_cuda_nvrtc_ops$' --output-on-failure --timeout 900) >"$LOGS/tests-conv.log" 2>&1 ||
     STATUS=1
   find_cudnn
@@ -559,8 +561,8 @@ conv_tune() {
 conv_implicit() {
   local ocl k
   ocl=$(ocl_device)
-  named_tests cuda:0 conv-implicit-cuda 'test_conv'
-  named_tests "$ocl" conv-implicit-opencl 'test_conv'
+  named_tests cuda:0 conv-implicit-cuda 'test_conv|test_conv_implicit'
+  named_tests "$ocl" conv-implicit-opencl 'test_conv|test_conv_implicit'
   find_cudnn
   for k in 7 6 4 0; do
     echo "conv_routine KERNEL=$k" | tee -a "$OUT/summary.txt"
@@ -1061,6 +1063,7 @@ case "$WHAT" in
   conv) build && conv "$@" ;;
   conv-bench) build && find_cudnn && bench_both conv "$@" ;;
   params-sweep) build && params_sweep "$@" ;;
+  named) build && named_tests cuda:0 named-cuda "$NAMED_TESTS" && named_tests "$(ocl_device)" named-opencl "$NAMED_TESTS" ;;
   conv-tune) build && conv_tune ;;
   conv-implicit) build && conv_implicit "$@" ;;
   verify) build && verify ;;
