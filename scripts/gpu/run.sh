@@ -451,14 +451,18 @@ launch_cost() {
 }
 
 # `optune bench SUITE` on cuda:0 and on the NVIDIA OpenCL device, JSON in
-# $OUT/SUITE-cuda.json and $OUT/SUITE-opencl.json: bench_both SUITE [args].
+# $OUT/SUITE-cuda.json and $OUT/SUITE-opencl.json: bench_both SUITE [args]
+# (BENCH_ON: cuda or opencl runs the one back end).
 bench_both() {
   local suite=$1 ocl
   shift
   ocl=$(ocl_device)
-  log "bench $suite cuda:0"
-  ./build/gpu/optune bench "$suite" --device cuda:0 --json "$OUT/$suite${BENCH_TAG:-}-cuda.json" "$@" 2>>"$LOGS/bench.log" |
-    tee -a "$OUT/summary.txt"
+  [ "${BENCH_ON:-both}" = cuda ] && ocl=
+  if [ "${BENCH_ON:-both}" != opencl ]; then
+    log "bench $suite cuda:0"
+    ./build/gpu/optune bench "$suite" --device cuda:0 --json "$OUT/$suite${BENCH_TAG:-}-cuda.json" "$@" \
+      2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
+  fi
   if [ -n "$ocl" ]; then
     log "bench $suite $ocl (NVIDIA OpenCL)"
     ./build/gpu/optune bench "$suite" --device "$ocl" --json "$OUT/$suite${BENCH_TAG:-}-opencl.json" "$@" 2>>"$LOGS/bench.log" |
