@@ -617,8 +617,10 @@ void check_symv_forced(const optune::detail::Params& fp, std::initializer_list<s
         s.col = col;
         s.upper = upper;
         s.m = s.n = n;
-        s.lda = n + round % 2;
-        Mat<T> a(s);
+        // lda n and n + 1 for every size, offsets 3 and 4 (f32 and f64
+        // blocks: packs in rounds 2 and 8, and not in 4 and 6)
+        s.lda = n + (round + round / 4) % 2;
+        Mat<T> a(s, round % 3 == 0 ? 3 : 4);
         check_product<T>(
             what, a, n, n, inc[0], inc[1], k, [&](std::int64_t i, std::int64_t j) { return a.full(i, j, herm); },
             [&](T alpha, T beta, Vec<T>& x, Vec<T>& y) {

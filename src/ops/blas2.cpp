@@ -346,6 +346,11 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
       args.push_back(KernelArg::buffer(*lease.slot[1]));
     } else if (pr.blocked) {
       src.entry = "blas2_symv_blocks";
+      // Whole blocks read their fast direction in packs of 4 (f32, f64):
+      // that direction contiguous, the base and the other stride multiples of 4.
+      const std::int64_t slow = si == 1 ? sj : si;
+      if ((t == DType::F32 || t == DType::F64) && std::min(si, sj) == 1 && am.base % 4 == 0 && slow % 4 == 0)
+        flags |= kVec;
       args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::buffer(*c.a.mem),
               KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si), KernelArg::scalar(sj)};
       vec(args, c.x, cols, c.incx);

@@ -271,20 +271,37 @@ void blas2_symv_blocks(const ulong n, __global const ST* a, const ulong ab, cons
   const uint tx = lid % SYMV_TX, ty = lid / SYMV_TX;
   const long f0 = rfast ? r0 : c0, s0 = rfast ? c0 : r0;  // the fast and slow directions' first indices
   TYPE pf[4], ps[SYMV_NS];
+  // With F_VEC (real f32 / f64: the fast direction contiguous, the base and
+  // the other stride multiples of 4) a work-item's 4 fast indices are
+  // neighbours, loaded as one pack; else they are SYMV_TX apart.
+#if !HALF && !COMPLEX
+  const bool vec = (flags & F_VEC) != 0;
+#else
+  const bool vec = false;
+#endif
+  const uint fu = vec ? 4 * tx : tx, fstep = vec ? 1 : SYMV_TX;  // fast index u: fu + u fstep
   if (fast) {
     const long fs = rfast ? si : sj, ss = rfast ? sj : si;  // and their strides
     const long base = (long)ab + r0 * si + c0 * sj;
     TYPE xf[4], xs[SYMV_NS];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) xf[u] = GET(x, xb, incx, f0 + tx + u * SYMV_TX), pf[u] = ZERO;
+    for (int u = 0; u < 4; ++u) xf[u] = GET(x, xb, incx, f0 + fu + u * fstep), pf[u] = ZERO;
 #pragma unroll
     for (int k = 0; k < SYMV_NS; ++k) xs[k] = GET(x, xb, incx, s0 + ty + k * SYMV_TY), ps[k] = ZERO;
 #pragma unroll
     for (int k = 0; k < SYMV_NS; ++k) {
-      const long line = base + (long)(ty + k * SYMV_TY) * ss + (long)tx * fs;
+      const long line = base + (long)(ty + k * SYMV_TY) * ss + (long)fu * fs;
       TYPE v[4];
+#if !HALF && !COMPLEX
+      if (vec) {
+        const OPTUNE_VEC(TYPE, 4) v4 = OPTUNE_VLOAD(4, line / 4, a);
+        OPTUNE_VUNPACK(4, v4, v);
+      } else
+#endif
+      {
 #pragma unroll
-      for (int u = 0; u < 4; ++u) v[u] = LDE(a, line + (long)(u * SYMV_TX) * fs);
+        for (int u = 0; u < 4; ++u) v[u] = LDE(a, line + (long)(u * SYMV_TX) * fs);
+      }
 #pragma unroll
       for (int u = 0; u < 4; ++u) {
         // Element (r, c): the rows' products take it as it is, the mirrored
@@ -300,7 +317,7 @@ void blas2_symv_blocks(const ulong n, __global const ST* a, const ulong ab, cons
       }
     }
 #pragma unroll
-    for (int u = 0; u < 4; ++u) tl[ty * SB + tx + u * SYMV_TX] = pf[u];
+    for (int u = 0; u < 4; ++u) tl[ty * SB + fu + u * fstep] = pf[u];
   } else
 #else
   const bool fast = false;
