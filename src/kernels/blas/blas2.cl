@@ -43,7 +43,7 @@
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64 -DSB=64
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=128 -DSB=16
-// check-variant: -DTYPE=double -DREAL=double -DVW=2
+// check-variant: -DTYPE=double -DREAL=double -DVW=2 -DSVW=2
 // check-variant: -DTYPE=float -DREAL=float -DVW=4
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=64 -DSB=16
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DSB=16
@@ -72,6 +72,9 @@
 #define SYMV_TY (WGS / SYMV_TX)
 #define SYMV_NS (SB / SYMV_TY)
 #define SYMV_FAST (WGS * 4 <= SB * SB)
+#ifndef SVW
+#define SVW 4            // symv / hemv blocks with F_VEC: elements per load (16 bytes: 4 f32, 2 f64)
+#endif
 #ifndef VW
 #define VW 1             // dense gemv and ger: elements per access along the contiguous direction (real types)
 #endif
@@ -294,8 +297,11 @@ void blas2_symv_blocks(const ulong n, __global const ST* a, const ulong ab, cons
       TYPE v[4];
 #if !HALF && !COMPLEX
       if (vec) {
-        const OPTUNE_VEC(TYPE, 4) v4 = OPTUNE_VLOAD(4, line / 4, a);
-        OPTUNE_VUNPACK(4, v4, v);
+#pragma unroll
+        for (int h = 0; h < 4 / SVW; ++h) {
+          const OPTUNE_VEC(TYPE, SVW) vp = OPTUNE_VLOAD(SVW, line / SVW + h, a);
+          OPTUNE_VUNPACK(SVW, vp, v + h * SVW);
+        }
       } else
 #endif
       {

@@ -157,7 +157,9 @@ Defines Blas2Family::defines(const Params& p, const Blas2Problem& problem) const
   Defines d = blas_type_defines(problem.dtype);
   d.insert(d.end(), {{"WGS", std::to_string(p.at("WGS"))},
                      {"SB", std::to_string(p.at("SB"))},
-                     {"VW", std::to_string(p.at("VW"))}});  // one program for every path of the type
+                     {"VW", std::to_string(p.at("VW"))},  // one program for every path of the type
+                     // symv / hemv blocks: 16-byte packs of the real types
+                     {"SVW", problem.dtype == DType::F64 ? "2" : "4"}});
   return d;
 }
 
