@@ -847,7 +847,7 @@ params_sweep() {
     for set in ${SWEEP_SETS:--}; do
       OPTUNE_PARAMS="$([ "$set" = - ] || echo "$set")" ./build/gpu/optune bench "${SWEEP_SUITE:-gemm}" \
         --device "$dev" "$@" 2>>"$LOGS/params-sweep.log" | tee -a "$LOGS/params-sweep-full.txt" |
-        grep -E '[0-9]x[0-9]' | sed "s|^|$dev $set |" |
+        grep -E '[0-9]x[0-9]|^[a-z0-9_-]+ +(f16|bf16|f32|f64|c32|c64) ' | sed "s|^|$dev $set |" |
         tee -a "$OUT/params-sweep.txt" "$OUT/summary.txt"
     done
   done
