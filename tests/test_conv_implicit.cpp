@@ -106,6 +106,7 @@ TEST(Conv, ImplicitTensorCores) {
   const detail::Params tile_sets[] = {
       {{"MMA", 1}},
       {{"MMA", 1}, {"MWG", 64}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}},
+      {{"MMA", 1}, {"SPLITK", 4}},
   };
   std::size_t i = 0;
   for (ConvLayout in : {NCHW, NHWC})
@@ -114,7 +115,7 @@ TEST(Conv, ImplicitTensorCores) {
         for (const Conv2dDesc& d : {conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, in, out),
                                     conv_desc(1, 40, 10, 9, 24, 3, 3, 2, 1, 2, in, out),
                                     conv_desc(3, 64, 7, 7, 80, 1, 1, 1, 0, 1, in, out)}) {
-          const ConvForce f = conv_force("implicit", "conv_implicit", tile_sets[i % 2]);
+          const ConvForce f = conv_force("implicit", "conv_implicit", tile_sets[i % 3]);
           EXPECT_TRUE(ref::check_conv(implicit_case(d, i++, t), &f));
         }
 }
@@ -147,6 +148,36 @@ TEST(Conv, ImplicitPacks) {
       c.offset = i % 3 == 0 ? 2 : 0;
       EXPECT_TRUE(ref::check_conv(c, &f)) << "VWM " << vwm << " VWN " << vwn;
     }
+}
+
+// The depth split in slices (SPLITK): each slice's raw sums to scratch, then
+// conv_implicit_sum adds them in slice order through the epilogue (bias,
+// residual, the residual in place), over layout pairs, groups, stride 2,
+// 16-bit storage, and slices of one step or none (16 slices over 9 steps:
+// fit trims them to 8, and 8 over 9 leaves slices of one); fit keeps no more
+// slices than steps.
+TEST(Conv, ImplicitSplitK) {
+  const Capabilities& caps = test::device().caps();
+  const auto& fam = detail::families::conv_implicit();
+  detail::Params p = kImplicitSmall;
+  p["SPLITK"] = 8;
+  EXPECT_EQ(fam.fit(p, caps, problem_of(conv_desc(1, 5, 6, 6, 4, 1, 1))).at("SPLITK"), 1);  // one step
+  p["SPLITK"] = 16;
+  EXPECT_EQ(fam.fit(p, caps, problem_of(conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1))).at("SPLITK"), 16);  // 27 steps
+  EXPECT_EQ(fam.fit(p, caps, problem_of(conv_desc(1, 3, 10, 10, 8, 3, 3, 1, 1))).at("SPLITK"), 8);    // 9 steps
+  std::size_t i = 0;
+  for (std::int64_t splitk : {2, 4, 16})
+    for (const Conv2dDesc& d : {conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, NCHW, NHWC),
+                                conv_desc(1, 12, 8, 9, 18, 3, 3, 2, 1, 2, NHWC, NHWC),
+                                conv_desc(1, 3, 10, 10, 8, 3, 3, 1, 1, 1, NHWC, NCHW)}) {
+      p["SPLITK"] = splitk;
+      const ConvForce f = conv_force("implicit", "conv_implicit", p);
+      EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &f)) << "SPLITK " << splitk;
+    }
+  p["SPLITK"] = 4;
+  const ConvForce f = conv_force("implicit", "conv_implicit", p);
+  EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 8, 7, 6, 12, 3, 3, 2, 1, 2, NHWC, NHWC), 0, DType::F16), &f));
+  EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(1, 6, 5, 9, 10, 3, 3, 1, 1, 2, NCHW, NCHW), 1, DType::BF16), &f));
 }
 
 }  // namespace

@@ -321,7 +321,7 @@ TEST(Oclgrind, LayerNormAndRmsNorm) {
 // groups, depthwise in both layouts with packs and row tiles, im2col in two chunks and
 // with two groups, pointwise, depthwise on images with mixed layouts and in
 // tiles, Winograd in two chunks, the implicit GEMM grouped with a partial
-// channel chunk and two local stages), with bias, residual and an
+// channel chunk and two local stages, and with packs and a split depth), with bias, residual and an
 // activation; the results against the
 // double-precision reference (poisoned outputs, NaN around the inputs).
 TEST(Oclgrind, ConvKernels) {
@@ -360,6 +360,11 @@ TEST(Oclgrind, ConvKernels) {
        "conv_winograd"},
       {conv_desc(1, 10, 4, 5, 6, 3, 3, 2, 1, 2, NHWC, NCHW), "implicit",
        {{"MWG", 16}, {"NWG", 8}, {"KWG", 4}, {"MDIMC", 8}, {"NDIMC", 4}}, "conv_implicit"},
+      // NHWC packs of 4 channels, packed local reads, the depth in 4 slices
+      // added by conv_implicit_sum.
+      {conv_desc(1, 8, 4, 5, 6, 3, 3, 1, 1, 1, NHWC, NHWC), "implicit",
+       {{"MWG", 32}, {"NWG", 8}, {"KWG", 4}, {"MDIMC", 8}, {"NDIMC", 4}, {"VWM", 4}, {"VWN", 2}, {"SPLITK", 4}},
+       "conv_implicit"},
   };
   for (const Run& r : runs) {
     ref::ConvCase c;

@@ -438,8 +438,38 @@ class ImplicitCandidate : public ConvCandidate {
   std::string passed_over(const ConvProblem& pr) const override {
     return pr.depthwise() ? "depthwise (a product one output channel wide per group)" : "";
   }
+  // With SPLITK > 1 the slices' raw sums go to scratch (slot 3, laid out as
+  // the output, one copy per slice) and conv_implicit_sum adds them in slice
+  // order through the epilogue.
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
-    launch_every_size(families::conv_implicit(), q, c, p, wait, span);
+    const ConvImplicitFamily& fam = families::conv_implicit();
+    const std::int64_t splitk = p.count("SPLITK") ? p.at("SPLITK") : 1;
+    if (splitk <= 1) {
+      launch_every_size(fam, q, c, p, wait, span);
+      return;
+    }
+    const ConvProblem& pr = c.problem;
+    const std::size_t total = std::size_t(pr.n * pr.k * pr.oh * pr.ow);
+    ScratchLease s = lease_scratch(q, {0, 0, 0, std::size_t(splitk) * total * sizeof(float)});
+    std::vector<KernelArg> args;
+    for (std::int64_t v : {pr.n, pr.c, pr.h, pr.w, pr.k, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h,
+                           pr.dil_w, pr.pad_t, pr.pad_l, pr.groups})
+      args.push_back(int_arg(v));
+    const std::vector<KernelArg> tensors = tensor_args(c);
+    args.insert(args.end(), tensors.begin(), tensors.end());
+    args.push_back(KernelArg::buffer(*s.slot[3]));
+    KernelPtr product = fam.kernel(q, p, pr);
+    const Event summed = launch_kernel(q, *product, args, fam.geometry(p, q.device().caps(), pr), wait, &p);
+    span.add(summed);
+    args = {int_arg(pr.n), int_arg(pr.k), int_arg(pr.oh), int_arg(pr.ow), KernelArg::buffer(*s.slot[3])};
+    // The tensor block from the bias on.
+    args.insert(args.end(), tensors.begin() + 4, tensors.end());
+    KernelPtr sum = compile_kernel(q, fam.entry_program(p, pr, "conv_implicit_sum"));
+    Geometry g;
+    g.dims = 1;
+    g.local[0] = 256;
+    g.global[0] = (total + 255) / 256 * 256;
+    span.add(launch_kernel(q, *sum, args, g, {summed}, &p));
   }
 };
 

@@ -24,6 +24,9 @@
 // group stages KWG-deep tiles of A and B in local memory, two stages: the
 // next tile's global loads go into registers before the arithmetic on the
 // current one, and land in the other stage after it (one barrier per step).
+// With SPLITK > 1 the grid holds SPLITK copies of the tiles (slice slowest),
+// each running its share of the steps and storing raw sums to `part`;
+// conv_implicit_sum (below) adds them and applies the epilogue.
 // The local tiles are `float` for every storage type (f16 and bf16 storage
 // are converted as loaded: sums in f32).
 //
@@ -45,10 +48,10 @@
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DOUT_NHWC=1 -DMWG=32 -DNWG=16 -DKWG=8 -DMDIMC=8 -DNDIMC=8
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DMWG=256 -DNWG=128 -DKWG=8 -DMDIMC=32 -DNDIMC=16
-// check-variant: -DIN_NHWC=1 -DAV=4 -DVWM=4 -DVWN=2 -DMWG=64 -DNWG=16 -DKWG=16 -DMDIMC=8 -DNDIMC=4
+// check-variant: -DIN_NHWC=1 -DAV=4 -DVWM=4 -DVWN=2 -DMWG=64 -DNWG=16 -DKWG=16 -DMDIMC=8 -DNDIMC=4 -DSPLITK=4
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DAV=2 -DVWM=2
 // check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
-// check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DOUT_NHWC=1 -DAV=8 -DKWG=32
+// check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DOUT_NHWC=1 -DAV=8 -DKWG=32 -DSPLITK=2
 // check-variant-cuda: -DMMA=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DMWG=64 -DNWG=16 -DKWG=32 -DMDIMC=8 -DNDIMC=8
 
 #ifndef MWG
@@ -74,6 +77,9 @@
 #endif
 #ifndef VWN
 #define VWN 1            // SIMT: columns per local read of B (a pack)
+#endif
+#ifndef SPLITK
+#define SPLITK 1         // slices of the depth per tile (> 1: raw sums to `part`, conv_implicit_sum finishes)
 #endif
 
 #ifndef MMA
@@ -157,7 +163,11 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
                    const int PL, const int G, __global const TYPE* in, const ulong in_off, __global const TYPE* wt,
                    const ulong wt_off, __global const TYPE* bias, const ulong bias_off, __global const TYPE* res,
                    const ulong res_off, __global TYPE* out, const ulong out_off, const uint flags, const real act_p0,
-                   const real act_p1) {
+                   const real act_p1
+#if SPLITK > 1
+                   , __global float* part
+#endif
+) {
 #if MMA
   __local ushort as[2][MWG][MMA_KS] __attribute__((aligned(16)));  // read as 32-bit words
   __local ushort bs[2][NWG][MMA_KS] __attribute__((aligned(16)));
@@ -170,7 +180,10 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
   const ulong M = (ulong)N * (ulong)OH * (ulong)OW;
   const int col_tiles = (Kg + NWG - 1) / NWG;
   const ulong row_tiles = (M + MWG - 1) / MWG;
-  const ulong tile = get_group_id(0);  // (g, column tile, row tile), rows fastest
+  // Work-group (slice, g, column tile, row tile), rows fastest.
+  const ulong tiles_all = row_tiles * (ulong)col_tiles * (ulong)G;
+  const ulong tile = get_group_id(0) % tiles_all;
+  const int slice = (int)(get_group_id(0) / tiles_all);
   const ulong m0 = tile % row_tiles * MWG;
   const int ct = (int)(tile / row_tiles % (ulong)col_tiles);
   const int g = (int)(tile / row_tiles / (ulong)col_tiles);
@@ -227,9 +240,12 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
 
   const int chunks = (Cg + KWG - 1) / KWG;  // per tap
   const int steps = RS * chunks;
-  for (int t = -1; t < steps; ++t) {
+  // This slice's steps [s_lo, s_hi) (all of them without SPLITK; a slice
+  // may be empty and stores zeros).
+  const int s_lo = (int)((long)slice * steps / SPLITK), s_hi = (int)((long)(slice + 1) * steps / SPLITK);
+  for (int t = s_lo - 1; t < s_hi; ++t) {
     // Step t + 1's tiles into registers (before step t's arithmetic).
-    if (t + 1 < steps) {
+    if (t + 1 < s_hi) {
       const int tap = (t + 1) / chunks;
       const int c0 = (t + 1 - tap * chunks) * KWG;
       const int r = tap / S;
@@ -267,7 +283,7 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
         }
       }
     }
-    if (t >= 0) {
+    if (t >= s_lo) {
       const int cur = t & 1;
 #if MMA
       // Fragments (PTX m16n8k16, row.col): A's a[0..3] rows fg, fg + 8 at
@@ -316,7 +332,7 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
     }
     // The registers into the other stage (read last in step t - 1, which
     // the previous barrier closed); the barrier publishes it for step t + 1.
-    if (t + 1 < steps) {
+    if (t + 1 < s_hi) {
       const int nxt = (t + 1) & 1;
 #if MMA
       for (int b = 0; b < AKI; ++b)
@@ -357,9 +373,13 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
           const int n = n0 + wn0 + j * 8 + 2 * ft + e1;
           if (n >= Kg) continue;
           const ulong oi = conv_index(OUT_NHWC, img, g * Kg + n, oy, ox, K, OH, OW);
+#if SPLITK > 1
+          part[(ulong)slice * M * (ulong)K + oi] = acc[i][j][2 * e2 + e1];
+#else
           const real v = conv_finish((real)acc[i][j][2 * e2 + e1], flags, conv_bias(flags, bias, bias_off, g * Kg + n),
                                      conv_residual(flags, res, res_off + oi), act_p0, act_p1);
           GEMM_STORE(v, out, out_off + oi);
+#endif
         }
     }
 #else
@@ -379,10 +399,33 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
       const int n = n0 + NCOL(j);
       if (n >= Kg) continue;
       const ulong oi = conv_index(OUT_NHWC, img, g * Kg + n, oy, ox, K, OH, OW);
+#if SPLITK > 1
+      part[(ulong)slice * M * (ulong)K + oi] = acc[i][j];
+#else
       const real v = conv_finish((real)acc[i][j], flags, bias_v[j], conv_residual(flags, res, res_off + oi), act_p0,
                                  act_p1);
       GEMM_STORE(v, out, out_off + oi);
+#endif
     }
   }
 #endif
+}
+
+// Split depth (SPLITK > 1): element i of the output (its own layout, the
+// offset apart) is the sum of the slices' raw sums part[s M K + i] in slice
+// order, through the epilogue. One work-item per element.
+__kernel OPTUNE_WG_SIZE(256, 1, 1)
+void conv_implicit_sum(const int N, const int K, const int OH, const int OW, __global const float* part,
+                       __global const TYPE* bias, const ulong bias_off, __global const TYPE* res, const ulong res_off,
+                       __global TYPE* out, const ulong out_off, const uint flags, const real act_p0,
+                       const real act_p1) {
+  const ulong total = (ulong)N * (ulong)K * (ulong)OH * (ulong)OW;
+  const ulong i = get_global_id(0);
+  if (i >= total) return;
+  float sum = part[i];
+  for (int s = 1; s < SPLITK; ++s) sum += part[(ulong)s * total + i];
+  const int k = OUT_NHWC ? (int)(i % (ulong)K) : (int)(i / ((ulong)OH * (ulong)OW) % (ulong)K);
+  const real v = conv_finish((real)sum, flags, conv_bias(flags, bias, bias_off, k), conv_residual(flags, res, res_off + i),
+                             act_p0, act_p1);
+  GEMM_STORE(v, out, out_off + i);
 }

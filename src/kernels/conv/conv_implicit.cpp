@@ -35,6 +35,9 @@ std::string mma_tiling(const Params& p) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+// Output elements (the split's sums per slice).
+std::int64_t outputs(const ConvProblem& pr) { return pr.n * pr.k * pr.oh * pr.ow; }
+
 std::int64_t pixels(const ConvProblem& pr) { return pr.n * pr.oh * pr.ow; }
 
 // The work-groups of the one-dimensional grid: row tiles by column tiles by groups.
@@ -53,7 +56,10 @@ std::vector<Parameter> ConvImplicitFamily::parameters(const Capabilities& caps) 
           {"NDIMC", {4, 8, 16, 32}, cpu ? 8 : 16, "work-items along the channels (NWG / NDIMC columns each)"},
           {"MMA", {0, 1}, 0, "1: the product on tensor cores (mma.sync m16n8k16; CUDA sm_80+, f16 and bf16)"},
           {"VWM", {1, 2, 4}, 1, "SIMT: a work-item's rows read from the local tile as packs of VWM"},
-          {"VWN", {1, 2, 4}, 1, "SIMT: a work-item's columns read from the local tile as packs of VWN"}};
+          {"VWN", {1, 2, 4}, 1, "SIMT: a work-item's columns read from the local tile as packs of VWN"},
+          {"SPLITK", {1, 2, 4, 8, 16}, 1,
+           "slices of the depth per tile: raw sums to scratch, then conv_implicit_sum adds them in order and "
+           "applies the epilogue (1: the epilogue in the product's store)"}};
 }
 
 std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
@@ -79,7 +85,11 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
     if (vwm > 1 || vwn > 1) return "MMA reads fragments, not packs (VWM and VWN 1)";
   }
   if (std::uint64_t(local_bytes(p)) > limit) return "the two stages of local tiles exceed the local memory";
-  if (tiles(p, pr) > (std::int64_t(1) << 31) / mdimc) return "more work-groups than a grid dimension holds";
+  const std::int64_t splitk = p.count("SPLITK") ? p.at("SPLITK") : 1;
+  if (tiles(p, pr) * splitk > (std::int64_t(1) << 31) / mdimc) return "more work-groups than a grid dimension holds";
+  if (splitk > 1 && std::uint64_t(splitk * outputs(pr)) * sizeof(float) > caps.max_alloc_bytes)
+    return "SPLITK: the slices' sums exceed the device's largest allocation";
+  if (splitk > 1 && caps.max_work_group_size < 256) return "SPLITK: conv_implicit_sum takes groups of 256";
   return "";
 }
 
@@ -121,6 +131,10 @@ Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, co
   shrink("NWG", "NDIMC", pr.k / pr.groups);
   shrink("MWG", "", pixels(pr));
   shrink("KWG", "", pr.c / pr.groups);
+  // No more slices than the depth has steps (taps times channel chunks), nor
+  // than scratch and the grid hold.
+  const std::int64_t steps = pr.r * pr.s * ceil_div(pr.c / pr.groups, p["KWG"]);
+  while (p["SPLITK"] > 1 && (p["SPLITK"] > steps || !check(p, caps, pr).empty())) p["SPLITK"] /= 2;
   // NHWC: a loader's channels as one pack (16 bytes at most) where the
   // group's channels, the pixel stride and the input's offset keep every
   // pack aligned and whole.
@@ -144,7 +158,7 @@ Geometry ConvImplicitFamily::geometry(const Params& p, const Capabilities&, cons
   g.dims = 2;
   g.local[0] = std::size_t(p.at("MDIMC"));
   g.local[1] = std::size_t(p.at("NDIMC"));
-  g.global[0] = std::size_t(tiles(p, pr)) * g.local[0];
+  g.global[0] = std::size_t(tiles(p, pr) * (p.count("SPLITK") ? p.at("SPLITK") : 1)) * g.local[0];
   g.global[1] = g.local[1];
   return g;
 }
