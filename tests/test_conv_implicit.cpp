@@ -107,6 +107,7 @@ TEST(Conv, ImplicitTensorCores) {
       {{"MMA", 1}},
       {{"MMA", 1}, {"MWG", 64}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}},
       {{"MMA", 1}, {"SPLITK", 4}},
+      {{"MMA", 1}, {"FLAT", 1}},
   };
   std::size_t i = 0;
   for (ConvLayout in : {NCHW, NHWC})
@@ -115,7 +116,7 @@ TEST(Conv, ImplicitTensorCores) {
         for (const Conv2dDesc& d : {conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, in, out),
                                     conv_desc(1, 40, 10, 9, 24, 3, 3, 2, 1, 2, in, out),
                                     conv_desc(3, 64, 7, 7, 80, 1, 1, 1, 0, 1, in, out)}) {
-          const ConvForce f = conv_force("implicit", "conv_implicit", tile_sets[i % 3]);
+          const ConvForce f = conv_force("implicit", "conv_implicit", tile_sets[i % 4]);
           EXPECT_TRUE(ref::check_conv(implicit_case(d, i++, t), &f));
         }
 }
@@ -178,6 +179,38 @@ TEST(Conv, ImplicitSplitK) {
   const ConvForce f = conv_force("implicit", "conv_implicit", p);
   EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 8, 7, 6, 12, 3, 3, 2, 1, 2, NHWC, NHWC), 0, DType::F16), &f));
   EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(1, 6, 5, 9, 10, 3, 3, 1, 1, 2, NCHW, NCHW), 1, DType::BF16), &f));
+}
+
+// The depth over channels and taps together (FLAT): the general shapes in
+// two layout pairs, a 7 x 7 stride-2 stem of 3 channels (alone and split in
+// slices), 16-bit storage; fit shrinks KWG towards the whole depth and loads
+// NHWC inputs element by element (AV 1).
+TEST(Conv, ImplicitFlatDepth) {
+  const Capabilities& caps = test::device().caps();
+  const auto& fam = detail::families::conv_implicit();
+  detail::Params p = kImplicitSmall;
+  p["FLAT"] = 1;
+  p["KWG"] = 32;
+  const Conv2dDesc stem = conv_desc(1, 3, 15, 13, 8, 7, 7, 2, 3, 1, NHWC, NHWC);
+  detail::Params fitted = fam.fit(p, caps, problem_of(stem));
+  EXPECT_EQ(fitted.at("KWG"), 32);  // a depth of 147
+  EXPECT_EQ(fitted.at("AV"), 1);
+  EXPECT_EQ(fam.fit(p, caps, problem_of(conv_desc(1, 2, 6, 6, 4, 2, 2, 1, 1))).at("KWG"), 8);  // a depth of 8
+  p["KWG"] = 8;
+  std::size_t i = 0;
+  for (const auto& [in, out] : {std::pair{NCHW, NHWC}, std::pair{NHWC, NCHW}})
+    for (const Conv2dDesc& d : general_descs(in, out)) {
+      const ConvForce f = conv_force("implicit", "conv_implicit", p);
+      EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &f));
+    }
+  for (std::int64_t splitk : {1, 4}) {
+    p["SPLITK"] = splitk;
+    const ConvForce f = conv_force("implicit", "conv_implicit", p);
+    EXPECT_TRUE(ref::check_conv(implicit_case(stem, i++), &f)) << "SPLITK " << splitk;
+    Conv2dDesc nchw = stem;
+    nchw.input_layout = nchw.output_layout = NCHW;
+    EXPECT_TRUE(ref::check_conv(implicit_case(nchw, i++, DType::F16), &f)) << "SPLITK " << splitk;
+  }
 }
 
 }  // namespace

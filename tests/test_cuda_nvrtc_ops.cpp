@@ -358,8 +358,15 @@ TEST(CudaNvrtcOps, ConvDefines) {
             ConvProblem big = conv_kernels::make(t, 32, 64, 56, 56, 64, 3, 3, 1, 1, 1, in_nhwc);
             big.out_nhwc = out_nhwc;
             big.activation = act;
-            const Params large{{"MWG", 256}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 32}, {"NDIMC", 16}, {"MMA", 0}};
-            EXPECT_NE(implicit.check(large, caps, big), "");
+            // Every parameter from the defaults, the named ones replaced.
+            const auto with = [&](const Params& named) {
+              Params q = implicit.defaults(caps);
+              for (const auto& [k, v] : named) q[k] = v;
+              return q;
+            };
+            const Params large =
+                with({{"MWG", 256}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 32}, {"NDIMC", 16}, {"MMA", 0}});
+            EXPECT_NE(implicit.check(large, caps, big).find("local memory"), std::string::npos);
             std::vector<Params> sets{implicit.fit({}, caps, big)};
             // The tensor-core variant in f16 and bf16 (the defaults' tiles
             // and a narrow one: one warp tile of 16 columns).
@@ -375,7 +382,13 @@ TEST(CudaNvrtcOps, ConvDefines) {
               Params shallow = large;
               shallow["KWG"] = 8;
               sets.push_back(shallow);
-              sets.push_back(Params{{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}, {"MMA", 0}});
+              sets.push_back(with({{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}, {"MMA", 0}}));
+              // Packed local reads, NHWC packs and a split depth; the depth
+              // over channels and taps together.
+              sets.push_back(implicit.fit(with({{"MWG", 64}, {"NWG", 64}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 4},
+                                                {"VWN", 4}, {"SPLITK", 4}, {"MMA", 0}}),
+                                          caps, big));
+              sets.push_back(implicit.fit(with({{"FLAT", 1}, {"SPLITK", 2}}), caps, big));
             }
             for (const Params& p : sets) {
               EXPECT_EQ(implicit.check(p, caps, big), "");

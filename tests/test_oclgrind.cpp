@@ -318,12 +318,13 @@ TEST(Oclgrind, LayerNormAndRmsNorm) {
 }
 
 // conv2d: each candidate on tiny problems (direct with mixed layouts and
-// groups, depthwise in both layouts with packs and row tiles, im2col in two chunks and
-// with two groups, pointwise, depthwise on images with mixed layouts and in
-// tiles, Winograd in two chunks, the implicit GEMM grouped with a partial
-// channel chunk and two local stages, and with packs and a split depth), with bias, residual and an
-// activation; the results against the
-// double-precision reference (poisoned outputs, NaN around the inputs).
+// groups, depthwise in both layouts with packs and row tiles, im2col in two
+// chunks and with two groups, pointwise, depthwise on images with mixed
+// layouts and in tiles, Winograd in two chunks, the implicit GEMM grouped
+// with a partial channel chunk and two local stages, with packs and a split
+// depth, and with a flat depth), with bias, residual and an activation; the
+// results against the double-precision reference (poisoned outputs, NaN
+// around the inputs).
 TEST(Oclgrind, ConvKernels) {
   using ref::conv_desc;
   constexpr ConvLayout NCHW = ConvLayout::NCHW, NHWC = ConvLayout::NHWC;
@@ -365,6 +366,9 @@ TEST(Oclgrind, ConvKernels) {
       {conv_desc(1, 8, 4, 5, 6, 3, 3, 1, 1, 1, NHWC, NHWC), "implicit",
        {{"MWG", 32}, {"NWG", 8}, {"KWG", 4}, {"MDIMC", 8}, {"NDIMC", 4}, {"VWM", 4}, {"VWN", 2}, {"SPLITK", 4}},
        "conv_implicit"},
+      // A stem of 3 channels with its depth over channels and taps together.
+      {conv_desc(1, 3, 7, 6, 4, 5, 5, 2, 2, 1, NHWC, NCHW), "implicit",
+       {{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}, {"FLAT", 1}, {"SPLITK", 2}}, "conv_implicit"},
   };
   for (const Run& r : runs) {
     ref::ConvCase c;

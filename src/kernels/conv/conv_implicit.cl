@@ -24,6 +24,9 @@
 // group stages KWG-deep tiles of A and B in local memory, two stages: the
 // next tile's global loads go into registers before the arithmetic on the
 // current one, and land in the other stage after it (one barrier per step).
+// With FLAT the depth runs in chunks of KWG over all of (c, r, s) in the
+// weights' order, each element's channel and tap taken from its index: for
+// few channels per group, where a tap's chunk would be mostly zeros.
 // With SPLITK > 1 the grid holds SPLITK copies of the tiles (slice slowest),
 // each running its share of the steps and storing raw sums to `part`;
 // conv_implicit_sum (below) adds them and applies the epilogue.
@@ -49,9 +52,11 @@
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DOUT_NHWC=1 -DMWG=32 -DNWG=16 -DKWG=8 -DMDIMC=8 -DNDIMC=8
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DMWG=256 -DNWG=128 -DKWG=8 -DMDIMC=32 -DNDIMC=16
 // check-variant: -DIN_NHWC=1 -DAV=4 -DVWM=4 -DVWN=2 -DMWG=64 -DNWG=16 -DKWG=16 -DMDIMC=8 -DNDIMC=4 -DSPLITK=4
+// check-variant: -DFLAT=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DSPLITK=2
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DAV=2 -DVWM=2
 // check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
 // check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DOUT_NHWC=1 -DAV=8 -DKWG=32 -DSPLITK=2
+// check-variant-cuda: -DMMA=1 -DFLAT=1 -DTYPE=half -DHALF_STORAGE=1
 // check-variant-cuda: -DMMA=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DMWG=64 -DNWG=16 -DKWG=32 -DMDIMC=8 -DNDIMC=8
 
 #ifndef MWG
@@ -77,6 +82,12 @@
 #endif
 #ifndef VWN
 #define VWN 1            // SIMT: columns per local read of B (a pack)
+#endif
+#ifndef FLAT
+#define FLAT 0           // 1: the depth in chunks of KWG over (c, r, s) together (few channels per group)
+#endif
+#if FLAT && AV > 1
+#error "conv_implicit: FLAT loads element by element (AV 1)"
 #endif
 #ifndef SPLITK
 #define SPLITK 1         // slices of the depth per tile (> 1: raw sums to `part`, conv_implicit_sum finishes)
@@ -239,13 +250,41 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
 #endif
 
   const int chunks = (Cg + KWG - 1) / KWG;  // per tap
+#if FLAT
+  const int steps = (KD + KWG - 1) / KWG;  // chunks of the whole depth
+#else
   const int steps = RS * chunks;
+#endif
   // This slice's steps [s_lo, s_hi) (all of them without SPLITK; a slice
   // may be empty and stores zeros).
   const int s_lo = (int)((long)slice * steps / SPLITK), s_hi = (int)((long)(slice + 1) * steps / SPLITK);
   for (int t = s_lo - 1; t < s_hi; ++t) {
     // Step t + 1's tiles into registers (before step t's arithmetic).
     if (t + 1 < s_hi) {
+#if FLAT
+      // Depth kk = c R S + r S + s (the weights' own order): each element's
+      // channel and tap from its kk, the weights contiguous along it.
+      const int k0 = (t + 1) * KWG;
+      for (int a = 0; a < AMI; ++a)
+        for (int b = 0; b < AKI; ++b) {
+          const int kk = k0 + la_k + b * LAK, c = kk / RS, tap = kk - c * RS, r = tap / S;
+          const int iy = a_y[a] + r * DH, ix = a_x[a] + (tap - r * S) * DW;
+          const int ok = kk < KD && iy >= 0 && iy < H && ix >= 0 && ix < W;
+#if IN_NHWC
+          const ulong at = a_base[a] + ((ulong)iy * (ulong)W + (ulong)ix) * (ulong)C + (ulong)c;
+#else
+          const ulong at = a_base[a] + (ulong)c * cstride + (ulong)iy * (ulong)W + (ulong)ix;
+#endif
+          ra[b][a][0] = ok ? STAGE_LOAD(in, at) : STAGE_ZERO;
+        }
+      for (int b = 0; b < BKI; ++b) {
+        const int kk = k0 + lb_k + b * LBK;
+        for (int j = 0; j < BNI; ++j) {
+          const int n = lb_n + j * LBN;
+          rb[b][j] = kk < KD && n0 + n < Kg ? STAGE_LOAD(wt, w_col0 + (ulong)n * (ulong)KD + (ulong)kk) : STAGE_ZERO;
+        }
+      }
+#else
       const int tap = (t + 1) / chunks;
       const int c0 = (t + 1 - tap * chunks) * KWG;
       const int r = tap / S;
@@ -282,6 +321,7 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
           rb[b][j] = inside ? STAGE_LOAD(wt, w_col0 + (ulong)n * (ulong)KD + (ulong)(c * RS + tap)) : STAGE_ZERO;
         }
       }
+#endif
     }
     if (t >= s_lo) {
       const int cur = t & 1;

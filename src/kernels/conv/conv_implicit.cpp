@@ -57,6 +57,9 @@ std::vector<Parameter> ConvImplicitFamily::parameters(const Capabilities& caps) 
           {"MMA", {0, 1}, 0, "1: the product on tensor cores (mma.sync m16n8k16; CUDA sm_80+, f16 and bf16)"},
           {"VWM", {1, 2, 4}, 1, "SIMT: a work-item's rows read from the local tile as packs of VWM"},
           {"VWN", {1, 2, 4}, 1, "SIMT: a work-item's columns read from the local tile as packs of VWN"},
+          {"FLAT", {0, 1}, 0,
+           "1: the depth in chunks of KWG over channels and taps together (few channels per group: a tap's "
+           "chunk would be mostly zeros)"},
           {"SPLITK", {1, 2, 4, 8, 16}, 1,
            "slices of the depth per tile: raw sums to scratch, then conv_implicit_sum adds them in order and "
            "applies the epilogue (1: the epilogue in the product's store)"}};
@@ -71,6 +74,7 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
   if ((mwg / mdimc) % vwm || (nwg / ndimc) % vwn) return "MWG / MDIMC or NWG / NDIMC not a multiple of VWM or VWN";
   const std::int64_t av = p.count("AV") ? p.at("AV") : 1;
   if (kwg % av || (kwg / av) * mwg < wgs) return "AV: the A tile's packs fewer than the work-items";
+  if (av > 1 && p.count("FLAT") && p.at("FLAT")) return "FLAT loads element by element (AV 1)";
   if ((mwg / mdimc) * (nwg / ndimc) > kMaxAccumulators)
     return "more than " + std::to_string(kMaxAccumulators) + " accumulators per work-item";
   if (kwg * mwg < wgs || kwg * nwg < wgs) return "a local tile (KWG MWG or KWG NWG) smaller than the work-group";
@@ -130,16 +134,18 @@ Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, co
   };
   shrink("NWG", "NDIMC", pr.k / pr.groups);
   shrink("MWG", "", pixels(pr));
-  shrink("KWG", "", pr.c / pr.groups);
+  // The depth that KWG chunks: a tap's channels, or with FLAT all of them.
+  const std::int64_t depth = pr.c / pr.groups * (p["FLAT"] ? pr.r * pr.s : 1);
+  shrink("KWG", "", depth);
   // No more slices than the depth has steps (taps times channel chunks), nor
   // than scratch and the grid hold.
-  const std::int64_t steps = pr.r * pr.s * ceil_div(pr.c / pr.groups, p["KWG"]);
+  const std::int64_t steps = p["FLAT"] ? ceil_div(depth, p["KWG"]) : pr.r * pr.s * ceil_div(depth, p["KWG"]);
   while (p["SPLITK"] > 1 && (p["SPLITK"] > steps || !check(p, caps, pr).empty())) p["SPLITK"] /= 2;
   // NHWC: a loader's channels as one pack (16 bytes at most) where the
   // group's channels, the pixel stride and the input's offset keep every
   // pack aligned and whole.
   p["AV"] = 1;
-  if (pr.in_nhwc) {
+  if (pr.in_nhwc && !p["FLAT"]) {
     const std::int64_t cg = pr.c / pr.groups, widest = p["MMA"] ? 8 : 4;
     for (std::int64_t av = widest; av > 1; av /= 2) {
       Params q = p;
