@@ -96,7 +96,7 @@ ocl_device() {
   python3 -c 'import json,sys; d=[x["spec"] for x in json.load(open(sys.argv[1])) if x["backend"]=="opencl" and x["type"]=="gpu"]; print(d[0] if d else "")' "$LOGS/info.json" 2>/dev/null
 }
 
-# The devices a sweep runs on: cuda:0 and the NVIDIA OpenCL device (where
+# The devices a sweep or bench_both runs on: cuda:0 and the NVIDIA OpenCL device (where
 # there is one), as BENCH_ON (both, the default; cuda; opencl) keeps them.
 bench_devices() {
   local ocl
@@ -452,22 +452,16 @@ launch_cost() {
 
 # `optune bench SUITE` on cuda:0 and on the NVIDIA OpenCL device, JSON in
 # $OUT/SUITE-cuda.json and $OUT/SUITE-opencl.json: bench_both SUITE [args]
-# (BENCH_ON: cuda or opencl runs the one back end).
+# (the devices of bench_devices: BENCH_ON cuda or opencl runs the one back end).
 bench_both() {
-  local suite=$1 ocl
+  local suite=$1 dev name
   shift
-  ocl=$(ocl_device)
-  [ "${BENCH_ON:-both}" = cuda ] && ocl=
-  if [ "${BENCH_ON:-both}" != opencl ]; then
-    log "bench $suite cuda:0"
-    ./build/gpu/optune bench "$suite" --device cuda:0 --json "$OUT/$suite${BENCH_TAG:-}-cuda.json" "$@" \
+  for dev in $(bench_devices); do
+    name=$([ "$dev" = cuda:0 ] && echo cuda || echo opencl)
+    log "bench $suite $dev"
+    ./build/gpu/optune bench "$suite" --device "$dev" --json "$OUT/$suite${BENCH_TAG:-}-$name.json" "$@" \
       2>>"$LOGS/bench.log" | tee -a "$OUT/summary.txt"
-  fi
-  if [ -n "$ocl" ]; then
-    log "bench $suite $ocl (NVIDIA OpenCL)"
-    ./build/gpu/optune bench "$suite" --device "$ocl" --json "$OUT/$suite${BENCH_TAG:-}-opencl.json" "$@" 2>>"$LOGS/bench.log" |
-      tee -a "$OUT/summary.txt"
-  fi
+  done
 }
 
 # Start-up with the embedded cubins: the tests that prove them (the gpu

@@ -35,29 +35,34 @@ std::vector<KernelArg> tensor_args(const ConvCall& c) {
 }
 
 // Compiles the family's program and launches it over the sizes (as int
-// arguments) and the tensor block.
+// arguments), the tensor block and `extra` (arguments after it); returns
+// the launch's event (also in `span`).
 template <class Family>
-void launch_family(const Family& fam, const Queue& q, const ConvCall& c, const Params& p,
-                   std::initializer_list<std::int64_t> sizes, const WaitList& wait, EventSpan& span) {
+Event launch_family(const Family& fam, const Queue& q, const ConvCall& c, const Params& p,
+                    std::initializer_list<std::int64_t> sizes, const WaitList& wait, EventSpan& span,
+                    const std::vector<KernelArg>& extra = {}) {
   std::vector<KernelArg> args;
   for (std::int64_t v : sizes) args.push_back(int_arg(v));
   const std::vector<KernelArg> tensors = tensor_args(c);
   args.insert(args.end(), tensors.begin(), tensors.end());
+  args.insert(args.end(), extra.begin(), extra.end());
   KernelPtr k = fam.kernel(q, p, c.problem);
-  span.add(launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), c.problem), wait, &p));
+  const Event e = launch_kernel(q, *k, args, fam.geometry(p, q.device().caps(), c.problem), wait, &p);
+  span.add(e);
+  return e;
 }
 
 // The kernels of every descriptor (conv_direct, conv_implicit) take all of
 // its sizes: N, C, H, W, K, OH, OW, R, S, strides, dilations, top and left
 // pads, groups.
 template <class Family>
-void launch_every_size(const Family& fam, const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait,
-                       EventSpan& span) {
+Event launch_every_size(const Family& fam, const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait,
+                        EventSpan& span, const std::vector<KernelArg>& extra = {}) {
   const ConvProblem& pr = c.problem;
-  launch_family(fam, q, c, p,
-                {pr.n, pr.c, pr.h, pr.w, pr.k, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h, pr.dil_w,
-                 pr.pad_t, pr.pad_l, pr.groups},
-                wait, span);
+  return launch_family(fam, q, c, p,
+                       {pr.n, pr.c, pr.h, pr.w, pr.k, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h,
+                        pr.dil_w, pr.pad_t, pr.pad_l, pr.groups},
+                       wait, span, extra);
 }
 
 // A GEMM-based candidate's product has the output channels of a group as
@@ -196,7 +201,7 @@ class DepthwiseImageCandidate : public ConvCandidate {
 WaitList residual_into_output(const Queue& q, const ConvCall& c, const WaitList& wait, EventSpan& span) {
   const ConvProblem& pr = c.problem;
   if (!pr.residual || (c.res.mem == c.out.mem && c.res.offset == c.out.offset)) return wait;
-  const std::int64_t elements = pr.n * pr.k * pr.oh * pr.ow;
+  const std::int64_t elements = pr.outputs();
   Operand from, to;
   from.mem = c.res.mem, from.offset = c.res.offset;
   to.mem = c.out.mem, to.offset = c.out.offset;
@@ -443,26 +448,19 @@ class ImplicitCandidate : public ConvCandidate {
   // order through the epilogue.
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
     const ConvImplicitFamily& fam = families::conv_implicit();
-    const std::int64_t splitk = p.count("SPLITK") ? p.at("SPLITK") : 1;
+    const std::int64_t splitk = p.at("SPLITK");
     if (splitk <= 1) {
       launch_every_size(fam, q, c, p, wait, span);
       return;
     }
     const ConvProblem& pr = c.problem;
-    const std::size_t total = std::size_t(pr.n * pr.k * pr.oh * pr.ow);
+    const std::size_t total = std::size_t(pr.outputs());
     ScratchLease s = lease_scratch(q, {0, 0, 0, std::size_t(splitk) * total * sizeof(float)});
-    std::vector<KernelArg> args;
-    for (std::int64_t v : {pr.n, pr.c, pr.h, pr.w, pr.k, pr.oh, pr.ow, pr.r, pr.s, pr.stride_h, pr.stride_w, pr.dil_h,
-                           pr.dil_w, pr.pad_t, pr.pad_l, pr.groups})
-      args.push_back(int_arg(v));
-    const std::vector<KernelArg> tensors = tensor_args(c);
-    args.insert(args.end(), tensors.begin(), tensors.end());
-    args.push_back(KernelArg::buffer(*s.slot[3]));
-    KernelPtr product = fam.kernel(q, p, pr);
-    const Event summed = launch_kernel(q, *product, args, fam.geometry(p, q.device().caps(), pr), wait, &p);
-    span.add(summed);
-    args = {int_arg(pr.n), int_arg(pr.k), int_arg(pr.oh), int_arg(pr.ow), KernelArg::buffer(*s.slot[3])};
+    const Event summed = launch_every_size(fam, q, c, p, wait, span, {KernelArg::buffer(*s.slot[3])});
+    std::vector<KernelArg> args{int_arg(pr.n), int_arg(pr.k), int_arg(pr.oh), int_arg(pr.ow),
+                                KernelArg::buffer(*s.slot[3])};
     // The tensor block from the bias on.
+    const std::vector<KernelArg> tensors = tensor_args(c);
     args.insert(args.end(), tensors.begin() + 4, tensors.end());
     KernelPtr sum = compile_kernel(q, fam.entry_program(p, pr, "conv_implicit_sum"));
     Geometry g;

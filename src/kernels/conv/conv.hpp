@@ -39,6 +39,7 @@ struct ConvProblem {
     return r == 1 && s == 1 && stride_h == 1 && stride_w == 1 && pad_t == 0 && pad_l == 0 && pad_b == 0 &&
            pad_r == 0;
   }
+  std::int64_t outputs() const { return n * k * oh * ow; }  // output elements
   double flops() const;  // 2 N K OH OW (C / groups) R S
   double bytes() const;  // input, weight and output once (and the residual)
 };

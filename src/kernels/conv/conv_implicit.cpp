@@ -35,9 +35,6 @@ std::string mma_tiling(const Params& p) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-// Output elements (the split's sums per slice).
-std::int64_t outputs(const ConvProblem& pr) { return pr.n * pr.k * pr.oh * pr.ow; }
-
 std::int64_t pixels(const ConvProblem& pr) { return pr.n * pr.oh * pr.ow; }
 
 // The work-groups of the one-dimensional grid: row tiles by column tiles by groups.
@@ -70,11 +67,11 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
   const std::int64_t mwg = p.at("MWG"), nwg = p.at("NWG"), kwg = p.at("KWG"), mdimc = p.at("MDIMC"),
                      ndimc = p.at("NDIMC"), wgs = mdimc * ndimc;
   if (mwg % mdimc || nwg % ndimc) return "MWG or NWG not a multiple of MDIMC or NDIMC";
-  const std::int64_t vwm = p.count("VWM") ? p.at("VWM") : 1, vwn = p.count("VWN") ? p.at("VWN") : 1;
+  const std::int64_t vwm = p.at("VWM"), vwn = p.at("VWN");
   if ((mwg / mdimc) % vwm || (nwg / ndimc) % vwn) return "MWG / MDIMC or NWG / NDIMC not a multiple of VWM or VWN";
   const std::int64_t av = p.count("AV") ? p.at("AV") : 1;
   if (kwg % av || (kwg / av) * mwg < wgs) return "AV: the A tile's packs fewer than the work-items";
-  if (av > 1 && p.count("FLAT") && p.at("FLAT")) return "FLAT loads element by element (AV 1)";
+  if (av > 1 && p.at("FLAT")) return "FLAT loads element by element (AV 1)";
   if ((mwg / mdimc) * (nwg / ndimc) > kMaxAccumulators)
     return "more than " + std::to_string(kMaxAccumulators) + " accumulators per work-item";
   if (kwg * mwg < wgs || kwg * nwg < wgs) return "a local tile (KWG MWG or KWG NWG) smaller than the work-group";
@@ -89,9 +86,9 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
     if (vwm > 1 || vwn > 1) return "MMA reads fragments, not packs (VWM and VWN 1)";
   }
   if (std::uint64_t(local_bytes(p)) > limit) return "the two stages of local tiles exceed the local memory";
-  const std::int64_t splitk = p.count("SPLITK") ? p.at("SPLITK") : 1;
+  const std::int64_t splitk = p.at("SPLITK");
   if (tiles(p, pr) * splitk > (std::int64_t(1) << 31) / mdimc) return "more work-groups than a grid dimension holds";
-  if (splitk > 1 && std::uint64_t(splitk * outputs(pr)) * sizeof(float) > caps.max_alloc_bytes)
+  if (splitk > 1 && std::uint64_t(splitk * pr.outputs()) * sizeof(float) > caps.max_alloc_bytes)
     return "SPLITK: the slices' sums exceed the device's largest allocation";
   if (splitk > 1 && caps.max_work_group_size < 256) return "SPLITK: conv_implicit_sum takes groups of 256";
   return "";
@@ -164,7 +161,7 @@ Geometry ConvImplicitFamily::geometry(const Params& p, const Capabilities&, cons
   g.dims = 2;
   g.local[0] = std::size_t(p.at("MDIMC"));
   g.local[1] = std::size_t(p.at("NDIMC"));
-  g.global[0] = std::size_t(tiles(p, pr) * (p.count("SPLITK") ? p.at("SPLITK") : 1)) * g.local[0];
+  g.global[0] = std::size_t(tiles(p, pr) * p.at("SPLITK")) * g.local[0];
   g.global[1] = g.local[1];
   return g;
 }

@@ -22,7 +22,7 @@ class ConvCase : public TuningCase {
     call_.problem.align = 16;
     in_ = random_operand(q, pr.dtype, {pr.n * pr.c * pr.h * pr.w}, -1, 1, 41);
     wt_ = random_operand(q, pr.dtype, {pr.k * (pr.c / pr.groups) * pr.r * pr.s}, -1, 1, 42);
-    out_ = random_operand(q, pr.dtype, {pr.n * pr.k * pr.oh * pr.ow}, 0, 0, 43);
+    out_ = random_operand(q, pr.dtype, {pr.outputs()}, 0, 0, 43);
     call_.in = {in_.mem, 0};
     call_.wt = {wt_.mem, 0};
     call_.out = {out_.mem, 0};
