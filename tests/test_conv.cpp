@@ -85,11 +85,13 @@ TEST(Conv, DepthwiseNchwEveryWorkPerItem) {
   for (const Conv2dDesc& d : depthwise_descs(NCHW))
     // Every WPT and every RPT, not every pairing (a program each: PoCL
     // takes a second or more per program).
+    // IDX64 (the index divided in 64 bits, for grids past 2^32 work-items)
+    // with one of them.
     for (const auto& [wpt, rpt] : {std::pair<std::int64_t, std::int64_t>{1, 4}, {2, 1}, {4, 4}, {8, 2}, {4, 8}}) {
       ConvCase c;
       c.desc = d;
       const ConvForce f = conv_force("depthwise", "conv_depthwise",
-                                {{"WPT", wpt}, {"RPT", rpt}, {"WGS", 64}, {"VW", 1}, {"PPT", 1}});
+                                     {{"WPT", wpt}, {"RPT", rpt}, {"WGS", 64}, {"VW", 1}, {"PPT", 1}, {"IDX64", wpt == 8}});
       EXPECT_TRUE(ref::check_conv(c, &f)) << "WPT " << wpt << " RPT " << rpt;
     }
 }
@@ -100,8 +102,8 @@ TEST(Conv, DepthwiseNhwcEveryPack) {
                                         {2, 1, 1}, {4, 8, 4}, {4, 1, 1}, {2, 2, 8}}) {
       ConvCase c;
       c.desc = d;
-      const ConvForce f =
-          conv_force("depthwise", "conv_depthwise", {{"VW", vw}, {"PPT", ppt}, {"RPT", rpt}, {"WGS", 32}, {"WPT", 1}});
+      const ConvForce f = conv_force("depthwise", "conv_depthwise",
+                                     {{"VW", vw}, {"PPT", ppt}, {"RPT", rpt}, {"WGS", 32}, {"WPT", 1}, {"IDX64", vw == 4 && ppt == 1}});
       EXPECT_TRUE(ref::check_conv(c, &f)) << "VW " << vw << " PPT " << ppt << " RPT " << rpt;
     }
 }

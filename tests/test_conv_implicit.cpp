@@ -6,8 +6,11 @@
 // sm_80+ the tensor-core variant.
 #include <gtest/gtest.h>
 
+#include <iterator>
+
 #include "kernels/families.hpp"
 #include "reference/conv_check.hpp"
+#include "support/gemm_fixture.hpp"
 #include "support/test_support.hpp"
 
 namespace optune {
@@ -31,7 +34,7 @@ constexpr ConvLayout NCHW = ConvLayout::NCHW, NHWC = ConvLayout::NHWC;
 // One activation throughout (relu6; bias and residual are runtime flags):
 // a program per layout pair and tile set, PoCL taking a second or more per
 // program.
-const detail::Params kImplicitSmall{{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}};
+const detail::Params kImplicitSmall{{"MWG", 16}, {"NWG", 4}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 4}, {"FLAT", 0}};
 
 ConvCase implicit_case(const Conv2dDesc& d, std::size_t i, DType t = DType::F32) {
   ConvCase c;
@@ -108,6 +111,7 @@ TEST(Conv, ImplicitTensorCores) {
       {{"MMA", 1}, {"MWG", 64}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}},
       {{"MMA", 1}, {"SPLITK", 4}},
       {{"MMA", 1}, {"FLAT", 1}},
+      {{"MMA", 1}, {"TAPS_INNER", 1}, {"SPLITK", 2}},
   };
   std::size_t i = 0;
   for (ConvLayout in : {NCHW, NHWC})
@@ -116,7 +120,7 @@ TEST(Conv, ImplicitTensorCores) {
         for (const Conv2dDesc& d : {conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, in, out),
                                     conv_desc(1, 40, 10, 9, 24, 3, 3, 2, 1, 2, in, out),
                                     conv_desc(3, 64, 7, 7, 80, 1, 1, 1, 0, 1, in, out)}) {
-          const ConvForce f = conv_force("implicit", "conv_implicit", tile_sets[i % 4]);
+          const ConvForce f = conv_force("implicit", "conv_implicit", tile_sets[i % std::size(tile_sets)]);
           EXPECT_TRUE(ref::check_conv(implicit_case(d, i++, t), &f));
         }
 }
@@ -149,6 +153,24 @@ TEST(Conv, ImplicitPacks) {
       c.offset = i % 3 == 0 ? 2 : 0;
       EXPECT_TRUE(ref::check_conv(c, &f)) << "VWM " << vwm << " VWN " << vwn;
     }
+}
+
+// The taps within each channel chunk (TAPS_INNER): the general shapes in two
+// layout pairs, a deep product of several chunks per tap, 16-bit storage
+// and a split depth.
+TEST(Conv, ImplicitTapsInner) {
+  detail::Params p = kImplicitSmall;
+  p["TAPS_INNER"] = 1;
+  std::size_t i = 0;
+  for (const auto& [in, out] : {std::pair{NCHW, NCHW}, std::pair{NHWC, NHWC}}) {
+    const ConvForce f = conv_force("implicit", "conv_implicit", p);
+    for (const Conv2dDesc& d : general_descs(in, out)) EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &f));
+    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(1, 37, 6, 7, 9, 3, 3, 1, 1, 1, in, out), i++), &f));
+    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 24, 5, 6, 12, 3, 3, 1, 1, 1, in, out), i++, DType::F16), &f));
+  }
+  p["SPLITK"] = 4;
+  const ConvForce f = conv_force("implicit", "conv_implicit", p);
+  EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, NCHW, NHWC), i++), &f));
 }
 
 // The depth split in slices (SPLITK): each slice's raw sums to scratch, then
@@ -211,6 +233,61 @@ TEST(Conv, ImplicitFlatDepth) {
     nchw.input_layout = nchw.output_layout = NCHW;
     EXPECT_TRUE(ref::check_conv(implicit_case(nchw, i++, DType::F16), &f)) << "SPLITK " << splitk;
   }
+}
+
+// The automatic rules on an H200's CUDA capabilities (132 compute units):
+// SPLITK 0 slices ResNet-50's deep 7 x 7 layer until the grid holds SK_FILL
+// work-items per compute unit, halved while a slice would hold less than
+// SK_MINK of the depth (0: 1024 on tensor cores, 256 SIMT), and leaves wide
+// layers whole; FLAT 2 takes the flat depth where a group's channels fill at
+// most a quarter of KWG over more than one tap. On a CPU SPLITK is 1.
+TEST(Conv, ImplicitAutomaticSplitAndFlat) {
+  const auto& fam = detail::families::conv_implicit();
+  Capabilities h200 = test::nvidia_caps(Backend::CUDA, 90);
+  h200.compute_units = 132;
+  h200.max_alloc_bytes = std::uint64_t(1) << 36;
+  const detail::Params d = fam.defaults(h200);
+  EXPECT_EQ(d.at("SPLITK"), 0);
+  EXPECT_EQ(d.at("FLAT"), 2);
+  const detail::Params simt{{"MWG", 128}, {"NWG", 64}, {"KWG", 16}, {"MDIMC", 16}, {"NDIMC", 16}, {"MMA", 0}};
+  const auto fit = [&](detail::Params p, const Conv2dDesc& desc, DType t = DType::F32) {
+    detail::ConvProblem pr = problem_of(desc);
+    pr.dtype = t;
+    return fam.fit(p, h200, pr);
+  };
+  const Conv2dDesc deep = conv_desc(32, 512, 7, 7, 512, 3, 3, 1, 1);   // 13 x 8 tiles, a depth of 4608
+  const Conv2dDesc wide = conv_desc(32, 64, 56, 56, 64, 3, 3, 1, 1);   // 784 tiles
+  const Conv2dDesc point = conv_desc(32, 1024, 14, 14, 256, 1, 1);      // 49 x 4 tiles, a depth of 1024
+  EXPECT_EQ(fit(simt, deep).at("SPLITK"), 4);  // 26624 work-items: 4 slices pass 132 x 512
+  EXPECT_EQ(fit(simt, wide).at("SPLITK"), 1);
+  EXPECT_EQ(fit(simt, point).at("SPLITK"), 2);
+  detail::Params p = simt;
+  p["SK_MINK"] = 2048;
+  EXPECT_EQ(fit(p, deep).at("SPLITK"), 2);
+  p["SK_FILL"] = 2048;
+  EXPECT_EQ(fit(p, wide).at("SPLITK"), 1);  // 2 slices would fill 132 x 2048; a depth of 576 holds none
+  p = simt;
+  p["MMA"] = 1;
+  EXPECT_EQ(fit(p, deep, DType::F16).at("SPLITK"), 4);   // 4608 over 4 slices of at least 1024
+  EXPECT_EQ(fit(p, point, DType::F16).at("SPLITK"), 1);  // 1024: one slice
+  EXPECT_EQ(fit(p, deep).at("SPLITK"), 4);               // f32: MMA off, 256 a slice
+  p = simt;
+  p["SPLITK"] = 2;  // a tuned count stays
+  EXPECT_EQ(fit(p, wide).at("SPLITK"), 2);
+
+  EXPECT_EQ(fit(simt, conv_desc(8, 3, 224, 224, 64, 7, 7, 2, 3)).at("FLAT"), 1);
+  EXPECT_EQ(fit(simt, conv_desc(8, 3, 224, 224, 64, 1, 1)).at("FLAT"), 0);  // one tap
+  EXPECT_EQ(fit(simt, conv_desc(8, 8, 28, 28, 64, 3, 3, 1, 1)).at("FLAT"), 0);
+  p = simt;
+  p["KWG"] = 32;
+  EXPECT_EQ(fit(p, conv_desc(8, 8, 28, 28, 64, 3, 3, 1, 1)).at("FLAT"), 1);
+  EXPECT_EQ(fit(p, conv_desc(8, 32, 28, 28, 64, 3, 3, 1, 1, 4)).at("FLAT"), 1);  // 8 channels per group
+  p["FLAT"] = 0;
+  EXPECT_EQ(fit(p, conv_desc(8, 3, 224, 224, 64, 7, 7, 2, 3)).at("FLAT"), 0);
+
+  Capabilities cpu = h200;
+  cpu.type = DeviceType::CPU;
+  EXPECT_EQ(fam.defaults(cpu).at("SPLITK"), 1);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|named|conv-tune|conv-implicit|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|named|conv-tune|conv-implicit|ncu-detail|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -1033,8 +1033,29 @@ print(f"all kernels: {tot/1000:.1f} us")
 PY
 }
 
+# ncu's detailed sections (speed of light, memory, occupancy, launch, warp
+# states, instructions) for the first launch of a kernel in a bench:
+# NCU_ITEMS is ';'-separated "KERNEL_REGEX@BENCH ARGS" (e.g.
+# "conv_depthwise@conv --only 'dw3x3 nhwc f16' --no-reference"); one text
+# report per item in $OUT/ncu-N.txt and its headline figures in summary.txt.
+ncu_detail() {
+  local i=0 item regex args
+  IFS=';' read -r -a items <<<"${NCU_ITEMS:?NCU_ITEMS: KERNEL_REGEX@BENCH ARGS;...}"
+  for item in "${items[@]}"; do
+    i=$((i + 1)) regex=${item%%@*} args=${item#*@}
+    log "ncu $i: $regex in optune bench $args"
+    # (eval: ARGS may quote a case name with spaces.)
+    eval "timeout 200 ncu --set detailed --kernel-name 'regex:$regex' --launch-count 1 \
+      ./build/gpu/optune bench $args --device cuda:0" >"$OUT/ncu-$i.txt" 2>"$LOGS/ncu-$i.log" || STATUS=1
+    echo "ncu $i: $item" | tee -a "$OUT/summary.txt"
+    grep -E 'Duration|Memory Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc A|Local Memory|L1/TEX Cache Throughput' \
+      "$OUT/ncu-$i.txt" | sed 's/^ */  /' | tee -a "$OUT/summary.txt"
+  done
+}
+
 case "$WHAT" in
   build) build ;;
+  ncu-detail) build && ncu_detail ;;
   python) build && python_step ;;
   test) build && tests ;;
   sanitize) build && sanitize ;;

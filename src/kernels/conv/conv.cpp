@@ -151,7 +151,10 @@ std::vector<Parameter> ConvDepthwiseFamily::parameters(const Capabilities& caps)
           {"VW", lanes, 4, "NHWC: channels per work-item, loaded and stored as one pack"},
           {"PPT", {1, 2, 4, 8}, 1, "NHWC: output pixels along W per work-item"},
           {"RPT", {1, 2, 4, 8}, 4,
-           "output rows per work-item (with stride and dilation 1, each input row loaded once for all)"}};
+           "output rows per work-item (with stride and dilation 1, each input row loaded once for all)"},
+          {"IDX64", {0, 1}, 0,
+           "1: 64-bit division of the work-item's index (fit sets it where the grid passes 2^32 work-items; "
+           "0: 32-bit, a far shorter sequence)"}};
 }
 
 std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
@@ -198,6 +201,10 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
     p["PLC"] = p["VIN"] ? pr.pad_l : 0;
   }
   p["FAST"] = fast;
+  const std::int64_t rows = ceil_div(pr.oh, p["RPT"]);
+  const std::int64_t items = pr.in_nhwc ? pr.n * rows * ceil_div(pr.ow, p["PPT"]) * (pr.c / p["VW"])
+                                        : pr.n * pr.c * rows * ceil_div(pr.ow, p["WPT"]);
+  if (items > std::int64_t(0xffffffff)) p["IDX64"] = 1;
   return p;
 }
 

@@ -180,6 +180,12 @@ class ConvImplicitFamily : public ConvFamilyBase {
   Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  // Without SK_FILL and SK_MINK (host parameters).
+  Defines defines(const Params& p, const ConvProblem& problem) const override;
+  // SPLITK 0's count for these (fitted) tiles.
+  static std::int64_t auto_split(const Params& p, const Capabilities& caps, const ConvProblem& problem);
+  // FLAT 2's choice for the tuned KWG.
+  static std::int64_t auto_flat(const Params& p, const ConvProblem& problem);
   // The two stages of A and B tiles (float rows padded by one; MMA: 16-bit
   // rows padded by 8).
   static std::int64_t local_bytes(const Params& p);

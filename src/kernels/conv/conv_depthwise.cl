@@ -29,9 +29,9 @@
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DWPT=4 -DVEC=1 -DTYPE=half -DHALF_STORAGE=1
-// check-variant: -DWPT=4 -DVEC=1 -DVIN=1 -DPLC=1 -DFAST=1 -DRPT=4
+// check-variant: -DWPT=4 -DVEC=1 -DVIN=1 -DPLC=1 -DFAST=1 -DRPT=4 -DIDX64=1
 // check-variant: -DWPT=8 -DVEC=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DFR=5 -DFS=5 -DRPT=2
-// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=4 -DPPT=2 -DWPT=1 -DFAST=1 -DWVEC=1 -DRPT=2
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=4 -DPPT=2 -DWPT=1 -DFAST=1 -DWVEC=1 -DRPT=2 -DIDX64=1
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=8 -DPPT=4 -DWPT=1 -DTYPE=half -DHALF_STORAGE=1 -DWVEC=1
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=2 -DPPT=1 -DWPT=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DFAST=1 -DRPT=4
 
@@ -71,6 +71,9 @@
 #ifndef FAST
 #define FAST 0           // 1: stride 1 and dilation 1 (each input row of the tile loaded once)
 #endif
+#ifndef IDX64
+#define IDX64 0          // 1: the work-item's index divided in 64 bits (grids past 2^32 work-items)
+#endif
 #define TAPS (FR * FS)
 
 // The NV sums S[0 .. NV-1] of output elements oi ... (one pack) through the
@@ -102,12 +105,23 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
   const int CB = C / VW, XB = (OW + PPT - 1) / PPT;
   const ulong items = (ulong)N * (ulong)YB * (ulong)XB * (ulong)CB;
   if (id >= items) return;
-  const int c0 = (int)(id % (ulong)CB) * VW;
-  ulong t = id / (ulong)CB;
-  const int ox0 = (int)(t % (ulong)XB) * PPT;
-  t /= (ulong)XB;
-  const int oy0 = (int)(t % (ulong)YB) * RPT;
-  const ulong n = t / (ulong)YB;
+  // (32-bit division unless the grid passes 2^32 work-items, IDX64: 64-bit
+  // division is a far longer software sequence.)
+  int c0, ox0, oy0;
+  ulong n;
+  if (!IDX64) {
+    const uint i = (uint)id, t = i / (uint)CB, u = t / (uint)XB, v = u / (uint)YB;
+    c0 = (int)(i - t * (uint)CB) * VW;
+    ox0 = (int)(t - u * (uint)XB) * PPT;
+    oy0 = (int)(u - v * (uint)YB) * RPT;
+    n = v;
+  } else {
+    const ulong t = id / (ulong)CB, u = t / (ulong)XB;
+    c0 = (int)(id - t * (ulong)CB) * VW;
+    ox0 = (int)(t - u * (ulong)XB) * PPT;
+    oy0 = (int)(u % (ulong)YB) * RPT;
+    n = u / (ulong)YB;
+  }
 
   // The VW channels' weights, wf[l][tap]: FR FS VW consecutive elements.
   real wf[VW][TAPS];
@@ -136,6 +150,9 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
       for (int l = 0; l < VW; ++l) acc[j][p][l] = (real)0;
   const ulong img = in_off + n * (ulong)H * (ulong)W * (ulong)C + (ulong)c0;
 #if FAST
+  // The window's columns all inside the input (all but the edge tiles): its
+  // packs load without a test each.
+  const int inner = ox0 - PL >= 0 && ox0 - PL + PPT + FS - 1 <= W;
   // Input row oy0 - PT + ir serves output row oy0 + j through filter row ir - j.
 #pragma unroll
   for (int ir = 0; ir < RPT + FR - 1; ++ir) {
@@ -143,15 +160,24 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     if (iy < 0 || iy >= H) continue;
     const ulong row = img + (ulong)iy * (ulong)W * (ulong)C;
     real xs[PPT + FS - 1][VW];
+    if (inner) {
+      const ulong first = (row + (ulong)(ox0 - PL) * (ulong)C) / VW, step = (ulong)(C / VW);
 #pragma unroll
-    for (int u = 0; u < PPT + FS - 1; ++u) {
-      const int ix = ox0 - PL + u;
-      if (ix >= 0 && ix < W) {
-        const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, (row + (ulong)ix * (ulong)C) / VW, in);
+      for (int u = 0; u < PPT + FS - 1; ++u) {
+        const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, first + (ulong)u * step, in);
         OPTUNE_VUNPACK(VW, xv, xs[u]);
-      } else {
+      }
+    } else {
 #pragma unroll
-        for (int l = 0; l < VW; ++l) xs[u][l] = (real)0;
+      for (int u = 0; u < PPT + FS - 1; ++u) {
+        const int ix = ox0 - PL + u;
+        if (ix >= 0 && ix < W) {
+          const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, (row + (ulong)ix * (ulong)C) / VW, in);
+          OPTUNE_VUNPACK(VW, xv, xs[u]);
+        } else {
+#pragma unroll
+          for (int l = 0; l < VW; ++l) xs[u][l] = (real)0;
+        }
       }
     }
 #pragma unroll
@@ -209,11 +235,21 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
   const int XB = (OW + WPT - 1) / WPT;
   const ulong items = (ulong)N * (ulong)C * (ulong)YB * (ulong)XB;
   if (id >= items) return;
-  const int ox0 = (int)(id % (ulong)XB) * WPT;
-  const ulong t = id / (ulong)XB;
-  const int oy0 = (int)(t % (ulong)YB) * RPT;
-  const ulong plane = t / (ulong)YB;  // n C + c
-  const int c = (int)(plane % (ulong)C);
+  int ox0, oy0, c;
+  ulong plane;  // n C + c
+  if (!IDX64) {  // 32-bit division (above)
+    const uint i = (uint)id, t = i / (uint)XB, u = t / (uint)YB;
+    ox0 = (int)(i - t * (uint)XB) * WPT;
+    oy0 = (int)(t - u * (uint)YB) * RPT;
+    plane = u;
+    c = (int)(u % (uint)C);
+  } else {
+    const ulong t = id / (ulong)XB;
+    ox0 = (int)(id - t * (ulong)XB) * WPT;
+    oy0 = (int)(t % (ulong)YB) * RPT;
+    plane = t / (ulong)YB;
+    c = (int)(plane % (ulong)C);
+  }
 
   real wf[TAPS];
 #pragma unroll

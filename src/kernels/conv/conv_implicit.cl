@@ -24,6 +24,10 @@
 // group stages KWG-deep tiles of A and B in local memory, two stages: the
 // next tile's global loads go into registers before the arithmetic on the
 // current one, and land in the other stage after it (one barrier per step).
+// Without FLAT a step is one tap by one chunk of KWG channels, the chunks
+// within each tap (TAPS_INNER: the taps within each chunk, so that the steps
+// of one chunk reread the same input rows and weight sectors while they are
+// in cache).
 // With FLAT the depth runs in chunks of KWG over all of (c, r, s) in the
 // weights' order, each element's channel and tap taken from its index: for
 // few channels per group, where a tap's chunk would be mostly zeros.
@@ -56,6 +60,7 @@
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DOUT_NHWC=1 -DMWG=32 -DNWG=16 -DKWG=8 -DMDIMC=8 -DNDIMC=8
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DMWG=256 -DNWG=128 -DKWG=8 -DMDIMC=32 -DNDIMC=16
 // check-variant: -DIN_NHWC=1 -DAV=4 -DVWM=4 -DVWN=2 -DMWG=64 -DNWG=16 -DKWG=16 -DMDIMC=8 -DNDIMC=4 -DSPLITK=4
+// check-variant: -DTAPS_INNER=1 -DVWM=4 -DVWN=4 -DSPLITK=2
 // check-variant: -DFLAT=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DSPLITK=2
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DAV=2 -DVWM=2
 // check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
@@ -180,8 +185,13 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
         }
       }
 #else
+#if TAPS_INNER
+      const int chunk = (t + 1) / RS, tap = t + 1 - chunk * RS;
+      const int c0 = chunk * KWG;
+#else
       const int tap = (t + 1) / chunks;
       const int c0 = (t + 1 - tap * chunks) * KWG;
+#endif
       const int r = tap / S;
       const int dy = r * DH, dx = (tap - r * S) * DW;
       for (int a = 0; a < AMI; ++a) {

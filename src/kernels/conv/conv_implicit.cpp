@@ -54,12 +54,54 @@ std::vector<Parameter> ConvImplicitFamily::parameters(const Capabilities& caps) 
           {"MMA", {0, 1}, 0, "1: the product on tensor cores (mma.sync m16n8k16; CUDA sm_80+, f16 and bf16)"},
           {"VWM", {1, 2, 4}, 1, "SIMT: a work-item's rows read from the local tile as packs of VWM"},
           {"VWN", {1, 2, 4}, 1, "SIMT: a work-item's columns read from the local tile as packs of VWN"},
-          {"FLAT", {0, 1}, 0,
+          {"FLAT", {0, 1, 2}, 2,
            "1: the depth in chunks of KWG over channels and taps together (few channels per group: a tap's "
-           "chunk would be mostly zeros)"},
-          {"SPLITK", {1, 2, 4, 8, 16}, 1,
+           "chunk would be mostly zeros); 2: automatic, 1 where a group's channels fill at most a quarter of "
+           "KWG and the filter has more than one tap"},
+          {"TAPS_INNER", {0, 1}, 0,
+           "1: the steps run the taps within each chunk of channels (cache reuse of its input rows and weights); "
+           "0: the chunks within each tap"},
+          {"SPLITK", {0, 1, 2, 4, 8, 16}, cpu ? 1 : 0,
            "slices of the depth per tile: raw sums to scratch, then conv_implicit_sum adds them in order and "
-           "applies the epilogue (1: the epilogue in the product's store)"}};
+           "applies the epilogue (1: the epilogue in the product's store; 0: automatic, see SK_FILL, SK_MINK)"},
+          {"SK_FILL", {256, 512, 768, 1024, 2048}, 512,
+           "SPLITK 0: slices until the grid holds this many work-items per compute unit"},
+          {"SK_MINK", {0, 128, 256, 512, 1024, 2048}, 0,
+           "SPLITK 0: the least depth (channels times taps) of a slice; 0: 1024 on tensor cores, 256 SIMT"}};
+}
+
+// SPLITK 0: the least of 2, 4, 8, 16 slices that brings the grid's
+// work-items to SK_FILL per compute unit, halved while a slice would hold
+// less than SK_MINK of the depth; 1 where the tiles alone reach it. (H200,
+// ResNet-50 b32: the 7 x 7 and 14 x 14 layers of 13 to 49 pixel tiles take
+// 2 to 8 slices, 0.8x their time; wider layers none.)
+std::int64_t ConvImplicitFamily::auto_split(const Params& p, const Capabilities& caps, const ConvProblem& pr) {
+  const std::int64_t items = tiles(p, pr) * p.at("MDIMC") * p.at("NDIMC");
+  const std::int64_t target = std::max<std::int64_t>(caps.compute_units, 1) * p.at("SK_FILL");
+  if (items >= target) return 1;
+  const std::int64_t mink = p.at("SK_MINK") ? p.at("SK_MINK") : p.at("MMA") ? 1024 : 256;
+  const std::int64_t depth = pr.c / pr.groups * pr.r * pr.s;
+  std::int64_t s = 2;
+  while (s < 16 && items * s < target) s *= 2;
+  while (s > 1 && depth < s * mink) s /= 2;
+  return s;
+}
+
+// FLAT 2's choice: the flat depth where a group's channels fill at most a
+// quarter of a tap's chunk (KWG) and the filter has more than one tap.
+std::int64_t ConvImplicitFamily::auto_flat(const Params& p, const ConvProblem& pr) {
+  return pr.r * pr.s > 1 && 4 * (pr.c / pr.groups) <= p.at("KWG");
+}
+
+Defines ConvImplicitFamily::defines(const Params& p, const ConvProblem& pr) const {
+  Params kernel = p;
+  kernel.erase("SK_FILL");  // host parameters: one program for every rule
+  kernel.erase("SK_MINK");
+  // fit resolves the automatic values; parameters compiled unfitted (the
+  // NVRTC checks) take what they would resolve to without the grid.
+  if (kernel.count("SPLITK") && kernel["SPLITK"] == 0) kernel["SPLITK"] = 1;
+  if (kernel.count("FLAT") && kernel["FLAT"] == 2) kernel["FLAT"] = auto_flat(kernel, pr);
+  return ConvFamilyBase::defines(kernel, pr);
 }
 
 std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
@@ -103,6 +145,7 @@ std::int64_t ConvImplicitFamily::local_bytes(const Params& p) {
 
 Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
   Params p = complete(tuned, caps);
+  if (p["FLAT"] == 2) p["FLAT"] = auto_flat(p, pr);
   // The tensor cores where the device and type have them (a tuned f16
   // entry's MMA = 1 runs SIMT on another device).
   if (p["MMA"] && !mma_device(caps, pr)) p["MMA"] = 0;
@@ -137,6 +180,7 @@ Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, co
   // No more slices than the depth has steps (taps times channel chunks), nor
   // than scratch and the grid hold.
   const std::int64_t steps = p["FLAT"] ? ceil_div(depth, p["KWG"]) : pr.r * pr.s * ceil_div(depth, p["KWG"]);
+  if (p["SPLITK"] == 0) p["SPLITK"] = auto_split(p, caps, pr);
   while (p["SPLITK"] > 1 && (p["SPLITK"] > steps || !check(p, caps, pr).empty())) p["SPLITK"] /= 2;
   // NHWC: a loader's channels as one pack (16 bytes at most) where the
   // group's channels, the pixel stride and the input's offset keep every

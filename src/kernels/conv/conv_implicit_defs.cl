@@ -35,6 +35,9 @@
 #if FLAT && AV > 1
 #error "conv_implicit: FLAT loads element by element (AV 1)"
 #endif
+#ifndef TAPS_INNER
+#define TAPS_INNER 0     // 1: the steps run the taps within each channel chunk (0: the chunks within each tap)
+#endif
 #ifndef SPLITK
 #define SPLITK 1         // slices of the depth per tile (> 1: raw sums to `part`, conv_implicit_sum finishes)
 #endif
