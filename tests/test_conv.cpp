@@ -14,6 +14,7 @@
 #include "kernels/families.hpp"
 #include "ops/gemm_ops.hpp"
 #include "reference/conv_check.hpp"
+#include "support/gemm_fixture.hpp"
 #include "support/test_support.hpp"
 
 namespace optune {
@@ -91,7 +92,7 @@ TEST(Conv, DepthwiseNchwEveryWorkPerItem) {
       ConvCase c;
       c.desc = d;
       const ConvForce f = conv_force("depthwise", "conv_depthwise",
-                                     {{"WPT", wpt}, {"RPT", rpt}, {"WGS", 64}, {"VW", 1}, {"PPT", 1}, {"IDX64", wpt == 8}});
+                                     {{"WPT", wpt}, {"RPT", rpt}, {"WGS", 64}, {"VW", 1}, {"PPT", 1}, {"IDX64", wpt == 8}, {"FILL", 0}});
       EXPECT_TRUE(ref::check_conv(c, &f)) << "WPT " << wpt << " RPT " << rpt;
     }
 }
@@ -103,9 +104,43 @@ TEST(Conv, DepthwiseNhwcEveryPack) {
       ConvCase c;
       c.desc = d;
       const ConvForce f = conv_force("depthwise", "conv_depthwise",
-                                     {{"VW", vw}, {"PPT", ppt}, {"RPT", rpt}, {"WGS", 32}, {"WPT", 1}, {"IDX64", vw == 4 && ppt == 1}});
+                                     {{"VW", vw}, {"PPT", ppt}, {"RPT", rpt}, {"WGS", 32}, {"WPT", 1}, {"IDX64", vw == 4 && ppt == 1}, {"FILL", 0}});
       EXPECT_TRUE(ref::check_conv(c, &f)) << "VW " << vw << " PPT " << ppt << " RPT " << rpt;
     }
+}
+
+// fit's FILL on an H200's CUDA capabilities (132 compute units): a small
+// layer (MobileNetV2 b1's 192 channels at 28 x 28, stride 2) takes fewer
+// rows, then pixels, per work-item than the large layer's entry until the
+// grid holds FILL work-items per compute unit or none are left to give; the
+// large layer keeps the entry; FILL 0 and CPUs (default 0) keep it always.
+TEST(Conv, DepthwiseFillsTheDevice) {
+  const auto& fam = detail::families::conv_depthwise();
+  Capabilities h200 = test::nvidia_caps(Backend::CUDA, 90);
+  h200.compute_units = 132;
+  const detail::Params entry{{"VW", 4}, {"PPT", 8}, {"RPT", 2}, {"WGS", 128}};
+  const auto fit = [&](const detail::Params& p, const Conv2dDesc& d) {
+    detail::ConvProblem pr = problem_of(d);
+    pr.dtype = DType::F16;
+    return fam.fit(p, h200, pr);
+  };
+  const Conv2dDesc small = conv_desc(1, 192, 28, 28, 192, 3, 3, 2, 1, 192, NHWC, NHWC);
+  const Conv2dDesc large = conv_desc(8, 256, 112, 112, 256, 3, 3, 1, 1, 256, NHWC, NHWC);
+  EXPECT_EQ(fit(entry, small).at("RPT"), 1);
+  EXPECT_EQ(fit(entry, small).at("PPT"), 1);  // 14 x 14 x 48 work-items: still under, none left to give
+  EXPECT_EQ(fit(entry, large).at("RPT"), 2);
+  EXPECT_EQ(fit(entry, large).at("PPT"), 8);
+  EXPECT_EQ(fit(entry, conv_desc(8, 96, 112, 112, 96, 3, 3, 2, 1, 96, NHWC, NHWC)).at("PPT"), 4);  // 37632, at one row 75264
+  detail::Params fixed = entry;
+  fixed["FILL"] = 0;
+  EXPECT_EQ(fit(fixed, small).at("RPT"), 2);
+  EXPECT_EQ(fit(fixed, small).at("PPT"), 8);
+  const Conv2dDesc nchw = conv_desc(1, 192, 28, 28, 192, 3, 3, 2, 1, 192);
+  EXPECT_EQ(fit({{"WPT", 4}, {"RPT", 8}}, nchw).at("RPT"), 1);  // NCHW: rows only
+  EXPECT_EQ(fit({{"WPT", 4}, {"RPT", 8}}, nchw).at("WPT"), 4);
+  Capabilities cpu = h200;
+  cpu.type = DeviceType::CPU;
+  EXPECT_EQ(fam.defaults(cpu).at("FILL"), 0);
 }
 
 // A depthwise case of C channels with bias and residual in type t and layout

@@ -22,6 +22,14 @@ std::int64_t max_lanes(const Capabilities& caps) { return caps.backend == Backen
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+// conv_depthwise's work-items: RPT rows by WPT (NCHW) or PPT (NHWC) pixels
+// of one channel (NCHW) or VW channels (NHWC) each.
+std::int64_t depthwise_items(const Params& p, const ConvProblem& pr) {
+  const std::int64_t rows = ceil_div(pr.oh, p.at("RPT"));
+  return pr.in_nhwc ? pr.n * rows * ceil_div(pr.ow, p.at("PPT")) * (pr.c / p.at("VW"))
+                    : pr.n * pr.c * rows * ceil_div(pr.ow, p.at("WPT"));
+}
+
 Geometry one_dim(std::int64_t items, std::int64_t wgs) {
   Geometry g;
   g.local[0] = std::size_t(wgs);
@@ -152,6 +160,9 @@ std::vector<Parameter> ConvDepthwiseFamily::parameters(const Capabilities& caps)
           {"PPT", {1, 2, 4, 8}, 1, "NHWC: output pixels along W per work-item"},
           {"RPT", {1, 2, 4, 8}, 4,
            "output rows per work-item (with stride and dilation 1, each input row loaded once for all)"},
+          {"FILL", {0, 256, 512, 1024, 2048}, caps.type == DeviceType::CPU ? 0 : 1024,
+           "work-items per compute unit that fit keeps by fewer rows (RPT), then pixels (PPT), per work-item "
+           "(small layers; 0: the tuned sizes always)"},
           {"IDX64", {0, 1}, 0,
            "1: 64-bit division of the work-item's index (fit sets it where the grid passes 2^32 work-items; "
            "0: 32-bit, a far shorter sequence)"}};
@@ -186,11 +197,18 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
     p["WPT"] = 1;
     p["VW"] = std::min(p["VW"], max_lanes(caps));
     while (p["VW"] > 1 && (pr.c % p["VW"] || pr.align % p["VW"])) p["VW"] /= 2;
+  } else {
+    p["VW"] = p["PPT"] = 1;
+  }
+  // A layer too small to give FILL work-items per compute unit (the tuned
+  // sizes are a large layer's): fewer rows, then pixels, per work-item.
+  const std::int64_t fill = std::int64_t(caps.compute_units) * p["FILL"];
+  while (depthwise_items(p, pr) < fill && (p["RPT"] > 1 || p["PPT"] > 1)) p[p["RPT"] > 1 ? "RPT" : "PPT"] /= 2;
+  if (pr.in_nhwc) {
     p["VEC"] = p["VIN"] = p["PLC"] = 0;
     // The VW channels' weights as packs where their offset allows.
     p["WVEC"] = p["VW"] > 1 && pr.wt_align % p["VW"] == 0;
   } else {
-    p["VW"] = p["PPT"] = 1;
     p["WVEC"] = 0;
     // The WPT outputs go out as one pack where every row starts on a pack.
     const std::int64_t wpt = p["WPT"];
@@ -201,22 +219,18 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
     p["PLC"] = p["VIN"] ? pr.pad_l : 0;
   }
   p["FAST"] = fast;
-  const std::int64_t rows = ceil_div(pr.oh, p["RPT"]);
-  const std::int64_t items = pr.in_nhwc ? pr.n * rows * ceil_div(pr.ow, p["PPT"]) * (pr.c / p["VW"])
-                                        : pr.n * pr.c * rows * ceil_div(pr.ow, p["WPT"]);
-  if (items > std::int64_t(0xffffffff)) p["IDX64"] = 1;
+  if (depthwise_items(p, pr) > std::int64_t(0xffffffff)) p["IDX64"] = 1;
   return p;
 }
 
 Geometry ConvDepthwiseFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
-  const std::int64_t rows = ceil_div(pr.oh, p.at("RPT"));
-  const std::int64_t items = pr.in_nhwc ? pr.n * rows * ceil_div(pr.ow, p.at("PPT")) * (pr.c / p.at("VW"))
-                                        : pr.n * pr.c * rows * ceil_div(pr.ow, p.at("WPT"));
-  return one_dim(items, p.at("WGS"));
+  return one_dim(depthwise_items(p, pr), p.at("WGS"));
 }
 
 Defines ConvDepthwiseFamily::defines(const Params& p, const ConvProblem& pr) const {
-  Defines d = ConvFamilyBase::defines(p, pr);
+  Params kernel = p;
+  kernel.erase("FILL");  // a host parameter
+  Defines d = ConvFamilyBase::defines(kernel, pr);
   d.emplace_back("FR", std::to_string(pr.r));
   d.emplace_back("FS", std::to_string(pr.s));
   return d;
