@@ -173,39 +173,6 @@ TEST(Conv, ImplicitTapsInner) {
   EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, NCHW, NHWC), i++), &f));
 }
 
-// The weights transposed into scratch first (WT, conv_implicit_wt): the
-// general shapes in two layout pairs (groups among them), 16-bit storage,
-// with a split depth and a flat one, at tensor offsets; tensor cores read the
-// weights in place (check refuses WT with MMA, fit turns it off).
-TEST(Conv, ImplicitTransposedWeights) {
-  detail::Params p = kImplicitSmall;
-  p["WT"] = 1;
-  std::size_t i = 0;
-  for (const auto& [in, out] : {std::pair{NCHW, NHWC}, std::pair{NHWC, NCHW}}) {
-    const ConvForce f = conv_force("implicit", "conv_implicit", p);
-    for (const Conv2dDesc& d : general_descs(in, out)) EXPECT_TRUE(ref::check_conv(implicit_case(d, i++), &f));
-  }
-  const ConvForce f = conv_force("implicit", "conv_implicit", p);
-  EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 24, 5, 6, 12, 3, 3, 1, 1, 2, NHWC, NHWC), 1, DType::F16), &f));
-  EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(1, 6, 5, 9, 10, 3, 3, 1, 1, 2, NCHW, NCHW), 2, DType::BF16), &f));
-  for (const auto& [key, value] : {std::pair<const char*, std::int64_t>{"SPLITK", 4}, {"FLAT", 1}}) {
-    detail::Params q = p;
-    q[key] = value;
-    const ConvForce fq = conv_force("implicit", "conv_implicit", q);
-    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(2, 21, 9, 11, 37, 3, 3, 1, 1, 1, NCHW, NCHW), i++), &fq)) << key;
-    EXPECT_TRUE(ref::check_conv(implicit_case(conv_desc(1, 3, 15, 13, 8, 7, 7, 2, 3, 1, NHWC, NHWC), i++), &fq)) << key;
-  }
-  const auto& fam = detail::families::conv_implicit();
-  Capabilities h200 = test::nvidia_caps(Backend::CUDA, 90);
-  detail::ConvProblem f16 = problem_of(conv_desc(1, 32, 8, 8, 32, 3, 3, 1, 1));
-  f16.dtype = DType::F16;
-  detail::Params mma = fam.defaults(h200);
-  mma["MMA"] = 1;
-  mma["WT"] = 1;
-  EXPECT_NE(fam.check(mma, h200, f16), "");
-  EXPECT_EQ(fam.fit(mma, h200, f16).at("WT"), 0);
-}
-
 // The depth split in slices (SPLITK): each slice's raw sums to scratch, then
 // conv_implicit_sum adds them in slice order through the epilogue (bias,
 // residual, the residual in place), over layout pairs, groups, stride 2,

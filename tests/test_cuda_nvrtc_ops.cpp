@@ -389,9 +389,6 @@ TEST(CudaNvrtcOps, ConvDefines) {
                                                 {"VWN", 4}, {"SPLITK", 4}, {"MMA", 0}}),
                                           caps, big));
               sets.push_back(implicit.fit(with({{"FLAT", 1}, {"SPLITK", 2}}), caps, big));
-              // The weights transposed (SIMT), with a taps-inner order.
-              sets.push_back(implicit.fit(with({{"WT", 1}, {"TAPS_INNER", 1}, {"VWM", 4}, {"VWN", 4}, {"MMA", 0}}),
-                                          caps, big));
             }
             for (const Params& p : sets) {
               EXPECT_EQ(implicit.check(p, caps, big), "");

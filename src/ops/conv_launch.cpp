@@ -443,45 +443,20 @@ class ImplicitCandidate : public ConvCandidate {
   std::string passed_over(const ConvProblem& pr) const override {
     return pr.depthwise() ? "depthwise (a product one output channel wide per group)" : "";
   }
-  // With WT the weights are transposed into scratch first (slot 2,
-  // conv_implicit_wt) and the product reads them there. With SPLITK > 1 the
-  // slices' raw sums go to scratch (slot 3, laid out as the output, one copy
-  // per slice) and conv_implicit_sum adds them in slice order through the
-  // epilogue.
+  // With SPLITK > 1 the slices' raw sums go to scratch (slot 3, laid out as
+  // the output, one copy per slice) and conv_implicit_sum adds them in slice
+  // order through the epilogue.
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
     const ConvImplicitFamily& fam = families::conv_implicit();
     const std::int64_t splitk = p.at("SPLITK");
-    const bool wt = p.at("WT") != 0;
-    if (splitk <= 1 && !wt) {
+    if (splitk <= 1) {
       launch_every_size(fam, q, c, p, wait, span);
       return;
     }
     const ConvProblem& pr = c.problem;
     const std::size_t total = std::size_t(pr.outputs());
-    const std::int64_t kd = pr.c / pr.groups * pr.r * pr.s, weights = pr.k * kd;
-    ScratchLease s = lease_scratch(q, {0, 0, wt ? std::size_t(weights) * dtype_size(pr.dtype) : 0,
-                                       splitk > 1 ? std::size_t(splitk) * total * sizeof(float) : 0});
-    ConvCall call = c;
-    WaitList first = wait;
-    if (wt) {
-      KernelPtr transpose = compile_kernel(q, fam.entry_program(p, pr, "conv_implicit_wt"));
-      Geometry g;
-      g.dims = 1;
-      g.local[0] = 256;
-      g.global[0] = std::size_t((weights + 255) / 256 * 256);
-      const Event e = launch_kernel(q, *transpose,
-                                    {int_arg(pr.groups), int_arg(pr.k / pr.groups), int_arg(kd),
-                                     KernelArg::buffer(*c.wt.mem), ulong_arg(c.wt.offset), KernelArg::buffer(*s.slot[2])},
-                                    g, wait, &p);
-      span.add(e);
-      first = {e};
-      call.wt = ConvTensor{s.slot[2], 0};
-    }
-    if (splitk <= 1) {
-      launch_every_size(fam, q, call, p, first, span);
-      return;
-    }
-    const Event summed = launch_every_size(fam, q, call, p, first, span, {KernelArg::buffer(*s.slot[3])});
+    ScratchLease s = lease_scratch(q, {0, 0, 0, std::size_t(splitk) * total * sizeof(float)});
+    const Event summed = launch_every_size(fam, q, c, p, wait, span, {KernelArg::buffer(*s.slot[3])});
     std::vector<KernelArg> args{int_arg(pr.n), int_arg(pr.k), int_arg(pr.oh), int_arg(pr.ow),
                                 KernelArg::buffer(*s.slot[3])};
     // The tensor block from the bias on.

@@ -61,8 +61,6 @@
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DMWG=256 -DNWG=128 -DKWG=8 -DMDIMC=32 -DNDIMC=16
 // check-variant: -DIN_NHWC=1 -DAV=4 -DVWM=4 -DVWN=2 -DMWG=64 -DNWG=16 -DKWG=16 -DMDIMC=8 -DNDIMC=4 -DSPLITK=4
 // check-variant: -DTAPS_INNER=1 -DVWM=4 -DVWN=4 -DSPLITK=2
-// check-variant: -DWT=1 -DVWM=4 -DVWN=4 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DAV=4
-// check-variant: -DWT=1 -DFLAT=1 -DMWG=64 -DNWG=16 -DKWG=16 -DMDIMC=8 -DNDIMC=4
 // check-variant: -DFLAT=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DSPLITK=2
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1 -DAV=2 -DVWM=2
 // check-variant-cuda: -DMMA=1 -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
@@ -127,17 +125,9 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
     a_y[a] = m < M ? oy * SH - PT : -1 - DH * (R - 1);
     a_x[a] = ox * SW - PL;
   }
-  // This work-item's B columns: their first weight (group g's column n),
-  // and WT_AT the weight of column n at depth kk (c RS + tap).
-#if WT
-  const int lb_n = lid % LBN, lb_k = lid / LBN;
-  const ulong w_col0 = wt_off + (ulong)g * (ulong)KD * (ulong)Kg + (ulong)n0;
-#define WT_AT(n, kk) (w_col0 + (ulong)(kk) * (ulong)Kg + (ulong)(n))
-#else
+  // This work-item's B columns: their first weight (group g's column n).
   const int lb_k = lid % LBK, lb_n = lid / LBK;
   const ulong w_col0 = wt_off + (ulong)(g * Kg + n0) * (ulong)KD;
-#define WT_AT(n, kk) (w_col0 + (ulong)(n) * (ulong)KD + (ulong)(kk))
-#endif
 
 #if MMA && AV > 1
   apack_t ra[AKI][AMI];
@@ -191,7 +181,7 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
         const int kk = k0 + lb_k + b * LBK;
         for (int j = 0; j < BNI; ++j) {
           const int n = lb_n + j * LBN;
-          rb[b][j] = kk < KD && n0 + n < Kg ? STAGE_LOAD(wt, WT_AT(n, kk)) : STAGE_ZERO;
+          rb[b][j] = kk < KD && n0 + n < Kg ? STAGE_LOAD(wt, w_col0 + (ulong)n * (ulong)KD + (ulong)kk) : STAGE_ZERO;
         }
       }
 #else
@@ -233,7 +223,7 @@ void conv_implicit(const int N, const int C, const int H, const int W, const int
         for (int j = 0; j < BNI; ++j) {
           const int n = lb_n + j * LBN;
           const int inside = c < Cg && n0 + n < Kg;
-          rb[b][j] = inside ? STAGE_LOAD(wt, WT_AT(n, c * RS + tap)) : STAGE_ZERO;
+          rb[b][j] = inside ? STAGE_LOAD(wt, w_col0 + (ulong)n * (ulong)KD + (ulong)(c * RS + tap)) : STAGE_ZERO;
         }
       }
 #endif
@@ -383,24 +373,4 @@ void conv_implicit_sum(const int N, const int K, const int OH, const int OW, __g
   const real v = conv_finish((real)sum, flags, conv_bias(flags, bias, bias_off, k), conv_residual(flags, res, res_off + i),
                              act_p0, act_p1);
   GEMM_STORE(v, out, out_off + i);
-}
-
-// WT: the weights transposed for the loaders, wtT[(g KD + kk) Kg + n] =
-// wt[wt_off + (g Kg + n) KD + kk] (KD = C / G R S, kk = c R S + tap): a
-// B tile's row of n contiguous. One work-item per element, the writes
-// contiguous.
-__kernel OPTUNE_WG_SIZE(256, 1, 1)
-void conv_implicit_wt(const int G, const int Kg, const int KD, __global const TYPE* wt, const ulong wt_off,
-                      __global TYPE* wtT) {
-  const ulong total = (ulong)G * (ulong)KD * (ulong)Kg;
-  const ulong i = get_global_id(0);
-  if (i >= total) return;
-  const ulong t = i / (ulong)Kg, g = t / (ulong)KD;
-  const ulong n = i - t * (ulong)Kg, kk = t - g * (ulong)KD;
-  const ulong from = wt_off + (g * (ulong)Kg + n) * (ulong)KD + kk;
-#if HALF_STORAGE || BF16_STORAGE
-  ((__global ushort*)wtT)[i] = ((__global const ushort*)wt)[from];  // the 16 bits as they are
-#else
-  wtT[i] = wt[from];
-#endif
 }

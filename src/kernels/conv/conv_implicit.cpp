@@ -58,9 +58,6 @@ std::vector<Parameter> ConvImplicitFamily::parameters(const Capabilities& caps) 
            "1: the depth in chunks of KWG over channels and taps together (few channels per group: a tap's "
            "chunk would be mostly zeros); 2: automatic, 1 where a group's channels fill at most a quarter of "
            "KWG and the filter has more than one tap"},
-          {"WT", {0, 1}, 0,
-           "SIMT: 1 reads the weights transposed into scratch first (conv_implicit_wt: a tile's row of output "
-           "channels contiguous; 0: in place, a tap's channels R S apart)"},
           {"TAPS_INNER", {0, 1}, 0,
            "1: the steps run the taps within each chunk of channels (cache reuse of its input rows and weights); "
            "0: the chunks within each tap"},
@@ -129,7 +126,6 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
     if (!mma_device(caps, pr)) return "MMA needs CUDA compute capability 8.0 or newer and f16 or bf16 storage";
     if (std::string why = mma_tiling(p); !why.empty()) return why;
     if (vwm > 1 || vwn > 1) return "MMA reads fragments, not packs (VWM and VWN 1)";
-    if (p.at("WT")) return "WT is the SIMT product's (MMA reads the weights in place)";
   }
   if (std::uint64_t(local_bytes(p)) > limit) return "the two stages of local tiles exceed the local memory";
   const std::int64_t splitk = p.at("SPLITK");
@@ -153,10 +149,7 @@ Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, co
   // The tensor cores where the device and type have them (a tuned f16
   // entry's MMA = 1 runs SIMT on another device).
   if (p["MMA"] && !mma_device(caps, pr)) p["MMA"] = 0;
-  if (p["MMA"]) {
-    p["VWM"] = p["VWN"] = 1;
-    p["WT"] = 0;
-  }
+  if (p["MMA"]) p["VWM"] = p["VWN"] = 1;
   // Too large a work-group for the device: fewer work-items, tiles alike.
   for (const char* dim : {"NDIMC", "MDIMC"}) {
     const std::string tile = std::string(dim) == "NDIMC" ? "NWG" : "MWG";

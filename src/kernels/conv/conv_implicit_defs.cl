@@ -35,12 +35,6 @@
 #if FLAT && AV > 1
 #error "conv_implicit: FLAT loads element by element (AV 1)"
 #endif
-#ifndef WT
-#define WT 0             // SIMT: 1 reads the weights transposed (conv_implicit_wt's G x KD x Kg, n contiguous)
-#endif
-#if WT && MMA
-#error "conv_implicit: WT is the SIMT product's (MMA reads the weights in place)"
-#endif
 #ifndef TAPS_INNER
 #define TAPS_INNER 0     // 1: the steps run the taps within each channel chunk (0: the chunks within each tap)
 #endif
@@ -71,17 +65,9 @@
 // Work-item tx's row i and ty's column j of the tile (SIMT; MMA: VWM = VWN = 1).
 #define MROW(i) (((i) / VWM) * (MDIMC * VWM) + tx * VWM + (i) % VWM)
 #define NCOL(j) (((j) / VWN) * (NDIMC * VWN) + ty * VWN + (j) % VWN)
-// The B tile's loaders: LBK along the channels by LBN along n (the
-// channels fastest: the weights in place, a column's depth contiguous); with
-// WT LBN along n fastest (the transposed weights, depth-major, a row of n
-// contiguous).
-#if WT
-#define LBN (NWG < IWGS ? NWG : IWGS)
-#define LBK (IWGS / LBN)
-#else
+// The B tile's loaders: LBK along the channels by LBN along n.
 #define LBK (KWG < IWGS ? KWG : IWGS)
 #define LBN (IWGS / LBK)
-#endif
 #define BNI (NWG / LBN)
 #define BKI (KWG / LBK)
 
