@@ -1,0 +1,341 @@
+// blas2_dense: the blas2 program's dense gemv and ger kernels by packs of VW
+// (real types; complex ones with VW 1; not compiled with HALF), after
+// blas2_defs.cl (blas2.cl describes the routines and their flags).
+//
+// check-prepend: blas/blas_storage.cl blas/blas2_defs.cl
+// check-variant: -DTYPE=float -DREAL=float -DVW=4
+// check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1
+
+#if !HALF
+// ---- dense gemv and ger: packs of VW elements, several loads in flight ----
+//
+// A pack is VW consecutive elements along A's contiguous direction: one
+// aligned access where the host allows it (F_VEC: A's base and leading
+// dimension multiples of VW, and the pack wholly inside the matrix), else
+// its lanes one by one (lanes past the matrix are 0 and never written).
+// Complex types run VW 1 (an element is already a pair).
+#define VT OPTUNE_VEC(TYPE, VW)
+#if VW == 1
+#define VZERO ZERO
+#else
+#define VZERO OPTUNE_SPLAT(TYPE, VW, (TYPE)0)
+#endif
+#if VW == 1
+#define PLOAD(p, at) ((p)[at])
+#define PSTORE(v, p, at) ((p)[at] = (v))
+#else
+#define PLOAD(p, at) (*(__global const VT*)((p) + (at)))
+#define PSTORE(v, p, at) (*(__global VT*)((p) + (at)) = (v))
+#endif
+
+// The pack whose lane 0 is a[at], lanes ls apart, nl of them inside M.
+OPTUNE_FUNC VT blas2_pack(__global const TYPE* a, const long at, const long ls, const int nl, const bool vec) {
+#if VW == 1
+  return a[at];
+#else
+  if (vec && nl == VW) return PLOAD(a, at);
+  TYPE l[VW];
+  for (int k = 0; k < VW; ++k) l[k] = k < nl ? a[at + k * ls] : (TYPE)0;
+  return OPTUNE_VPACK(TYPE, VW, l);
+#endif
+}
+
+// Lane k of a pack.
+OPTUNE_FUNC TYPE blas2_lane(const VT v, const int k) {
+#if VW == 1
+  return v;
+#elif VW == 2
+  return k == 0 ? v.x : v.y;
+#else
+  return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w;
+#endif
+}
+
+// x's elements j .. j + nl - 1 as a pack (0 past nl).
+OPTUNE_FUNC VT blas2_xpack(__global const TYPE* x, const ulong xb, const long incx, const long j, const int nl) {
+#if VW == 1
+  return AT(x, xb, incx, j);
+#else
+  TYPE l[VW];
+  for (int k = 0; k < VW; ++k) l[k] = k < nl ? AT(x, xb, incx, j + k) : (TYPE)0;
+  return OPTUNE_VPACK(TYPE, VW, l);
+#endif
+}
+
+// Part k of the split sums, read past the caches (another group wrote it).
+OPTUNE_FUNC TYPE blas2_read_part(__global TYPE* part, const long k) {
+  volatile __global REAL* p = (volatile __global REAL*)part;
+#if COMPLEX
+  TYPE v;
+  v.x = p[2 * k];
+  v.y = p[2 * k + 1];
+  return v;
+#else
+  return p[k];
+#endif
+}
+
+// y_i for rows first .. first + nrows - 1 from the slices' sums, in slice order.
+OPTUNE_FUNC void blas2_add_slices(const long first, const long nrows, const ulong rows, const uint slices,
+                                  __global TYPE* part, __global TYPE* y, const ulong yb, const long incy,
+                                  const TYPE alpha, const TYPE beta, const int flags, const uint lid) {
+  // (A counted loop with a test inside: PoCL 3 ran `for (k = lid; k <
+  // nrows; k += WGS)` here past nrows.)
+  const long iters = (nrows + WGS - 1) / WGS;
+  for (long it = 0; it < iters; ++it) {
+    const long k = it * WGS + lid;
+    if (k >= nrows) break;
+    const long i = first + k;
+    // Four reads in flight (volatile reads are issued in order, and a sum
+    // waits for its operand), added in slice order.
+    TYPE sum = blas2_read_part(part, i);
+    uint s = 1;
+    for (; s + 3 < slices; s += 4) {
+      const TYPE v0 = blas2_read_part(part, (long)s * (long)rows + i);
+      const TYPE v1 = blas2_read_part(part, (long)(s + 1) * (long)rows + i);
+      const TYPE v2 = blas2_read_part(part, (long)(s + 2) * (long)rows + i);
+      const TYPE v3 = blas2_read_part(part, (long)(s + 3) * (long)rows + i);
+      sum += v0;
+      sum += v1;
+      sum += v2;
+      sum += v3;
+    }
+    for (; s < slices; ++s) sum += blas2_read_part(part, (long)s * (long)rows + i);
+    const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);
+    AT(y, yb, incy, i) = blas2_finish(sum, alpha, beta, yold, flags);
+  }
+}
+
+// The fused second pass: every group of a row block has written its slice's
+// sums; the one that arrives last (the counter, after a global fence) adds
+// them in slice order, so the result does not depend on the arrival order
+// (`ticket`: a __local uint of the kernel).
+#define FUSED_FINAL(counter, arrivals, first, nrows)                                            \
+  {                                                                                             \
+    mem_fence(CLK_GLOBAL_MEM_FENCE);                                                            \
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                        \
+    if (lid == 0) ticket = atomic_inc(counter);                                                \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+    if (ticket == (arrivals) - 1) {                                                            \
+      mem_fence(CLK_GLOBAL_MEM_FENCE);                                                          \
+      blas2_add_slices(first, nrows, rows, slices, part, y, yb, incy, alpha, beta, flags, lid); \
+    }                                                                                           \
+  }
+
+#if COMPLEX
+#define CONJ_IF(v, f) ((f) ? CONJ(v) : (v))
+#else
+#define CONJ_IF(v, f) (v)
+#endif
+
+// The dense gemv kernels' arguments (count: the row blocks' arrival counters).
+#define GEMV_ARGS                                                                                                \
+  const ulong rows, const ulong cols, __global const TYPE *a, const ulong ab, const long si, const long sj,      \
+      __global const TYPE *x, const ulong xb, const long incx, __global TYPE *y, const ulong yb, const long incy, \
+      const TYPE alpha, const TYPE beta, const int flags, const uint tj, const ulong chunk, __global TYPE *part,  \
+      __global uint *count
+
+// gemv with M's columns contiguous (column-major N, row-major T / C): a
+// work-item owns a pack of VW neighbouring rows, tj work-items per pack (WGS
+// / tj packs apart) walk the slice's columns, four packs in flight, each
+// added in column order. Then the tj sums of each row go through a fixed
+// tree; with one slice the group writes y, with several each row's sum goes
+// to part[slice rows + i] and (F_FUSE) the row block's last group adds them
+// (else blas2_mv_final does).
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_gemv_c(GEMV_ARGS) {
+  __local VT red[WGS];
+  __local uint ticket;
+  const uint lid = get_local_id(0), rpg = WGS / tj;
+  const uint r = lid % rpg, t = lid / rpg;
+  const long i0 = ((long)get_group_id(0) * rpg + r) * VW;
+  const int nl = i0 < (long)rows ? ((long)rows - i0 < VW ? (int)((long)rows - i0) : VW) : 0;
+  const bool vec = (flags & F_VEC) != 0, cj = (flags & F_CONJ) != 0;
+  const uint slices = get_num_groups(1);
+  VT acc = VZERO;
+  if (nl > 0) {
+    const long s0 = (long)get_group_id(1) * (long)chunk;
+    const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;
+    const long base = (long)ab + i0 * si, step = tj;
+    long j = s0 + t;
+    for (; j + 3 * step < s1; j += 4 * step) {
+      const VT p0 = blas2_pack(a, base + j * sj, si, nl, vec);
+      const VT p1 = blas2_pack(a, base + (j + step) * sj, si, nl, vec);
+      const VT p2 = blas2_pack(a, base + (j + 2 * step) * sj, si, nl, vec);
+      const VT p3 = blas2_pack(a, base + (j + 3 * step) * sj, si, nl, vec);
+      acc += MUL(CONJ_IF(p0, cj), AT(x, xb, incx, j));
+      acc += MUL(CONJ_IF(p1, cj), AT(x, xb, incx, j + step));
+      acc += MUL(CONJ_IF(p2, cj), AT(x, xb, incx, j + 2 * step));
+      acc += MUL(CONJ_IF(p3, cj), AT(x, xb, incx, j + 3 * step));
+    }
+    for (; j < s1; j += step) acc += MUL(CONJ_IF(blas2_pack(a, base + j * sj, si, nl, vec), cj), AT(x, xb, incx, j));
+  }
+  red[lid] = acc;
+  for (uint s = tj / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < s) red[lid] = red[lid] + red[lid + s * rpg];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t == 0 && nl > 0) {
+    const VT sums = red[lid];
+    for (int k = 0; k < nl; ++k) {
+      if (slices == 1) {
+        const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i0 + k);
+        AT(y, yb, incy, i0 + k) = blas2_finish(blas2_lane(sums, k), alpha, beta, yold, flags);
+      } else {
+        part[(long)get_group_id(1) * (long)rows + i0 + k] = blas2_lane(sums, k);
+      }
+    }
+  }
+  if (slices > 1 && (flags & F_FUSE)) {
+    const long first = (long)get_group_id(0) * rpg * VW;
+    const long nrows = (long)rows - first < (long)rpg * VW ? (long)rows - first : (long)rpg * VW;
+    FUSED_FINAL(&count[get_group_id(0)], slices, first, nrows)
+  }
+}
+
+// gemv with M's rows contiguous (row-major N, column-major T / C): tj
+// work-items side by side per row, each summing packs of VW columns (tj VW
+// apart, four in flight; x by packs too where F_XVEC), the lanes added at
+// the end, then a fixed tree over the tj; the slices as in blas2_gemv_c.
+// The host makes chunk a multiple of VW, so packs start aligned.
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_gemv_r(GEMV_ARGS) {
+  __local TYPE red[WGS];
+  __local uint ticket;
+  const uint lid = get_local_id(0), rpg = WGS / tj;
+  const uint r = lid / tj, t = lid % tj;
+  const long i = (long)get_group_id(0) * rpg + r;
+  const bool vec = (flags & F_VEC) != 0, xvec = (flags & F_XVEC) != 0, cj = (flags & F_CONJ) != 0;
+  const uint slices = get_num_groups(1);
+  VT acc = VZERO;
+  if (i < (long)rows) {
+    const long s0 = (long)get_group_id(1) * (long)chunk;
+    const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;
+    const long base = (long)ab + i * si, step = (long)tj * VW;
+#define XPACK(j, nl) (xvec && (nl) == VW ? PLOAD(x, (long)xb + (j)) : blas2_xpack(x, xb, incx, j, nl))
+    long j = s0 + (long)t * VW;
+    for (; j + 3 * step + VW <= s1; j += 4 * step) {
+      const VT p0 = blas2_pack(a, base + j * sj, sj, VW, vec);
+      const VT p1 = blas2_pack(a, base + (j + step) * sj, sj, VW, vec);
+      const VT p2 = blas2_pack(a, base + (j + 2 * step) * sj, sj, VW, vec);
+      const VT p3 = blas2_pack(a, base + (j + 3 * step) * sj, sj, VW, vec);
+      acc += MUL(CONJ_IF(p0, cj), XPACK(j, VW));
+      acc += MUL(CONJ_IF(p1, cj), XPACK(j + step, VW));
+      acc += MUL(CONJ_IF(p2, cj), XPACK(j + 2 * step, VW));
+      acc += MUL(CONJ_IF(p3, cj), XPACK(j + 3 * step, VW));
+    }
+    for (; j < s1; j += step) {
+      const int nl = s1 - j < VW ? (int)(s1 - j) : VW;
+      acc += MUL(CONJ_IF(blas2_pack(a, base + j * sj, sj, nl, vec), cj), XPACK(j, nl));
+    }
+#undef XPACK
+  }
+  red[lid] = OPTUNE_VSUM(VW, acc);
+  for (uint s = tj / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < s) red[lid] = red[lid] + red[lid + s];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t == 0 && i < (long)rows) {
+    if (slices == 1) {
+      const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);
+      AT(y, yb, incy, i) = blas2_finish(red[lid], alpha, beta, yold, flags);
+    } else {
+      part[(long)get_group_id(1) * (long)rows + i] = red[lid];
+    }
+  }
+  if (slices > 1 && (flags & F_FUSE)) {
+    const long first = (long)get_group_id(0) * rpg;
+    const long nrows = (long)rows - first < (long)rpg ? (long)rows - first : (long)rpg;
+    FUSED_FINAL(&count[get_group_id(0)], slices, first, nrows)
+  }
+}
+
+// ger, geru, gerc in dense storage: a work-item owns a pack of VW elements
+// along the contiguous direction e and walks rc columns f of its group's
+// stripe (groups of the second dimension rc apart), the e side's factor held
+// in registers: c1(u_i) when e = i (column-major), a1 c2(v_j) and its skip
+// test when e = j (F_SWAPIJ). A(i, j) += c1(u_i) (a1 c2(v_j)) as blas2_rank
+// computes it, skipped (not written) where v_j = 0.
+// One loaded pack of column fc updated and stored (not where v_j = 0).
+#define GER_PACK(pk, fc)                                                                 \
+  {                                                                                      \
+    const TYPE vj_ = swap ? ZERO : AT(v, vb, incv, fc);                                  \
+    if (swap || !ISZERO(vj_)) {                                                          \
+      const TYPE ff_ = swap ? CONJ_IF(AT(u, ub, incu, fc), c1) : MUL(a1, CONJ_IF(vj_, c2)); \
+      TYPE l_[VW];                                                                       \
+      OPTUNE_VUNPACK(VW, pk, l_);                                                        \
+      for (int k = 0; k < VW; ++k)                                                       \
+        if (!skip[k]) l_[k] = swap ? l_[k] + MUL(ff_, fe[k]) : l_[k] + MUL(fe[k], ff_);  \
+      PSTORE(OPTUNE_VPACK(TYPE, VW, l_), a, (long)ab + e0 * se + (fc) * sf);             \
+    }                                                                                    \
+  }
+
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_ger(const ulong rows, const ulong cols, __global TYPE* a, const ulong ab, const long si, const long sj,
+               __global const TYPE* u, const ulong ub, const long incu, __global const TYPE* v, const ulong vb,
+               const long incv, const TYPE a1, const int flags, const uint rc) {
+  const bool swap = (flags & F_SWAPIJ) != 0, vec = (flags & F_VEC) != 0;
+  const bool c1 = (flags & F_C1) != 0, c2 = (flags & F_C2) != 0;
+  const long ne = swap ? (long)cols : (long)rows, nf = swap ? (long)rows : (long)cols;
+  const long se = swap ? sj : si, sf = swap ? si : sj;
+  const long e0 = (long)get_global_id(0) * VW;
+  if (e0 >= ne) return;
+  const int nl = ne - e0 < VW ? (int)(ne - e0) : VW;
+  TYPE fe[VW];
+  bool skip[VW];
+  for (int k = 0; k < VW; ++k) {
+    skip[k] = k >= nl;
+    fe[k] = ZERO;
+    if (k >= nl) continue;
+    if (swap) {
+      const TYPE vj = AT(v, vb, incv, e0 + k);
+      skip[k] = ISZERO(vj);
+      fe[k] = MUL(a1, CONJ_IF(vj, c2));
+    } else {
+      fe[k] = CONJ_IF(AT(u, ub, incu, e0 + k), c1);
+    }
+  }
+  (void)c1;
+  (void)c2;
+  const long stride = (long)get_num_groups(1) * (long)rc;
+  // Whole packs, one access each.
+  const bool whole = vec && nl == VW;
+  for (long f0 = (long)get_group_id(1) * (long)rc; f0 < nf; f0 += stride) {
+    const long f1 = f0 + (long)rc < nf ? f0 + (long)rc : nf;
+    long f = f0;
+    // Whole packs four columns at a time: the four loads issued before the
+    // stores (A is read and written through one pointer, so the compiler
+    // would not move a load above an earlier store). A skipped column's pack
+    // is read, never written.
+#if VW > 1  // (PoCL 3's LLVM 15 crashed in LICM on the complex, VW 1 form of this loop)
+    if (whole) {
+      for (; f + 3 < f1; f += 4) {
+        const VT p0 = PLOAD(a, (long)ab + e0 * se + f * sf);
+        const VT p1 = PLOAD(a, (long)ab + e0 * se + (f + 1) * sf);
+        const VT p2 = PLOAD(a, (long)ab + e0 * se + (f + 2) * sf);
+        const VT p3 = PLOAD(a, (long)ab + e0 * se + (f + 3) * sf);
+        GER_PACK(p0, f)
+        GER_PACK(p1, f + 1)
+        GER_PACK(p2, f + 2)
+        GER_PACK(p3, f + 3)
+      }
+    }
+#endif
+    for (; f < f1; ++f) {
+      TYPE ff;
+      if (swap) {
+        ff = CONJ_IF(AT(u, ub, incu, f), c1);
+      } else {
+        const TYPE vj = AT(v, vb, incv, f);
+        if (ISZERO(vj)) continue;
+        ff = MUL(a1, CONJ_IF(vj, c2));
+      }
+      const long at = (long)ab + e0 * se + f * sf;
+      for (int k = 0; k < nl; ++k)
+        if (!skip[k]) a[at + k * se] = a[at + k * se] + (swap ? MUL(ff, fe[k]) : MUL(fe[k], ff));
+    }
+  }
+}
+#endif  // !HALF
