@@ -135,6 +135,16 @@ TEST(Conv, DepthwiseFillsTheDevice) {
   fixed["FILL"] = 0;
   EXPECT_EQ(fit(fixed, small).at("RPT"), 2);
   EXPECT_EQ(fit(fixed, small).at("PPT"), 8);
+  // FILL is back at its default once fit has used it; check refuses another
+  // value where it changes nothing (so a tuner's large example keeps the default).
+  EXPECT_EQ(fit(fixed, small).at("FILL"), fam.defaults(h200).at("FILL"));
+  detail::Params fill256 = fam.complete(entry, h200);
+  fill256["FILL"] = 256;
+  for (const auto& [d, changes] : {std::pair{large, false}, std::pair{small, true}}) {
+    detail::ConvProblem pr = problem_of(d);
+    pr.dtype = DType::F16;
+    EXPECT_EQ(fam.check(fill256, h200, pr).empty(), changes);
+  }
   const Conv2dDesc nchw = conv_desc(1, 192, 28, 28, 192, 3, 3, 2, 1, 192);
   EXPECT_EQ(fit({{"WPT", 4}, {"RPT", 8}}, nchw).at("RPT"), 1);  // NCHW: rows only
   EXPECT_EQ(fit({{"WPT", 4}, {"RPT", 8}}, nchw).at("WPT"), 4);

@@ -274,6 +274,16 @@ TEST(Conv, ImplicitAutomaticSplitAndFlat) {
   p = simt;
   p["SPLITK"] = 2;  // a tuned count stays
   EXPECT_EQ(fit(p, wide).at("SPLITK"), 2);
+  // The rule's parameters are back at their defaults once fit has used
+  // them; check refuses them away from the defaults where they split as
+  // the defaults do, and beside a count (so a tuner keeps the defaults).
+  detail::Params r = simt;
+  r["SK_MINK"] = 2048;
+  EXPECT_EQ(fit(r, deep).at("SK_MINK"), d.at("SK_MINK"));
+  EXPECT_EQ(fam.check(fam.complete(r, h200), h200, problem_of(deep)), "");  // 2 slices, not 4
+  EXPECT_NE(fam.check(fam.complete(r, h200), h200, problem_of(wide)), "");  // none either way
+  r["SPLITK"] = 4;
+  EXPECT_NE(fam.check(fam.complete(r, h200), h200, problem_of(deep)), "");
 
   EXPECT_EQ(fit(simt, conv_desc(8, 3, 224, 224, 64, 7, 7, 2, 3)).at("FLAT"), 1);
   EXPECT_EQ(fit(simt, conv_desc(8, 3, 224, 224, 64, 1, 1)).at("FLAT"), 0);  // one tap

@@ -176,6 +176,12 @@ std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps
   // A layout's unused parameters stay at their defaults (so the tuner runs
   // no program twice).
   const Params dflt = defaults(caps);
+  // FILL away from its default only where it changes the work per item
+  // (else a tuner's example, a large layer, keeps any value; fit resets it).
+  if (const std::int64_t fill = p.at("FILL"); fill != dflt.at("FILL") &&
+                                               depthwise_items(p, pr) >= std::int64_t(caps.compute_units) *
+                                                                             std::max(fill, dflt.at("FILL")))
+    return "FILL changes nothing for a layer this large (the default stands)";
   if (pr.in_nhwc) {
     if (p.at("WPT") != dflt.at("WPT") && p.at("WPT") != 1) return "WPT applies to NCHW only";
     const std::int64_t vw = p.at("VW");
@@ -204,6 +210,7 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
   // sizes are a large layer's): fewer rows, then pixels, per work-item.
   const std::int64_t fill = std::int64_t(caps.compute_units) * p["FILL"];
   while (depthwise_items(p, pr) < fill && (p["RPT"] > 1 || p["PPT"] > 1)) p[p["RPT"] > 1 ? "RPT" : "PPT"] /= 2;
+  p["FILL"] = defaults(caps).at("FILL");  // used: the fitted set's sizes are final
   if (pr.in_nhwc) {
     p["VEC"] = p["VIN"] = p["PLC"] = 0;
     // The VW channels' weights as packs where their offset allows.

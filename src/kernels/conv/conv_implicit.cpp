@@ -133,6 +133,18 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
   if (splitk > 1 && std::uint64_t(splitk * pr.outputs()) * sizeof(float) > caps.max_alloc_bytes)
     return "SPLITK: the slices' sums exceed the device's largest allocation";
   if (splitk > 1 && caps.max_work_group_size < 256) return "SPLITK: conv_implicit_sum takes groups of 256";
+  // The automatic split's rule away from its defaults only where it chooses
+  // otherwise (so that a tuner keeps the defaults where the example cannot
+  // tell; fit resets them once it has used them).
+  const Params dflt = defaults(caps);
+  if (p.at("SK_FILL") != dflt.at("SK_FILL") || p.at("SK_MINK") != dflt.at("SK_MINK")) {
+    if (splitk != 0) return "SK_FILL and SK_MINK set the automatic split's rule (SPLITK 0) only";
+    Params d = p;
+    d["SK_FILL"] = dflt.at("SK_FILL");
+    d["SK_MINK"] = dflt.at("SK_MINK");
+    if (auto_split(p, caps, pr) == auto_split(d, caps, pr))
+      return "SK_FILL and SK_MINK split this problem as their defaults do (the defaults stand)";
+  }
   return "";
 }
 
@@ -146,6 +158,13 @@ std::int64_t ConvImplicitFamily::local_bytes(const Params& p) {
 Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
   Params p = complete(tuned, caps);
   if (p["FLAT"] == 2) p["FLAT"] = auto_flat(p, pr);
+  // The automatic split's rule, used below and then back at its defaults
+  // (the fitted set's SPLITK is a count).
+  Params rule;
+  for (const char* k : {"SK_FILL", "SK_MINK"}) {
+    rule[k] = p[k];
+    p[k] = defaults(caps).at(k);
+  }
   // The tensor cores where the device and type have them (a tuned f16
   // entry's MMA = 1 runs SIMT on another device).
   if (p["MMA"] && !mma_device(caps, pr)) p["MMA"] = 0;
@@ -180,7 +199,11 @@ Params ConvImplicitFamily::fit(const Params& tuned, const Capabilities& caps, co
   // No more slices than the depth has steps (taps times channel chunks), nor
   // than scratch and the grid hold.
   const std::int64_t steps = p["FLAT"] ? ceil_div(depth, p["KWG"]) : pr.r * pr.s * ceil_div(depth, p["KWG"]);
-  if (p["SPLITK"] == 0) p["SPLITK"] = auto_split(p, caps, pr);
+  if (p["SPLITK"] == 0) {
+    Params q = p;
+    for (const auto& [k, v] : rule) q[k] = v;
+    p["SPLITK"] = auto_split(q, caps, pr);
+  }
   while (p["SPLITK"] > 1 && (p["SPLITK"] > steps || !check(p, caps, pr).empty())) p["SPLITK"] /= 2;
   // NHWC: a loader's channels as one pack (16 bytes at most) where the
   // group's channels, the pixel stride and the input's offset keep every
