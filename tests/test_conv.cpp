@@ -1,6 +1,7 @@
 // conv2d against a double-precision direct convolution (reference/conv_check):
 // every candidate (direct, depthwise on buffers and on images, pointwise,
-// im2col and Winograd around GEMM; the implicit GEMM is test_conv_implicit.cpp's) forced in turn with several parameter
+// im2col and Winograd around GEMM; the implicit GEMM is test_conv_implicit.cpp's,
+// the fused Winograd test_conv_winograd.cpp's) forced in turn with several parameter
 // sets, odd sizes, strides, dilations, asymmetric pads, groups 1, 2 and C,
 // both layouts for input and output, the epilogue (bias, activation,
 // residual, in place), f32, f16 and bf16, views at offsets and 4-d shapes,
@@ -424,7 +425,7 @@ TEST(Conv, DefaultOrderPassesOverThinPixelMajorGemm) {
     return detail::choose_conv(q, problem_of(d), &f).candidate->name();
   };
   const auto passed_over = [](const char* candidate, const Conv2dDesc& d) {
-    return detail::conv_candidate(candidate).passed_over(problem_of(d));
+    return detail::conv_candidate(candidate).passed_over(problem_of(d), test::device().caps());
   };
   EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 16, 1, 1, 1, 0, 1, NHWC, NHWC)), "implicit");
   EXPECT_EQ(chosen(conv_desc(1, 32, 112, 112, 16, 1, 1, 1, 0, 1, NCHW, NCHW)), "pointwise");  // channel-major
@@ -436,9 +437,14 @@ TEST(Conv, DefaultOrderPassesOverThinPixelMajorGemm) {
   EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 2, 1, 1, NCHW, NCHW)), "implicit");
   EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 2, 1, 1, NCHW, NCHW), 4), "im2col");
   EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 2, 1, 1, NCHW, NCHW), 1), "direct");
-  // Winograd's V is channel-major (C x tiles): thin GEMM reads it K x N.
-  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 1, 1, 1, NHWC, NHWC)), "winograd");
-  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 1, 1, 1, NCHW, NHWC)), "winograd");
+  // 3 x 3 stride 1 goes to the fused Winograd first on GPUs (CPUs pass it
+  // over); the unfused one is not passed over either: its V is
+  // channel-major (C x tiles), which thin GEMM reads K x N.
+  const char* wino = test::device().caps().type == DeviceType::CPU ? "winograd" : "winograd_fused";
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 1, 1, 1, NHWC, NHWC)), wino);
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 1, 1, 1, NCHW, NHWC)), wino);
+  EXPECT_EQ(passed_over("winograd", conv_desc(1, 32, 14, 14, 16, 3, 3, 1, 1, 1, NHWC, NHWC)), "");
+  EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 16, 3, 3, 1, 1, 1, NHWC, NHWC), 6), "winograd");
   EXPECT_EQ(chosen(conv_desc(1, 32, 14, 14, 32, 3, 3, 1, 1, 1, NCHW, NHWC), 7), "implicit");
   EXPECT_EQ(chosen(conv_desc(1, 64, 14, 14, 64, 3, 3, 1, 1, 2, NHWC, NHWC)), "implicit");    // 32 per group
   EXPECT_EQ(chosen(conv_desc(1, 64, 14, 14, 32, 1, 1, 1, 0, 2, NCHW, NCHW)), "implicit");    // 16 per group
@@ -516,7 +522,8 @@ TEST(Conv, CandidatesApplyAsDocumented) {
     EXPECT_EQ(dwi.applies(problem(conv_desc(2, 8, 5, 5, 8, 3, 3, 1, 1, 8)), small), "");
   }
   test::expect_error(Status::NotFound,
-                     "candidates: pointwise, depthwise, depthwise_image, winograd, implicit, im2col, direct",
+                     "candidates: pointwise, depthwise, depthwise_image, winograd_fused, winograd, implicit, im2col, "
+                     "direct",
                      [] { detail::conv_candidate("fft"); });
 }
 

@@ -348,6 +348,12 @@ TEST(CudaNvrtcOps, ConvDefines) {
             ConvProblem one_group = pr;
             one_group.groups = 1;
             compile("conv_winograd " + what, wino, wino.fit({}, caps, one_group), one_group);
+            // Fused: the defaults and the H200 entries' shapes, with and
+            // without the prefetch.
+            const auto& fused = families::conv_winograd_fused();
+            for (const Params& named : {Params{}, Params{{"BK", 16}, {"KPT", 4}, {"CU", 2}},
+                                        Params{{"CU", 4}, {"PREFETCH", 0}}})
+              compile("conv_winograd_fused " + what, fused, fused.fit(named, caps, one_group), one_group);
           }
           {
             // The implicit GEMM: the H100 defaults on the shape

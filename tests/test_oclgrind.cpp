@@ -320,7 +320,7 @@ TEST(Oclgrind, LayerNormAndRmsNorm) {
 // conv2d: each candidate on tiny problems (direct with mixed layouts and
 // groups, depthwise in both layouts with packs and row tiles, im2col in two
 // chunks and with two groups, pointwise, depthwise on images with mixed
-// layouts and in tiles, Winograd in two chunks, the implicit GEMM grouped
+// layouts and in tiles, Winograd in two chunks and fused, the implicit GEMM grouped
 // with a partial channel chunk and two local stages, with packs and a split
 // depth, and with a flat depth), with bias, residual and an activation; the
 // results against the double-precision reference (poisoned outputs, NaN
@@ -359,6 +359,12 @@ TEST(Oclgrind, ConvKernels) {
        "conv_depthwise_image"},
       {conv_desc(2, 3, 5, 6, 4, 3, 3, 1, 1, 1, NHWC, NCHW), "winograd", {{"CHUNK_KIB", 1}, {"WGS", 64}},
        "conv_winograd"},
+      // The fused Winograd: channels past a step, tiles past a block, both
+      // layouts, with and without the registers' prefetch.
+      {conv_desc(2, 5, 5, 6, 6, 3, 3, 1, 1, 1, NCHW, NHWC), "winograd_fused",
+       {{"BK", 16}, {"BT", 16}, {"BC", 4}, {"KPT", 4}, {"TPT", 4}}, "conv_winograd_fused"},
+      {conv_desc(1, 6, 7, 9, 5, 3, 3, 1, 1, 1, NHWC, NHWC), "winograd_fused",
+       {{"BK", 16}, {"BT", 16}, {"BC", 4}, {"KPT", 8}, {"TPT", 4}, {"PREFETCH", 0}, {"CU", 2}}, "conv_winograd_fused"},
       {conv_desc(1, 10, 4, 5, 6, 3, 3, 2, 1, 2, NHWC, NCHW), "implicit",
        {{"MWG", 16}, {"NWG", 8}, {"KWG", 4}, {"MDIMC", 8}, {"NDIMC", 4}}, "conv_implicit"},
       // NHWC packs of 4 channels, packed local reads, the depth in 4 slices
@@ -377,7 +383,7 @@ TEST(Oclgrind, ConvKernels) {
     c.residual = true;
     c.activation = Unary::Relu;
     c.offset = 4;
-    c.winograd = std::string(r.candidate) == "winograd";
+    c.winograd = std::string(r.candidate).rfind("winograd", 0) == 0;
     ConvForce f;
     f.candidate = r.candidate;
     if (*r.family) f.params[r.family] = r.p;

@@ -25,6 +25,7 @@ const ConvDirectFamily& conv_direct() { static const ConvDirectFamily f; return 
 const ConvDepthwiseFamily& conv_depthwise() { static const ConvDepthwiseFamily f; return f; }
 const ConvDepthwiseImageFamily& conv_depthwise_image() { static const ConvDepthwiseImageFamily f; return f; }
 const ConvWinogradFamily& conv_winograd() { static const ConvWinogradFamily f; return f; }
+const ConvWinoFusedFamily& conv_winograd_fused() { static const ConvWinoFusedFamily f; return f; }
 const ConvIm2colFamily& conv_im2col() { static const ConvIm2colFamily f; return f; }
 const ConvImplicitFamily& conv_implicit() { static const ConvImplicitFamily f; return f; }
 const ConvRoutineFamily& conv_routine() { static const ConvRoutineFamily f; return f; }
@@ -37,7 +38,8 @@ const std::vector<const KernelFamily*>& all() {
                                                       &reduce_cols(), &norm_rows(),  &softmax_cols(), &gemm_direct(),
                                                       &gemm_tiled(),  &gemm_mma(),   &gemm_wgmma(),   &gemm_thin(),
                                                       &gemm_routine(), &conv_direct(), &conv_depthwise(),
-                                                      &conv_depthwise_image(), &conv_winograd(), &conv_im2col(), &conv_implicit(),
+                                                      &conv_depthwise_image(), &conv_winograd(), &conv_winograd_fused(),
+                                                      &conv_im2col(), &conv_implicit(),
                                                       &conv_routine(), &blas1(), &blas_tri(), &blas_extra(),
                                                       &host_blas(), &blas3(), &blas2()};
   return every;

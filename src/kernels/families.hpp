@@ -38,6 +38,7 @@ const ConvDirectFamily& conv_direct();
 const ConvDepthwiseFamily& conv_depthwise();
 const ConvDepthwiseImageFamily& conv_depthwise_image();
 const ConvWinogradFamily& conv_winograd();
+const ConvWinoFusedFamily& conv_winograd_fused();
 const ConvIm2colFamily& conv_im2col();
 const ConvImplicitFamily& conv_implicit();
 const ConvRoutineFamily& conv_routine();

@@ -1,7 +1,8 @@
 // conv2d's candidates that run GEMM (ops/gemm_ops.hpp) for the product:
 // pointwise (1 x 1 over the tensors where they lie), im2col (the patches
 // into scratch, then a GEMM per group) and Winograd F(2x2, 3x3) (the
-// transforms into scratch around a batched GEMM); ops/conv_launch.cpp holds
+// transforms into scratch around a batched GEMM, or fused into one kernel
+// after the weights' transform); ops/conv_launch.cpp holds
 // the others and the choice.
 #include "kernels/families.hpp"
 #include "ops/conv_launch.hpp"
@@ -94,7 +95,9 @@ class PointwiseCandidate : public ConvCandidate {
     if (pr.in_nhwc != pr.out_nhwc) return "input and output in different layouts";
     return "";
   }
-  std::string passed_over(const ConvProblem& pr) const override { return thin_pixel_major(pr, pr.in_nhwc); }
+  std::string passed_over(const ConvProblem& pr, const Capabilities&) const override {
+    return thin_pixel_major(pr, pr.in_nhwc);
+  }
   void run(const Queue& q, const ConvCall& c, const Params&, const WaitList& wait, EventSpan& span) const override {
     const WaitList pending = residual_into_output(q, c, wait, span);
     const GemmSource src{c.in.mem, c.in.offset, c.problem.in_nhwc, c.problem.c};
@@ -121,7 +124,9 @@ class Im2colCandidate : public ConvCandidate {
     if (image_bytes(pr) > caps.max_alloc_bytes) return "one image's patches exceed the device's largest allocation";
     return "";
   }
-  std::string passed_over(const ConvProblem& pr) const override { return thin_pixel_major(pr, true); }
+  std::string passed_over(const ConvProblem& pr, const Capabilities&) const override {
+    return thin_pixel_major(pr, true);
+  }
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
     const ConvProblem& pr = c.problem;
     const ConvIm2colFamily& fam = families::conv_im2col();
@@ -189,7 +194,7 @@ class WinogradCandidate : public ConvCandidate {
   }
   // Its GEMM runs in f32 (the transformed matrices), so f16 and bf16 would
   // forgo the half arithmetic and tensor cores that im2col's GEMM reaches.
-  std::string passed_over(const ConvProblem& pr) const override {
+  std::string passed_over(const ConvProblem& pr, const Capabilities&) const override {
     return pr.dtype == DType::F32 ? "" : "16-bit storage (its GEMM is f32; im2col's reaches half arithmetic)";
   }
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
@@ -246,6 +251,55 @@ class WinogradCandidate : public ConvCandidate {
   }
 };
 
+// The same descriptors as WinogradCandidate, in one kernel
+// (conv_wino_fused.cl) after conv_winograd's weight transform: U (16 K x C
+// floats, stored C x K) in slot 3 of the queue's scratch, and no
+// transformed input or product in memory.
+class WinogradFusedCandidate : public ConvCandidate {
+ public:
+  std::string name() const override { return "winograd_fused"; }
+  int id() const override { return 8; }
+  const FamilyOf<ConvProblem>* family() const override { return &families::conv_winograd_fused(); }
+  std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
+    if (!ConvWinogradFamily::applies(pr)) return "not a 3x3, stride 1, dilation 1 convolution of one group";
+    if (weight_bytes(pr) > caps.max_alloc_bytes) return "the transformed weights exceed the device's largest allocation";
+    return "";
+  }
+  // Its products are f32 (SIMT): 16-bit storage keeps the implicit GEMM,
+  // whose product reaches half arithmetic and tensor cores. On CPUs the
+  // unfused form's GEMM is faster (PoCL, 2 cores, conv 3x3 1 x 64 x 28 x 28
+  // -> 64: 1.0 ms NCHW against the fused kernel's 3.9, whose groups of 256
+  // work-items meet at two barriers a step).
+  std::string passed_over(const ConvProblem& pr, const Capabilities& caps) const override {
+    if (pr.dtype != DType::F32) return "16-bit storage (its products are f32; the implicit GEMM's reach tensor cores)";
+    if (caps.type == DeviceType::CPU) return "a CPU (the unfused Winograd's GEMM measured faster there)";
+    return "";
+  }
+  void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
+    const ConvProblem& pr = c.problem;
+    const Capabilities& caps = q.device().caps();
+    const ConvWinogradFamily& wf = families::conv_winograd();
+    const Params wp = wf.fit(wf.complete({}, caps), caps, pr);
+    ScratchLease s = lease_scratch(q, {0, 0, 0, weight_bytes(pr)});
+    KernelPtr weights = compile_kernel(q, wf.entry_program(wp, pr, "conv_wino_weights"));
+    const std::vector<KernelArg> wargs{int_arg(pr.k),   int_arg(pr.c), KernelArg::buffer(*c.wt.mem),
+                                       ulong_arg(c.wt.offset), KernelArg::buffer(*s.slot[3]), ulong_arg(0)};
+    const Event transformed = launch_kernel(q, *weights, wargs, wf.items_geometry(wp, pr.k * pr.c), wait, &wp);
+    span.add(transformed);
+    const ConvWinoFusedFamily& fam = families::conv_winograd_fused();
+    std::vector<KernelArg> args;
+    for (std::int64_t v : {pr.n, pr.c, pr.h, pr.w, pr.k, pr.oh, pr.ow, pr.pad_t, pr.pad_l}) args.push_back(int_arg(v));
+    const std::vector<KernelArg> tensors = tensor_args(c);
+    args.insert(args.end(), tensors.begin(), tensors.end());
+    args.insert(args.end(), {KernelArg::buffer(*s.slot[3]), ulong_arg(0)});
+    KernelPtr k = fam.kernel(q, p, pr);
+    span.add(launch_kernel(q, *k, args, fam.geometry(p, caps, pr), {transformed}, &p));
+  }
+
+ private:
+  static std::size_t weight_bytes(const ConvProblem& pr) { return std::size_t(16 * pr.k * pr.c) * sizeof(float); }
+};
+
 }  // namespace
 
 const ConvCandidate& pointwise_candidate() {
@@ -258,6 +312,10 @@ const ConvCandidate& im2col_candidate() {
 }
 const ConvCandidate& winograd_candidate() {
   static const WinogradCandidate c;
+  return c;
+}
+const ConvCandidate& winograd_fused_candidate() {
+  static const WinogradFusedCandidate c;
   return c;
 }
 

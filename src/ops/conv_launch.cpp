@@ -214,7 +214,7 @@ class ImplicitCandidate : public ConvCandidate {
   int id() const override { return 7; }
   const FamilyOf<ConvProblem>* family() const override { return &families::conv_implicit(); }
   std::string applies(const ConvProblem&, const Capabilities&) const override { return ""; }
-  std::string passed_over(const ConvProblem& pr) const override {
+  std::string passed_over(const ConvProblem& pr, const Capabilities&) const override {
     return pr.depthwise() ? "depthwise (a product one output channel wide per group)" : "";
   }
   // With SPLITK > 1 the slices' raw sums go to scratch (slot 3, laid out as
@@ -253,9 +253,10 @@ const ImplicitCandidate implicit_conv;
 }  // namespace
 
 const std::vector<const ConvCandidate*>& conv_candidates() {
-  static const std::vector<const ConvCandidate*> order{&pointwise_candidate(), &depthwise_conv,
-                                                       &depthwise_image_conv, &winograd_candidate(),
-                                                       &implicit_conv, &im2col_candidate(), &direct_conv};
+  static const std::vector<const ConvCandidate*> order{&pointwise_candidate(),      &depthwise_conv,
+                                                       &depthwise_image_conv,       &winograd_fused_candidate(),
+                                                       &winograd_candidate(),       &implicit_conv,
+                                                       &im2col_candidate(),         &direct_conv};
   return order;
 }
 
@@ -295,7 +296,7 @@ ConvChoice choose_conv(const Queue& q, const ConvProblem& pr, const ConvForce* f
   for (const ConvCandidate* cand : conv_candidates())
     if (cand->id() == wanted && cand->applies(pr, caps).empty()) return {cand, fitted(*cand)};
   for (const ConvCandidate* cand : conv_candidates())
-    if (cand->applies(pr, caps).empty() && cand->passed_over(pr).empty()) return {cand, fitted(*cand)};
+    if (cand->applies(pr, caps).empty() && cand->passed_over(pr, caps).empty()) return {cand, fitted(*cand)};
   return {&direct_conv, fitted(direct_conv)};
 }
 

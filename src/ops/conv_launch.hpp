@@ -28,5 +28,6 @@ std::string thin_pixel_major(const ConvProblem& pr, bool pixel_major);
 const ConvCandidate& pointwise_candidate();
 const ConvCandidate& im2col_candidate();
 const ConvCandidate& winograd_candidate();
+const ConvCandidate& winograd_fused_candidate();
 
 }  // namespace optune::detail

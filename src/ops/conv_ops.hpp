@@ -73,9 +73,9 @@ class ConvCandidate {
   virtual std::string applies(const ConvProblem& problem, const Capabilities& caps) const = 0;
   // "" when the routine's default order (conv_routine KERNEL = 0) may take
   // it for the problem; else why it passes it over (a shape it applies to
-  // but is known to run badly, e.g. GEMM's thin kernel on pixel-major
-  // operands). A tuned or forced KERNEL still runs it.
-  virtual std::string passed_over(const ConvProblem&) const { return ""; }
+  // but is known to run badly on this kind of device, e.g. GEMM's thin
+  // kernel on pixel-major operands). A tuned or forced KERNEL still runs it.
+  virtual std::string passed_over(const ConvProblem&, const Capabilities&) const { return ""; }
   // Enqueues the call with these (fitted) parameters, adding its events to span.
   virtual void run(const Queue& q, const ConvCall& call, const Params& p, const WaitList& wait,
                    EventSpan& span) const = 0;

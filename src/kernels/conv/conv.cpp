@@ -1,6 +1,7 @@
 // The convolution families: conv_direct, conv_depthwise,
 // conv_depthwise_image, conv_winograd, conv_im2col and conv_routine
-// (kernels/conv/conv.hpp; conv_implicit is in conv_implicit.cpp).
+// (kernels/conv/conv.hpp; conv_implicit is in conv_implicit.cpp,
+// conv_winograd_fused in conv_wino_fused.cpp).
 #include "kernels/conv/conv.hpp"
 
 #include <algorithm>
@@ -377,10 +378,10 @@ ConvProblem ConvIm2colFamily::make_example(DType dtype, const std::string& bucke
 // ---- conv_routine ----
 
 std::vector<Parameter> ConvRoutineFamily::parameters(const Capabilities&) const {
-  return {{"KERNEL", {0, 1, 2, 3, 4, 5, 6, 7}, 0,
+  return {{"KERNEL", {0, 1, 2, 3, 4, 5, 6, 7, 8}, 0,
            "0: the first candidate that applies and is not passed over (pointwise, depthwise, depthwise_image, "
-           "winograd, implicit, im2col, direct); 1 direct; 2 depthwise; 3 pointwise; 4 im2col; 5 depthwise_image; "
-           "6 winograd; 7 implicit"}};
+           "winograd_fused, winograd, implicit, im2col, direct); 1 direct; 2 depthwise; 3 pointwise; 4 im2col; "
+           "5 depthwise_image; 6 winograd; 7 implicit; 8 winograd_fused"}};
 }
 
 Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const ConvProblem&) const {

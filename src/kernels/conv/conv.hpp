@@ -1,6 +1,6 @@
 // Descriptors of the convolution families: conv_direct (conv/conv_direct.cl,
 // any descriptor), conv_depthwise (conv/conv_depthwise.cl, groups == C == K),
-// conv_depthwise_image, conv_winograd, conv_im2col, conv_implicit
+// conv_depthwise_image, conv_winograd, conv_winograd_fused, conv_im2col, conv_implicit
 // (conv/conv_implicit.cl, any descriptor) and conv_routine (routine
 // parameters only: which candidate runs). The 1x1
 // candidate runs GEMM's families (ops/conv_candidates.cpp).
@@ -143,6 +143,29 @@ class ConvWinogradFamily : public ConvFamilyBase {
   }
 };
 
+// Winograd F(2x2, 3x3) in one kernel (conv/conv_wino_fused.cl, the same
+// descriptors as conv_winograd): BK output channels of BT 2 x 2 tiles per
+// work-group, the input transformed into local memory BC channels at a time
+// and the 16 products summed in registers (KPT x TPT per work-item), the
+// output transform and epilogue fused in the store. The weights come
+// transformed by conv_winograd's conv_wino_weights.
+class ConvWinoFusedFamily : public ConvFamilyBase {
+ public:
+  std::string name() const override { return "conv_winograd_fused"; }
+  std::string source() const override { return "conv/conv_wino_fused.cl"; }
+  std::string kernel_name() const override { return "conv_wino_fused"; }
+  std::vector<Parameter> parameters(const Capabilities& caps) const override;
+  std::string check(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  // Shrinks BK towards K and the block within the device; adds UVEC.
+  Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
+  Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
+  ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
+  // 16 (BK / KPT) (BT / TPT).
+  static std::int64_t work_items(const Params& p);
+  // The larger of the product's tiles and the output passes' stage.
+  static std::int64_t local_bytes(const Params& p);
+};
+
 // The patches of a chunk of images over one group's channels as a
 // row-major matrix (either input layout), which GEMM multiplies by the
 // group's weights: one element per work-item, its bits copied (ELEM). The
@@ -192,9 +215,10 @@ class ConvImplicitFamily : public ConvFamilyBase {
 };
 
 // Which candidate runs (KERNEL: 0 the first that applies and is not passed
-// over in the order pointwise, depthwise, depthwise_image, winograd,
-// implicit, im2col, direct; 1 direct; 2 depthwise; 3 pointwise; 4 im2col;
-// 5 depthwise_image; 6 winograd; 7 implicit, each where it applies). No kernel of its own: its tuning case times the
+// over in the order pointwise, depthwise, depthwise_image, winograd_fused,
+// winograd, implicit, im2col, direct; 1 direct; 2 depthwise; 3 pointwise;
+// 4 im2col; 5 depthwise_image; 6 winograd; 7 implicit; 8 winograd_fused,
+// each where it applies). No kernel of its own: its tuning case times the
 // routine.
 class ConvRoutineFamily : public FamilyOf<ConvProblem> {
  public:

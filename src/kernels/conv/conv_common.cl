@@ -1,6 +1,7 @@
 // conv_common: what the convolution kernels share — tensor indexing in
-// either layout and the fused epilogue
+// either layout, the fused epilogue
 //   out = act(sum + bias[k] + residual)
+// and Winograd F(2x2, 3x3)'s output transform (both Winograd kernels).
 // The host puts gemm_flags.cl and gemm_common.cl (element types, GEMM_LOAD /
 // GEMM_STORE of the storage type, `real`, gemm_finish with the activation
 // GEMM_ACT) before this text, then the kernel.
@@ -53,4 +54,31 @@ OPTUNE_FUNC real conv_bias(const uint flags, __global const TYPE* bias, const ul
 // The residual at element i, 0 without one.
 OPTUNE_FUNC real conv_residual(const uint flags, __global const TYPE* res, const ulong i) {
   return (flags & CONV_RESIDUAL) ? GEMM_LOAD(res, i) : (real)0;
+}
+
+// Winograd F(2x2, 3x3)'s output transform of one tile's 16 sums m[4 i + j]
+// (A^T M A) through the epilogue into the tile's outputs (n, k, 2 ty.., 2 tx..)
+// that lie inside OH x OW (conv_winograd.cl's output kernel and
+// conv_wino_fused.cl); bk is channel k's bias (0 without one).
+OPTUNE_FUNC void conv_wino_store(const float* m, const ulong n, const int k, const int ty, const int tx, const int K,
+                                 const int OH, const int OW, const uint flags, const real bk,
+                                 __global const TYPE* res, const ulong res_off, __global TYPE* out,
+                                 const ulong out_off, const real act_p0, const real act_p1) {
+  float am[2][4];  // A^T M
+  for (int j = 0; j < 4; ++j) {
+    am[0][j] = m[j] + m[4 + j] + m[8 + j];
+    am[1][j] = m[4 + j] - m[8 + j] - m[12 + j];
+  }
+  for (int i = 0; i < 2; ++i) {
+    const int oy = 2 * ty + i;
+    if (oy >= OH) break;
+    const float y[2] = {am[i][0] + am[i][1] + am[i][2], am[i][1] - am[i][2] - am[i][3]};
+    for (int j = 0; j < 2; ++j) {
+      const int ox = 2 * tx + j;
+      if (ox >= OW) break;
+      const ulong oi = conv_index(OUT_NHWC, n, k, oy, ox, K, OH, OW);
+      const real v = conv_finish((real)y[j], flags, bk, conv_residual(flags, res, res_off + oi), act_p0, act_p1);
+      GEMM_STORE(v, out, out_off + oi);
+    }
+  }
 }

@@ -105,25 +105,8 @@ void conv_wino_output(const int K, const int OH, const int OW, const int TH, con
   const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
   const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
   const ulong plane = (ulong)K * P, row = (ulong)k * P + t;
-  float a[4][4];
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) a[i][j] = m[m_off + (ulong)(i * 4 + j) * plane + row];
-  float am[2][4];  // A^T M
-  for (int j = 0; j < 4; ++j) {
-    am[0][j] = a[0][j] + a[1][j] + a[2][j];
-    am[1][j] = a[1][j] - a[2][j] - a[3][j];
-  }
-  const real b = conv_bias(flags, bias, bias_off, k);
-  for (int i = 0; i < 2; ++i) {
-    const int oy = 2 * ty + i;
-    if (oy >= OH) break;
-    const float y[2] = {am[i][0] + am[i][1] + am[i][2], am[i][1] - am[i][2] - am[i][3]};
-    for (int j = 0; j < 2; ++j) {
-      const int ox = 2 * tx + j;
-      if (ox >= OW) break;
-      const ulong oi = conv_index(OUT_NHWC, n, k, oy, ox, K, OH, OW);
-      const real v = conv_finish((real)y[j], flags, b, conv_residual(flags, res, res_off + oi), act_p0, act_p1);
-      GEMM_STORE(v, out, out_off + oi);
-    }
-  }
+  float a[16];
+  for (int x = 0; x < 16; ++x) a[x] = m[m_off + (ulong)x * plane + row];
+  conv_wino_store(a, n, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res, res_off, out, out_off,
+                  act_p0, act_p1);
 }

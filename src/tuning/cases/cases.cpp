@@ -42,8 +42,8 @@ std::unique_ptr<TuningCase> make_case(const KernelFamily& family, const Queue& q
     return cases::gemm(family, queue, problem);
   if (&family == &families::conv_direct() || &family == &families::conv_depthwise() ||
       &family == &families::conv_depthwise_image() || &family == &families::conv_winograd() ||
-      &family == &families::conv_im2col() || &family == &families::conv_implicit() ||
-      &family == &families::conv_routine())
+      &family == &families::conv_winograd_fused() || &family == &families::conv_im2col() ||
+      &family == &families::conv_implicit() || &family == &families::conv_routine())
     return cases::conv(family, queue, problem);
   if (&family == &families::blas1()) return cases::blas1(queue, problem);
   if (&family == &families::blas_tri()) return cases::blas_tri(queue, problem);

@@ -1,0 +1,86 @@
+// The fused Winograd family (conv_winograd_fused, kernels/conv/conv.hpp; the
+// kernel is conv/conv_wino_fused.cl): its block and work-item sizes, the
+// limits they meet (work-group size, local memory) and their shrinking
+// towards few output channels.
+#include <algorithm>
+
+#include "kernels/conv/conv.hpp"
+
+namespace optune::detail {
+
+namespace {
+
+// CUDA declares the local tiles as static shared memory.
+constexpr std::uint64_t kStaticSmem = 48 * 1024;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+std::vector<Parameter> ConvWinoFusedFamily::parameters(const Capabilities& caps) const {
+  const bool cpu = caps.type == DeviceType::CPU;
+  return {{"BK", {16, 32, 64}, cpu ? 16 : 32, "output channels per work-group"},
+          {"BT", {16, 32, 64}, cpu ? 16 : 32, "2 x 2 output tiles per work-group"},
+          {"BC", {4, 8, 16}, 8, "input channels per step (transformed into local memory together)"},
+          {"KPT", {4, 8}, cpu ? 4 : 8, "output channels per work-item (of one of the 16 positions)"},
+          {"TPT", {4, 8}, cpu ? 4 : 8, "tiles per work-item"},
+          {"PREFETCH", {0, 1}, 1,
+           "1: the next step's input patches and weights loaded into registers before the product (more "
+           "registers, the loads behind the arithmetic)"},
+          {"CU", {0, 1, 2, 4}, 0,
+           "the product's loop over a step's channels unrolled CU times (0: wholly; fewer: fewer local reads "
+           "in flight, fewer registers)"}};
+}
+
+std::int64_t ConvWinoFusedFamily::work_items(const Params& p) {
+  return 16 * (p.at("BK") / p.at("KPT")) * (p.at("BT") / p.at("TPT"));
+}
+
+std::int64_t ConvWinoFusedFamily::local_bytes(const Params& p) {
+  const std::int64_t bk = p.at("BK"), bt = p.at("BT"), bc = p.at("BC");
+  // conv_wino_fused.cl's WF_UPL and WF_VPL: each plane padded to 16 words past a multiple of 32.
+  const auto half = [](std::int64_t n) { return n + (48 - n % 32) % 32; };
+  const std::int64_t main = 16 * (half(bc * bk) + half(bc * (bt + 4)));
+  const std::int64_t out = 16 * (bk / (p.at("KPT") / 4)) * (bt + 1);
+  return std::max(main, out) * std::int64_t(sizeof(float));
+}
+
+std::string ConvWinoFusedFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
+  if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  if (!ConvWinogradFamily::applies(pr)) return "not a 3x3, stride 1, dilation 1 convolution of one group";
+  const std::int64_t wgs = work_items(p);
+  if (std::size_t(wgs) > caps.max_work_group_size || std::size_t(wgs) > caps.max_work_item_sizes[0])
+    return "16 (BK / KPT) (BT / TPT) work-items exceed the device's work-group limit";
+  std::uint64_t limit = caps.local_mem_bytes;
+  if (caps.backend == Backend::CUDA) limit = std::min(limit, kStaticSmem);
+  if (std::uint64_t(local_bytes(p)) > limit) return "the local tiles exceed the device's local memory";
+  if (p.count("UVEC") && p.at("UVEC") && pr.k % 4) return "UVEC needs K a multiple of 4";
+  return "";
+}
+
+Params ConvWinoFusedFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
+  Params p = complete(tuned, caps);
+  // No wider channel block than the output has (at least 16).
+  while (p["BK"] > 16 && p["BK"] / 2 >= pr.k) p["BK"] /= 2;
+  // Within the device: fewer tiles, then channels per step, then output
+  // channels, per work-group.
+  while (check(p, caps, pr).find("exceed") != std::string::npos && (p["BT"] > 16 || p["BC"] > 4 || p["BK"] > 16))
+    p[p["BT"] > 16 ? "BT" : p["BC"] > 4 ? "BC" : "BK"] /= 2;
+  p["UVEC"] = pr.k % 4 == 0;
+  return p;
+}
+
+Geometry ConvWinoFusedFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
+  const std::int64_t tiles = pr.n * ceil_div(pr.oh, 2) * ceil_div(pr.ow, 2);
+  const std::int64_t wgs = work_items(p);
+  Geometry g;
+  g.local[0] = std::size_t(wgs);
+  g.global[0] = std::size_t(ceil_div(tiles, p.at("BT")) * ceil_div(pr.k, p.at("BK")) * wgs);
+  return g;
+}
+
+ConvProblem ConvWinoFusedFamily::make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const {
+  return conv_kernels::general_example(dtype, bucket == "nhwc", caps);
+}
+
+}  // namespace optune::detail

@@ -1,0 +1,182 @@
+// The fused Winograd F(2x2, 3x3) convolution (conv_wino_fused.cl) forced,
+// against the double-precision direct convolution with Winograd's wider
+// bound (ConvCase::winograd, reference/conv_check): every layout pair with
+// partial tiles, asymmetric and absent pads, channels that are no multiple
+// of the step (BC), output channels that are no multiple of the block (BK)
+// or of 4 (U loaded element by element), tiles past the last block (BT);
+// every block and work-item shape the family lists; the epilogue in every
+// storage type; the family's limits and fit; the routine's default order.
+#include <gtest/gtest.h>
+
+#include "kernels/families.hpp"
+#include "reference/conv_check.hpp"
+#include "support/test_support.hpp"
+
+namespace optune {
+namespace {
+
+using ref::conv_desc;
+using ref::conv_force;
+using ref::ConvCase;
+using ref::problem_of;
+using detail::ConvForce;
+constexpr ConvLayout NCHW = ConvLayout::NCHW, NHWC = ConvLayout::NHWC;
+
+const detail::Params kSmall{{"BK", 16}, {"BT", 16}, {"BC", 4}, {"KPT", 4}, {"TPT", 4}};
+
+ConvCase fused_case(const Conv2dDesc& d, std::size_t i, DType t = DType::F32) {
+  ConvCase c;
+  c.desc = d;
+  c.dtype = t;
+  c.winograd = true;
+  c.bias = i % 2 == 0;
+  c.residual = i % 3 == 0 && d.input_layout == d.output_layout;
+  c.activation = i % 2 ? Unary::Relu6 : Unary::Copy;
+  c.offset = i % 4;
+  return c;
+}
+
+TEST(ConvWinogradFused, EveryLayoutPadAndPartialBlock) {
+  std::size_t i = 0;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC}) {
+      std::vector<Conv2dDesc> descs{
+          conv_desc(2, 3, 7, 9, 5, 3, 3, 1, 1, 1, in, out),    // OH 7, OW 9: partial tiles; C < BC; K odd
+          conv_desc(3, 9, 6, 8, 20, 3, 3, 1, 0, 1, in, out),   // no pad; C past two steps; K past BK
+          conv_desc(1, 6, 13, 11, 17, 3, 3, 1, 1, 1, in, out)  // 42 tiles: past two blocks of 16
+      };
+      Conv2dDesc d = conv_desc(2, 5, 5, 6, 8, 3, 3, 1, 0, 1, in, out);  // asymmetric pads
+      d.pad_top = 2, d.pad_bottom = 0, d.pad_left = 0, d.pad_right = 3;
+      descs.push_back(d);
+      for (const Conv2dDesc& desc : descs) {
+        detail::Params p = kSmall;
+        p["PREFETCH"] = in == out;
+        const ConvForce f = conv_force("winograd_fused", "conv_winograd_fused", p);
+        EXPECT_TRUE(ref::check_conv(fused_case(desc, i), &f)) << i;
+        ++i;
+      }
+    }
+}
+
+// Block and work-item shapes across the family's lists (every value of
+// each parameter at least once, both PREFETCH modes, the product's loop
+// unrolled wholly, twice and once), on problems with
+// partial blocks everywhere, each set as given (fit keeps it).
+TEST(ConvWinogradFused, BlockShapes) {
+  const Capabilities& caps = test::device().caps();
+  const auto& fam = detail::families::conv_winograd_fused();
+  // Each within 256 work-items and 48 KiB of local memory (CUDA's static
+  // limit), so that the GPUs run all five.
+  const std::vector<detail::Params> sets{
+      {{"BK", 32}, {"BT", 32}, {"BC", 8}, {"KPT", 8}, {"TPT", 8}, {"PREFETCH", 1}},
+      {{"BK", 64}, {"BT", 16}, {"BC", 8}, {"KPT", 8}, {"TPT", 8}, {"PREFETCH", 1}},
+      {{"BK", 16}, {"BT", 64}, {"BC", 4}, {"KPT", 8}, {"TPT", 8}, {"PREFETCH", 0}},
+      {{"BK", 16}, {"BT", 16}, {"BC", 16}, {"KPT", 4}, {"TPT", 4}, {"PREFETCH", 0}, {"CU", 2}},
+      {{"BK", 16}, {"BT", 32}, {"BC", 8}, {"KPT", 4}, {"TPT", 8}, {"PREFETCH", 1}, {"CU", 1}}};
+  std::size_t i = 0, ran = 0;
+  for (const detail::Params& p : sets) {
+    const std::int64_t bk = p.at("BK"), bt = p.at("BT"), bc = p.at("BC");
+    const Conv2dDesc d = conv_desc(1, 2 * bc + 3, 9, bt / 2 + 3, bk + 4, 3, 3, 1, 1, 1, i % 2 ? NHWC : NCHW,
+                                   i % 3 ? NCHW : NHWC);
+    const detail::Params fitted = fam.fit(fam.complete(p, caps), caps, problem_of(d));
+    ++i;
+    if (!fam.check(fitted, caps, problem_of(d)).empty() || fitted.at("BK") != bk || fitted.at("BT") != bt ||
+        fitted.at("BC") != bc)
+      continue;
+    const ConvForce f = conv_force("winograd_fused", "conv_winograd_fused", p);
+    EXPECT_TRUE(ref::check_conv(fused_case(d, i), &f)) << "set " << i - 1;
+    ++ran;
+  }
+  EXPECT_EQ(ran, sets.size());
+}
+
+TEST(ConvWinogradFused, EpilogueAndStorageTypes) {
+  std::size_t i = 0;
+  for (DType t : {DType::F32, DType::F16, DType::BF16})
+    for (ConvLayout layout : {NCHW, NHWC}) {
+      ConvCase c = fused_case(conv_desc(2, 8, 5, 7, 12, 3, 3, 1, 1, 1, layout, layout), i++, t);
+      c.bias = c.residual = true;
+      c.activation = Unary::Silu;
+      c.offset = 1;
+      const ConvForce f = conv_force("winograd_fused");
+      EXPECT_TRUE(ref::check_conv(c, &f)) << dtype_name(t);
+      if (t != DType::F32) continue;
+      c.residual_in_place = true;
+      c.rank4 = true;
+      c.activation = Unary::Gelu;
+      EXPECT_TRUE(ref::check_conv(c, &f)) << dtype_name(t);
+    }
+  // Many channels: the transforms' rounding against the bound's C term.
+  ConvCase c = fused_case(conv_desc(1, 64, 6, 6, 8, 3, 3, 1, 1, 1), 1);
+  const ConvForce f = conv_force("winograd_fused");
+  EXPECT_TRUE(ref::check_conv(c, &f));
+}
+
+TEST(ConvWinogradFused, FamilyLimitsAndFit) {
+  const Capabilities& caps = test::device().caps();
+  const auto& fam = detail::families::conv_winograd_fused();
+  const detail::ConvProblem pr = problem_of(conv_desc(2, 16, 10, 10, 64, 3, 3, 1, 1));
+  const detail::Params big{{"BK", 64}, {"BT", 64}, {"BC", 16}, {"KPT", 8}, {"TPT", 8}};
+  // 16 x 8 x 8 work-items; 16 (16 64 + 16 + 16 68 + 16) floats for the
+  // product, more than the output passes' 16 x 32 x 65.
+  EXPECT_EQ(detail::ConvWinoFusedFamily::work_items(fam.complete(big, caps)), 1024);
+  EXPECT_EQ(detail::ConvWinoFusedFamily::local_bytes(fam.complete(big, caps)), 16 * (1040 + 1104) * 4);
+  // A device of 256 work-items and 48 KiB: fit takes fewer tiles (64 -> 16),
+  // then fewer channels per step (16 -> 8).
+  Capabilities small = caps;
+  small.max_work_group_size = 256;
+  small.max_work_item_sizes[0] = 256;
+  small.local_mem_bytes = 48 * 1024;
+  EXPECT_NE(fam.check(fam.complete(big, small), small, pr), "");
+  const detail::Params fitted = fam.fit(fam.complete(big, small), small, pr);
+  EXPECT_EQ(fam.check(fitted, small, pr), "");
+  EXPECT_EQ(fitted.at("BT"), 16);
+  EXPECT_EQ(fitted.at("BC"), 8);
+  EXPECT_EQ(fitted.at("BK"), 64);
+  EXPECT_EQ(fitted.at("UVEC"), 1);
+  // BK shrinks towards K (at least 16; KPT 8 stays: two work-items along
+  // k); K not a multiple of 4 loads U by elements.
+  const detail::ConvProblem narrow = problem_of(conv_desc(1, 8, 6, 6, 7, 3, 3, 1, 1));
+  const detail::Params n = fam.fit(fam.complete({{"BK", 64}, {"KPT", 8}}, caps), caps, narrow);
+  EXPECT_EQ(n.at("BK"), 16);
+  EXPECT_EQ(n.at("KPT"), 8);
+  EXPECT_EQ(n.at("UVEC"), 0);
+  detail::Params forced = n;
+  forced["UVEC"] = 1;
+  EXPECT_NE(fam.check(forced, caps, narrow), "");
+  // The descriptors it takes: Winograd's.
+  const auto& cand = detail::conv_candidate("winograd_fused");
+  EXPECT_EQ(cand.applies(problem_of(conv_desc(1, 4, 5, 5, 3, 3, 3, 1, 1, 1, NHWC, NCHW)), caps), "");
+  EXPECT_NE(cand.applies(problem_of(conv_desc(1, 4, 5, 5, 3, 3, 3, 2, 1)), caps), "");     // stride 2
+  EXPECT_NE(cand.applies(problem_of(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 2)), caps), "");  // grouped
+  EXPECT_NE(fam.check(fam.complete({}, caps), caps, problem_of(conv_desc(1, 4, 5, 5, 3, 3, 1, 1, 1))), "");
+}
+
+// The default order (KERNEL 0) takes the fused kernel for f32 3 x 3 stride
+// 1 of one group on GPUs, before the unfused one, which CPUs keep; 16-bit
+// storage passes it over for the implicit GEMM; KERNEL 6 and 8 name either.
+TEST(ConvWinogradFused, DefaultOrder) {
+  const Queue& q = test::queue();
+  const auto chosen = [&](detail::ConvProblem pr, std::int64_t kernel = 0) {
+    detail::ConvForce f;
+    f.params["conv_routine"] = {{"KERNEL", kernel}};
+    return detail::choose_conv(q, pr, &f).candidate->name();
+  };
+  detail::ConvProblem pr = problem_of(conv_desc(1, 32, 14, 14, 32, 3, 3, 1, 1, 1, NCHW, NHWC));
+  Capabilities caps = test::device().caps();
+  const bool cpu = caps.type == DeviceType::CPU;
+  EXPECT_EQ(chosen(pr), cpu ? "winograd" : "winograd_fused");
+  const auto& fused = detail::conv_candidate("winograd_fused");
+  caps.type = DeviceType::GPU;
+  EXPECT_EQ(fused.passed_over(pr, caps), "");
+  caps.type = DeviceType::CPU;
+  EXPECT_NE(fused.passed_over(pr, caps).find("CPU"), std::string::npos);
+  EXPECT_EQ(chosen(pr, 6), "winograd");
+  EXPECT_EQ(chosen(pr, 8), "winograd_fused");
+  pr.dtype = DType::F16;
+  EXPECT_EQ(chosen(pr), "implicit");
+  EXPECT_EQ(chosen(pr, 8), "winograd_fused");
+}
+
+}  // namespace
+}  // namespace optune
