@@ -134,6 +134,16 @@ TEST(ConvWinogradFused, FamilyLimitsAndFit) {
   EXPECT_EQ(fitted.at("BC"), 8);
   EXPECT_EQ(fitted.at("BK"), 64);
   EXPECT_EQ(fitted.at("UVEC"), 1);
+  // 64 work-items: the smallest block, with 8 x 8 sums per work-item.
+  small.max_work_group_size = small.max_work_item_sizes[0] = 64;
+  const detail::Params least = fam.fit(fam.complete({{"KPT", 4}, {"TPT", 4}}, small), small, pr);
+  EXPECT_EQ(fam.check(least, small, pr), "");
+  EXPECT_EQ(detail::ConvWinoFusedFamily::work_items(least), 64);
+  // Below it the candidate does not apply (the default order moves on).
+  const auto& cand = detail::conv_candidate("winograd_fused");
+  EXPECT_EQ(cand.applies(pr, small), "");
+  small.max_work_group_size = small.max_work_item_sizes[0] = 32;
+  EXPECT_NE(cand.applies(pr, small).find("no block"), std::string::npos);
   // BK shrinks towards K (at least 16; KPT 8 stays: two work-items along
   // k); K not a multiple of 4 loads U by elements.
   const detail::ConvProblem narrow = problem_of(conv_desc(1, 8, 6, 6, 7, 3, 3, 1, 1));
@@ -145,7 +155,6 @@ TEST(ConvWinogradFused, FamilyLimitsAndFit) {
   forced["UVEC"] = 1;
   EXPECT_NE(fam.check(forced, caps, narrow), "");
   // The descriptors it takes: Winograd's.
-  const auto& cand = detail::conv_candidate("winograd_fused");
   EXPECT_EQ(cand.applies(problem_of(conv_desc(1, 4, 5, 5, 3, 3, 3, 1, 1, 1, NHWC, NCHW)), caps), "");
   EXPECT_NE(cand.applies(problem_of(conv_desc(1, 4, 5, 5, 3, 3, 3, 2, 1)), caps), "");     // stride 2
   EXPECT_NE(cand.applies(problem_of(conv_desc(1, 4, 5, 5, 4, 3, 3, 1, 1, 2)), caps), "");  // grouped

@@ -263,6 +263,10 @@ class WinogradFusedCandidate : public ConvCandidate {
   std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
     if (!ConvWinogradFamily::applies(pr)) return "not a 3x3, stride 1, dilation 1 convolution of one group";
     if (weight_bytes(pr) > caps.max_alloc_bytes) return "the transformed weights exceed the device's largest allocation";
+    // The smallest block (64 work-items, 10 KiB of local memory) within the device.
+    const ConvWinoFusedFamily& fam = families::conv_winograd_fused();
+    if (std::string why = fam.check(fam.fit(fam.complete({}, caps), caps, pr), caps, pr); !why.empty())
+      return "no block of the kernel fits the device: " + why;
     return "";
   }
   // Its products are f32 (SIMT): 16-bit storage keeps the implicit GEMM,

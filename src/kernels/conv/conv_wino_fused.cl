@@ -256,7 +256,7 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
   // The output, one pack of k per pass (the loop's last barrier closed the
   // product's reads of local memory).
   OPTUNE_LOCAL_PTR float* ms = lm;
-  const int TT = TH * TW;
+  const ulong TT = (ulong)TH * (ulong)TW;
   for (int q = 0; q < WF_KQ; ++q) {
     for (int e = 0; e < 4; ++e)
       for (int j = 0; j < TPT; ++j)
@@ -274,7 +274,7 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
       float m[16];
       for (int x = 0; x < 16; ++x) m[x] = ms[x * WF_MPL + kl * (BT + 1) + t];
       const int tx = (int)(tile % (ulong)TW), ty = (int)(tile / (ulong)TW % (ulong)TH);
-      conv_wino_store(m, tile / (ulong)TT, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res,
+      conv_wino_store(m, tile / TT, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res,
                       res_off, out, out_off, act_p0, act_p1);
     }
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -63,9 +63,16 @@ Params ConvWinoFusedFamily::fit(const Params& tuned, const Capabilities& caps, c
   // No wider channel block than the output has (at least 16).
   while (p["BK"] > 16 && p["BK"] / 2 >= pr.k) p["BK"] /= 2;
   // Within the device: fewer tiles, then channels per step, then output
-  // channels, per work-group.
-  while (check(p, caps, pr).find("exceed") != std::string::npos && (p["BT"] > 16 || p["BC"] > 4 || p["BK"] > 16))
-    p[p["BT"] > 16 ? "BT" : p["BC"] > 4 ? "BC" : "BK"] /= 2;
+  // channels, per work-group; then more tiles and channels per work-item
+  // (fewer work-items: 64 at the least).
+  while (check(p, caps, pr).find("exceed") != std::string::npos) {
+    if (p["BT"] > 16 || p["BC"] > 4 || p["BK"] > 16)
+      p[p["BT"] > 16 ? "BT" : p["BC"] > 4 ? "BC" : "BK"] /= 2;
+    else if (p["TPT"] < 8 || p["KPT"] < 8)
+      p[p["TPT"] < 8 ? "TPT" : "KPT"] *= 2;
+    else
+      break;
+  }
   p["UVEC"] = pr.k % 4 == 0;
   return p;
 }
