@@ -40,9 +40,10 @@
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DOUT_NHWC=1 -DBK=16 -DBT=16 -DKPT=4 -DTPT=4
-// check-variant: -DBK=64 -DBT=32 -DBC=4 -DTPT=4 -DUVEC=1 -DIN_NHWC=1 -DOUT_NHWC=1
-// check-variant: -DBK=16 -DBT=64 -DBC=16 -DKPT=4 -DUVEC=1 -DPREFETCH=0
+// check-variant: -DBK=64 -DBT=16 -DBC=4 -DTPT=4 -DUVEC=1 -DIN_NHWC=1 -DOUT_NHWC=1
+// check-variant: -DBK=16 -DBT=16 -DBC=16 -DKPT=4 -DTPT=4 -DUVEC=1 -DPREFETCH=0
 // check-variant: -DPREFETCH=0 -DIN_NHWC=1 -DBC=4 -DCU=2
+// check-variant: -DBK=16 -DBT=64 -DBC=4 -DKPT=8 -DCU=1
 
 #ifndef BK
 #define BK 32            // output channels per work-group
