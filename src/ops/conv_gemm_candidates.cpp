@@ -81,6 +81,26 @@ Event gemm_into_output(const Queue& q, const ConvCall& c, const GemmSource& src,
   return run_gemm(q, gc, wait);
 }
 
+// Winograd's transformed weights U (16 K x C floats, stored C x K:
+// conv_winograd.cl's conv_wino_weights), which both Winograd candidates
+// write at the start of their scratch.
+std::size_t wino_weight_bytes(const ConvProblem& pr) { return std::size_t(16 * pr.k * pr.c) * sizeof(float); }
+
+// Launches conv_wino_weights (conv_winograd's parameters wp) from the call's
+// weights into U at offset 0 of `scratch`; returns its event (also in span).
+Event transform_wino_weights(const Queue& q, const ConvCall& c, const Params& wp, MemImpl& scratch,
+                             const WaitList& wait, EventSpan& span) {
+  const ConvWinogradFamily& wf = families::conv_winograd();
+  const ConvProblem& pr = c.problem;
+  KernelPtr k = compile_kernel(q, wf.entry_program(wp, pr, "conv_wino_weights"));
+  const std::vector<KernelArg> args{int_arg(pr.k),          int_arg(pr.c),
+                                    KernelArg::buffer(*c.wt.mem), ulong_arg(c.wt.offset),
+                                    KernelArg::buffer(scratch), ulong_arg(0)};
+  const Event e = launch_kernel(q, *k, args, wf.items_geometry(wp, pr.k * pr.c), wait, &wp);
+  span.add(e);
+  return e;
+}
+
 // 1x1, stride 1, unpadded, one group, input and output in one layout: GEMM
 // over the tensors where they lie (NHWC: one product; NCHW: one per image),
 // with GEMM's fused epilogue. No copy of the input or the weight.
@@ -188,7 +208,7 @@ class WinogradCandidate : public ConvCandidate {
   const FamilyOf<ConvProblem>* family() const override { return &families::conv_winograd(); }
   std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
     if (!ConvWinogradFamily::applies(pr)) return "not a 3x3, stride 1, dilation 1 convolution of one group";
-    if (weight_bytes(pr) + image_bytes(pr) > caps.max_alloc_bytes)
+    if (wino_weight_bytes(pr) + image_bytes(pr) > caps.max_alloc_bytes)
       return "the transformed weights and one image's tiles exceed the device's largest allocation";
     return "";
   }
@@ -202,18 +222,15 @@ class WinogradCandidate : public ConvCandidate {
     const ConvWinogradFamily& fam = families::conv_winograd();
     const std::int64_t th = (pr.oh + 1) / 2, tw = (pr.ow + 1) / 2;
     const std::size_t budget = std::min<std::size_t>(std::size_t(p.at("CHUNK_KIB")) << 10,
-                                                     q.device().caps().max_alloc_bytes - weight_bytes(pr));
+                                                     q.device().caps().max_alloc_bytes - wino_weight_bytes(pr));
     const std::int64_t per_chunk = std::clamp<std::int64_t>(std::int64_t(budget / image_bytes(pr)), 1, pr.n);
-    ScratchLease s = lease_scratch(q, {0, 0, 0, weight_bytes(pr) + std::size_t(per_chunk) * image_bytes(pr)});
+    ScratchLease s = lease_scratch(q, {0, 0, 0, wino_weight_bytes(pr) + std::size_t(per_chunk) * image_bytes(pr)});
     const std::shared_ptr<MemImpl>& scratch = s.slot[3];
-    KernelPtr weights = compile_kernel(q, fam.entry_program(p, pr, "conv_wino_weights"));
     KernelPtr input = compile_kernel(q, fam.entry_program(p, pr, "conv_wino_input"));
     KernelPtr output = fam.kernel(q, p, pr);
     const std::size_t u_off = 0, v_off = std::size_t(16 * pr.k * pr.c);
-    std::vector<KernelArg> args{int_arg(pr.k), int_arg(pr.c), KernelArg::buffer(*c.wt.mem), ulong_arg(c.wt.offset),
-                                KernelArg::buffer(*scratch), ulong_arg(u_off)};
-    Event done = launch_kernel(q, *weights, args, fam.items_geometry(p, pr.k * pr.c), wait, &p);
-    span.add(done);
+    Event done = transform_wino_weights(q, c, p, *scratch, wait, span);
+    std::vector<KernelArg> args;
     const std::vector<KernelArg> tensors = tensor_args(c);
     for (std::int64_t n0 = 0; n0 < pr.n; n0 += per_chunk) {
       const std::int64_t images = std::min(per_chunk, pr.n - n0), tiles = images * th * tw;
@@ -244,7 +261,6 @@ class WinogradCandidate : public ConvCandidate {
   }
 
  private:
-  static std::size_t weight_bytes(const ConvProblem& pr) { return std::size_t(16 * pr.k * pr.c) * sizeof(float); }
   // One image's transformed tiles and their product.
   static std::size_t image_bytes(const ConvProblem& pr) {
     return std::size_t(16 * (pr.c + pr.k) * ((pr.oh + 1) / 2) * ((pr.ow + 1) / 2)) * sizeof(float);
@@ -262,7 +278,8 @@ class WinogradFusedCandidate : public ConvCandidate {
   const FamilyOf<ConvProblem>* family() const override { return &families::conv_winograd_fused(); }
   std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
     if (!ConvWinogradFamily::applies(pr)) return "not a 3x3, stride 1, dilation 1 convolution of one group";
-    if (weight_bytes(pr) > caps.max_alloc_bytes) return "the transformed weights exceed the device's largest allocation";
+    if (wino_weight_bytes(pr) > caps.max_alloc_bytes)
+      return "the transformed weights exceed the device's largest allocation";
     // The smallest block (64 work-items, 10 KiB of local memory) within the device.
     const ConvWinoFusedFamily& fam = families::conv_winograd_fused();
     if (std::string why = fam.check(fam.fit(fam.complete({}, caps), caps, pr), caps, pr); !why.empty())
@@ -284,12 +301,8 @@ class WinogradFusedCandidate : public ConvCandidate {
     const Capabilities& caps = q.device().caps();
     const ConvWinogradFamily& wf = families::conv_winograd();
     const Params wp = wf.fit(wf.complete({}, caps), caps, pr);
-    ScratchLease s = lease_scratch(q, {0, 0, 0, weight_bytes(pr)});
-    KernelPtr weights = compile_kernel(q, wf.entry_program(wp, pr, "conv_wino_weights"));
-    const std::vector<KernelArg> wargs{int_arg(pr.k),   int_arg(pr.c), KernelArg::buffer(*c.wt.mem),
-                                       ulong_arg(c.wt.offset), KernelArg::buffer(*s.slot[3]), ulong_arg(0)};
-    const Event transformed = launch_kernel(q, *weights, wargs, wf.items_geometry(wp, pr.k * pr.c), wait, &wp);
-    span.add(transformed);
+    ScratchLease s = lease_scratch(q, {0, 0, 0, wino_weight_bytes(pr)});
+    const Event transformed = transform_wino_weights(q, c, wp, *s.slot[3], wait, span);
     const ConvWinoFusedFamily& fam = families::conv_winograd_fused();
     std::vector<KernelArg> args;
     for (std::int64_t v : {pr.n, pr.c, pr.h, pr.w, pr.k, pr.oh, pr.ow, pr.pad_t, pr.pad_l}) args.push_back(int_arg(v));
@@ -299,9 +312,6 @@ class WinogradFusedCandidate : public ConvCandidate {
     KernelPtr k = fam.kernel(q, p, pr);
     span.add(launch_kernel(q, *k, args, fam.geometry(p, caps, pr), {transformed}, &p));
   }
-
- private:
-  static std::size_t weight_bytes(const ConvProblem& pr) { return std::size_t(16 * pr.k * pr.c) * sizeof(float); }
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 // conv_common: what the convolution kernels share — tensor indexing in
 // either layout, the fused epilogue
 //   out = act(sum + bias[k] + residual)
-// and Winograd F(2x2, 3x3)'s output transform (both Winograd kernels).
+// and Winograd F(2x2, 3x3)'s input and output transforms (both Winograd kernels).
 // The host puts gemm_flags.cl and gemm_common.cl (element types, GEMM_LOAD /
 // GEMM_STORE of the storage type, `real`, gemm_finish with the activation
 // GEMM_ACT) before this text, then the kernel.
@@ -54,6 +54,25 @@ OPTUNE_FUNC real conv_bias(const uint flags, __global const TYPE* bias, const ul
 // The residual at element i, 0 without one.
 OPTUNE_FUNC real conv_residual(const uint flags, __global const TYPE* res, const ulong i) {
   return (flags & CONV_RESIDUAL) ? GEMM_LOAD(res, i) : (real)0;
+}
+
+// Winograd F(2x2, 3x3)'s input transform of one 4 x 4 patch d[4 i + j]:
+// v[4 i + j] = (B^T d B)[i][j] (conv_winograd.cl's input kernel and
+// conv_wino_fused.cl).
+OPTUNE_FUNC void conv_wino_in(const float* d, float* v) {
+  float bd[4][4];  // B^T d
+  for (int j = 0; j < 4; ++j) {
+    bd[0][j] = d[j] - d[8 + j];
+    bd[1][j] = d[4 + j] + d[8 + j];
+    bd[2][j] = d[8 + j] - d[4 + j];
+    bd[3][j] = d[4 + j] - d[12 + j];
+  }
+  for (int i = 0; i < 4; ++i) {
+    v[4 * i + 0] = bd[i][0] - bd[i][2];
+    v[4 * i + 1] = bd[i][1] + bd[i][2];
+    v[4 * i + 2] = bd[i][2] - bd[i][1];
+    v[4 * i + 3] = bd[i][1] - bd[i][3];
+  }
 }
 
 // Winograd F(2x2, 3x3)'s output transform of one tile's 16 sums m[4 i + j]

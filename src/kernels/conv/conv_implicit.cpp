@@ -10,8 +10,6 @@ namespace optune::detail {
 
 namespace {
 
-// CUDA declares the local tiles as static shared memory.
-constexpr std::uint64_t kStaticSmem = 48 * 1024;
 // Most accumulators per work-item (beyond them registers spill).
 constexpr std::int64_t kMaxAccumulators = 64;
 
@@ -120,8 +118,8 @@ std::string ConvImplicitFamily::check(const Params& p, const Capabilities& caps,
   if (std::size_t(wgs) > caps.max_work_group_size || std::size_t(mdimc) > caps.max_work_item_sizes[0] ||
       std::size_t(ndimc) > caps.max_work_item_sizes[1])
     return "MDIMC x NDIMC exceeds the device's work-group limits";
-  std::uint64_t limit = caps.local_mem_bytes;
-  if (caps.backend == Backend::CUDA) limit = std::min(limit, kStaticSmem);
+  // CUDA declares the local tiles as static shared memory (local_limit: 48 KiB there).
+  const std::uint64_t limit = local_limit(caps);
   if (p.at("MMA")) {
     if (!mma_device(caps, pr)) return "MMA needs CUDA compute capability 8.0 or newer and f16 or bf16 storage";
     if (std::string why = mma_tiling(p); !why.empty()) return why;

@@ -202,20 +202,10 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
         // Step st's registers into local memory: the patches transformed.
         for (int r = 0; r < WF_IPT; ++r) {
           if (ic[r] >= BC) continue;
-          float bd[4][4];  // B^T d
-          for (int j = 0; j < 4; ++j) {
-            bd[0][j] = rd[r][j] - rd[r][8 + j];
-            bd[1][j] = rd[r][4 + j] + rd[r][8 + j];
-            bd[2][j] = rd[r][8 + j] - rd[r][4 + j];
-            bd[3][j] = rd[r][4 + j] - rd[r][12 + j];
-          }
+          float e[16];  // B^T d B
+          conv_wino_in(rd[r], e);
           OPTUNE_LOCAL_PTR float* v = vs + ic[r] * WF_VP + it[r];
-          for (int i = 0; i < 4; ++i) {
-            v[(4 * i + 0) * WF_VPL] = bd[i][0] - bd[i][2];
-            v[(4 * i + 1) * WF_VPL] = bd[i][1] + bd[i][2];
-            v[(4 * i + 2) * WF_VPL] = bd[i][2] - bd[i][1];
-            v[(4 * i + 3) * WF_VPL] = bd[i][1] - bd[i][3];
-          }
+          for (int x = 0; x < 16; ++x) v[x * WF_VPL] = e[x];
         }
         for (int r = 0; r < WF_UPT; ++r) {
           const int e = lid + r * WF_WG;

@@ -10,9 +10,6 @@ namespace optune::detail {
 
 namespace {
 
-// CUDA declares the local tiles as static shared memory.
-constexpr std::uint64_t kStaticSmem = 48 * 1024;
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
@@ -51,9 +48,8 @@ std::string ConvWinoFusedFamily::check(const Params& p, const Capabilities& caps
   const std::int64_t wgs = work_items(p);
   if (std::size_t(wgs) > caps.max_work_group_size || std::size_t(wgs) > caps.max_work_item_sizes[0])
     return "16 (BK / KPT) (BT / TPT) work-items exceed the device's work-group limit";
-  std::uint64_t limit = caps.local_mem_bytes;
-  if (caps.backend == Backend::CUDA) limit = std::min(limit, kStaticSmem);
-  if (std::uint64_t(local_bytes(p)) > limit) return "the local tiles exceed the device's local memory";
+  // CUDA declares the local tiles as static shared memory (local_limit: 48 KiB there).
+  if (std::uint64_t(local_bytes(p)) > local_limit(caps)) return "the local tiles exceed the device's local memory";
   if (p.count("UVEC") && p.at("UVEC") && pr.k % 4) return "UVEC needs K a multiple of 4";
   return "";
 }

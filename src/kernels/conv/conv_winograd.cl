@@ -71,25 +71,17 @@ void conv_wino_input(const int C, const int H, const int W, const int TH, const 
   const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
   const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
   const int y0 = 2 * ty - PT, x0 = 2 * tx - PL;
-  float d[4][4];
+  float d[16];
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) {
       const int y = y0 + i, x = x0 + j;
       const int inside = y >= 0 && y < H && x >= 0 && x < W;
-      d[i][j] = inside ? (float)GEMM_LOAD(in, in_off + conv_index(IN_NHWC, n, c, y, x, C, H, W)) : 0.0f;
+      d[4 * i + j] = inside ? (float)GEMM_LOAD(in, in_off + conv_index(IN_NHWC, n, c, y, x, C, H, W)) : 0.0f;
     }
-  float bd[4][4];  // B^T d
-  for (int j = 0; j < 4; ++j) {
-    bd[0][j] = d[0][j] - d[2][j];
-    bd[1][j] = d[1][j] + d[2][j];
-    bd[2][j] = d[2][j] - d[1][j];
-    bd[3][j] = d[1][j] - d[3][j];
-  }
+  float e[16];
+  conv_wino_in(d, e);
   const ulong plane = (ulong)C * P, row = (ulong)c * P + t;
-  for (int i = 0; i < 4; ++i) {
-    const float e[4] = {bd[i][0] - bd[i][2], bd[i][1] + bd[i][2], bd[i][2] - bd[i][1], bd[i][1] - bd[i][3]};
-    for (int j = 0; j < 4; ++j) v[v_off + (ulong)(i * 4 + j) * plane + row] = e[j];
-  }
+  for (int x = 0; x < 16; ++x) v[v_off + (ulong)x * plane + row] = e[x];
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
