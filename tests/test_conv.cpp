@@ -110,6 +110,44 @@ TEST(Conv, DepthwiseNhwcEveryPack) {
     }
 }
 
+// LOC (NCHW, stride 1): rows staged in local memory, with groups that end
+// in the middle of a row (W 96 / WPT 4 = 24 work-items per row against
+// groups of 32: the first and last work-items of a group load their edges),
+// every left pad up to FS - 1, a 5 x 5 filter whose edges fill a
+// neighbour's whole pack (WPT 2), and layers it does not apply to (stride
+// 2; W not a multiple of WPT).
+TEST(Conv, DepthwiseLocalStaging) {
+  std::vector<std::tuple<Conv2dDesc, detail::Params, bool>> runs;
+  for (std::int64_t pl : {0, 1, 2}) {
+    Conv2dDesc d = conv_desc(2, 3, 7, 96, 3, 3, 3, 1, 1, 3, NCHW, NCHW);
+    d.pad_left = pl, d.pad_right = 2 - pl;
+    runs.push_back({d, {{"WPT", 4}, {"RPT", pl == 1 ? 4 : 2}}, true});
+  }
+  runs.push_back({conv_desc(1, 2, 9, 20, 2, 5, 5, 1, 2, 2, NCHW, NCHW), {{"WPT", 2}, {"RPT", 8}}, true});
+  runs.push_back({conv_desc(1, 4, 10, 16, 4, 3, 3, 2, 1, 4, NCHW, NCHW), {{"WPT", 4}, {"RPT", 2}}, false});
+  runs.push_back({conv_desc(1, 2, 6, 18, 2, 3, 3, 1, 1, 2, NCHW, NCHW), {{"WPT", 4}, {"RPT", 2}}, false});
+  const auto& fam = detail::families::conv_depthwise();
+  const Capabilities caps = test::device().caps();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto& [d, p, applies] = runs[i];
+    p["WGS"] = 32, p["FILL"] = 0, p["LOC"] = 1, p["VW"] = 1, p["PPT"] = 1;
+    detail::ConvProblem pr = problem_of(d);
+    const detail::Params fitted = fam.fit(p, caps, pr);
+    EXPECT_EQ(fitted.at("STAGE"), applies ? 1 : 0) << "run " << i;
+    if (!applies) {
+      // Where it changes nothing check refuses LOC off its default (the
+      // tuner runs no program twice); the default runs.
+      EXPECT_NE(fam.check(fitted, caps, pr), "");
+      p["LOC"] = 0;
+    }
+    ConvCase c;
+    c.desc = d;
+    c.bias = i % 2 == 0;
+    const ConvForce f = conv_force("depthwise", "conv_depthwise", p);
+    EXPECT_TRUE(ref::check_conv(c, &f)) << "run " << i;
+  }
+}
+
 // fit's FILL on an H200's CUDA capabilities (132 compute units): a small
 // layer (MobileNetV2 b1's 192 channels at 28 x 28, stride 2) takes fewer
 // rows, then pixels, per work-item than the large layer's entry until the

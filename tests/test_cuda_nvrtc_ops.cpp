@@ -405,13 +405,17 @@ TEST(CudaNvrtcOps, ConvDefines) {
           for (std::int64_t r : {3, 5}) {
             if (r == 5 && t != DType::F32) continue;
             pr.r = r;
+            // (NCHW: the staged rows, LOC, with every pack, where they apply.)
             if (in_nhwc)
               for (std::int64_t vw : {1, 2, 4})
                 for (std::int64_t ppt : {1, 4})
                   compile("conv_depthwise " + what, dw, dw.fit({{"VW", vw}, {"PPT", ppt}}, caps, pr), pr);
             else
               for (std::int64_t wpt : {1, 2, 4, 8})
-                compile("conv_depthwise " + what, dw, dw.fit({{"WPT", wpt}}, caps, pr), pr);
+                for (std::int64_t loc : {0, 1})
+                  if (loc == 0 || (wpt > 1 && wpt <= 4))
+                    compile("conv_depthwise " + what, dw, dw.fit({{"WPT", wpt}, {"LOC", loc}, {"RPT", 8}}, caps, pr),
+                            pr);
           }
         }
   std::printf("%d NVRTC compiles\n", compile.compiled());

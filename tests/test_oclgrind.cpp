@@ -350,6 +350,10 @@ TEST(Oclgrind, ConvKernels) {
       {left, "depthwise", {{"WPT", 4}, {"RPT", 2}, {"WGS", 32}}, "conv_depthwise"},
       {conv_desc(1, 8, 5, 6, 8, 3, 3, 1, 1, 8, NHWC, NHWC), "depthwise",
        {{"VW", 4}, {"PPT", 4}, {"RPT", 2}, {"WGS", 32}}, "conv_depthwise"},
+      // LOC: rows staged in local memory with groups ending mid-row (24
+      // work-items a row, 32 a group).
+      {conv_desc(1, 2, 5, 96, 2, 3, 3, 1, 1, 2, NCHW, NCHW), "depthwise",
+       {{"WPT", 4}, {"RPT", 2}, {"WGS", 32}, {"LOC", 1}, {"FILL", 0}}, "conv_depthwise"},
       {conv_desc(2, 3, 4, 5, 4, 3, 3, 1, 1, 1, NHWC, NCHW), "im2col", {{"CHUNK_KIB", 1}, {"WGS", 64}}, "conv_im2col"},
       {conv_desc(1, 4, 4, 5, 6, 3, 3, 1, 1, 2, NCHW, NHWC), "im2col", {{"WGS", 64}}, "conv_im2col"},
       {conv_desc(2, 5, 3, 3, 4, 1, 1, 1, 0, 1, NHWC, NHWC), "pointwise", {}, ""},

@@ -31,6 +31,24 @@ std::int64_t depthwise_items(const Params& p, const ConvProblem& pr) {
                     : pr.n * pr.c * rows * ceil_div(pr.ow, p.at("WPT"));
 }
 
+bool depthwise_fast(const ConvProblem& pr) {
+  return pr.stride_h == 1 && pr.stride_w == 1 && pr.dil_h == 1 && pr.dil_w == 1;
+}
+// NCHW: the window's middle inputs as one pack where every input row starts on one.
+bool depthwise_vin(const Params& p, const Capabilities& caps, const ConvProblem& pr) {
+  const std::int64_t wpt = p.at("WPT");
+  return !pr.in_nhwc && wpt > 1 && wpt <= max_lanes(caps) && depthwise_fast(pr) && pr.w % wpt == 0 &&
+         pr.align % wpt == 0 && pr.pad_l >= 0 && pr.pad_l <= pr.s - 1;
+}
+// conv_depthwise's rows staged in local memory (LOC; NCHW with VIN) apply
+// where the window's edges fit in the neighbours' packs and the rows in half
+// of what the device gives a group (a small footprint keeps the occupancy).
+bool depthwise_loc(const Params& p, const Capabilities& caps, const ConvProblem& pr) {
+  const std::int64_t wpt = p.at("WPT"), plc = pr.pad_l, es = 4;  // local memory holds f32
+  return depthwise_vin(p, caps, pr) && plc <= wpt && pr.s - 1 - plc <= wpt &&
+         (p.at("RPT") + pr.r - 1) * p.at("WGS") * wpt * es <= std::int64_t(local_limit(caps)) / 2;
+}
+
 Geometry one_dim(std::int64_t items, std::int64_t wgs) {
   Geometry g;
   g.local[0] = std::size_t(wgs);
@@ -164,6 +182,9 @@ std::vector<Parameter> ConvDepthwiseFamily::parameters(const Capabilities& caps)
           {"FILL", {0, 256, 512, 1024, 2048}, caps.type == DeviceType::CPU ? 0 : 1024,
            "work-items per compute unit that fit keeps by fewer rows (RPT), then pixels (PPT), per work-item "
            "(small layers; 0: the tuned sizes always)"},
+          {"LOC", {0, 1}, 0,
+           "NCHW, stride 1: 1 stages the window rows' middle packs in local memory, the edges read from the "
+           "neighbours' (where it applies)"},
           {"IDX64", {0, 1}, 0,
            "1: 64-bit division of the work-item's index (fit sets it where the grid passes 2^32 work-items; "
            "0: 32-bit, a far shorter sequence)"}};
@@ -183,6 +204,8 @@ std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps
                                                depthwise_items(p, pr) >= std::int64_t(caps.compute_units) *
                                                                              std::max(fill, dflt.at("FILL")))
     return "FILL changes nothing for a layer this large (the default stands)";
+  if (p.at("LOC") != dflt.at("LOC") && !depthwise_loc(p, caps, pr))
+    return "LOC does not apply to this layer (the default stands)";
   if (pr.in_nhwc) {
     if (p.at("WPT") != dflt.at("WPT") && p.at("WPT") != 1) return "WPT applies to NCHW only";
     const std::int64_t vw = p.at("VW");
@@ -198,7 +221,7 @@ std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps
 
 Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
   Params p = complete(tuned, caps);
-  const bool fast = pr.stride_h == 1 && pr.stride_w == 1 && pr.dil_h == 1 && pr.dil_w == 1;
+  const bool fast = depthwise_fast(pr);
   while (p["WGS"] > 32 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
   if (pr.in_nhwc) {
     p["WPT"] = 1;
@@ -222,11 +245,13 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
     const std::int64_t wpt = p["WPT"];
     const bool packs = wpt > 1 && wpt <= max_lanes(caps);
     p["VEC"] = packs && pr.ow % wpt == 0 && pr.align % wpt == 0;
-    // The window's middle inputs as one pack where every input row starts on one.
-    p["VIN"] = packs && fast && pr.w % wpt == 0 && pr.align % wpt == 0 && pr.pad_l >= 0 && pr.pad_l <= pr.s - 1;
+    p["VIN"] = depthwise_vin(p, caps, pr);
     p["PLC"] = p["VIN"] ? pr.pad_l : 0;
   }
   p["FAST"] = fast;
+  // LOC stays as given (check refuses a value that changes nothing); the
+  // kernel's STAGE is what applies.
+  p["STAGE"] = p["LOC"] && depthwise_loc(p, caps, pr);
   if (depthwise_items(p, pr) > std::int64_t(0xffffffff)) p["IDX64"] = 1;
   return p;
 }
@@ -237,7 +262,8 @@ Geometry ConvDepthwiseFamily::geometry(const Params& p, const Capabilities&, con
 
 Defines ConvDepthwiseFamily::defines(const Params& p, const ConvProblem& pr) const {
   Params kernel = p;
-  kernel.erase("FILL");  // a host parameter
+  kernel.erase("FILL");  // host parameters (LOC: the derived STAGE goes)
+  kernel.erase("LOC");
   Defines d = ConvFamilyBase::defines(kernel, pr);
   d.emplace_back("FR", std::to_string(pr.r));
   d.emplace_back("FS", std::to_string(pr.s));

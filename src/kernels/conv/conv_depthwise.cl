@@ -26,6 +26,11 @@
 // by one. Otherwise each output row loads each tap where it falls. The
 // filter size is a define, so the loops over taps unroll. Sums are in
 // `real` (f32; f16 and bf16 are storage).
+// STAGE (NCHW with FAST and VIN; the host's, where the tuned LOC applies)
+// stages each work-item's WPT middle inputs of every window row in local
+// memory, so that the window's edges come from the neighbours' packs there
+// instead of FS - 1 single-element loads per row from global memory (the
+// group's first and last work-items and the rows' ends still load theirs).
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DWPT=4 -DVEC=1 -DTYPE=half -DHALF_STORAGE=1
@@ -34,6 +39,8 @@
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=4 -DPPT=2 -DWPT=1 -DFAST=1 -DWVEC=1 -DRPT=2 -DIDX64=1
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=8 -DPPT=4 -DWPT=1 -DTYPE=half -DHALF_STORAGE=1 -DWVEC=1
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=2 -DPPT=1 -DWPT=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DFAST=1 -DRPT=4
+// check-variant: -DWPT=4 -DVEC=1 -DVIN=1 -DPLC=1 -DFAST=1 -DRPT=2 -DSTAGE=1
+// check-variant: -DWPT=2 -DVEC=1 -DVIN=1 -DPLC=2 -DFAST=1 -DRPT=4 -DSTAGE=1 -DFS=5 -DFR=5 -DIDX64=1 -DTYPE=half -DHALF_STORAGE=1
 
 #ifndef WGS
 #define WGS 128          // work-items per group
@@ -70,6 +77,9 @@
 #endif
 #ifndef FAST
 #define FAST 0           // 1: stride 1 and dilation 1 (each input row of the tile loaded once)
+#endif
+#ifndef STAGE
+#define STAGE 0          // NCHW: 1 stages the window rows' middle packs in local memory
 #endif
 #ifndef IDX64
 #define IDX64 0          // 1: the work-item's index divided in 64 bits (grids past 2^32 work-items)
@@ -234,7 +244,12 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
 #else
   const int XB = (OW + WPT - 1) / WPT;
   const ulong items = (ulong)N * (ulong)C * (ulong)YB * (ulong)XB;
-  if (id >= items) return;
+  // With the staged rows every work-item of the group meets the barrier.
+#define XLOC (STAGE && FAST && VIN)
+  const bool live = id < items;
+#if !XLOC
+  if (!live) return;
+#endif
   int ox0, oy0, c;
   ulong plane;  // n C + c
   if (!IDX64) {  // 32-bit division (above)
@@ -260,6 +275,26 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
 #pragma unroll
     for (int w = 0; w < WPT; ++w) acc[j][w] = (real)0;
   const ulong img = in_off + plane * (ulong)H * (ulong)W;
+#if XLOC
+  // Every window row's middle WPT inputs into xl (VIN: W a multiple of WPT,
+  // so they are whole); work-item lid's at lid WPT.
+  __local real xl[(RPT + FR - 1) * WGS * WPT];
+  const int lid = (int)get_local_id(0);
+#pragma unroll
+  for (int ir = 0; ir < RPT + FR - 1; ++ir) {
+    const int iy = oy0 - PT + ir;
+    if (live && iy >= 0 && iy < H) {
+      const OPTUNE_VEC(float, WPT) xv = CONV_VLOAD(WPT, (img + (ulong)iy * (ulong)W + (ulong)ox0) / WPT, in);
+      OPTUNE_VSTORE(WPT, xv, (size_t)(ir * WGS + lid), (OPTUNE_LOCAL_PTR real*)xl);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!live) return;
+  // The neighbours in the same row and group staged theirs: the window's
+  // edges come from their packs.
+  const int xb = ox0 / WPT;
+  const bool lnb = xb > 0 && lid > 0, rnb = xb < XB - 1 && lid < WGS - 1;
+#endif
 #if FAST
   // Input row oy0 - PT + ir serves output row oy0 + j through filter row ir - j.
 #pragma unroll
@@ -268,6 +303,39 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     if (iy < 0 || iy >= H) continue;
     const ulong row = img + (ulong)iy * (ulong)W;
     real xs[WPT + FS - 1];
+#if XLOC
+    {
+      // xw: the left neighbour's, this work-item's and the right
+      // neighbour's packs; the window is xw[WPT - PLC ...] (the host keeps
+      // PLC and FS - 1 - PLC within WPT).
+      OPTUNE_LOCAL_PTR const real* xr = xl + ir * WGS * WPT;
+      real xw[3 * WPT];
+      OPTUNE_VEC(float, WPT) xv = OPTUNE_VLOAD(WPT, (size_t)lid, xr);
+      OPTUNE_VUNPACK(WPT, xv, (xw + WPT));
+      if (lnb) {
+        xv = OPTUNE_VLOAD(WPT, (size_t)(lid - 1), xr);
+        OPTUNE_VUNPACK(WPT, xv, xw);
+      } else {
+#pragma unroll
+        for (int u = 0; u < WPT; ++u) {
+          const int ix = ox0 - WPT + u;
+          xw[u] = u >= WPT - PLC && ix >= 0 ? GEMM_LOAD(in, row + (ulong)ix) : (real)0;
+        }
+      }
+      if (rnb) {
+        xv = OPTUNE_VLOAD(WPT, (size_t)(lid + 1), xr);
+        OPTUNE_VUNPACK(WPT, xv, (xw + 2 * WPT));
+      } else {
+#pragma unroll
+        for (int u = 0; u < WPT; ++u) {
+          const int ix = ox0 + WPT + u;
+          xw[2 * WPT + u] = u < FS - 1 - PLC && ix < W ? GEMM_LOAD(in, row + (ulong)ix) : (real)0;
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < WPT + FS - 1; ++u) xs[u] = xw[WPT - PLC + u];
+    }
+#else
 #if VIN
     if (ox0 + WPT <= W) {
       // Inputs ox0 - PLC + u: the middle WPT (u = PLC ...) as one pack, the edges one by one.
@@ -292,6 +360,7 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
         xs[u] = ix >= 0 && ix < W ? GEMM_LOAD(in, row + (ulong)ix) : (real)0;
       }
     }
+#endif
 #pragma unroll
     for (int j = 0; j < RPT; ++j) {
       const int r = ir - j;
