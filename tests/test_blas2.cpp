@@ -14,6 +14,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "kernels/families.hpp"
 #include "ops/blas2_ops.hpp"
 #include "ops/blas_common.hpp"
 #include "optune/blas2.hpp"
@@ -639,6 +640,29 @@ TYPED_TEST(Blas2, SymvStrips) {
   SCOPED_TRACE(test::seed());
   check_symv_forced<TypeParam>({{"WGS", 64}, {"SB", 16}, {"STRIP", 256}, {"VW", 4}}, {1, 6, 33, 300},
                                "symv strips");
+}
+
+// By walks (blas2_symv_walk, real types; the others fall back to the
+// blocks): chunks of 2 tiles of 16 (n = 100: 7 block columns, the lower
+// ones' diagonal in their first chunk, the upper ones' in their last, and a
+// last chunk of one tile), 4 of 32 (n = 131: an edge tile past n) and 32 (one
+// chunk per column); one and four slow indices per work-item.
+TYPED_TEST(Blas2, SymvWalks) {
+  SCOPED_TRACE(test::seed());
+  for (const auto& [sb, walk] : {std::pair<std::int64_t, std::int64_t>{16, 2}, {32, 4}, {32, 32}}) {
+    SCOPED_TRACE("SB " + std::to_string(sb) + " WALK " + std::to_string(walk));
+    const optune::detail::Params fp{{"WGS", 64}, {"SB", sb}, {"STRIP", 0}, {"VW", 4}, {"WALK", walk}};
+    optune::detail::Blas2Problem pr;
+    pr.dtype = kComplex<TypeParam> ? (std::is_same_v<Real<TypeParam>, float> ? optune::DType::C32 : optune::DType::C64)
+                                   : (std::is_same_v<TypeParam, float> ? optune::DType::F32 : optune::DType::F64);
+    pr.routine = optune::detail::Blas2Routine::Symv;
+    pr.blocked = true;
+    pr.rows = pr.cols = 100;
+    const auto& fam = optune::detail::families::blas2();
+    EXPECT_EQ(fam.walks(fam.fit(fp, test::device().caps(), pr), pr),
+              pr.dtype == optune::DType::F32 || pr.dtype == optune::DType::F64);
+    check_symv_forced<TypeParam>(fp, {5, 100, 131}, "symv walks");
+  }
 }
 
 // By blocks (blas2_symv_blocks): whole off-diagonal blocks go through the

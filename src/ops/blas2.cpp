@@ -345,7 +345,10 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
       args.push_back(KernelArg::buffer(part));
       args.push_back(KernelArg::buffer(*lease.slot[1]));
     } else if (pr.blocked) {
-      src.entry = "blas2_symv_blocks";
+      // One group per block (blas2_symv_blocks), or per chunk of a block
+      // column's walk (blas2_symv_walk, WALK tiles).
+      const bool walk = Blas2Family::walks(p, pr);
+      src.entry = walk ? "blas2_symv_walk" : "blas2_symv_blocks";
       // Whole blocks read their fast direction in packs of 4 (f32, f64):
       // that direction contiguous, the base and the other stride multiples of 4.
       const std::int64_t slow = si == 1 ? sj : si;
@@ -355,6 +358,7 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
               KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si), KernelArg::scalar(sj)};
       vec(args, c.x, cols, c.incx);
       args.push_back(KernelArg::scalar(flags));
+      if (walk) args.push_back(KernelArg::scalar(std::uint32_t(p.at("WALK"))));
       args.push_back(KernelArg::buffer(part));
     } else {
       args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),

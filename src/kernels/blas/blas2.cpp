@@ -35,6 +35,9 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities& caps) const {
       // of the copy ceiling, the blocks at 0.40.
       {"STRIP", {0, 256, 512, 1024, 2048, 4096}, 0,
        "symv / hemv in dense storage: rows of an SB-wide column strip per group (0: a group per SB x SB block)"},
+      {"WALK", {0, 2, 4, 8, 16, 32}, 0,
+       "real symv in dense storage, blocks in registers (WGS <= SB^2 / 4), no STRIP: SB x SB tiles of a block "
+       "column per group, the column sums kept across them (0: a group per block)"},
   };
 }
 
@@ -53,6 +56,10 @@ std::string Blas2Family::check(const Params& p, const Capabilities& caps, const 
     return "symv's strip sums exceed local memory";
   if (std::size_t(p.at("TJ")) > wgs || std::size_t(p.at("CTJ")) > wgs) return "more work-items per row than WGS";
   if (sb > wgs) return "SB exceeds WGS";
+  if (p.at("WALK") > 0 && p.at("STRIP") > 0) return "WALK and STRIP are two ways of one product";
+  // The walk's tiles in registers: at most 4 x 8 elements per work-item.
+  if (p.at("WALK") > 0 && std::int64_t(wgs) * 4 <= p.at("SB") * p.at("SB") && p.at("SB") * p.at("SB") > 32 * std::int64_t(wgs))
+    return "WALK's tile exceeds 32 elements per work-item";
   return "";
 }
 
@@ -77,6 +84,7 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     if (p.at("VW") == 1) p["RC"] = 1;
     // f16 runs the generic kernels (HALF compiles neither the packs nor the
     // strips): one program, whatever VW was tuned.
+    if (!walks(p, problem)) p["WALK"] = 0;  // one program whatever was tuned
     if (problem.dtype == DType::F16) {
       p["VW"] = 1;
       p["RC"] = 1;
@@ -129,6 +137,10 @@ Geometry Blas2Family::geometry(const Params& p, const Capabilities& caps, const 
   if (problem.blocked && p.at("STRIP") > 0) {
     // (chunk, strip); groups past their strip's chunks only take part in the barriers.
     g.global[0] = strip_chunks(p, problem.rows) * wgs;
+    g.global[1] = symv_blocks(p, problem.rows);
+  } else if (walks(p, problem)) {
+    // (chunk, block column); groups past their column's chunks return at once.
+    g.global[0] = walk_chunks(p, problem.rows) * wgs;
     g.global[1] = symv_blocks(p, problem.rows);
   } else if (problem.blocked) {
     const std::size_t nb = symv_blocks(p, problem.rows);

@@ -66,6 +66,16 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
     const std::size_t rows = (symv_blocks(p, n) - 1) * std::size_t(p.at("SB")), rch = std::size_t(p.at("STRIP"));
     return std::max<std::size_t>(1, (rows + rch - 1) / rch);
   }
+  // blas2_symv_walk: whether it takes the problem (real f32 / f64 symv, WALK
+  // > 0, no STRIP, the blocks in registers), and its chunks per strip.
+  static bool walks(const Params& p, const Blas2Problem& problem) {
+    return problem.blocked && p.at("WALK") > 0 && p.at("STRIP") == 0 &&
+           (problem.dtype == DType::F32 || problem.dtype == DType::F64) && p.at("WGS") * 4 <= p.at("SB") * p.at("SB");
+  }
+  static std::size_t walk_chunks(const Params& p, std::int64_t n) {
+    const std::size_t nb = symv_blocks(p, n), ch = std::size_t(p.at("WALK"));
+    return (nb + ch - 1) / ch;
+  }
   // The entry point of the routine (products: by storage).
   static std::string entry(Blas2Routine r);
 };

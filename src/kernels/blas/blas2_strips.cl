@@ -1,6 +1,7 @@
 // blas2_strips: the blas2 program's symv / hemv by column strips (STRIP > 0;
-// measured slower than the blocks of blas2.cl and off by default), after
-// blas2_dense.cl (not compiled with HALF).
+// measured slower than the blocks of blas2.cl and off by default) and real
+// symv by walks of tiles (WALK > 0), after blas2_dense.cl (not compiled with
+// HALF).
 //
 // check-prepend: blas/blas_storage.cl blas/blas2_defs.cl blas/blas2_dense.cl
 // check-variant: -DTYPE=double -DREAL=double -DVW=2
@@ -181,5 +182,125 @@ void blas2_symv_strips(const ulong un, __global const TYPE* a, const ulong ab, c
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+
+
+#if SYMV_FAST && !COMPLEX
+// symv in dense storage, real types, by walks (WALK > 0): group (c, S) owns
+// the SB columns of the stored triangle's block column S (in the view
+// (f, s), f the contiguous direction) with x over them in registers, and
+// walks chunk c of its SB x SB tiles along f (`ch` tiles; lower in that
+// view: F = S ... nb - 1, upper: 0 ... S). Each work-item holds a 4 x
+// SYMV_NS piece of a tile as blas2_symv_blocks does and forms both products:
+// the tile's rows against x over S (reduced over the group through local
+// memory once per tile, double-buffered so one barrier does) into slot S of
+// those rows, part[S n + f]; its columns against x over the tile's rows
+// (M(s, f) = M(f, s)), kept in registers for the whole walk. At the end the
+// column sums (plus the diagonal tile's row sums, whose slot is the same)
+// land in one slot of the chunk's tiles and zeros in the others, so every
+// slot (K, i) is written once and blas2_mv_final adds the nb slots of y_i in
+// order, as after blas2_symv_blocks. The tiles on the diagonal or past n take
+// the stored elements one by one with the triangle's test (the diagonal's
+// element once, in the row sums). The column sums' x loads and the rows'
+// reduction are paid once per tile of SB x SB instead of once per group.
+#define WALK_RED (2 * SYMV_TY * SB > SYMV_TX * (SB + 1) ? 2 * SYMV_TY * SB : SYMV_TX * (SB + 1))
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_symv_walk(const ulong n, __global const ST* a, const ulong ab, const long si, const long sj,
+                     __global const ST* x, const ulong xb, const long incx, const int flags, const uint ch,
+                     __global TYPE* part) {
+  __local TYPE red[WALK_RED];
+  const uint lid = get_local_id(0), tx = lid % SYMV_TX, ty = lid / SYMV_TX;
+  const long nb = ((long)n + SB - 1) / SB, S = (long)get_group_id(1), c = (long)get_group_id(0);
+  const bool rfast = si == 1;
+  const bool lowf = rfast != ((flags & F_UPPER) != 0);  // stored: f >= s
+  const long count = lowf ? nb - S : S + 1;
+  // A group past its column's chunks walks nothing and writes nothing (it
+  // meets the barriers: PoCL's regions want every work-item at each).
+  const bool active = c * (long)ch < count;
+  const long F0 = (lowf ? S : 0) + c * (long)ch, F1 = active ? min(F0 + (long)ch, lowf ? nb : S + 1) : F0;
+  const long fs = rfast ? si : sj, ss = rfast ? sj : si, s0 = S * SB;
+  const bool vec = (flags & F_VEC) != 0;
+  const uint fu = vec ? 4 * tx : tx, fstep = vec ? 1 : SYMV_TX;  // fast index u: fu + u fstep
+  TYPE xs[SYMV_NS], ps[SYMV_NS];
+#pragma unroll
+  for (int k = 0; k < SYMV_NS; ++k) {
+    const long sk = s0 + ty + k * SYMV_TY;
+    xs[k] = sk < (long)n ? GET(x, xb, incx, sk) : ZERO;
+    ps[k] = ZERO;
+  }
+  TYPE dg = ZERO;  // the diagonal tile's row sum of row s0 + lid
+  uint buf = 0;
+  for (long F = F0; F < F1; ++F) {
+    const long f0 = F * SB;
+    const bool full = F != S && f0 + SB <= (long)n && s0 + SB <= (long)n;
+    TYPE xf[4], pf[4], v[SYMV_NS][4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      const long f = f0 + fu + u * fstep;
+      xf[u] = f < (long)n ? GET(x, xb, incx, f) : ZERO;
+      pf[u] = ZERO;
+    }
+    if (full) {
+      const long base = (long)ab + f0 * fs + s0 * ss;
+#pragma unroll
+      for (int k = 0; k < SYMV_NS; ++k) {
+        const long line = base + (long)(ty + k * SYMV_TY) * ss + (long)fu * fs;
+        if (vec) {
+#pragma unroll
+          for (int h = 0; h < 4 / SVW; ++h) {
+            const OPTUNE_VEC(TYPE, SVW) vp = OPTUNE_VLOAD(SVW, line / SVW + h, a);
+            OPTUNE_VUNPACK(SVW, vp, (v[k] + h * SVW));
+          }
+        } else {
+#pragma unroll
+          for (int u = 0; u < 4; ++u) v[k][u] = LDE(a, line + (long)(u * SYMV_TX) * fs);
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < SYMV_NS; ++k)
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+          pf[u] += v[k][u] * xs[k];
+          ps[k] += v[k][u] * xf[u];
+        }
+    } else {
+#pragma unroll
+      for (int k = 0; k < SYMV_NS; ++k)
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+          const long f = f0 + fu + u * fstep, sk = s0 + ty + k * SYMV_TY;
+          const bool in = f < (long)n && sk < (long)n && (lowf ? f >= sk : f <= sk);
+          const TYPE e = in ? LDE(a, (long)ab + f * fs + sk * ss) : ZERO;
+          pf[u] += e * xs[k];
+          if (f != sk) ps[k] += e * xf[u];  // the diagonal's element once, in the rows
+        }
+    }
+    // The tile's row sums over the group's SYMV_TY slow lines, in order.
+    OPTUNE_LOCAL_PTR TYPE* rb = red + buf * (SYMV_TY * SB);
+#pragma unroll
+    for (int u = 0; u < 4; ++u) rb[ty * SB + fu + u * fstep] = pf[u];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < SB) {
+      TYPE sum = ZERO;
+      for (uint t = 0; t < SYMV_TY; ++t) sum += rb[t * SB + lid];
+      if (F == S) dg = sum;
+      else if (f0 + (long)lid < (long)n) part[S * (long)n + f0 + lid] = sum;
+    }
+    buf ^= 1u;
+  }
+  // The column sums over the group's SYMV_TX fast lines, in order (the
+  // buffers' last readers are past this barrier).
+  barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+  for (int k = 0; k < SYMV_NS; ++k) red[tx * (SB + 1) + ty + k * SYMV_TY] = ps[k];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const long sl = s0 + lid;
+  if (active && lid < SB && sl < (long)n) {
+    TYPE sum = dg;
+    for (uint t = 0; t < SYMV_TX; ++t) sum += red[t * (SB + 1) + lid];
+    const long d = S >= F0 && S < F1 ? S : F0;  // the diagonal's slot where the chunk has it
+    for (long F = F0; F < F1; ++F) part[F * (long)n + sl] = F == d ? sum : ZERO;
+  }
+}
+#endif
 
 #endif  // !HALF
