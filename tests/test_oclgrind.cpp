@@ -10,6 +10,8 @@
 
 #include "kernels/families.hpp"
 #include "support/gemm_fixture.hpp"
+#include "ops/blas1_ops.hpp"
+#include "ops/blas2_ops.hpp"
 #include "ops/reduce_ops.hpp"
 #include "reference/conv_check.hpp"
 #include "optune/blas_extra.hpp"
@@ -494,6 +496,46 @@ TEST(Oclgrind, Blas1Kernels) {
     for (std::int64_t i = 0; i < n / 2; ++i)
       want += std::conj(std::complex<double>(gx2[std::size_t(i)])) * std::complex<double>(gy2[std::size_t(i)]);
     EXPECT_LT(std::abs(std::complex<double>(q.download(cr)[0]) - want), 1e-4 * (1 + std::abs(want)));
+  }
+}
+
+// symv by walks (blas2_symv_walk: double-buffered row sums, the column
+// sums through local memory at the end): n = 70 in 16-wide blocks, chunks of
+// 2 tiles, both triangles (the diagonal in a column's first chunk or its
+// last); y inside a poisoned buffer.
+TEST(Oclgrind, SymvWalk) {
+  const Queue& q = test::queue();
+  const std::int64_t n = 70, lda = 72;
+  const std::vector<float> ha = test::random_floats(std::size_t(lda * n)), hx = test::random_floats(std::size_t(n));
+  Buffer<float> a = q.context().alloc<float>(ha.size()), x = q.context().alloc<float>(hx.size());
+  Buffer<float> y = q.context().alloc<float>(std::size_t(n + 2));
+  q.upload(a, std::span<const float>(ha));
+  q.upload(x, std::span<const float>(hx));
+  const Params fp{{"WGS", 64}, {"SB", 16}, {"STRIP", 0}, {"WALK", 2}};
+  for (const Triangle uplo : {Triangle::Upper, Triangle::Lower}) {
+    q.upload(y, std::span<const float>(std::vector<float>(std::size_t(n + 2), -7.0f)));
+    Blas2Call c;
+    c.routine = Blas2Routine::Symv;
+    c.uplo = uplo;
+    c.n = n;
+    c.alpha = 1.5;
+    c.beta = 0;
+    c.a = blas_vector(a);
+    c.lda = lda;
+    c.x = blas_vector(x);
+    c.y = blas_vector(Buffer<float>(y.mem(), 1, std::size_t(n)));
+    run_blas2(q, c, {}, &fp).wait();
+    const auto got = q.download(y);
+    EXPECT_EQ(got[0], -7.0f);
+    EXPECT_EQ(got[std::size_t(n + 1)], -7.0f);
+    for (std::int64_t i = 0; i < n; ++i) {
+      double want = 0;
+      for (std::int64_t j = 0; j < n; ++j) {
+        const bool stored = uplo == Triangle::Upper ? i <= j : i >= j;
+        want += double(stored ? ha[std::size_t(i + j * lda)] : ha[std::size_t(j + i * lda)]) * hx[std::size_t(j)];
+      }
+      ASSERT_NEAR(got[std::size_t(i + 1)], 1.5 * want, 1e-4 * (1 + std::fabs(want))) << i;
+    }
   }
 }
 
