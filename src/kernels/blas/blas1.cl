@@ -34,15 +34,6 @@
 // check-variant: -DHALF=1 -DVW=4
 // check-variant: -DHALF=1 -DVW=1
 
-#ifndef TYPE
-#define TYPE float       // element type: float, double, float2 (c32), double2 (c64)
-#endif
-#ifndef REAL
-#define REAL float       // its part type
-#endif
-#ifndef COMPLEX
-#define COMPLEX 0        // 1 for float2 / double2
-#endif
 #ifndef WGS
 #define WGS 256          // work-items per group (a power of two)
 #endif
@@ -66,16 +57,12 @@
 #define SET STE
 
 #if COMPLEX
-#define MUL(a, b) OPTUNE_CAT(optune_cmul_, REAL)(a, b)
-#define MULC(a, b) OPTUNE_CAT(optune_cmulc_, REAL)(a, b)
 #define ABS1(a) OPTUNE_CAT(optune_cabs1_, REAL)(a)
-#define ZERO OPTUNE_SPLAT(REAL, 2, 0)
 #else
-#define MUL(a, b) ((a) * (b))
-#define MULC(a, b) ((a) * (b))
 #define ABS1(a) fabs(a)
-#define ZERO ((REAL)0)
 #endif
+
+
 
 // Blue's thresholds and scales (LAPACK's la_constants): values above TBIG are
 // summed scaled by SBIG, below TSML scaled by SSML, the rest as they are.

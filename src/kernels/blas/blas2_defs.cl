@@ -7,15 +7,6 @@
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DHALF=1
 
-#ifndef TYPE
-#define TYPE float       // element type: float, double, float2 (c32), double2 (c64)
-#endif
-#ifndef REAL
-#define REAL float       // its part type
-#endif
-#ifndef COMPLEX
-#define COMPLEX 0        // 1 for float2 / double2
-#endif
 #ifndef WGS
 #define WGS 256          // work-items per group (a power of two)
 #endif
@@ -36,17 +27,6 @@
 #define VW 1             // dense gemv and ger: elements per access along the contiguous direction (real types)
 #endif
 
-#if COMPLEX
-#define MUL(a, b) OPTUNE_CAT(optune_cmul_, REAL)(a, b)
-#define CONJ(a) OPTUNE_CAT(optune_conj_, REAL)(a)
-#define ISZERO(a) ((a).x == (REAL)0 && (a).y == (REAL)0)
-#define ZERO OPTUNE_SPLAT(REAL, 2, 0)
-#else
-#define MUL(a, b) ((a) * (b))
-#define CONJ(a) (a)
-#define ISZERO(a) ((a) == (REAL)0)
-#define ZERO ((REAL)0)
-#endif
 
 #define AT(p, b, inc, i) (p)[(long)(b) + (long)(i) * (inc)]
 // Storage (blas_storage.cl): with HALF 1 only the generic kernels are

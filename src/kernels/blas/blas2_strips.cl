@@ -4,7 +4,7 @@
 // HALF).
 //
 // check-prepend: blas/blas_storage.cl blas/blas2_defs.cl blas/blas2_dense.cl
-// check-variant: -DTYPE=double -DREAL=double -DVW=2
+// check-variant: -DTYPE=double -DREAL=double -DVW=2 -DSVW=2
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 
 #if !HALF

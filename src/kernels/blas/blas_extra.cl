@@ -23,26 +23,10 @@
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=64
 // check-variant: -DHALF=1
 
-#ifndef TYPE
-#define TYPE float
-#endif
-#ifndef REAL
-#define REAL float
-#endif
-#ifndef COMPLEX
-#define COMPLEX 0
-#endif
 #ifndef WGS
 #define WGS 256          // work-items per group
 #endif
 
-#if COMPLEX
-#define MUL(a, b) OPTUNE_CAT(optune_cmul_, REAL)(a, b)
-#define CONJ(a) OPTUNE_CAT(optune_conj_, REAL)(a)
-#else
-#define MUL(a, b) ((a) * (b))
-#define CONJ(a) (a)
-#endif
 
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)

@@ -10,9 +10,36 @@
 //
 //   LDE(p, k), STE(p, k, v)        element k of p (an index in elements)
 //   GET(p, b, inc, i), PUT(...)    element i of a strided vector (base b)
+//
+// Also the element type's defaults and the arithmetic every BLAS program
+// shares, real or complex (pairs, COMPLEX 1): MUL, MULC (conj(a) b), CONJ,
+// ZERO, ISZERO.
 
+#ifndef TYPE
+#define TYPE float       // element type: float, double, float2 (c32), double2 (c64)
+#endif
+#ifndef REAL
+#define REAL float       // its part type
+#endif
+#ifndef COMPLEX
+#define COMPLEX 0        // 1 for float2 / double2
+#endif
 #ifndef HALF
 #define HALF 0
+#endif
+
+#if COMPLEX
+#define MUL(a, b) OPTUNE_CAT(optune_cmul_, REAL)(a, b)
+#define MULC(a, b) OPTUNE_CAT(optune_cmulc_, REAL)(a, b)
+#define CONJ(a) OPTUNE_CAT(optune_conj_, REAL)(a)
+#define ZERO OPTUNE_SPLAT(REAL, 2, 0)
+#define ISZERO(a) ((a).x == (REAL)0 && (a).y == (REAL)0)
+#else
+#define MUL(a, b) ((a) * (b))
+#define MULC(a, b) ((a) * (b))
+#define CONJ(a) (a)
+#define ZERO ((REAL)0)
+#define ISZERO(a) ((a) == (REAL)0)
 #endif
 
 #define BLAS_IDX(b, inc, i) ((size_t)((long)(b) + (long)(i) * (inc)))

@@ -1,22 +1,13 @@
 // blas_tri_defs: the blas_tri program's parameters (defines and defaults),
-// its real and complex arithmetic, the triangle's address maps (tri_at,
-// tri_m: every storage form) and the row sums the kernels share
-// (blas_tri.cl describes the routines); the host puts it after
-// blas_storage.cl.
+// its division (the rest of the arithmetic is blas_storage.cl's), the
+// triangle's address maps (tri_at, tri_m: every storage form) and the row
+// sums the kernels share (blas_tri.cl describes the routines); the host puts
+// it after blas_storage.cl.
 //
 // check-prepend: blas/blas_storage.cl
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DHALF=1
 
-#ifndef TYPE
-#define TYPE float
-#endif
-#ifndef REAL
-#define REAL float
-#endif
-#ifndef COMPLEX
-#define COMPLEX 0
-#endif
 #ifndef WGS
 #define WGS 256          // work-items per group
 #endif
@@ -33,9 +24,6 @@
 #define LQ (WGS / QN)               // tri_mv4: lanes per quad
 
 #if COMPLEX
-#define MUL(a, b) OPTUNE_CAT(optune_cmul_, REAL)(a, b)
-#define CONJ(a) OPTUNE_CAT(optune_conj_, REAL)(a)
-#define ZERO OPTUNE_SPLAT(REAL, 2, 0)
 // a / b, scaled by the larger part of b (Smith's algorithm).
 OPTUNE_FUNC TYPE tri_div(const TYPE a, const TYPE b) {
   if (fabs(b.x) >= fabs(b.y)) {
@@ -59,9 +47,6 @@ OPTUNE_FUNC TYPE tri_one(void) {
 }
 #define DIV(a, b) tri_div(a, b)
 #else
-#define MUL(a, b) ((a) * (b))
-#define CONJ(a) (a)
-#define ZERO ((TYPE)0)
 #define DIV(a, b) ((a) / (b))
 OPTUNE_FUNC TYPE tri_one(void) { return (TYPE)1; }
 #endif
