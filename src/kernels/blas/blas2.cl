@@ -147,19 +147,7 @@ void blas2_symv_blocks(const ulong n, __global const ST* a, const ulong ab, cons
     for (int k = 0; k < SYMV_NS; ++k) {
       const long line = base + (long)(ty + k * SYMV_TY) * ss + (long)fu * fs;
       TYPE v[4];
-#if !HALF && !COMPLEX
-      if (vec) {
-#pragma unroll
-        for (int h = 0; h < 4 / SVW; ++h) {
-          const OPTUNE_VEC(TYPE, SVW) vp = OPTUNE_VLOAD(SVW, line / SVW + h, a);
-          OPTUNE_VUNPACK(SVW, vp, v + h * SVW);
-        }
-      } else
-#endif
-      {
-#pragma unroll
-        for (int u = 0; u < 4; ++u) v[u] = LDE(a, line + (long)(u * SYMV_TX) * fs);
-      }
+      blas2_symv_line(a, line, fs, vec, v);
 #pragma unroll
       for (int u = 0; u < 4; ++u) {
         // Element (r, c): the rows' products take it as it is, the mirrored

@@ -61,7 +61,7 @@ std::string Blas2Family::check(const Params& p, const Capabilities& caps, const 
   // register tiles) WALK would change nothing: the tuner runs no program twice.
   if (p.at("WALK") > 0 && !walks(p, problem)) return "WALK applies to real symv with WGS <= SB^2 / 4 only";
   // The walk's tiles in registers: at most 4 x 8 elements per work-item.
-  if (p.at("WALK") > 0 && std::int64_t(wgs) * 4 <= p.at("SB") * p.at("SB") && p.at("SB") * p.at("SB") > 32 * std::int64_t(wgs))
+  if (p.at("WALK") > 0 && p.at("SB") * p.at("SB") > 32 * std::int64_t(wgs))
     return "WALK's tile exceeds 32 elements per work-item";
   return "";
 }
@@ -142,7 +142,7 @@ Geometry Blas2Family::geometry(const Params& p, const Capabilities& caps, const 
     g.global[0] = strip_chunks(p, problem.rows) * wgs;
     g.global[1] = symv_blocks(p, problem.rows);
   } else if (walks(p, problem)) {
-    // (chunk, block column); groups past their column's chunks return at once.
+    // (chunk, block column); groups past their column's chunks walk nothing.
     g.global[0] = walk_chunks(p, problem.rows) * wgs;
     g.global[1] = symv_blocks(p, problem.rows);
   } else if (problem.blocked) {

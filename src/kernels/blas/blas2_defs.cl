@@ -27,6 +27,25 @@
 #define VW 1             // dense gemv and ger: elements per access along the contiguous direction (real types)
 #endif
 
+// One line of a symv register piece (blas2_symv_blocks' whole blocks and
+// blas2_symv_walk's tiles): the 4 elements from `line` along the fast
+// stride fs, as packs of SVW where vec (real f32 / f64: F_VEC), else
+// SYMV_TX apart.
+OPTUNE_FUNC void blas2_symv_line(__global const ST* a, const long line, const long fs, const bool vec, TYPE* v) {
+#if !HALF && !COMPLEX
+  if (vec) {
+#pragma unroll
+    for (int h = 0; h < 4 / SVW; ++h) {
+      const OPTUNE_VEC(TYPE, SVW) vp = OPTUNE_VLOAD(SVW, line / SVW + h, a);
+      OPTUNE_VUNPACK(SVW, vp, (v + h * SVW));
+    }
+    return;
+  }
+#endif
+#pragma unroll
+  for (int u = 0; u < 4; ++u) v[u] = LDE(a, line + (long)(u * SYMV_TX) * fs);
+}
+
 
 #define AT(p, b, inc, i) (p)[(long)(b) + (long)(i) * (inc)]
 // Storage (blas_storage.cl): with HALF 1 only the generic kernels are

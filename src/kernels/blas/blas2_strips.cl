@@ -242,19 +242,8 @@ void blas2_symv_walk(const ulong n, __global const ST* a, const ulong ab, const 
     if (full) {
       const long base = (long)ab + f0 * fs + s0 * ss;
 #pragma unroll
-      for (int k = 0; k < SYMV_NS; ++k) {
-        const long line = base + (long)(ty + k * SYMV_TY) * ss + (long)fu * fs;
-        if (vec) {
-#pragma unroll
-          for (int h = 0; h < 4 / SVW; ++h) {
-            const OPTUNE_VEC(TYPE, SVW) vp = OPTUNE_VLOAD(SVW, line / SVW + h, a);
-            OPTUNE_VUNPACK(SVW, vp, (v[k] + h * SVW));
-          }
-        } else {
-#pragma unroll
-          for (int u = 0; u < 4; ++u) v[k][u] = LDE(a, line + (long)(u * SYMV_TX) * fs);
-        }
-      }
+      for (int k = 0; k < SYMV_NS; ++k)
+        blas2_symv_line(a, base + (long)(ty + k * SYMV_TY) * ss + (long)fu * fs, fs, vec, v[k]);
 #pragma unroll
       for (int k = 0; k < SYMV_NS; ++k)
 #pragma unroll
