@@ -83,6 +83,21 @@ TEST(Cli, BenchWritesCeilingsAsJson) {
   EXPECT_DOUBLE_EQ(c["copy_gbs"].get<double>(),
                    std::max(c["backend_copy_gbs"].get<double>(), c["kernel_copy_gbs"].get<double>()));
   EXPECT_GE(c["detail"]["copies"].size(), 4u);
+  EXPECT_EQ(j["timing"], "back-to-back");
+}
+
+TEST(Cli, BenchTimingModeIsChosenAndRecorded) {
+  const std::string path = test::temp_dir() + "/bench-isolated.json";
+  std::string out;
+  ASSERT_EQ(test::run_cli("bench ceilings --quiet --runs 3 --copy-mib 4 --timing isolated --json " + path, &out), 0)
+      << out;
+  EXPECT_NE(out.find("timing: isolated"), std::string::npos) << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["timing"], "isolated");
+  EXPECT_GT(j["ceilings"]["copy_gbs"].get<double>(), 0.0);
+  EXPECT_NE(test::run_cli("bench ceilings --quiet --runs 1 --timing sometimes", &out), 0) << out;
+  EXPECT_NE(out.find("--timing"), std::string::npos) << out;
 }
 
 TEST(Cli, BadOptionsAreRefused) {

@@ -847,6 +847,22 @@ params_sweep() {
   done
 }
 
+# The two ways of timing (optune bench --timing): each measurement's runs
+# enqueued together (back-to-back, the default) or each waited for before the
+# next (isolated: on CUDA the host's launch latency lands in every run), on
+# the rows where a run is tens of microseconds: the thin gemm group (f32,
+# with the reference) and the depthwise 3x3 rows (with cuDNN on CUDA), both
+# back ends; JSON in $OUT/timing-{b2b,isolated}-{gemm,conv}-*.json.
+timing_modes() {
+  local mode tag
+  find_cudnn
+  for mode in back-to-back isolated; do
+    tag=$([ "$mode" = isolated ] && echo isolated || echo b2b)
+    BENCH_TAG=-timing-$tag bench_both gemm --gemm-cases thin --gemm-types f32 --timing "$mode" --quiet "$@"
+    BENCH_TAG=-timing-$tag bench_both conv --conv-quick --only dw3x3 --timing "$mode" --quiet "$@"
+  done
+}
+
 # The rows of the full gemm bench below issue 18's floor on the H200: f64 on
 # CUDA (gemm_mma, 0.61-0.75x cuBLAS from 1024^3) and f64 / f32 small and
 # medium squares on OpenCL (0.84-0.88x CLBlast), annealed per back end
@@ -1082,6 +1098,7 @@ case "$WHAT" in
   conv) build && conv "$@" ;;
   conv-bench) build && find_cudnn && bench_both conv "$@" ;;
   params-sweep) build && params_sweep "$@" ;;
+  timing) build && timing_modes "$@" ;;
   named) build && named_tests cuda:0 named-cuda "$NAMED_TESTS" && named_tests "$(ocl_device)" named-opencl "$NAMED_TESTS" ;;
   conv-tune) build && conv_tune ;;
   conv-implicit) build && conv_implicit "$@" ;;

@@ -30,6 +30,7 @@ struct BenchOptions {
   int max_log2 = 0, min_log2 = 10;
   std::vector<std::string> only;
   bool quiet = false;
+  std::string timing = "back-to-back";
   GemmBenchOptions gemm;
   ConvBenchOptions conv;
   bool host_interface = false;
@@ -110,6 +111,8 @@ void run_bench(const BenchOptions& o) {
     }
     return;
   }
+  set_timing_mode(o.timing == "isolated" ? TimingMode::Isolated : TimingMode::BackToBack);
+  std::printf("timing: %s (the median of each measurement's runs)\n", timing_mode_name(timing_mode()));
   CeilingOptions co;
   co.copy_bytes = o.copy_mib << 20;
   co.runs = o.runs;
@@ -191,6 +194,7 @@ void run_bench(const BenchOptions& o) {
         {"tool", "optune bench"},
         {"date", iso_date()},
         {"commit", git_commit()},
+        {"timing", timing_mode_name(timing_mode())},
         {"device", caps_to_json(caps)},
         {"ceilings",
          {{"copy_gbs", c.copy_gbs},
@@ -254,6 +258,11 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--copy-mib", o->copy_mib, "Copy buffer size in MiB (default: 64 on CPUs, 1024 on GPUs)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_flag("--quiet", o->quiet, "Print only the summary table");
+  cmd->add_option("--timing", o->timing,
+                  "back-to-back (default): each measurement's runs enqueued together, every run timed from the end "
+                  "of the one before; isolated: each run waited for before the next, so that on CUDA its time also "
+                  "holds the host's launch latency")
+      ->check(CLI::IsMember({"back-to-back", "isolated"}));
   cmd->add_option("--gemm-sizes", o->gemm.sizes, "gemm: the square sizes to run, e.g. 4096,8192")
       ->delimiter(',')
       ->check(CLI::Range(1, 65536));

@@ -87,13 +87,29 @@ void describe_parameters(const std::vector<detail::LookupRecord>& records, Timin
 
 }  // namespace
 
+namespace {
+TimingMode g_timing_mode = TimingMode::BackToBack;
+}  // namespace
+
+void set_timing_mode(TimingMode m) { g_timing_mode = m; }
+TimingMode timing_mode() { return g_timing_mode; }
+const char* timing_mode_name(TimingMode m) { return m == TimingMode::Isolated ? "isolated" : "back-to-back"; }
+
 Timing time_events(const std::function<Event()>& fn, int warmup, int runs) {
   detail::take_lookups();
   for (int i = 0; i < warmup; ++i) fn().wait();
   std::vector<double> t;
-  for (int i = 0; i < runs; ++i) {
-    Event e = fn();
-    t.push_back(e.seconds());
+  if (g_timing_mode == TimingMode::BackToBack) {
+    // Every run enqueued first, then their times (each event waits for its own).
+    std::vector<Event> events;
+    events.reserve(static_cast<std::size_t>(runs));
+    for (int i = 0; i < runs; ++i) events.push_back(fn());
+    for (Event& e : events) t.push_back(e.seconds());
+  } else {
+    for (int i = 0; i < runs; ++i) {
+      Event e = fn();
+      t.push_back(e.seconds());
+    }
   }
   std::sort(t.begin(), t.end());
   Timing r;
