@@ -27,14 +27,15 @@ const Transpose kTrans[] = {Transpose::No, Transpose::Yes};
 // reductions along y or x in rounds of fewer rows than MT, 8 loads in
 // flight, A in packs of 4 through the caches), two rows per group with
 // several row blocks, an odd split and A in packs of 2 or staged in local
-// memory 2 steps at a time, one lane per output along K with wide column
-// blocks and A element by element or staged a step at a time, and the
+// memory 2 steps at a time (AL along N, ALK along K), one lane per output
+// along K with wide column blocks and A staged a step at a time, and the
 // device's own defaults (on a CPU, A staged 4 steps at a time) split and
 // not, and B loaded a step ahead.
 const Params kGpuShape{{"WGX", 32}, {"WGY", 8}, {"VW", 4}, {"NJ", 1}, {"KU", 8}, {"MT", 16}, {"AV", 4}, {"AL", 0}};
 const Params kRowBlocks{{"WGX", 8}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KU", 2},
-                        {"MT", 2}, {"AV", 2}, {"AL", 2}, {"SPLIT", 3}, {"FUSE", 1}};
-const Params kOneLane{{"WGX", 1}, {"WGY", 16}, {"VW", 4}, {"NJ", 4}, {"KU", 2}, {"MT", 8}, {"AV", 1}, {"AL", 1}};
+                        {"MT", 2}, {"AV", 2}, {"AL", 2}, {"ALK", 2}, {"SPLIT", 3}, {"FUSE", 1}};
+const Params kOneLane{{"WGX", 1}, {"WGY", 16}, {"VW", 4}, {"NJ", 4}, {"KU", 2},
+                      {"MT", 8},  {"AV", 1},  {"AL", 1}, {"ALK", 1}};
 // B one step ahead (PF), along N and along K, split and not.
 const Params kPrefetch{{"WGX", 16}, {"WGY", 4}, {"VW", 2}, {"NJ", 2}, {"KU", 2},
                        {"MT", 4}, {"AV", 2}, {"AL", 0}, {"PF", 1}, {"SPLIT", 2}};
@@ -488,6 +489,38 @@ TEST(GemmThinDescriptor, AStagedInLocalMemory) {
   Capabilities cpu = caps;
   cpu.type = DeviceType::CPU;
   EXPECT_EQ(fam().defaults(cpu).at("AL"), 4);
+}
+
+// Along K A is staged by ALK instead (default 0): its define reaches only the
+// programs that read B along K, check refuses it along N (the tuner would
+// time one program twice) and fit clears it there; fit halves it until A's
+// padded chunk fits, down to 0.
+TEST(GemmThinDescriptor, AStagedAlongK) {
+  Capabilities caps = test::nvidia_caps(Backend::OpenCL, 90);
+  caps.compute_units = 132;
+  const auto def = [](const detail::Defines& d, const std::string& key) {
+    for (const auto& [k, v] : d)
+      if (k == key) return v;
+    return std::string();
+  };
+  Params p = fam().defaults(caps);
+  EXPECT_EQ(p.at("ALK"), 0);
+  // A step of 16 lanes x 2 packs of 4: two steps are 16 rows of 260, 16 KiB.
+  p["ALK"] = 2, p["AL"] = 4, p["WGX"] = 16, p["KU"] = 2, p["AV"] = 2;
+  const detail::GemmProblem nk = nk_problem(16, 4096, 4096), kn = test::dense_problem(DType::F32, 16, 4096, 4096);
+  const Params along_k = fam().fit(p, caps, nk);
+  EXPECT_EQ(def(fam().defines(along_k, nk), "ALK"), "2");
+  EXPECT_EQ(def(fam().defines(along_k, nk), "AL"), "0");
+  EXPECT_EQ(fam().check(p, caps, kn), "ALK stages A where B is read along K; here B is read along N (AL)");
+  const Params along_n = fam().fit(p, caps, kn);
+  EXPECT_EQ(along_n.at("ALK"), 0);
+  EXPECT_EQ(def(fam().defines(along_n, kn), "AL"), "4");
+  // 16 rows of 4 steps of 512 (32 lanes x 4 packs of 4) plus 4 f32
+  // elements: 128 KiB, over the device's 48 KiB; halved to one step, 32 KiB.
+  p = fam().defaults(caps);
+  p["ALK"] = 4, p["WGX"] = 32, p["VW"] = 4, p["KU"] = 4, p["MT"] = 16;
+  EXPECT_EQ(fam().check(p, caps, nk), "local memory exceeds the device's");
+  EXPECT_EQ(fam().fit(p, caps, nk).at("ALK"), 1);
 }
 
 // The f32 defaults pass the descriptor's own check at every bucket's

@@ -104,20 +104,20 @@ void thin_cases(const GemmForce& f) {
 }
 
 const Params kThin{{"WGX", 8}, {"WGY", 4}, {"VW", 2},  {"NJ", 1},    {"KU", 2},
-                   {"MT", 4},  {"AV", 2},  {"AL", 2}, {"SPLIT", 2}, {"FUSE", 0}};
+                   {"MT", 4},  {"AV", 2},  {"AL", 2}, {"ALK", 1}, {"SPLIT", 2}, {"FUSE", 0}};
 
 }  // namespace
 
 // The thin kernel's two paths with their local reductions, A staged in
-// local memory (B read along N) or read in packs along M (B read along K),
-// steps in the interior (unchecked loads) and at the edges, a split K and
-// its second pass, thin M and thin N (a listed batch); then the same with B
-// loaded a step ahead (PF, A through the caches), whose last prefetch stops
+// local memory (AL where B is read along N, ALK along K), steps in the
+// interior (unchecked loads) and at the edges, a split K and its second
+// pass, thin M and thin N (a listed batch); then the same with B loaded a
+// step ahead (PF, A through the caches), whose last prefetch stops
 // at the split's end. Both add the split's partials in the second pass
 // (FUSE 0): the fused form is the next test's.
 TEST(Oclgrind, GemmThinKernel) {
   Params ahead = kThin;
-  ahead["AL"] = 0, ahead["PF"] = 1;
+  ahead["AL"] = 0, ahead["ALK"] = 0, ahead["PF"] = 1;
   for (const Params* p : {&kThin, static_cast<const Params*>(&ahead)}) thin_cases(test::force("thin", p));
 }
 
@@ -129,7 +129,7 @@ TEST(Oclgrind, GemmThinKernel) {
 // partial that the last group reads.
 TEST(OclgrindFused, GemmThinFusedSplit) {
   Params fused = kThin;
-  fused["AL"] = 0, fused["SPLIT"] = 3, fused["FUSE"] = 1;
+  fused["AL"] = 0, fused["ALK"] = 0, fused["SPLIT"] = 3, fused["FUSE"] = 1;
   thin_cases(test::force("thin", &fused));
 }
 

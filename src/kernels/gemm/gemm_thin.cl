@@ -37,8 +37,11 @@
 // along N (CPUs: PoCL's work-group loops vectorise a broadcast from local
 // memory far better than loads of A through the caches) the group instead
 // copies A's rows over AL steps of K into local memory (ALM below), between
-// two barriers, and the steps read it there; along K, where each lane needs
-// its own K, AL is ignored (staged, it ran slower on PoCL).
+// two barriers, and the steps read it there. Along K the same staging is
+// ALK (a parameter of its own, default 0: on PoCL it ran slower): A's chunk
+// is stored row by row, and each lane reads its packs' k of every row in
+// packs of up to 4 from local memory, where from the caches a group of M = 16
+// rows had A's rows miss L1 about half the time (H200, ncu).
 //
 // Split K: the grid's y holds (row blocks) x (splits); split s takes K's
 // range [s kspan, (s + 1) kspan) (kspan a multiple of the group's step:
@@ -64,6 +67,9 @@
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DA_KCONTIG=0 -DVW=8 -DWGX=8 -DWGY=4 -DKU=2 -DMT=8 -DAL=1 -DRR=8 -DFUSE=1
 // check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DWGX=16 -DWGY=4 -DVW=4 -DKU=2 -DMT=16 -DAV=4 -DRR=4
 // check-variant: -DB_KCONTIG=1 -DWGX=1 -DWGY=64 -DVW=4 -DKU=2 -DMT=2 -DAV=1
+// check-variant: -DB_KCONTIG=1 -DALK=2 -DWGX=16 -DWGY=8 -DVW=4 -DNJ=4 -DKU=2 -DMT=16 -DAV=4 -DRR=4
+// check-variant: -DB_KCONTIG=1 -DA_KCONTIG=0 -DALK=1 -DWGX=32 -DWGY=4 -DVW=2 -DNJ=2 -DKU=4 -DMT=4 -DAV=2 -DRR=4
+// check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DALK=1 -DVW=8 -DWGX=16 -DWGY=8 -DKU=1 -DMT=16 -DAV=8 -DRR=8
 // check-variant: -DB_KCONTIG=1 -DPF=1 -DWGX=16 -DWGY=8 -DVW=4 -DNJ=4 -DKU=2 -DMT=16 -DAV=4 -DRR=4
 // check-variant: -DB_KCONTIG=0 -DA_KCONTIG=0 -DPF=1 -DWGX=32 -DWGY=8 -DVW=4 -DKU=4 -DMT=8 -DAV=4 -DRR=8
 // check-variant: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DVW=2 -DAV=2 -DRR=4
@@ -104,8 +110,12 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
 #if FUSE
   __local uint ticket;
 #endif
-#if AL
-  __local comp am[MT * ACH];
+#if AL && B_KCONTIG
+  // Declared as packs, so that the packs read from it are aligned on CUDA.
+  __local OPTUNE_VEC(COMP, LAV) am_packs[AM_SIZE / LAV];
+  OPTUNE_LOCAL_PTR comp* am = (OPTUNE_LOCAL_PTR comp*)am_packs;
+#elif AL
+  __local comp am[AM_SIZE];
 #endif
   const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
   const int tid = ty * WGX + tx;
@@ -162,9 +172,10 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
       am[ALM(i, kk)] = gi < M && gk < ke ? LOAD_ONE(ap, ta ? gk * lda + gi : gi * lda + gk) : (comp)0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    // The chunk's steps: KFIRST's offset from the chunk's start.
     const ulong kce = ke < kc0 + ACH ? ke : kc0 + ACH;
-    for (ulong k0 = kc0 + (ulong)ty * KU; k0 < kce; k0 += (ulong)KSTEP) {
-      if (inner && k0 + KU <= ke)
+    for (ulong KVAR = kc0 + (KFIRST - kb); KVAR < kce; KVAR += (ulong)KSTEP) {
+      if (inner && KVAR + SPAN <= ke)
         THIN_STEP_LM(load_b_all)
       else
         THIN_STEP_LM(load_b)

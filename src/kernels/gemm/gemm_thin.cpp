@@ -54,13 +54,17 @@ std::int64_t rounds_rows(const Params& p, const GemmProblem& pr, bool kcontig) {
   return rr;
 }
 
-// A's staging in local memory: AL steps of K (B read along N; 0: none).
-std::int64_t staged_steps(const Params& p, bool kcontig) { return kcontig ? 0 : p.at("AL"); }
+// A's staging in local memory: AL steps of K where B is read along N, ALK
+// along K (0: none).
+const char* staged_key(bool kcontig) { return kcontig ? "ALK" : "AL"; }
+std::int64_t staged_steps(const Params& p, bool kcontig) { return p.at(staged_key(kcontig)); }
 
-// The reduction's round and, with A staged, A's chunk (MT rows of AL steps).
+// The reduction's round and, with A staged, A's chunk: MT rows of the
+// staged steps' K (along K each row padded by 4 elements, gemm_thin_steps.cl).
 std::uint64_t local_bytes(const Params& p, const GemmProblem& pr, bool kcontig) {
   const std::int64_t red = rounds_rows(p, pr, kcontig) * red_row(p, kcontig);
-  const std::int64_t chunk = staged_steps(p, kcontig) * step_of(p, kcontig) * p.at("MT");
+  const std::int64_t ach = staged_steps(p, kcontig) * step_of(p, kcontig);
+  const std::int64_t chunk = ach == 0 ? 0 : (ach + (kcontig ? 4 : 0)) * p.at("MT");
   return std::uint64_t(std::max<std::int64_t>(red, 1) + chunk) * comp_size(pr);
 }
 
@@ -152,7 +156,10 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
        "elements per load of A along its contiguous dimension (fit: bounded by A's alignment and the lane's span)"},
       {"AL", {0, 1, 2, 4, 8, 16}, cpu ? 4 : 0,
        "B read along N: 0 A read through the caches, n A staged in local memory n steps of K at a time (fit: "
-       "halved to fit); along K A is read through the caches"},
+       "halved to fit)"},
+      {"ALK", {0, 1, 2, 4}, 0,
+       "B read along K: 0 A read through the caches, n A staged in local memory n steps of K at a time, each "
+       "lane reading its own k in packs (fit: halved to fit, to 0)"},
       {"SPLIT", {0, 1, 2, 3, 4, 8, 16, 32, 64}, 0, "splits along K (0: from the compute units and FILL; 1: none)"},
       {"FILL", {1, 2, 4, 8, 16, 32, 64}, cpu ? 16 : 8,
        "sixteenths of a device fill of resident groups that the automatic split aims at"},
@@ -184,6 +191,7 @@ std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, con
                                  : "AV does not divide KU (A stored M x K, B read along N)";
   if (registers(p, v) > 256) return "more than 256 accumulators and loaded values per work-item";
   if (p.at("SG") && reduction::subgroup_size(caps) != wgx) return "SG needs sub-groups of WGX lanes";
+  if (p.at("ALK") && !v.trans_b) return "ALK stages A where B is read along K; here B is read along N (AL)";
   if (local_bytes(p, pr, v.trans_b) > local_limit(caps)) return "local memory exceeds the device's";
   const std::int64_t rows = ceil_div(std::max<std::int64_t>(v.m, 1), p.at("MT"));
   if (rows * split(p, caps, pr).splits > kMaxGridY) return "more than 65535 row blocks times splits";
@@ -251,7 +259,9 @@ Defines GemmThinFamily::defines(const Params& p, const GemmProblem& pr) const {
     if (k == "COMP" && pr.dtype == DType::F16) val = "float";  // f16 storage, f32 arithmetic
   const bool kcontig = view(pr).trans_b;
   for (const char* k : {"WGX", "WGY", "VW", "NJ", "KU", "MT", "AV", "SG"}) d.emplace_back(k, std::to_string(p.at(k)));
-  d.emplace_back("AL", std::to_string(staged_steps(p, kcontig)));
+  // The other path's staging is left out of the program (and its key).
+  d.emplace_back("AL", kcontig ? "0" : std::to_string(staged_steps(p, false)));
+  d.emplace_back("ALK", kcontig ? std::to_string(staged_steps(p, true)) : "0");
   d.emplace_back("PF", prefetches(p, view(pr)) ? "1" : "0");
   d.emplace_back("FUSE", std::to_string(p.at("FUSE")));
   d.emplace_back("B_KCONTIG", kcontig ? "1" : "0");
@@ -279,6 +289,8 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
     while (av > 1 && (v.align_a % av || a_pack_span(p, v) % av)) av /= 2;
     p["AV"] = av;
     while (p["AL"] > 1 && local_bytes(p, pr, v.trans_b) > local_limit(caps)) p["AL"] /= 2;
+    if (!v.trans_b) p["ALK"] = 0;
+    while (p["ALK"] > 0 && local_bytes(p, pr, v.trans_b) > local_limit(caps)) p["ALK"] /= 2;
     if (reduction::subgroup_size(caps) != p["WGX"]) p["SG"] = 0;
     // No split, nothing to fuse: the program without the tickets' code (whose
     // fence and barriers slowed an unsplit product on the H200).

@@ -40,9 +40,12 @@
 #ifndef AL
 #define AL 0             // 0: A read through the caches; n: A staged in local memory n steps of K at a time (B_KCONTIG 0)
 #endif
+#ifndef ALK
+#define ALK 0            // the same where B is read along K (B_KCONTIG 1)
+#endif
 #if B_KCONTIG
 #undef AL
-#define AL 0
+#define AL ALK
 #endif
 #ifndef SG
 #define SG 0             // 1: sub-group reduction across a row's lanes (B_KCONTIG 1, WGX = sub-group size)
@@ -73,9 +76,25 @@ typedef COMP comp;
 #define SPAN ((ulong)KU)
 #endif
 #define ACH (AL * KSTEP)        // K per chunk of A in local memory (AL > 0)
+#if B_KCONTIG
+// Element (i, kk) of that chunk, [MT][ACH + 4]: a lane reads its VW
+// consecutive k of row i as packs of LAV (the lanes' packs side by side, no
+// conflicts); the 4 pad elements spread the staging's stores of A stored
+// K x M (i fastest) over the banks and keep each row aligned to a pack.
+#if VW < 4
+#define LAV VW
+#else
+#define LAV 4
+#endif
+#define ALP (ACH + 4)
+#define ALM(i, kk) ((i) * ALP + (kk))
+#define AM_SIZE (MT * ALP)
+#else
 // Element (i, kk) of that chunk, [kk][MT]: a row of lanes reads one k, a
 // broadcast.
 #define ALM(i, kk) ((kk) * MT + (i))
+#define AM_SIZE (MT * ACH)
+#endif
 
 #if defined(OPTUNE_SUBGROUP_SIZE) && SG && OPTUNE_HAS_SUBGROUPS && B_KCONTIG
 #if WGX == OPTUNE_SUBGROUP_SIZE
@@ -236,19 +255,36 @@ THIN_LOADER_ALL(load_a_all, AV)
   _Pragma("unroll") for (int q = 0; q < NJ; ++q)                           \
   _Pragma("unroll") for (int v = 0; v < VW; ++v) DST[u][q][v] = SRC[u][q][v];
 
-// With AL > 0 (B read along N) the step reads A from the chunk in local
-// memory, am[ALM(i, kk)] for k = kc0 + kk (zero past M and past the split's
-// end: no tests).
+// With AL > 0 the step reads A from the chunk in local memory,
+// am[ALM(i, kk)] for k = kc0 + kk (zero past M and past the split's end: no
+// tests). Along N a row of lanes reads one k of every row (a broadcast);
+// along K a lane reads its pack's VW k of each row, used for its NJ rows of B.
+#if B_KCONTIG
+#define THIN_USE_LM                                                                            \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                             \
+    const int kk = (int)(KVAR - kc0) + u * (WGX * VW);                                         \
+    _Pragma("unroll") for (int i = 0; i < MT; ++i)                                             \
+    _Pragma("unroll") for (int v0 = 0; v0 < VW; v0 += LAV) {                                   \
+      comp av[LAV];                                                                            \
+      const OPTUNE_VEC(COMP, LAV) w = OPTUNE_VLOAD(LAV, ALM(i, kk + v0) / LAV, am);           \
+      OPTUNE_VUNPACK(LAV, w, av);                                                              \
+      _Pragma("unroll") for (int t = 0; t < LAV; ++t)                                          \
+      _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                           \
+        acc[i][q] = fma(av[t], bv[u][q][v0 + t], acc[i][q]);                                   \
+    }                                                                                          \
+  }
+#else
 #define THIN_USE_LM                                                                            \
   _Pragma("unroll") for (int u = 0; u < KU; ++u)                                               \
   _Pragma("unroll") for (int i = 0; i < MT; ++i) {                                             \
-    const comp av = am[ALM(i, (int)(k0 - kc0) + u)];                                           \
+    const comp av = am[ALM(i, (int)(KVAR - kc0) + u)];                                         \
     _Pragma("unroll") for (int q = 0; q < NJ * VW; ++q)                                        \
       acc[i][q] = fma(av, bv[u][q / VW][q % VW], acc[i][q]);                                   \
   }
+#endif
 #define THIN_STEP_LM(LB)          \
   {                               \
     comp bv[KU][NJ][VW];          \
-    THIN_LOAD_B_AT(LB, bv, k0)    \
+    THIN_LOAD_B_AT(LB, bv, KVAR)  \
     THIN_USE_LM                   \
   }
