@@ -10,6 +10,18 @@
 
 namespace optune::detail {
 
+Parameter register_cap_parameter(const Capabilities& caps) {
+  std::vector<std::int64_t> values{0};
+  if (caps.backend == Backend::CUDA) values.insert(values.end(), {32, 40, 48, 56, 64, 72, 80, 96, 128, 168});
+  return {"REGS", values, 0,
+          "CUDA: registers per work-item the compiler may use (through __launch_bounds__; 0: its own choice)"};
+}
+
+void add_register_cap(Defines& d, const Params& p) {
+  auto it = p.find("REGS");
+  if (it != p.end() && it->second > 0) d.emplace_back("OPTUNE_REG_CAP", std::to_string(it->second));
+}
+
 std::string KernelFamily::check_candidates(const Params& p, const Capabilities& caps) const {
   for (const Parameter& def : parameters(caps)) {
     auto it = p.find(def.name);

@@ -34,6 +34,15 @@ struct Parameter {
   std::string meaning;                // one line, for `optune tune --help` and logs
 };
 
+// A family's register cap, parameter REGS: the registers per work-item that
+// NVRTC may give the program's kernels (0: the compiler's choice). The CUDA
+// prelude turns OPTUNE_REG_CAP into __launch_bounds__'s least number of
+// resident groups; other back ends have no such knob, so the candidates are
+// {0} there.
+Parameter register_cap_parameter(const Capabilities& caps);
+// OPTUNE_REG_CAP=REGS where the set has REGS > 0.
+void add_register_cap(Defines& d, const Params& p);
+
 // Any family's problem. `dtype` and `sizes` key the database and name the
 // problem in logs and traces; the family reads its own typed problem with
 // as<P>(). A typed problem P has `DType dtype`, `sizes()` and `fields()`

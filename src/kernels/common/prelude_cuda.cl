@@ -47,7 +47,14 @@ static_assert(sizeof(ulong) == 8, "OpenCL's ulong is 64 bits");
 #define restrict __restrict__
 #define OPTUNE_LOCAL_PTR
 #define OPTUNE_FUNC __device__ inline
+// OPTUNE_REG_CAP (a family's REGS parameter): registers per work-item, as the
+// least number of groups that must fit a multiprocessor's 65536 registers.
+#if defined(OPTUNE_REG_CAP) && OPTUNE_REG_CAP > 0
+#define OPTUNE_WG_MIN_GROUPS(n) (65536 / (OPTUNE_REG_CAP * (n)) > 0 ? 65536 / (OPTUNE_REG_CAP * (n)) : 1)
+#define OPTUNE_WG_SIZE(x, y, z) __launch_bounds__((x) * (y) * (z), OPTUNE_WG_MIN_GROUPS((x) * (y) * (z)))
+#else
 #define OPTUNE_WG_SIZE(x, y, z) __launch_bounds__((x) * (y) * (z))
+#endif
 
 // ---- half: arithmetic type with fp16, else a storage type for vload_half ----
 

@@ -187,7 +187,8 @@ std::vector<Parameter> ConvDepthwiseFamily::parameters(const Capabilities& caps)
            "neighbours' (where it applies)"},
           {"IDX64", {0, 1}, 0,
            "1: 64-bit division of the work-item's index (fit sets it where the grid passes 2^32 work-items; "
-           "0: 32-bit, a far shorter sequence)"}};
+           "0: 32-bit, a far shorter sequence)"},
+          register_cap_parameter(caps)};
 }
 
 std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
@@ -264,7 +265,9 @@ Defines ConvDepthwiseFamily::defines(const Params& p, const ConvProblem& pr) con
   Params kernel = p;
   kernel.erase("FILL");  // host parameters (LOC: the derived STAGE goes)
   kernel.erase("LOC");
+  kernel.erase("REGS");  // as OPTUNE_REG_CAP, and only where set
   Defines d = ConvFamilyBase::defines(kernel, pr);
+  add_register_cap(d, p);
   d.emplace_back("FR", std::to_string(pr.r));
   d.emplace_back("FS", std::to_string(pr.s));
   return d;

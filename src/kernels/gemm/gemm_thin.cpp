@@ -171,6 +171,7 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
       {"PF", {0, 1}, 0,
        "1: each step's loads of B issued before the previous step's products (twice the registers for B; "
        "ignored where A is staged, AL > 0 along N)"},
+      register_cap_parameter(caps),
   };
 }
 
@@ -267,6 +268,7 @@ Defines GemmThinFamily::defines(const Params& p, const GemmProblem& pr) const {
   d.emplace_back("B_KCONTIG", kcontig ? "1" : "0");
   d.emplace_back("A_KCONTIG", view(pr).trans_a ? "0" : "1");
   d.emplace_back("RR", std::to_string(rounds_rows(p, pr, kcontig)));
+  add_register_cap(d, p);
   return d;
 }
 
