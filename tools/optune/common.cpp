@@ -99,18 +99,15 @@ Timing time_events(const std::function<Event()>& fn, int warmup, int runs) {
   detail::take_lookups();
   for (int i = 0; i < warmup; ++i) fn().wait();
   std::vector<double> t;
-  if (g_timing_mode == TimingMode::BackToBack) {
-    // Every run enqueued first, then their times (each event waits for its own).
-    std::vector<Event> events;
-    events.reserve(static_cast<std::size_t>(runs));
-    for (int i = 0; i < runs; ++i) events.push_back(fn());
-    for (Event& e : events) t.push_back(e.seconds());
-  } else {
-    for (int i = 0; i < runs; ++i) {
-      Event e = fn();
-      t.push_back(e.seconds());
-    }
+  // Back to back, every run is enqueued before the first time is read (each
+  // event's seconds() waits for its own run); isolated, each run is waited for.
+  std::vector<Event> events;
+  events.reserve(static_cast<std::size_t>(runs));
+  for (int i = 0; i < runs; ++i) {
+    events.push_back(fn());
+    if (g_timing_mode == TimingMode::Isolated) events.back().wait();
   }
+  for (Event& e : events) t.push_back(e.seconds());
   std::sort(t.begin(), t.end());
   Timing r;
   r.runs = runs;
