@@ -62,8 +62,6 @@
 #define ABS1(a) fabs(a)
 #endif
 
-
-
 // Blue's thresholds and scales (LAPACK's la_constants): values above TBIG are
 // summed scaled by SBIG, below TSML scaled by SSML, the rest as they are.
 #ifndef REAL_DOUBLE

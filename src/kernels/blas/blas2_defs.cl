@@ -46,7 +46,6 @@ OPTUNE_FUNC void blas2_symv_line(__global const ST* a, const long line, const lo
   for (int u = 0; u < 4; ++u) v[u] = LDE(a, line + (long)(u * SYMV_TX) * fs);
 }
 
-
 #define AT(p, b, inc, i) (p)[(long)(b) + (long)(i) * (inc)]
 // Storage (blas_storage.cl): with HALF 1 only the generic kernels are
 // compiled (the dense gemv / ger packs and the symv strips are f32's and f64's).

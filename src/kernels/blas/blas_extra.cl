@@ -27,8 +27,6 @@
 #define WGS 256          // work-items per group
 #endif
 
-
-
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void extra_had(const ulong n, const TYPE alpha, const TYPE beta, const int read_z, __global const ST* x,
                const ulong xb, const long incx, __global const ST* y, const ulong yb, const long incy,
