@@ -239,6 +239,7 @@ void prelude_sample(__global float* restrict out, __global const float* restrict
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   mem_fence(CLK_GLOBAL_MEM_FENCE); read_mem_fence(CLK_LOCAL_MEM_FENCE); write_mem_fence(CLK_LOCAL_MEM_FENCE);
   float acc = sum_local(tile, WGS) + twice(tile[lid]) + no_qualifier((float)items);
+  if (lid == 0) OPTUNE_LSTORE(float, 4, OPTUNE_LLOAD(float, 4, 1, tile), 0, tile);
 
   float2 f2 = make_float2(1.0f, 2.0f);
   float4 f4 = OPTUNE_SPLAT(float, 4, acc);
@@ -256,10 +257,10 @@ void prelude_sample(__global float* restrict out, __global const float* restrict
   acc += OPTUNE_VSUM(2, f2) + OPTUNE_VSUM(4, f4) + (float)OPTUNE_VSUM(2, d2);
   acc += (float)(i2.x + i4.w + (int)(u2.y + u4.z));
 
-  const float4 p4 = OPTUNE_VLOAD(4, gid, in);
-  OPTUNE_VSTORE(4, p4 * 2.0f, gid, out);
-  OPTUNE_VSTORE(2, OPTUNE_VLOAD(2, gid, in), gid, out);
-  OPTUNE_VSTORE(1, OPTUNE_VLOAD(1, gid, in), gid, out);
+  const float4 p4 = OPTUNE_GLOAD(float, 4, gid, in);
+  OPTUNE_GSTORE(float, 4, p4 * 2.0f, gid, out);
+  OPTUNE_GSTORE(float, 2, OPTUNE_GLOAD(float, 2, gid, in), gid, out);
+  OPTUNE_GSTORE(float, 1, OPTUNE_GLOAD(float, 1, gid, in), gid, out);
   vstore4(vload4(gid, in) + vload4(0, out), gid, out);
   vstore2(vload2(gid, in) + vload2(1, out), gid, out);
   const float h1 = vload_half(gid, hbuf);

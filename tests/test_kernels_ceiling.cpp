@@ -26,7 +26,7 @@ void sample(__global const float* restrict x, __global float* restrict y, __glob
   __global float* out = y + 8 * gid;
   out[0] = tile[get_local_size(0) - 1 - lid];
   out[1] = twice(x[gid]);
-  const OPTUNE_VEC(float, 4) v = OPTUNE_VLOAD(4, gid, x);
+  const OPTUNE_VEC(float, 4) v = OPTUNE_GLOAD(float, 4, gid, x);
   out[2] = OPTUNE_VSUM(4, v);
   out[3] = OPTUNE_VSUM(2, OPTUNE_SPLAT(float, 2, x[gid]));
   out[4] = (float)OPTUNE_CEIL_DIV(gid, 3u);
@@ -39,7 +39,7 @@ void sample(__global const float* restrict x, __global float* restrict y, __glob
 #else
   out[7] = (float)get_group_id(0);
 #endif
-  OPTUNE_VSTORE(4, v * 2.0f, gid, z);
+  OPTUNE_GSTORE(float, 4, v * 2.0f, gid, z);
 #if OPTUNE_HAS_FP64
   const double d = (double)x[gid];
   out[1] = (float)(d + d);

@@ -1,18 +1,43 @@
-// The register cap (REGS, kernels/descriptor.hpp): the define it becomes,
-// what NVRTC makes of it for sm_90 (no driver needed), and its candidates on
-// other back ends. Built with the CUDA back end only.
+// The register cap (REGS, kernels/descriptor.hpp): the option it becomes on
+// NVIDIA's OpenCL and its candidates elsewhere (every build), the define it
+// becomes on CUDA and what NVRTC makes of that for sm_90 (no driver needed;
+// built with the CUDA back end only).
 #include <gtest/gtest.h>
-
-#ifdef OPTUNE_WITH_CUDA
 
 #include <string>
 #include <vector>
 
-#include "kernels/families.hpp"
-#include "support/nvrtc_support.hpp"
+#include "kernels/descriptor.hpp"
 
 using namespace optune;
 using namespace optune::detail;
+
+// On OpenCL the cap is NVIDIA's compiler option -cl-nv-maxrregcount, where
+// the device lists cl_nv_compiler_options; elsewhere REGS has the one
+// candidate 0 and adds no option. On CUDA the prelude reads the define.
+TEST(RegisterCap, NvidiaOpenClTakesItAsAnOption) {
+  Capabilities ocl;
+  ocl.backend = Backend::OpenCL;
+  ocl.extensions = "cl_khr_fp64 cl_khr_byte_addressable_store";
+  const Defines capped{{"WGS", "64"}, {"OPTUNE_REG_CAP", "64"}};
+  EXPECT_EQ(register_cap_parameter(ocl).values, std::vector<std::int64_t>{0});
+  EXPECT_EQ(register_cap_options(ocl, capped), "");
+  ocl.extensions = "cl_nv_compiler_options_more cl_khr_fp64";  // not the extension itself
+  EXPECT_EQ(register_cap_parameter(ocl).values, std::vector<std::int64_t>{0});
+  ocl.extensions = "cl_khr_fp64 cl_nv_compiler_options cl_nv_device_attribute_query";
+  EXPECT_GT(register_cap_parameter(ocl).values.size(), 1u);
+  EXPECT_EQ(register_cap_options(ocl, capped), " -cl-nv-maxrregcount=64");
+  EXPECT_EQ(register_cap_options(ocl, {{"WGS", "64"}}), "");
+  Capabilities cuda = ocl;
+  cuda.backend = Backend::CUDA;
+  EXPECT_GT(register_cap_parameter(cuda).values.size(), 1u);
+  EXPECT_EQ(register_cap_options(cuda, capped), "");
+}
+
+#ifdef OPTUNE_WITH_CUDA
+
+#include "kernels/families.hpp"
+#include "support/nvrtc_support.hpp"
 
 // REGS, a family's register cap: it reaches the program as OPTUNE_REG_CAP
 // (nothing at 0) and NVRTC's PTX as the least number of resident groups

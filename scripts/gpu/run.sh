@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|named|conv-tune|conv-implicit|ncu-detail|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|ptx-loads|named|conv-tune|conv-implicit|ncu-detail|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -835,16 +835,37 @@ nk_sweep() {
 # e.g. SWEEP_SETS='- gemm_thin:MT=8' bash scripts/gpu/run.sh params-sweep
 # --gemm-product 16,4096,4096 --gemm-trans NT --gemm-types f32. Rows in
 # $OUT/params-sweep.txt and summary.txt, prefixed by device and setting.
+# SWEEP_BUILD_OPTIONS: compiler options, one word per run (- for none), each
+# set is run under in turn (OPTUNE_BUILD_OPTIONS, e.g. -cl-nv-maxrregcount=64).
 params_sweep() {
-  local dev set
+  local dev set opt
   for dev in $(bench_devices); do
-    for set in ${SWEEP_SETS:--}; do
-      OPTUNE_PARAMS="$([ "$set" = - ] || echo "$set")" ./build/gpu/optune bench "${SWEEP_SUITE:-gemm}" \
-        --device "$dev" "$@" 2>>"$LOGS/params-sweep.log" | tee -a "$LOGS/params-sweep-full.txt" |
-        grep -E '[0-9]x[0-9]|^[a-z0-9_-]+ +(f16|bf16|f32|f64|c32|c64) ' | sed "s|^|$dev $set |" |
-        tee -a "$OUT/params-sweep.txt" "$OUT/summary.txt"
+    for opt in ${SWEEP_BUILD_OPTIONS:--}; do
+      for set in ${SWEEP_SETS:--}; do
+        OPTUNE_BUILD_OPTIONS="$([ "$opt" = - ] || echo "$opt")" OPTUNE_PARAMS="$([ "$set" = - ] || echo "$set")" \
+          ./build/gpu/optune bench "${SWEEP_SUITE:-gemm}" \
+          --device "$dev" "$@" 2>>"$LOGS/params-sweep.log" | tee -a "$LOGS/params-sweep-full.txt" |
+          grep -E '[0-9]x[0-9]|^[a-z0-9_-]+ +(f16|bf16|f32|f64|c32|c64) ' | sed "s|^|$dev $opt $set |" |
+          tee -a "$OUT/params-sweep.txt" "$OUT/summary.txt"
+      done
     done
   done
+}
+
+# The PTX that NVIDIA's OpenCL made of the kernels whose entry matches
+# PTX_ENTRY (default conv_depthwise), after `optune bench` with the
+# arguments given on the OpenCL device under a fresh cache: memory
+# instructions by kind and ptxas's registers (ptx-loads.txt; the PTX in logs.tgz).
+ptx_loads() {
+  local ocl cache=/tmp/optune-cache-ptx
+  ocl=$(ocl_device)
+  [ -n "$ocl" ] || { log "ptx-loads: no OpenCL GPU"; STATUS=1; return; }
+  rm -rf "$cache"
+  OPTUNE_CACHE_DIR=$cache ./build/gpu/optune bench "${SWEEP_SUITE:-conv}" --device "$ocl" "$@" \
+    >"$LOGS/ptx-bench.txt" 2>&1 || STATUS=1
+  grep -E '[0-9]x[0-9]' "$LOGS/ptx-bench.txt" | tee -a "$OUT/summary.txt"
+  python3 scripts/gpu/ptx_loads.py "$cache" "${PTX_ENTRY:-conv_depthwise}" --ptxas sm_90 --save "$LOGS/ptx" |
+    tee "$OUT/ptx-loads.txt" | tee -a "$OUT/summary.txt"
 }
 
 # The two ways of timing (optune bench --timing): each measurement's runs
@@ -1098,6 +1119,7 @@ case "$WHAT" in
   conv) build && conv "$@" ;;
   conv-bench) build && find_cudnn && bench_both conv "$@" ;;
   params-sweep) build && params_sweep "$@" ;;
+  ptx-loads) build && ptx_loads "$@" ;;
   timing) build && timing_modes "$@" ;;
   named) build && named_tests cuda:0 named-cuda "$NAMED_TESTS" && named_tests "$(ocl_device)" named-opencl "$NAMED_TESTS" ;;
   conv-tune) build && conv_tune ;;

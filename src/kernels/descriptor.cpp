@@ -12,9 +12,10 @@ namespace optune::detail {
 
 Parameter register_cap_parameter(const Capabilities& caps) {
   std::vector<std::int64_t> values{0};
-  if (caps.backend == Backend::CUDA) values.insert(values.end(), {32, 40, 48, 56, 64, 72, 80, 96, 128, 168});
+  if (takes_register_cap(caps)) values.insert(values.end(), {32, 40, 48, 56, 64, 72, 80, 96, 128, 168});
   return {"REGS", values, 0,
-          "CUDA: registers per work-item the compiler may use (through __launch_bounds__; 0: its own choice)"};
+          "CUDA and NVIDIA's OpenCL: registers per work-item the compiler may use (__launch_bounds__ or "
+          "-cl-nv-maxrregcount; 0: its own choice)"};
 }
 
 void add_register_cap(Defines& d, const Params& p) {

@@ -35,10 +35,11 @@ struct Parameter {
 };
 
 // A family's register cap, parameter REGS: the registers per work-item that
-// NVRTC may give the program's kernels (0: the compiler's choice). The CUDA
-// prelude turns OPTUNE_REG_CAP into __launch_bounds__'s least number of
-// resident groups; other back ends have no such knob, so the candidates are
-// {0} there.
+// the compiler may give the program's kernels (0: the compiler's choice). The
+// CUDA prelude turns OPTUNE_REG_CAP into __launch_bounds__'s least number of
+// resident groups, NVIDIA's OpenCL takes it as -cl-nv-maxrregcount
+// (runtime/program.hpp); other devices have no such knob, so the candidates
+// are {0} there.
 Parameter register_cap_parameter(const Capabilities& caps);
 // OPTUNE_REG_CAP=REGS where the set has REGS > 0.
 void add_register_cap(Defines& d, const Params& p);

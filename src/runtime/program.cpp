@@ -138,6 +138,34 @@ std::string assemble_source(const DeviceImpl& device, std::string_view source_na
   return assemble_text(device.caps(), device.backend_prelude(), source_name, kernel_source(source_name));
 }
 
+bool has_extension(const std::string& extensions, std::string_view name) {
+  std::size_t pos = 0;
+  while ((pos = extensions.find(name, pos)) != std::string::npos) {
+    const bool start = pos == 0 || extensions[pos - 1] == ' ';
+    const bool end = pos + name.size() == extensions.size() || extensions[pos + name.size()] == ' ';
+    if (start && end) return true;
+    pos += name.size();
+  }
+  return false;
+}
+
+namespace {
+bool nv_compiler_options(const Capabilities& caps) {
+  return caps.backend == Backend::OpenCL && has_extension(caps.extensions, "cl_nv_compiler_options");
+}
+}  // namespace
+
+bool takes_register_cap(const Capabilities& caps) {
+  return caps.backend == Backend::CUDA || nv_compiler_options(caps);
+}
+
+std::string register_cap_options(const Capabilities& caps, const Defines& defines) {
+  if (!nv_compiler_options(caps)) return "";
+  for (const auto& [k, v] : defines)
+    if (k == "OPTUNE_REG_CAP" && v != "0") return " -cl-nv-maxrregcount=" + v;
+  return "";
+}
+
 std::string assemble_options(const DeviceImpl& device, const Defines& defines) {
   Defines sorted = defines;
   std::sort(sorted.begin(), sorted.end());
@@ -148,6 +176,7 @@ std::string assemble_options(const DeviceImpl& device, const Defines& defines) {
       throw Error(Status::Internal, "kernel define '" + k + "=" + v + "' would break the option string");
     s += " -D" + k + "=" + v;
   }
+  s += register_cap_options(device.caps(), defines);
   // OPTUNE_BUILD_OPTIONS: compiler options appended to every build (an
   // experiment's knob, e.g. -cl-nv-maxrregcount=128 or --maxrregcount=128);
   // they are part of the program cache's key like the rest.

@@ -25,8 +25,17 @@ std::string assemble_text(const Capabilities& caps, const std::string& backend_p
 // The full text compiled for a kernel source on a device: capability macros,
 // the backend prelude, the common prelude, then the source under #line.
 std::string assemble_source(const DeviceImpl& device, std::string_view source_name);
-// The options string: the device's base options plus sorted -D defines.
+// The options string: the device's base options plus sorted -D defines
+// (and what a register cap adds, below).
 std::string assemble_options(const DeviceImpl& device, const Defines& defines);
+// Whether a space-separated extension list (CL_DEVICE_EXTENSIONS) names this one.
+bool has_extension(const std::string& extensions, std::string_view name);
+// A register cap (the define OPTUNE_REG_CAP, a family's REGS): CUDA's prelude
+// reads the define (__launch_bounds__); NVIDIA's OpenCL takes it as the
+// option -cl-nv-maxrregcount (cl_nv_compiler_options); no other device has
+// such a knob.
+bool takes_register_cap(const Capabilities& caps);
+std::string register_cap_options(const Capabilities& caps, const Defines& defines);
 
 struct ProgramStats {
   bool from_memory = false;   // hit in this process

@@ -91,8 +91,8 @@
 #define LOADV(p, b, at) OPTUNE_CAT(optune_vload_half, VW)(p, (b) + (at))
 #define STOREV(v, p, b, at) OPTUNE_CAT(optune_vstore_half, VW)(v, p, (b) + (at))
 #else
-#define LOADV(p, b, at) OPTUNE_VLOAD(VW, p, (b) + (at))
-#define STOREV(v, p, b, at) OPTUNE_VSTORE(VW, v, p, (b) + (at))
+#define LOADV(p, b, at) OPTUNE_GLOAD(TYPE, VW, p, (b) + (at))
+#define STOREV(v, p, b, at) OPTUNE_GSTORE(TYPE, VW, v, p, (b) + (at))
 #endif
 #endif
 

@@ -36,7 +36,7 @@ OPTUNE_FUNC void blas2_symv_line(__global const ST* a, const long line, const lo
   if (vec) {
 #pragma unroll
     for (int h = 0; h < 4 / SVW; ++h) {
-      const OPTUNE_VEC(TYPE, SVW) vp = OPTUNE_VLOAD(SVW, line / SVW + h, a);
+      const OPTUNE_VEC(TYPE, SVW) vp = OPTUNE_GLOAD(ST, SVW, line / SVW + h, a);
       OPTUNE_VUNPACK(SVW, vp, (v + h * SVW));
     }
     return;

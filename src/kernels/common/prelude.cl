@@ -6,12 +6,19 @@
 // ladder of #if VW == 1 ... #elif VW == 16.
 //   OPTUNE_VEC(T, N)          the type of N elements of T (N = 1, 2, 4; 8 and
 //                             16 only on OpenCL)
-//   OPTUNE_VLOAD(N, i, p)     load pack i (elements N*i .. N*i+N-1) of p
-//   OPTUNE_VSTORE(N, v, i, p) store pack i of p
-//   OPTUNE_SPLAT(T, N, x)     N copies of x
-//   OPTUNE_VSUM(N, v)         the sum of v's components
-// On CUDA a pack of N > 1 is one aligned access: the host only picks N > 1
-// when the pointer and offset are multiples of the pack's size.
+//   OPTUNE_GLOAD(T, N, i, p)      pack i (elements N*i .. N*i+N-1) of p, a
+//                                 global array of T
+//   OPTUNE_GSTORE(T, N, v, i, p)  store v as pack i of p
+//   OPTUNE_LLOAD(T, N, i, p), OPTUNE_LSTORE(T, N, v, i, p)   the same in local memory
+//   OPTUNE_SPLAT(T, N, x)         N copies of x
+//   OPTUNE_VSUM(N, v)             the sum of v's components
+// A pack of N > 1 is one access aligned to the pack on every backend: the
+// host only picks N > 1 when the pointer and offset are multiples of the
+// pack's size. The packs are pointer casts, not OpenCL's vloadN, because
+// vloadN promises only the element's alignment and NVIDIA's OpenCL compiler
+// then makes N scalar loads of it (its PTX, 2026-11-29); T must be p's
+// element type, named by a macro or a built-in type (a typedef name does not
+// paste into its vector type's name).
 
 #define OPTUNE_CAT_(a, b) a##b
 #define OPTUNE_CAT(a, b) OPTUNE_CAT_(a, b)
@@ -23,8 +30,10 @@
 #define OPTUNE_VEC_16(T) T##16
 #define OPTUNE_VEC(T, N) OPTUNE_CAT(OPTUNE_VEC_, N)(T)
 
-#define OPTUNE_VLOAD(N, i, p) OPTUNE_CAT(optune_vload, N)(i, p)
-#define OPTUNE_VSTORE(N, v, i, p) OPTUNE_CAT(optune_vstore, N)(v, i, p)
+#define OPTUNE_GLOAD(T, N, i, p) (((const __global OPTUNE_VEC(T, N)*)(p))[i])
+#define OPTUNE_GSTORE(T, N, v, i, p) (((__global OPTUNE_VEC(T, N)*)(p))[i] = (v))
+#define OPTUNE_LLOAD(T, N, i, p) (((const OPTUNE_LOCAL_PTR OPTUNE_VEC(T, N)*)(p))[i])
+#define OPTUNE_LSTORE(T, N, v, i, p) (((OPTUNE_LOCAL_PTR OPTUNE_VEC(T, N)*)(p))[i] = (v))
 #define OPTUNE_SPLAT(T, N, x) OPTUNE_CAT(OPTUNE_SPLAT_, N)(T, x)
 
 #define OPTUNE_VSUM_1(v) (v)

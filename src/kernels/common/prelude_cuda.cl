@@ -284,23 +284,8 @@ OPTUNE_FUNC int2 operator-(int2 a) { return make_int2(-a.x, -a.y); }
 OPTUNE_FUNC int4 operator-(int4 a) { return make_int4(-a.x, -a.y, -a.z, -a.w); }
 
 // ---- loads and stores ----
-// optune_vloadN/optune_vstoreN: pack i of p as one N-lane access (p + N*i
-// aligned to the pack). vloadN/vstoreN: OpenCL's, element-aligned.
-
-#define optune_vload1(i, p) ((p)[i])
-#define optune_vstore1(v, i, p) ((p)[i] = (v))
-template <class T> OPTUNE_FUNC typename optune_vec<T, 2>::type optune_vload2(size_t i, const T* p) {
-  return reinterpret_cast<const typename optune_vec<T, 2>::type*>(p)[i];
-}
-template <class T> OPTUNE_FUNC typename optune_vec<T, 4>::type optune_vload4(size_t i, const T* p) {
-  return reinterpret_cast<const typename optune_vec<T, 4>::type*>(p)[i];
-}
-template <class T> OPTUNE_FUNC void optune_vstore2(typename optune_vec<T, 2>::type v, size_t i, T* p) {
-  reinterpret_cast<typename optune_vec<T, 2>::type*>(p)[i] = v;
-}
-template <class T> OPTUNE_FUNC void optune_vstore4(typename optune_vec<T, 4>::type v, size_t i, T* p) {
-  reinterpret_cast<typename optune_vec<T, 4>::type*>(p)[i] = v;
-}
+// vloadN/vstoreN: OpenCL's, element-aligned (the prelude's OPTUNE_GLOAD and
+// friends are the aligned packs).
 
 template <class T> OPTUNE_FUNC typename optune_vec<T, 2>::type vload2(size_t i, const T* p) {
   typename optune_vec<T, 2>::type v;

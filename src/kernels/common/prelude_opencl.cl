@@ -104,14 +104,3 @@ OPTUNE_GHALF(4, uint2)
 OPTUNE_GHALF(8, uint4)
 OPTUNE_GHALF(16, uint8)
 
-// vloadN/vstoreN are core OpenCL; width 1 is plain indexing.
-#define optune_vload1(i, p) ((p)[i])
-#define optune_vstore1(v, i, p) ((p)[i] = (v))
-#define optune_vload2 vload2
-#define optune_vstore2 vstore2
-#define optune_vload4 vload4
-#define optune_vstore4 vstore4
-#define optune_vload8 vload8
-#define optune_vstore8 vstore8
-#define optune_vload16 vload16
-#define optune_vstore16 vstore16

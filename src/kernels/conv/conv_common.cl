@@ -23,8 +23,8 @@
 #define CONV_VLOAD(N, i, p) OPTUNE_CAT(optune_gload_bf16, N)(i, p)
 #define CONV_VSTORE(N, v, i, p) OPTUNE_CAT(optune_gstore_bf16, N)(v, i, p)
 #else
-#define CONV_VLOAD(N, i, p) OPTUNE_VLOAD(N, i, p)
-#define CONV_VSTORE(N, v, i, p) OPTUNE_VSTORE(N, v, i, p)
+#define CONV_VLOAD(N, i, p) OPTUNE_GLOAD(TYPE, N, i, p)
+#define CONV_VSTORE(N, v, i, p) OPTUNE_GSTORE(TYPE, N, v, i, p)
 #endif
 
 // Runtime flag bits (the host names the same: kConvBias, kConvResidual).

@@ -276,16 +276,17 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     for (int w = 0; w < WPT; ++w) acc[j][w] = (real)0;
   const ulong img = in_off + plane * (ulong)H * (ulong)W;
 #if XLOC
-  // Every window row's middle WPT inputs into xl (VIN: W a multiple of WPT,
-  // so they are whole); work-item lid's at lid WPT.
-  __local real xl[(RPT + FR - 1) * WGS * WPT];
+  // Every window row's middle WPT inputs into xl as one pack (VIN: W a multiple of WPT,
+  // so they are whole); work-item lid's at lid.
+  // (An array of packs, so that each is aligned for its one access.)
+  __local OPTUNE_VEC(EPI, WPT) xl[(RPT + FR - 1) * WGS];
   const int lid = (int)get_local_id(0);
 #pragma unroll
   for (int ir = 0; ir < RPT + FR - 1; ++ir) {
     const int iy = oy0 - PT + ir;
     if (live && iy >= 0 && iy < H) {
       const OPTUNE_VEC(float, WPT) xv = CONV_VLOAD(WPT, (img + (ulong)iy * (ulong)W + (ulong)ox0) / WPT, in);
-      OPTUNE_VSTORE(WPT, xv, (size_t)(ir * WGS + lid), (OPTUNE_LOCAL_PTR real*)xl);
+      xl[ir * WGS + lid] = xv;
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -308,12 +309,12 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
       // xw: the left neighbour's, this work-item's and the right
       // neighbour's packs; the window is xw[WPT - PLC ...] (the host keeps
       // PLC and FS - 1 - PLC within WPT).
-      OPTUNE_LOCAL_PTR const real* xr = xl + ir * WGS * WPT;
+      OPTUNE_LOCAL_PTR const OPTUNE_VEC(EPI, WPT)* xr = xl + ir * WGS;
       real xw[3 * WPT];
-      OPTUNE_VEC(float, WPT) xv = OPTUNE_VLOAD(WPT, (size_t)lid, xr);
+      OPTUNE_VEC(float, WPT) xv = xr[lid];
       OPTUNE_VUNPACK(WPT, xv, (xw + WPT));
       if (lnb) {
-        xv = OPTUNE_VLOAD(WPT, (size_t)(lid - 1), xr);
+        xv = xr[lid - 1];
         OPTUNE_VUNPACK(WPT, xv, xw);
       } else {
 #pragma unroll
@@ -323,7 +324,7 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
         }
       }
       if (rnb) {
-        xv = OPTUNE_VLOAD(WPT, (size_t)(lid + 1), xr);
+        xv = xr[lid + 1];
         OPTUNE_VUNPACK(WPT, xv, (xw + 2 * WPT));
       } else {
 #pragma unroll

@@ -192,7 +192,7 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
           const ulong at = u_off + ((ulong)x * (ulong)C + (ulong)(c0 + c)) * (ulong)K + (ulong)(k0 + kk);
 #if UVEC
           ru[r] = OPTUNE_SPLAT(float, 4, 0.0f);
-          if (ok) ru[r] = OPTUNE_VLOAD(4, at / 4, u);
+          if (ok) ru[r] = OPTUNE_GLOAD(float, 4, at / 4, u);
 #else
           ru[r] = ok ? u[at] : 0.0f;
 #endif

@@ -39,13 +39,13 @@ void copy(const ulong n, __global const TYPE* restrict x, const ulong x_offset,
 #if GRID_STRIDE
   const ulong stride = get_global_size(0);
   for (ulong p = gid; p < packs; p += stride) {
-    const PACK v = OPTUNE_VLOAD(VW, p, xs);
-    OPTUNE_VSTORE(VW, v, p, ys);
+    const PACK v = OPTUNE_GLOAD(TYPE, VW, p, xs);
+    OPTUNE_GSTORE(TYPE, VW, v, p, ys);
   }
 #else
   if (gid < packs) {
-    const PACK v = OPTUNE_VLOAD(VW, gid, xs);
-    OPTUNE_VSTORE(VW, v, gid, ys);
+    const PACK v = OPTUNE_GLOAD(TYPE, VW, gid, xs);
+    OPTUNE_GSTORE(TYPE, VW, v, gid, ys);
   }
 #endif
   // The last n mod VW elements, one per work-item of the first group.

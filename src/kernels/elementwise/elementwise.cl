@@ -197,15 +197,15 @@ typedef struct {
 #define optune_saturate(T, LO, HI, v) \
   ((v) != (v) ? (T)0 : (v) <= (real)(LO) ? (T)(LO) : (v) >= (real)(HI) ? (T)(HI) : (T)(v))
 
-#define LOADV_0(T, p, pk, arr) { const OPTUNE_VEC(T, VW) v_ = OPTUNE_VLOAD(VW, pk, p); OPTUNE_VUNPACK(VW, v_, arr); }
+#define LOADV_0(T, p, pk, arr) { const OPTUNE_VEC(T, VW) v_ = OPTUNE_GLOAD(T, VW, pk, p); OPTUNE_VUNPACK(VW, v_, arr); }
 #define LOADV_1(T, p, pk, arr) { const OPTUNE_VEC(float, VW) v_ = OPTUNE_CAT(optune_gload_half, VW)(pk, p); OPTUNE_VUNPACK(VW, v_, arr); }
 #define LOADV_2 LOADV_0
 #define LOADV_3(T, p, pk, arr) { const OPTUNE_VEC(float, VW) v_ = OPTUNE_CAT(optune_gload_bf16, VW)(pk, p); OPTUNE_VUNPACK(VW, v_, arr); }
 #define LOADV(K, T, p, pk, arr) OPTUNE_CAT(LOADV_, K)(T, p, pk, arr)
 
-#define STOREV_0(T, LO, HI, arr, p, pk) { T t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = (T)arr[l_]; OPTUNE_VSTORE(VW, OPTUNE_VPACK(T, VW, t_), pk, p); }
+#define STOREV_0(T, LO, HI, arr, p, pk) { T t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = (T)arr[l_]; OPTUNE_GSTORE(T, VW, OPTUNE_VPACK(T, VW, t_), pk, p); }
 #define STOREV_1(T, LO, HI, arr, p, pk) { float t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = (float)arr[l_]; OPTUNE_CAT(optune_gstore_half, VW)(OPTUNE_VPACK(float, VW, t_), pk, p); }
-#define STOREV_2(T, LO, HI, arr, p, pk) { T t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = optune_saturate(T, LO, HI, arr[l_]); OPTUNE_VSTORE(VW, OPTUNE_VPACK(T, VW, t_), pk, p); }
+#define STOREV_2(T, LO, HI, arr, p, pk) { T t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = optune_saturate(T, LO, HI, arr[l_]); OPTUNE_GSTORE(T, VW, OPTUNE_VPACK(T, VW, t_), pk, p); }
 #define STOREV_3(T, LO, HI, arr, p, pk) { float t_[VW]; for (int l_ = 0; l_ < VW; ++l_) t_[l_] = (float)arr[l_]; OPTUNE_CAT(optune_gstore_bf16, VW)(OPTUNE_VPACK(float, VW, t_), pk, p); }
 #define STOREV(K, T, LO, HI, arr, p, pk) OPTUNE_CAT(STOREV_, K)(T, LO, HI, arr, p, pk)
 

@@ -119,7 +119,7 @@ typedef COMP comp;
 #elif BF16_STORAGE
 #define LOAD_PACK(W, p, e) OPTUNE_CAT(optune_gload_bf16, W)((e) / W, (p))
 #else
-#define LOAD_PACK(W, p, e) OPTUNE_VLOAD(W, (e) / W, (p))
+#define LOAD_PACK(W, p, e) OPTUNE_GLOAD(TYPE, W, (e) / W, (p))
 #endif
 #define LOAD_ONE(p, e) ((comp)GEMM_LOAD((p), (e)))
 
@@ -266,7 +266,7 @@ THIN_LOADER_ALL(load_a_all, AV)
     _Pragma("unroll") for (int i = 0; i < MT; ++i)                                             \
     _Pragma("unroll") for (int v0 = 0; v0 < VW; v0 += LAV) {                                   \
       comp av[LAV];                                                                            \
-      const OPTUNE_VEC(COMP, LAV) w = OPTUNE_VLOAD(LAV, ALM(i, kk + v0) / LAV, am);           \
+      const OPTUNE_VEC(COMP, LAV) w = OPTUNE_LLOAD(COMP, LAV, ALM(i, kk + v0) / LAV, am);     \
       OPTUNE_VUNPACK(LAV, w, av);                                                              \
       _Pragma("unroll") for (int t = 0; t < LAV; ++t)                                          \
       _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                           \

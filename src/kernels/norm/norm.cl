@@ -128,8 +128,8 @@
 #define PACK_T OPTUNE_VEC(float, VW)
 #else
 #define LOAD1(i, p) ((ACC)(p)[i])
-#define LOAD_PACK(i, p) OPTUNE_VLOAD(VW, i, p)
-#define STORE_PACK(v, i, p) OPTUNE_VSTORE(VW, v, i, p)
+#define LOAD_PACK(i, p) OPTUNE_GLOAD(IN_T, VW, i, p)
+#define STORE_PACK(v, i, p) OPTUNE_GSTORE(IN_T, VW, v, i, p)
 #define PACK_T OPTUNE_VEC(IN_T, VW)
 #endif
 

@@ -122,7 +122,7 @@
 #define LOAD_PACK(i, p) OPTUNE_CAT(optune_vload_bf16, VW)(i, p)
 #define PACK_T OPTUNE_VEC(float, VW)
 #else
-#define LOAD_PACK(i, p) OPTUNE_VLOAD(VW, i, p)
+#define LOAD_PACK(i, p) OPTUNE_GLOAD(IN_T, VW, i, p)
 #define PACK_T OPTUNE_VEC(IN_T, VW)
 #endif
 

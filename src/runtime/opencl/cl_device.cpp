@@ -4,6 +4,7 @@
 
 #include "runtime/embedded.hpp"
 #include "runtime/log.hpp"
+#include "runtime/program.hpp"
 #include "runtime/opencl/cl_objects.hpp"
 
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
@@ -17,17 +18,6 @@
 namespace optune::detail::cl {
 
 namespace {
-
-bool has_extension(const std::string& exts, const std::string& name) {
-  std::size_t pos = 0;
-  while ((pos = exts.find(name, pos)) != std::string::npos) {
-    const bool start = pos == 0 || exts[pos - 1] == ' ';
-    const bool end = pos + name.size() == exts.size() || exts[pos + name.size()] == ' ';
-    if (start && end) return true;
-    pos += name.size();
-  }
-  return false;
-}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
