@@ -31,7 +31,7 @@ S scalar(double v) {
 class Clblast : public ReferenceBlas {
  public:
   Clblast(const ClblastApi& api, const Capabilities& caps)
-      : api_(api), fp16_(caps.extensions.find("cl_khr_fp16") != std::string::npos), fp64_(caps.fp64) {}
+      : api_(api), fp16_(caps.fp16), fp64_(caps.fp64) {}
 
   std::string name() const override {
     return "CLBlast " + (api_.probe.version.empty() ? std::string("(version unknown)") : api_.probe.version) +

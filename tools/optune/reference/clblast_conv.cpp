@@ -38,7 +38,7 @@ using ConvgemmFn = int(int kernel_mode, std::size_t channels, std::size_t height
 class ClblastConv : public ReferenceConv {
  public:
   ClblastConv(ConvgemmFn* s, ConvgemmFn* h, const Capabilities& caps)
-      : s_(s), h_(h), fp16_(caps.extensions.find("cl_khr_fp16") != std::string::npos) {}
+      : s_(s), h_(h), fp16_(caps.fp16) {}
 
   std::string name() const override {
     const std::string version = probe_clblast().version;
