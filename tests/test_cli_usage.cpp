@@ -2,7 +2,8 @@
 // option is named with the closest valid spelling, --only that selects
 // nothing is refused in every suite (before anything is measured), the
 // suite-specific flags say their suite (the old spellings still work), and
-// bench rows whose working set fits in the device's cache are marked.
+// bench rows whose working set fits in the device's cache are marked; --blas-mib
+// sizes the blas suite's level 1 and 2.
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -119,4 +120,27 @@ TEST(CliUsage, RowsThatFitInTheCacheAreMarked) {
   }
   // relu at 2^10 f32 over its 4 slices: 32 KiB, in every cache there is.
   EXPECT_TRUE(j["operators"]["elementwise"][0]["fits_in_cache"].get<bool>());
+}
+
+// --blas-mib sizes level 1's vectors and level 2's matrices, within 1 MiB to
+// 64 GiB (0 is refused before anything runs).
+TEST(CliUsage, BlasMibSizesLevelOneAndTwo) {
+  std::string out;
+  EXPECT_NE(test::run_cli("bench blas --blas-mib 0 --only gemv-f32", &out), 0) << out;
+  EXPECT_TRUE(has(out, "--blas-mib")) << out;
+  EXPECT_FALSE(has(out, "copy ceiling")) << out;
+  const std::string path = test::temp_dir() + "/bench-blas-mib.json";
+  ASSERT_EQ(test::run_cli("bench blas --blas-mib 1 --runs 1 --copy-mib 4 --no-reference --only gemv-f32,axpy-f32 "
+                          "--json " + path, &out),
+            0)
+      << out;
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  const auto& b = j["operators"]["blas"];
+  EXPECT_EQ(b["vector_bytes"].get<std::uint64_t>(), 1u << 20);
+  EXPECT_EQ(b["level2"]["matrix_bytes"].get<std::uint64_t>(), 1u << 20);
+  ASSERT_EQ(b["level2"]["rows"].size(), 1u) << b.dump();
+  EXPECT_EQ(b["level2"]["rows"][0]["n"].get<std::int64_t>(), 512);  // 512^2 f32 elements: 1 MiB
+  ASSERT_EQ(b["rows"].size(), 1u) << b.dump();
+  EXPECT_EQ(b["rows"][0]["n"].get<std::int64_t>(), 1 << 18);
 }

@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|ptx-loads|named|conv-tune|conv-implicit|ncu-detail|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|tune-items|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|ptx-loads|named|conv-tune|conv-implicit|ncu-detail|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -280,6 +280,16 @@ tune() {
     grep -E '^optune tune|x  ' "$LOGS/tune-$name.txt" >>"$OUT/summary.txt"
     ./build/gpu/optune db export --device "$dev" "$OUT/db-$name.json" >>"$LOGS/tune-$name.txt" 2>&1 || STATUS=1
   done
+}
+
+# Any tuning items, without the rest of `all`: TUNE_ITEMS (space-separated
+# family:dtype:buckets:seconds[:fixed], as in TUNED above) on TUNE_ON's back
+# ends (both, cuda, opencl), saved to the cache and exported as
+# $OUT/db-{cuda,opencl}.json; a bench after it in the same call reads them.
+tune_items() {
+  local -a TUNED
+  read -r -a TUNED <<<"${TUNE_ITEMS:?TUNE_ITEMS names the items}"
+  TUNE_STRATEGY=${TUNE_STRATEGY:-anneal} tune
 }
 
 # The thin kernel's shape swept through OPTUNE_PARAMS: for each setting of
@@ -1097,6 +1107,7 @@ case "$WHAT" in
   test) build && tests ;;
   sanitize) build && sanitize ;;
   tune) build && tune ;;
+  tune-items) build && tune_items ;;
   bench) build && bench "$@" ;;
   tune-bench) build && tune && bench "$@" ;;
   test-bench) build && tests && bench "$@" ;;

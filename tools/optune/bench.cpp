@@ -34,6 +34,7 @@ struct BenchOptions {
   GemmBenchOptions gemm;
   ConvBenchOptions conv;
   bool host_interface = false;
+  std::size_t blas_mib = 0;  // 0: the suite's own sizes
   HostBlasBenchOptions host;
 };
 
@@ -181,7 +182,7 @@ void run_bench(const BenchOptions& o) {
     co2.reference = o.gemm.reference;
     ops["conv"] = bench_conv(q, c, co2);
   }
-  if (wanted(o, "blas")) ops["blas"] = bench_blas(q, c, o.runs, o.quiet, o.gemm.reference, o.only);
+  if (wanted(o, "blas")) ops["blas"] = bench_blas(q, c, o.runs, o.quiet, o.gemm.reference, o.only, o.blas_mib);
   if (wanted(o, "startup")) {
     StartupBenchOptions so;
     so.only = o.only;
@@ -289,6 +290,9 @@ void add_bench_command(CLI::App& app) {
                   "blas --host-interface: the liboptune_blas.so.3 to load (default: blas/ beside the tool, else by name)");
   cmd->add_option("--host-blas", o->host.others, "blas --host-interface: more libraries to compare, NAME=PATH")
       ->delimiter(',');
+  cmd->add_option("--blas-mib", o->blas_mib,
+                  "blas: level 1's vectors and level 2's matrices of this many MiB (default: 256 on GPUs, 16 on CPUs)")
+      ->check(CLI::Range(1, 65536));
   cmd->add_option("--host-max-n", o->host.max_n, "blas --host-interface: the largest n (default 4096)")
       ->check(CLI::Range(16, 16384));
   cmd->add_option("--host-db", o->host.db_file,

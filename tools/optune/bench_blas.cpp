@@ -158,11 +158,11 @@ std::vector<std::string> blas_case_names() {
 }
 
 nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs_in, bool quiet, bool reference,
-                          const std::vector<std::string>& only) {
+                          const std::vector<std::string>& only, std::size_t mib) {
   const Capabilities& caps = q.device().caps();
   const bool cpu = caps.type == DeviceType::CPU;
   const int runs = runs_in > 0 ? runs_in : (cpu ? 5 : 20);
-  const std::size_t vector_bytes = std::size_t(cpu ? 16 : 256) << 20;
+  const std::size_t vector_bytes = (mib ? mib : std::size_t(cpu ? 16 : 256)) << 20;
   ReferenceOpen ref;
   if (reference) ref = open_reference_blas(q);
   else ref.reason = "not run (--no-reference)";
@@ -194,7 +194,7 @@ nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs_in, bool q
       }
     }
   }
-  const nlohmann::json level2 = bench_blas2(q, c, ref.blas.get(), ref.reason, runs, quiet, only);
+  const nlohmann::json level2 = bench_blas2(q, c, ref.blas.get(), ref.reason, runs, quiet, only, vector_bytes);
   bench_blas_tri(q, c, ref.blas.get(), ref.reason, runs, quiet, only, rows);
   const nlohmann::json level3 = bench_blas3(q, c, runs, quiet, ref.blas.get(), ref.reason, only);
   const nlohmann::json level3_tri = bench_blas3_tri(q, c, runs, quiet, ref.blas.get(), ref.reason, only);

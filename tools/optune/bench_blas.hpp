@@ -28,9 +28,10 @@ nlohmann::json bench_blas3(const Queue& q, const Ceilings& c, int runs, bool qui
                            const std::string& ref_reason, const std::vector<std::string>& only);
 
 // runs <= 0 picks by device type (20 on GPUs, 5 on CPUs); reference false
-// skips the reference library.
+// skips the reference library; mib: level 1's vectors and level 2's matrices
+// in MiB (0: 256 on GPUs, 16 on CPUs).
 nlohmann::json bench_blas(const Queue& q, const Ceilings& c, int runs, bool quiet, bool reference,
-                          const std::vector<std::string>& only = {});
+                          const std::vector<std::string>& only = {}, std::size_t mib = 0);
 
 // The triangular level-2 rows (bench_blas_tri.cpp: trmv, trsv in f32, f64,
 // c32), appended to rows; bench_blas runs them after level 1.
@@ -39,12 +40,12 @@ std::vector<std::string> blas_tri_case_names();
 void bench_blas_tri(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason, int runs,
                     bool quiet, const std::vector<std::string>& only, nlohmann::json& rows);
 // Level 2 (bench_blas2.cpp): gemv in both orders, ger (geru), symv (hemv) on
-// matrices of 256 MiB (16 MiB on CPUs), against the reference when given;
-// bench_blas's "level2".
+// matrices of matrix_bytes, against the reference when given; bench_blas's
+// "level2".
 class ReferenceBlas;
 std::vector<std::string> blas2_case_names();
 nlohmann::json bench_blas2(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason,
-                           int runs, bool quiet, const std::vector<std::string>& only);
+                           int runs, bool quiet, const std::vector<std::string>& only, std::size_t matrix_bytes);
 
 // im2col and col2im (bench_blas_im2col.cpp): one image of 112 x 112 whose
 // 3 x 3 patch matrix holds about 256 MiB (16 MiB on CPUs), f32, f64, c32,

@@ -128,10 +128,8 @@ std::vector<std::string> blas2_case_names() {
 }
 
 nlohmann::json bench_blas2(const Queue& q, const Ceilings& c, ReferenceBlas* ref, const std::string& ref_reason,
-                           int runs, bool quiet, const std::vector<std::string>& only) {
+                           int runs, bool quiet, const std::vector<std::string>& only, std::size_t matrix_bytes) {
   const Capabilities& caps = q.device().caps();
-  const bool cpu = caps.type == DeviceType::CPU;
-  const std::size_t matrix_bytes = std::size_t(cpu ? 16 : 256) << 20;
   if (!quiet)
     std::printf("\nblas level 2: column-major n x n matrices of about %zu MiB, increments 1, alpha 0.5, beta 0;\n"
                 "GB/s of the least bytes needed (gemv: A and 2n; ger: A twice and 2n; symv: one triangle and 2n)\n"
