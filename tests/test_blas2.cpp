@@ -495,6 +495,33 @@ optune::detail::Blas2Call dense_call(optune::detail::Blas2Routine r, bool col, B
   c.incy = incy;
   return c;
 }
+// One dense gemv through detail::run_blas2 under forced parameters, checked
+// against the reference: A at offset aoff with leading dimension lda (at
+// least its stored rows' length), x at xoff.
+template <class T>
+void check_dense_gemv(const Queue& q, const optune::detail::Params& fp, const char* what, bool col, BlasTranspose t,
+                      std::int64_t m, std::int64_t n, const std::int64_t* inc, Scalars k, std::int64_t lda,
+                      std::size_t aoff, std::size_t xoff) {
+  Storage s;
+  s.col = col;
+  s.m = m;
+  s.n = n;
+  s.lda = lda;
+  SCOPED_TRACE(label(col, trans_name(t), m, n, inc, k) + " lda=" + std::to_string(lda) +
+               " offset=" + std::to_string(aoff));
+  Mat<T> a(s, aoff);
+  const std::int64_t rows = t == BlasTranspose::No ? m : n, cols = t == BlasTranspose::No ? n : m;
+  check_product<T>(
+      what, a, rows, cols, inc[0], inc[1], k, [&](std::int64_t i, std::int64_t j) { return op_elem(a, t, i, j); },
+      [&](T alpha, T beta, Vec<T>& x, Vec<T>& y) {
+        optune::detail::run_blas2(q,
+                                  dense_call<T>(optune::detail::Blas2Routine::Gemv, col, t, m, n, alpha, beta, a.view,
+                                                lda, x.view, inc[0], y.view, inc[1]),
+                                  {}, &fp)
+            .wait();
+      },
+      xoff);
+}
 }  // namespace
 
 TYPED_TEST(Blas2, DenseGemvPacks) {
@@ -515,30 +542,84 @@ TYPED_TEST(Blas2, DenseGemvPacks) {
             const Scalars k = round % 3 == 1 ? Scalars::BetaZero : Scalars::Random;
             // v 0: A and x at offset 0, lda a multiple of 4; v 1: offset 1, lda odd.
             const std::size_t aoff = v == 0 ? 0 : 1, xoff = v == 0 ? 0 : 1;
-            Storage s;
-            s.col = col;
-            s.m = m;
-            s.n = n;
             const std::int64_t least = col ? m : n;
-            s.lda = v == 0 ? (least + 3) / 4 * 4 : least | 1;
-            if (s.lda < least) s.lda += 2;
-            SCOPED_TRACE(label(col, trans_name(t), m, n, inc, k) + " lda=" + std::to_string(s.lda) +
-                         " offset=" + std::to_string(aoff) + " SLICES=" + std::to_string(fp.at("SLICES")) +
-                         " FUSE=" + std::to_string(fp.at("FUSE")));
-            Mat<T> a(s, aoff);
-            const std::int64_t rows = t == BlasTranspose::No ? m : n, cols = t == BlasTranspose::No ? n : m;
-            check_product<T>(
-                "dense gemv", a, rows, cols, inc[0], inc[1], k,
-                [&](std::int64_t i, std::int64_t j) { return op_elem(a, t, i, j); },
-                [&](T alpha, T beta, Vec<T>& x, Vec<T>& y) {
-                  optune::detail::run_blas2(q,
-                                            dense_call<T>(optune::detail::Blas2Routine::Gemv, col, t, m, n, alpha,
-                                                          beta, a.view, s.lda, x.view, inc[0], y.view, inc[1]),
-                                            {}, &fp)
-                      .wait();
-                },
-                xoff);
+            std::int64_t lda = v == 0 ? (least + 3) / 4 * 4 : least | 1;
+            if (lda < least) lda += 2;
+            SCOPED_TRACE("SLICES=" + std::to_string(fp.at("SLICES")) + " FUSE=" + std::to_string(fp.at("FUSE")));
+            check_dense_gemv<T>(q, fp, "dense gemv", col, t, m, n, inc, k, lda, aoff, xoff);
           }
+}
+
+// Dense real gemv run as a GEMM whose N is 1 (the blas2 parameter GEMM;
+// ops/blas2.cpp's gemv_as_gemm) under GEMM 62, which routes every dense
+// f32 / f64 gemv with positive increments there: both layouts, both
+// transposes, A at an odd offset with an odd leading dimension or aligned,
+// increments 1 and 2 (the negative ones keep the packs), beta 0 over NaN.
+TYPED_TEST(Blas2, DenseGemvAsGemm) {
+  using T = TypeParam;
+  if constexpr (kComplex<T>) GTEST_SKIP() << "the GEMM route takes real types only";
+  SCOPED_TRACE(test::seed());
+  const Queue& q = test::queue();
+  optune::detail::Params fp = kDenseParams[0];
+  fp["GEMM"] = 62;
+  const std::int64_t sizes[][2] = {{8, 37}, {13, 16}, {1, 130}, {70, 1}, {33, 5}};
+  const std::int64_t incs[][2] = {{1, 1}, {2, 1}, {1, 3}, {-1, 2}};
+  int round = 0;
+  for (bool col : {true, false})
+    for (BlasTranspose t : {BlasTranspose::No, BlasTranspose::Yes})
+      for (const auto& mn : sizes)
+        for (const auto& inc : incs) {
+          ++round;
+          const std::int64_t m = mn[0], n = mn[1];
+          const Scalars k = round % 3 == 1 ? Scalars::BetaZero : Scalars::Random;
+          const std::size_t aoff = round % 2, xoff = round % 2;
+          const std::int64_t least = col ? m : n;
+          std::int64_t lda = round % 2 ? least | 1 : (least + 3) / 4 * 4;
+          if (lda < least) lda += 2;
+          check_dense_gemv<T>(q, fp, "gemv as gemm", col, t, m, n, inc, k, lda, aoff, xoff);
+        }
+}
+
+// Which problems the GEMM parameter takes, and that fit keeps it only there
+// (elsewhere every value is the program of GEMM 0). check accepts it
+// everywhere: the database checks an entry against each call, and an entry's
+// threshold must not keep it from the calls above it.
+TEST(Blas2Gemm, RouteTakesDenseRealGemvUpToItsSize) {
+  using optune::detail::Blas2Family;
+  using optune::detail::Blas2Problem;
+  using optune::detail::Blas2Routine;
+  const Blas2Family& fam = optune::detail::families::blas2();
+  const optune::Capabilities& caps = test::queue().device().caps();
+  optune::detail::Params p = fam.defaults(caps);
+  p["GEMM"] = 24;
+  Blas2Problem pr;
+  pr.dtype = DType::F32;
+  pr.routine = Blas2Routine::Gemv;
+  pr.dense = true;
+  pr.rows = 4096;
+  pr.cols = 4096;  // 2^24 elements: taken
+  EXPECT_TRUE(Blas2Family::as_gemm(p, pr));
+  EXPECT_EQ(fam.fit(p, caps, pr).at("GEMM"), 24);
+  EXPECT_EQ(fam.check(p, caps, pr), "");
+  pr.cols = 4097;  // one column more: not taken
+  EXPECT_FALSE(Blas2Family::as_gemm(p, pr));
+  EXPECT_EQ(fam.fit(p, caps, pr).at("GEMM"), 0);
+  EXPECT_EQ(fam.check(p, caps, pr), "");
+  pr.cols = 4096;
+  for (DType t : {DType::C32, DType::C64, DType::F16}) {
+    pr.dtype = t;
+    EXPECT_FALSE(Blas2Family::as_gemm(p, pr)) << dtype_name(t);
+  }
+  pr.dtype = DType::F64;
+  EXPECT_TRUE(Blas2Family::as_gemm(p, pr));
+  pr.routine = Blas2Routine::Ger;  // dense too, but no product
+  EXPECT_FALSE(Blas2Family::as_gemm(p, pr));
+  pr.routine = Blas2Routine::Gemv;
+  pr.dense = false;  // alpha 0, or f16: the generic kernel
+  EXPECT_FALSE(Blas2Family::as_gemm(p, pr));
+  p["GEMM"] = 0;
+  pr.dense = true;
+  EXPECT_FALSE(Blas2Family::as_gemm(p, pr));
 }
 
 // ger through blas2_ger (geru / gerc through blas2_rank, which complex ger

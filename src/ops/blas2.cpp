@@ -10,6 +10,7 @@
 #include "kernels/blas/blas_types.hpp"
 #include "ops/blas2_ops.hpp"
 #include "ops/blas_common.hpp"
+#include "ops/gemm_ops.hpp"
 #include "ops/params.hpp"
 #include "ops/validate.hpp"
 #include "runtime/event_span.hpp"
@@ -231,6 +232,46 @@ AddressMap address_map(const Blas2Call& c) {
 
 }  // namespace
 
+// Dense real gemv as a GEMM whose N is 1 (the blas2 parameter GEMM): y =
+// alpha M x + beta y with M (rows x cols) at base + i si + j sj is the
+// row-major product C (rows x 1) = alpha op(A) B + beta C, op(A) stored
+// rows x cols (sj 1, leading dimension si) or cols x rows (si 1, leading
+// dimension sj), B = x stored cols x 1 with leading dimension incx, C = y with
+// incy. GEMM then runs it through its own candidates and entries (the thin
+// kernel where that side is 1); beta 0 does not read y there either. False
+// (nothing enqueued) where that form does not hold: an increment that is not
+// positive, or neither of M's strides 1 with a leading dimension that covers
+// the stored rows.
+bool gemv_as_gemm(const Queue& q, const Blas2Call& c, std::int64_t base, std::int64_t si, std::int64_t sj,
+                  std::int64_t rows, std::int64_t cols, const WaitList& wait, Event& done) {
+  if (c.incx <= 0 || c.incy <= 0 || rows <= 0 || cols <= 0) return false;
+  GemmCall g;
+  g.dtype = g.c_dtype = c.a.dtype;
+  g.m = rows;
+  g.n = 1;
+  g.k = cols;
+  if (sj == 1 && si >= cols) {
+    g.a.ld = si;
+  } else if (si == 1 && sj >= rows) {
+    g.trans_a = true;
+    g.a.ld = sj;
+  } else {
+    return false;
+  }
+  g.a.mem = c.a.mem;
+  g.a.offset = std::size_t(base);
+  g.b.mem = c.x.mem;
+  g.b.offset = c.x.offset;
+  g.b.ld = c.incx;
+  g.c.mem = c.y.mem;
+  g.c.offset = c.y.offset;
+  g.c.ld = c.incy;
+  g.alpha = c.alpha.real();
+  g.beta = c.beta.real();
+  done = run_gemm(q, g, wait);
+  return true;
+}
+
 Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const Params* forced) {
   const Capabilities& caps = q.device().caps();
   const Blas2Family& fam = families::blas2();
@@ -279,6 +320,10 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     // (f16 takes the generic kernel: the packs are f32's and f64's.)
     pr.dense = r == R::Gemv && !alpha_zero && t != DType::F16;
     const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+    if (pr.dense && !cplx && fam.as_gemm(p, pr)) {
+      Event done;
+      if (gemv_as_gemm(q, c, am.base, si, sj, rows, cols, wait, done)) return done;
+    }
     const Geometry g = fam.geometry(p, caps, pr);
     const std::size_t slices = fam.slices(p, caps, pr);
     const std::size_t vw = fam.vector_width(p, pr);

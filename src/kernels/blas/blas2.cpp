@@ -38,6 +38,9 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities& caps) const {
       {"WALK", {0, 2, 4, 8, 16, 32}, 0,
        "real symv in dense storage, blocks in registers (WGS <= SB^2 / 4), no STRIP: SB x SB tiles of a block "
        "column per group, the column sums kept across them (0: a group per block)"},
+      {"GEMM", {0, 20, 22, 24, 26, 28, 62}, 0,
+       "dense gemv of f32 / f64, increments positive: run as a GEMM whose N is 1 (GEMM's candidates and entries, "
+       "the thin kernel) where the matrix has at most 2^GEMM elements (0: never)"},
   };
 }
 
@@ -63,6 +66,8 @@ std::string Blas2Family::check(const Params& p, const Capabilities& caps, const 
   // The walk's tiles in registers: at most 4 x 8 elements per work-item.
   if (p.at("WALK") > 0 && p.at("SB") * p.at("SB") > 32 * std::int64_t(wgs))
     return "WALK's tile exceeds 32 elements per work-item";
+  // (GEMM is not checked: an entry's threshold must not keep it from the
+  // calls above it, which fit sends to the packs with GEMM 0.)
   return "";
 }
 
@@ -88,6 +93,7 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     // f16 runs the generic kernels (HALF compiles neither the packs nor the
     // strips): one program, whatever VW was tuned.
     if (!walks(p, problem)) p["WALK"] = 0;  // one program whatever was tuned
+    if (!as_gemm(p, problem)) p["GEMM"] = 0;  // the same
     if (problem.dtype == DType::F16) {
       p["VW"] = 1;
       p["RC"] = 1;

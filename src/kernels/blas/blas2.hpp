@@ -76,6 +76,15 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
     const std::size_t nb = symv_blocks(p, n), ch = std::size_t(p.at("WALK"));
     return (nb + ch - 1) / ch;
   }
+  // Dense real gemv (f32, f64) run as a GEMM whose N is 1 (ops/blas2.cpp's
+  // gemv_as_gemm): GEMM > 0 and M has at most 2^GEMM elements. (The host
+  // still keeps the packs where an increment is not positive.)
+  static bool as_gemm(const Params& p, const Blas2Problem& problem) {
+    const std::int64_t g = p.count("GEMM") ? p.at("GEMM") : 0;
+    return g > 0 && problem.dense && problem.routine == Blas2Routine::Gemv &&
+           (problem.dtype == DType::F32 || problem.dtype == DType::F64) && problem.rows > 0 && problem.cols > 0 &&
+           problem.rows <= (std::int64_t(1) << g) / problem.cols;
+  }
   // The entry point of the routine (products: by storage).
   static std::string entry(Blas2Routine r);
 };
