@@ -1,14 +1,16 @@
-// BLAS level 2 (general and symmetric / Hermitian routines): validation with
-// netlib's argument positions, the reference's early returns, the address
-// maps of every storage scheme (kernels/blas/blas2.cl), and the launch of the
+// BLAS level 2 (general and symmetric / Hermitian routines): the address
+// maps of every storage scheme (kernels/blas/blas2.cl) and the launch of the
 // blas2 family's kernels (products: one pass, or two when the j range is
-// split; rank updates: one pass). The public entry points are in blas2_api.cpp.
+// split; rank updates: one pass; dense real gemv optionally as a GEMM). The
+// argument checks are in blas2_validate.cpp, the routines' descriptions in
+// blas2_routines.hpp, the public entry points in blas2_api.cpp.
 #include <cmath>
 #include <limits>
 
 #include "kernels/families.hpp"
 #include "kernels/blas/blas_types.hpp"
 #include "ops/blas2_ops.hpp"
+#include "ops/blas2_routines.hpp"
 #include "ops/blas_common.hpp"
 #include "ops/gemm_ops.hpp"
 #include "ops/params.hpp"
@@ -21,7 +23,7 @@ namespace optune::detail {
 
 namespace {
 
-using R = Blas2Routine;
+using namespace blas2_routines;
 
 // The kernel's flags (blas2.cl).
 enum : std::int32_t {
@@ -29,170 +31,6 @@ enum : std::int32_t {
   kTri = 256, kPacked = 512, kRank2 = 1024, kC1 = 2048, kC2 = 4096, kSwapIJ = 8192,
   kVec = 16384, kXVec = 32768, kFuse = 65536
 };
-
-bool is_packed(R r) { return r == R::Spmv || r == R::Hpmv || r == R::Spr || r == R::Hpr || r == R::Spr2 || r == R::Hpr2; }
-bool is_general(R r) { return r == R::Gemv || r == R::Gbmv || r == R::Ger || r == R::Geru || r == R::Gerc; }
-bool has_y(R r) { return r != R::Syr && r != R::Spr && r != R::Her && r != R::Hpr; }
-bool has_lda(R r) { return !is_packed(r); }
-bool is_hermitian(R r) {
-  return r == R::Hemv || r == R::Hbmv || r == R::Hpmv || r == R::Her || r == R::Hpr || r == R::Her2 || r == R::Hpr2;
-}
-// 0: any type; 1: real only; 2: complex only.
-int type_kind(R r) {
-  if (r == R::Gemv || r == R::Gbmv) return 0;
-  if (is_hermitian(r) || r == R::Geru || r == R::Gerc) return 2;
-  return 1;
-}
-
-// netlib's argument positions (xerbla's INFO), 0 where the routine has none.
-struct Positions {
-  int mode = 1, m = 0, n = 0, kl = 0, ku = 0, a = 0, lda = 0, x = 0, incx = 0, y = 0, incy = 0;
-};
-Positions positions(R r) {
-  Positions p;
-  switch (r) {
-    case R::Gemv: p = {1, 2, 3, 0, 0, 5, 6, 7, 8, 10, 11}; break;
-    case R::Gbmv: p = {1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13}; break;
-    case R::Symv: case R::Hemv: p = {1, 0, 2, 0, 0, 4, 5, 6, 7, 9, 10}; break;
-    case R::Sbmv: case R::Hbmv: p = {1, 0, 2, 3, 0, 5, 6, 7, 8, 10, 11}; break;
-    case R::Spmv: case R::Hpmv: p = {1, 0, 2, 0, 0, 4, 0, 5, 6, 8, 9}; break;
-    case R::Ger: case R::Geru: case R::Gerc: p = {0, 1, 2, 0, 0, 8, 9, 4, 5, 6, 7}; break;
-    case R::Syr: case R::Her: p = {1, 0, 2, 0, 0, 6, 7, 4, 5, 0, 0}; break;
-    case R::Spr: case R::Hpr: p = {1, 0, 2, 0, 0, 6, 0, 4, 5, 0, 0}; break;
-    case R::Syr2: case R::Her2: p = {1, 0, 2, 0, 0, 8, 9, 4, 5, 6, 7}; break;
-    case R::Spr2: case R::Hpr2: p = {1, 0, 2, 0, 0, 8, 0, 4, 5, 6, 7}; break;
-  }
-  return p;
-}
-
-// The logical matrix's size: rows (y's length) and cols (x's length) of a
-// product; rows x cols of an update.
-std::int64_t rows_of(const Blas2Call& c) {
-  if (c.routine == R::Gemv || c.routine == R::Gbmv) return c.trans == BlasTranspose::No ? c.m : c.n;
-  if (is_general(c.routine)) return c.m;
-  return c.n;
-}
-std::int64_t cols_of(const Blas2Call& c) {
-  if (c.routine == R::Gemv || c.routine == R::Gbmv) return c.trans == BlasTranspose::No ? c.n : c.m;
-  return c.n;
-}
-
-bool is_zero(std::complex<double> v) { return v.real() == 0 && v.imag() == 0; }
-
-// Whether the call reads or writes anything (the reference's quick returns).
-bool acts(const Blas2Call& c) {
-  if (rows_of(c) == 0 || cols_of(c) == 0) return false;
-  if (blas2_is_product(c.routine)) return !(is_zero(c.alpha) && c.beta == std::complex<double>(1, 0));
-  return !is_zero(c.alpha);
-}
-
-// Elements the matrix argument spans.
-std::size_t matrix_extent(const Blas2Call& c, const std::string& what) {
-  const char* w = what.c_str();
-  const R r = c.routine;
-  if (is_packed(r)) return validate::mul(w, std::size_t(c.n), std::size_t(c.n) + 1) / 2;
-  const bool col = c.layout == Layout::ColMajor;
-  // Stored rows x columns (band: the band's rows).
-  std::size_t outer, inner;
-  if (r == R::Gbmv) {
-    outer = std::size_t(col ? c.n : c.m);
-    inner = std::size_t(c.kl + c.ku + 1);
-  } else if (r == R::Sbmv || r == R::Hbmv) {
-    outer = std::size_t(c.n);
-    inner = std::size_t(c.kl + 1);
-  } else if (is_general(r)) {
-    outer = std::size_t(col ? c.n : c.m);
-    inner = std::size_t(col ? c.m : c.n);
-  } else {
-    outer = inner = std::size_t(c.n);
-  }
-  if (outer == 0 || inner == 0) return 0;
-  return validate::add(w, validate::mul(w, outer - 1, std::size_t(c.lda)), inner);
-}
-
-// The least leading dimension, and how the reference names it.
-std::pair<std::int64_t, std::string> least_lda(const Blas2Call& c) {
-  const bool col = c.layout == Layout::ColMajor;
-  switch (c.routine) {
-    case R::Gbmv: return {c.kl + c.ku + 1, "kl + ku + 1"};
-    case R::Sbmv: case R::Hbmv: return {c.kl + 1, "k + 1"};
-    case R::Gemv: case R::Ger: case R::Geru: case R::Gerc:
-      return {std::max<std::int64_t>(1, col ? c.m : c.n), col ? "max(1, m)" : "max(1, n)"};
-    default: return {std::max<std::int64_t>(1, c.n), "max(1, n)"};
-  }
-}
-
-void validate_call(const Queue& q, const Blas2Call& c) {
-  const R r = c.routine;
-  if (int(r) < 0 || int(r) > int(R::Hpr2))
-    throw Error(Status::InvalidArgument, "blas2: routine " + std::to_string(int(r)) + " is not known");
-  const std::string name = blas2_routine_name(r);
-  const Positions pos = positions(r);
-  const auto fail = [&](Status st, const std::string& msg) { throw Error(st, name + ": " + msg); };
-  const auto argn = [&](const char* a, int p) {
-    return std::string(a) + " (argument " + std::to_string(p) + ")";
-  };
-  if (c.layout != Layout::RowMajor && c.layout != Layout::ColMajor)
-    fail(Status::InvalidArgument, "layout is " + std::to_string(int(c.layout)) + "; RowMajor or ColMajor expected");
-  if (r == R::Gemv || r == R::Gbmv) {
-    if (c.trans != BlasTranspose::No && c.trans != BlasTranspose::Yes && c.trans != BlasTranspose::Conjugate)
-      fail(Status::InvalidArgument, argn("trans", 1) + " is " + std::to_string(int(c.trans)) +
-                                        "; No, Yes or Conjugate expected");
-  } else if (pos.mode) {
-    if (c.uplo != Triangle::Upper && c.uplo != Triangle::Lower)
-      fail(Status::InvalidArgument,
-           argn("uplo", 1) + " is " + std::to_string(int(c.uplo)) + "; Upper or Lower expected");
-  }
-  const auto non_negative = [&](const char* a, int p, std::int64_t v) {
-    if (v < 0) fail(Status::InvalidArgument, argn(a, p) + " is " + std::to_string(v) + "; at least 0 expected");
-  };
-  if (pos.m) non_negative("m", pos.m, c.m);
-  non_negative("n", pos.n, c.n);
-  if (r == R::Gbmv) {
-    non_negative("kl", pos.kl, c.kl);
-    non_negative("ku", pos.ku, c.ku);
-  }
-  if (r == R::Sbmv || r == R::Hbmv) non_negative("k", pos.kl, c.kl);
-  if (has_lda(r)) {
-    const auto [least, how] = least_lda(c);
-    if (c.lda < least)
-      fail(Status::InvalidArgument, argn("lda", pos.lda) + " is " + std::to_string(c.lda) + "; at least " + how +
-                                        " = " + std::to_string(least) + " expected");
-  }
-  if (c.incx == 0) fail(Status::InvalidArgument, argn("incx", pos.incx) + " is 0");
-  if (has_y(r) && c.incy == 0) fail(Status::InvalidArgument, argn("incy", pos.incy) + " is 0");
-  // Types and buffers.
-  const char* a_name = is_packed(r) ? "ap" : "a";
-  const std::string a_arg = name + ": " + a_name, x_arg = name + ": x", y_arg = name + ": y";
-  validate::dtype_known(a_arg.c_str(), c.a.dtype);
-  validate::on_queue(a_arg.c_str(), c.a.mem, q);
-  validate::dtype_known(x_arg.c_str(), c.x.dtype);
-  validate::on_queue(x_arg.c_str(), c.x.mem, q);
-  if (has_y(r)) {
-    validate::dtype_known(y_arg.c_str(), c.y.dtype);
-    validate::on_queue(y_arg.c_str(), c.y.mem, q);
-  }
-  const DType t = c.a.dtype;
-  const auto tn = [](DType d) { return std::string(dtype_name(d)); };
-  if (t != DType::F32 && t != DType::F64 && t != DType::C32 && t != DType::C64 && t != DType::F16)
-    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + "; f32, f64, c32, c64 or f16 expected");
-  if (type_kind(r) == 1 && is_complex(t))
-    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + ": " + name + " takes f32, f64 or f16");
-  if (type_kind(r) == 2 && !is_complex(t))
-    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + ": " + name + " takes c32 or c64");
-  if (c.x.dtype != t)
-    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + " but x is " + tn(c.x.dtype));
-  if (has_y(r) && c.y.dtype != t)
-    fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + " but y is " + tn(c.y.dtype));
-  validate::dtype_held(a_arg.c_str(), t, q.device().caps());
-  if (rows_of(c) == 0 || cols_of(c) == 0) return;
-  validate::fits(a_arg.c_str(), c.a.count, 0, matrix_extent(c, a_arg + " (extent)"));
-  // Products: x has cols elements, y rows; updates: x rows (the i side), y cols.
-  const bool product = blas2_is_product(r);
-  const std::int64_t nx = product ? cols_of(c) : rows_of(c), ny = product ? rows_of(c) : cols_of(c);
-  validate::fits(x_arg.c_str(), c.x.count, 0, blas_extent(x_arg + " (n, incx)", nx, c.incx));
-  if (has_y(r)) validate::fits(y_arg.c_str(), c.y.count, 0, blas_extent(y_arg + " (n, incy)", ny, c.incy));
-}
 
 // The storage's address map: stored element (r, c) at base + r si + c sj
 // (dense and band), or the packed form's flags.
@@ -486,7 +324,7 @@ Event blas2_untyped(const Queue& q, const Blas2Call& c, const WaitList& wait) {
     traced.number("m", double(c.m));
     traced.number("n", double(c.n));
   }
-  validate_call(q, c);
+  validate_blas2_call(q, c);
   if (!acts(c)) return Event();
   return run_blas2(q, c, wait, nullptr);
 }
