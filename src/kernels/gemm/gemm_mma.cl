@@ -8,6 +8,9 @@
 // (ldmatrix moves 16-bit elements only). Arguments, grid and batching are gemm_direct's; OpenCL never sees
 // the kernel (the file is empty there).
 //
+// The parameters, the tile layout and the fragment loads are in
+// gemm_mma_defs.cl.
+//
 // Row-major problem (gemm_common.cl): op(A) is M x K, stored M x K (K
 // contiguous) or, with TRANS_A, K x M (M contiguous); op(B) is K x N, stored
 // K x N or, with TRANS_B, N x K. Both layouts are read in place: the tiles
@@ -53,7 +56,7 @@
 // that it is dynamic: the launch passes MMA_SMEM_BYTES and the function
 // needs CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES raised to it.
 //
-// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl gemm/gemm_tc_common.cl
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl gemm/gemm_tc_common.cl gemm/gemm_mma_defs.cl
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DTRANS_B=1 -DCTYPE=float -DC_HALF_STORAGE=0
@@ -73,216 +76,7 @@
 // check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DMMA_RAW=1 -DWM=64 -DWN=32 -DBM=128 -DBN=128 -DBK=16
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DMMA_RAW=1 -DTRANS_B=1
 
-#ifndef MMA_F64
-#define MMA_F64 0        // 1: f64 inputs and accumulators (m16n8k8 f64, sm_90)
-#endif
-#ifndef MMA_TF32
-#define MMA_TF32 (!HALF_STORAGE && !BF16_STORAGE && !MMA_F64)  // 1: f32 inputs rounded to tf32
-#endif
-#ifndef BM
-#define BM 128           // rows of C per group
-#endif
-#ifndef BN
-#define BN 128           // columns of C per group
-#endif
-#ifndef BK
-#define BK (MMA_TF32 || MMA_F64 ? 16 : 32)  // K per stage (an even number of mma steps: 32, 64 f16; 16, 32 tf32, f64)
-#endif
-#ifndef WM
-#define WM 64            // rows of C per warp (multiple of 16)
-#endif
-#ifndef WN
-#define WN (MMA_TF32 || MMA_F64 ? 32 : 64)  // columns of C per warp (multiple of 16)
-#endif
-#ifndef STAGES
-#define STAGES 3         // shared stages of the cp.async pipeline (2 to 5)
-#endif
-#ifndef MMA_RAW
-#define MMA_RAW 0        // 1: raw partial products (EPI) of a split K into the temporary c
-#endif
-#if MMA_RAW
-#define MMA_OUT EPI
-#else
-#define MMA_OUT CTYPE
-#endif
-// SWIZZLE_GROUP, TRANS_A, TRANS_B: gemm_tc_common.cl.
-#if OPTUNE_BACKEND_CUDA
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
-#error "gemm_mma needs mma.sync and cp.async (CUDA, compute capability 8.0 or newer)"
-#elif MMA_F64 && __CUDA_ARCH__ < 900
-#error "gemm_mma's f64 products need the m16n8k8 f64 shape (compute capability 9.0 or newer)"
-#else
-
-#define MMA_WARPS_M (BM / WM)
-#define MMA_WARPS_N (BN / WN)
-#define MMA_THREADS (32 * MMA_WARPS_M * MMA_WARPS_N)  // work-items per group
-#define MMA_ESIZE (MMA_F64 ? 8 : MMA_TF32 ? 4 : 2)    // bytes per A or B element
-#define MMA_CHUNK (16 / MMA_ESIZE)                   // elements per 16-byte copy
-#define MMA_KSTEP (MMA_TF32 || MMA_F64 ? 8 : 16)     // K of one mma
-#define MMA_MI (WM / 16)                             // fragments per warp along M
-#define MMA_NI (WN / 8)                              // fragments per warp along N
-// Tiles as rows of their contiguous dimension: rows and 16-byte chunks per row.
-#define A_ROWS (TRANS_A ? BK : BM)
-#define A_CPR ((TRANS_A ? BM : BK) / MMA_CHUNK)
-#define B_ROWS (TRANS_B ? BN : BK)
-#define B_CPR ((TRANS_B ? BK : BN) / MMA_CHUNK)
-#define A_CHUNKS (A_ROWS * A_CPR)  // chunks of an A stage
-#define B_CHUNKS (B_ROWS * B_CPR)
-#define A_LOADS ((A_CHUNKS + MMA_THREADS - 1) / MMA_THREADS)  // copies per work-item and stage
-#define B_LOADS ((B_CHUNKS + MMA_THREADS - 1) / MMA_THREADS)
-#define A_RSTEP (MMA_THREADS / A_CPR)  // rows between one work-item's copies
-#define B_RSTEP (MMA_THREADS / B_CPR)
-#define STAGE_CHUNKS (A_CHUNKS + B_CHUNKS)
-#define MMA_KSTEPS (BK / MMA_KSTEP)  // mma steps per stage
-#define MMA_SMEM_BYTES (STAGES * STAGE_CHUNKS * 16)
-// The swizzle's line: a 128-byte line, or one row where rows are longer.
-// Chunk q of line l sits at q ^ MMA_XOR(l). f64 fragments are read one
-// double per lane: a row-major tile's 8 rows x 2 chunks per read spread by
-// l & 7; a K-major tile's 4 rows x 4 chunks need whole rows as lines and
-// alternate halves of the 8-chunk bank window, (l & 1) << 2. Either way a
-// warp's read takes the two wavefronts its 256 bytes need.
-#if MMA_F64
-#define MMA_SHIFT(cpr) ((cpr) >= 128 ? 7 : (cpr) >= 64 ? 6 : (cpr) >= 32 ? 5 : (cpr) >= 16 ? 4 : 3)
-#define MMA_XOR(l, kmajor) ((kmajor) ? (((l) & 1) << 2) : ((l) & 7))
-#else
-#define MMA_SHIFT(cpr) ((cpr) >= 64 ? 6 : (cpr) >= 32 ? 5 : (cpr) >= 16 ? 4 : 3)
-#define MMA_XOR(l, kmajor) ((l) & 7)
-#endif
-#define A_SHIFT MMA_SHIFT(A_CPR)
-#define B_SHIFT MMA_SHIFT(B_CPR)
-#define A_KMAJOR TRANS_A     // A's tile rows run along K
-#define B_KMAJOR (!TRANS_B)
-#define MMA_SWZ(q, shift, kmajor) ((q) ^ MMA_XOR((q) >> (shift), kmajor))
-
-static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the group tile");
-static_assert(WM % 16 == 0 && WN % 16 == 0, "warp tiles are multiples of 16");
-static_assert(BK % (2 * MMA_KSTEP) == 0, "BK: an even number of mma steps (two fragment sets)");
-static_assert(MMA_THREADS % A_CPR == 0 && MMA_THREADS % B_CPR == 0 && A_LOADS <= 32 && B_LOADS <= 32,
-              "a work-item's copies share their column");
-static_assert((A_CPR & (A_CPR - 1)) == 0 && (B_CPR & (B_CPR - 1)) == 0, "rows of a power of two chunks");
-static_assert(STAGES >= 2 && STAGES <= 5, "2 to 5 stages");
-static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
-
-// d += a b for one 16 x 8 fragment (the prelude's mma.sync wrappers).
-#if MMA_F64
-#define mma_step optune_mma_f64_1688
-#elif MMA_TF32
-#define mma_step optune_mma_tf32_1688
-#elif BF16_STORAGE
-#define mma_step optune_mma_bf16_16816
-#else
-#define mma_step optune_mma_f16_16816
-#endif
-
-// Byte offset of element e of row r in a tile of cpr chunks per row.
-#define A_AT(r, e) \
-  ((uint)MMA_SWZ((r) * A_CPR + (e) / MMA_CHUNK, A_SHIFT, A_KMAJOR) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
-#define B_AT(r, e) \
-  ((uint)MMA_SWZ((r) * B_CPR + (e) / MMA_CHUNK, B_SHIFT, B_KMAJOR) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
-
-#if MMA_F64
-// f64 (m16n8k8): lane (g, t) holds A's (g, t), (g + 8, t), (g, t + 4),
-// (g + 8, t + 4) of each 16 x 8 fragment and B's (k t, n g), (k t + 4, n g).
-// The A fragment of rows m0 .. m0 + 15 and k step ks.
-OPTUNE_FUNC void f64_a_fragment(double* af, const uint sa, const int ks, const int m0, const int lane) {
-  const int m = m0 + (lane >> 2), k = ks * MMA_KSTEP + (lane & 3);
-#if TRANS_A
-  af[0] = optune_lds64d(sa + A_AT(k, m));
-  af[1] = optune_lds64d(sa + A_AT(k, m + 8));
-  af[2] = optune_lds64d(sa + A_AT(k + 4, m));
-  af[3] = optune_lds64d(sa + A_AT(k + 4, m + 8));
-#else
-  af[0] = optune_lds64d(sa + A_AT(m, k));
-  af[1] = optune_lds64d(sa + A_AT(m + 8, k));
-  af[2] = optune_lds64d(sa + A_AT(m, k + 4));
-  af[3] = optune_lds64d(sa + A_AT(m + 8, k + 4));
-#endif
-}
-// The warp's NI B fragments of k step ks.
-OPTUNE_FUNC void f64_b_fragments(double (*bf)[2], const uint sb, const int ks, const int wn0, const int lane) {
-  const int k = ks * MMA_KSTEP + (lane & 3);
-#pragma unroll
-  for (int j = 0; j < MMA_NI; ++j) {
-    const int n = wn0 + j * 8 + (lane >> 2);
-#if TRANS_B
-    bf[j][0] = optune_lds64d(sb + B_AT(n, k));
-    bf[j][1] = optune_lds64d(sb + B_AT(n, k + 4));
-#else
-    bf[j][0] = optune_lds64d(sb + B_AT(k, n));
-    bf[j][1] = optune_lds64d(sb + B_AT(k + 4, n));
-#endif
-  }
-}
-typedef double mma_frag;
-typedef double mma_acc;
-#else
-#define MMA_FRAGMENTS mma_fragments
-typedef uint mma_frag;
-typedef float mma_acc;
-#endif
-
-#if !MMA_F64
-// The A fragments of k step ks (MI of them) and the B fragments (NI) from
-// the stage at sa (A) and sb (B); lane = (g, t) = (lane / 4, lane % 4).
-OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, const uint sb, const int ks,
-                               const int wm0, const int wn0, const int lane) {
-  const int mat = lane >> 3, row = lane & 7;  // ldmatrix: the matrix and row this lane points at
-#if MMA_TF32 && (TRANS_A || !TRANS_B)
-  const int g = lane >> 2, t = lane & 3;  // single words: the fragment's row and column
-#endif
-  const int k0 = ks * MMA_KSTEP;
-#pragma unroll
-  for (int i = 0; i < MMA_MI; ++i) {
-    const int m0 = wm0 + i * 16;
-#if !MMA_TF32 && !TRANS_A
-    // Matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15).
-    optune_ldmatrix_x4(af[i], sa + A_AT(m0 + (mat & 1) * 8 + row, k0 + (mat >> 1) * 8));
-#elif !MMA_TF32
-    // The same four, stored k-major: rows along k, transposed on the way.
-    optune_ldmatrix_x4_trans(af[i], sa + A_AT(k0 + (mat >> 1) * 8 + row, m0 + (mat & 1) * 8));
-#elif !TRANS_A
-    // tf32: 8 x 4 words per matrix, (m 0-7, k 0-3), (m 8-15, k 0-3), (m 0-7, k 4-7), (m 8-15, k 4-7).
-    optune_ldmatrix_x4(af[i], sa + A_AT(m0 + (mat & 1) * 8 + row, k0 + (mat >> 1) * 4));
-#else
-    af[i][0] = optune_lds32(sa + A_AT(k0 + t, m0 + g));
-    af[i][1] = optune_lds32(sa + A_AT(k0 + t, m0 + g + 8));
-    af[i][2] = optune_lds32(sa + A_AT(k0 + t + 4, m0 + g));
-    af[i][3] = optune_lds32(sa + A_AT(k0 + t + 4, m0 + g + 8));
-#endif
-#if MMA_TF32
-#pragma unroll
-    for (int r = 0; r < 4; ++r) af[i][r] = optune_tf32(af[i][r]);
-#endif
-  }
-#pragma unroll
-  for (int p = 0; p < MMA_NI / 2; ++p) {
-    const int n0 = wn0 + p * 16;
-    uint r[4];
-#if !MMA_TF32 && TRANS_B
-    // Matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
-    optune_ldmatrix_x4(r, sb + B_AT(n0 + (mat >> 1) * 8 + row, k0 + (mat & 1) * 8));
-#elif !MMA_TF32
-    optune_ldmatrix_x4_trans(r, sb + B_AT(k0 + (mat & 1) * 8 + row, n0 + (mat >> 1) * 8));
-#elif TRANS_B
-    optune_ldmatrix_x4(r, sb + B_AT(n0 + (mat >> 1) * 8 + row, k0 + (mat & 1) * 4));
-#else
-    r[0] = optune_lds32(sb + B_AT(k0 + t, n0 + g));
-    r[1] = optune_lds32(sb + B_AT(k0 + t + 4, n0 + g));
-    r[2] = optune_lds32(sb + B_AT(k0 + t, n0 + 8 + g));
-    r[3] = optune_lds32(sb + B_AT(k0 + t + 4, n0 + 8 + g));
-#endif
-#if MMA_TF32
-#pragma unroll
-    for (int q = 0; q < 4; ++q) r[q] = optune_tf32(r[q]);
-#endif
-    bf[2 * p][0] = r[0];
-    bf[2 * p][1] = r[1];
-    bf[2 * p + 1][0] = r[2];
-    bf[2 * p + 1][1] = r[3];
-  }
-}
-#endif  // !MMA_F64
-
+#if OPTUNE_BACKEND_CUDA && MMA_ARCH_OK
 __kernel OPTUNE_WG_SIZE(MMA_THREADS, 1, 1)
 void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha, const real beta,
               __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
@@ -530,5 +324,4 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
 #undef MMA_COPIES_LATE
 }
 
-#endif  // __CUDA_ARCH__ >= 800
-#endif  // OPTUNE_BACKEND_CUDA
+#endif  // OPTUNE_BACKEND_CUDA && MMA_ARCH_OK

@@ -1,4 +1,4 @@
-// The tensor-core GEMM kernel's parameters (gemm_mma.cl), constraints and
+// The tensor-core GEMM kernel's parameters (gemm_mma_defs.cl, gemm_mma.cl), constraints and
 // grid. The rules mirror the kernel's static_asserts and its header comment,
 // so a configuration this file accepts compiles and launches.
 #include <algorithm>
