@@ -82,7 +82,7 @@ AddressMap address_map(const Blas2Call& c) {
 // the stored rows.
 bool gemv_as_gemm(const Queue& q, const Blas2Call& c, std::int64_t base, std::int64_t si, std::int64_t sj,
                   std::int64_t rows, std::int64_t cols, const WaitList& wait, Event& done) {
-  if (c.incx <= 0 || c.incy <= 0 || rows <= 0 || cols <= 0) return false;
+  if (c.incx <= 0 || c.incy <= 0) return false;
   GemmCall g;
   g.dtype = g.c_dtype = c.a.dtype;
   g.m = rows;
@@ -158,7 +158,7 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     // (f16 takes the generic kernel: the packs are f32's and f64's.)
     pr.dense = r == R::Gemv && !alpha_zero && t != DType::F16;
     const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-    if (pr.dense && !cplx && fam.as_gemm(p, pr)) {
+    if (Blas2Family::as_gemm(p, pr)) {
       Event done;
       if (gemv_as_gemm(q, c, am.base, si, sj, rows, cols, wait, done)) return done;
     }

@@ -80,7 +80,7 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   // gemv_as_gemm): GEMM > 0 and M has at most 2^GEMM elements. (The host
   // still keeps the packs where an increment is not positive.)
   static bool as_gemm(const Params& p, const Blas2Problem& problem) {
-    const std::int64_t g = p.count("GEMM") ? p.at("GEMM") : 0;
+    const std::int64_t g = p.at("GEMM");
     return g > 0 && problem.dense && problem.routine == Blas2Routine::Gemv &&
            (problem.dtype == DType::F32 || problem.dtype == DType::F64) && problem.rows > 0 && problem.cols > 0 &&
            problem.rows <= (std::int64_t(1) << g) / problem.cols;
