@@ -1,4 +1,4 @@
-// The tiled GEMM kernel's parameters (gemm_tiled.cl), constraints and grid.
+// The tiled GEMM kernel's parameters (gemm_tiled_defs.cl, gemm_tiled.cl), constraints and grid.
 #include <algorithm>
 #include <optional>
 
