@@ -214,8 +214,6 @@ Params Database::lookup(const Queue& queue, const KernelFamily& family, const Pr
   auto example = [&] { return family.example(problem.dtype, bucket, caps); };
   if (!s->resolved) {
     s->resolved = true;
-    std::vector<std::string> known;
-    for (const Parameter& def : family.parameters(caps)) known.push_back(def.name);
     // Entries of the problem's own bucket and of the coarser ones it refines
     // (bucket_chain): by level first, the finer bucket first within a level.
     std::vector<Candidate> found;
@@ -225,12 +223,8 @@ Params Database::lookup(const Queue& queue, const KernelFamily& family, const Pr
     }
     std::stable_sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) { return a.level < b.level; });
     for (Candidate& c : found) {
-      std::string why;
-      for (const auto& [name, value] : c.entry.params)
-        if (std::find(known.begin(), known.end(), name) == known.end()) why = "unknown parameter " + name;
-      Params p = family.complete(c.entry.params, caps);
-      if (why.empty()) why = family.check(p, caps, example());
-      if (!why.empty()) {
+      Params p;
+      if (const std::string why = entry_unusable(family, c.entry.params, caps, example(), &p); !why.empty()) {
         log_warn("tuning database: " + describe(c) + " " + params_to_json(c.entry.params) + " is not usable here (" +
                  why + "); skipped");
         continue;
@@ -284,6 +278,18 @@ Params Database::lookup(const Queue& queue, const KernelFamily& family, const Pr
   Params d = family.defaults(caps);
   if (info) *info = {d, Level::Generic, "family defaults"};
   return d;
+}
+
+std::string entry_unusable(const KernelFamily& family, const Params& stored, const Capabilities& caps,
+                           const Problem& example, Params* completed) {
+  const std::vector<Parameter> defs = family.parameters(caps);
+  for (const auto& [name, value] : stored)
+    if (std::none_of(defs.begin(), defs.end(), [&](const Parameter& d) { return d.name == name; }))
+      return "unknown parameter " + name;
+  Params p = family.complete(stored, caps);
+  std::string why = family.check(p, caps, example);
+  if (completed) *completed = std::move(p);
+  return why;
 }
 
 Params lookup_params(const Queue& queue, const KernelFamily& family, const Problem& problem, Lookup* info) {

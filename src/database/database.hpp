@@ -110,6 +110,15 @@ class Database {
   std::map<std::string, bool> verdicts_;  // this process's verdicts, for when there is no cache file
 };
 
+// Why a stored entry's parameters cannot serve a lookup whose bucket's
+// example problem is `example` ("" when they can): a name the family does
+// not have, or the set completed with the family's defaults (into
+// *completed) failing the family's check on the example. Such an entry is
+// skipped with a warning (tests/test_database_shipped.cpp runs this on the
+// shipped files).
+std::string entry_unusable(const KernelFamily& family, const Params& stored, const Capabilities& caps,
+                           const Problem& example, Params* completed = nullptr);
+
 // What ops call: Database::instance().lookup(...).
 Params lookup_params(const Queue& queue, const KernelFamily& family, const Problem& problem, Lookup* info = nullptr);
 
