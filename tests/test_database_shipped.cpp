@@ -1,18 +1,17 @@
-// The shipped tuning files for NVIDIA devices (database/{cuda,opencl}/nvidia),
-// judged as the database judges them at run time (detail::entry_unusable):
-// every entry's parameter names are its family's, and its parameters,
-// completed with the family's defaults, pass the family's check on the
-// bucket's example problem under the capabilities of the device the file
-// names. An entry that fails
-// here is skipped at run time with a warning, which no CI run would see: the
-// GPU machine is the only place such an entry applies.
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+// The tuning files the library embeds for NVIDIA devices
+// (database/{cuda,opencl}/nvidia), judged as the database judges them at run
+// time (detail::entry_unusable): every entry's parameter names are its
+// family's, and its parameters, completed with the family's defaults, pass
+// the family's check on the bucket's example problem under the capabilities
+// of the device the file names. An entry that fails here is skipped at run
+// time with a warning, which no CI run would see: the GPU machine is the only
+// place such an entry applies.
+#include <string_view>
 
 #include "database/database.hpp"
 #include "database/format.hpp"
 #include "kernels/families.hpp"
+#include "runtime/embedded.hpp"
 #include "support/gemm_fixture.hpp"
 
 using namespace optune;
@@ -34,36 +33,28 @@ Capabilities hopper_caps(const std::string& backend, const detail::DbEntry& e) {
   return caps;
 }
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST(DatabaseShipped, NvidiaEntriesPassTheirFamiliesChecks) {
-  const std::filesystem::path root = std::filesystem::path(OPTUNE_TEST_SOURCE_DIR) / "database";
   int files = 0, entries = 0;
-  for (const char* backend : {"cuda", "opencl"}) {
-    const std::filesystem::path dir = root / backend / "nvidia";
-    ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
-    for (const auto& f : std::filesystem::directory_iterator(dir)) {
-      if (f.path().extension() != ".json") continue;
-      ++files;
-      const std::vector<detail::DbEntry> all =
-          detail::parse_database_json(read_file(f.path()), f.path().string(), /*strict=*/true);
-      for (const detail::DbEntry& e : all) {
-        ++entries;
-        const std::string what = f.path().filename().string() + ": " + e.family + " " + e.dtype + " " + e.bucket +
-                                 " " + detail::params_to_json(e.params);
-        const Capabilities caps = hopper_caps(backend, e);
-        const detail::KernelFamily& fam = detail::families::find(e.family);
-        ASSERT_TRUE(fam.knows_bucket(e.bucket)) << what;
-        EXPECT_EQ(detail::entry_unusable(fam, e.params, caps, fam.example(parse_dtype(e.dtype), e.bucket, caps)), "")
-            << what;
-      }
+  for (const detail::EmbeddedFile* f = detail::embedded_database_files(); f && f->path; ++f) {
+    const std::string_view path(f->path);
+    const char* backend = path.rfind("cuda/nvidia/", 0) == 0     ? "cuda"
+                          : path.rfind("opencl/nvidia/", 0) == 0 ? "opencl"
+                                                                 : nullptr;
+    if (!backend) continue;
+    ++files;
+    const std::vector<detail::DbEntry> all =
+        detail::parse_database_json(std::string(f->data, f->size), "database/" + std::string(path), /*strict=*/true);
+    for (const detail::DbEntry& e : all) {
+      ++entries;
+      const std::string what = std::string(path) + ": " + e.family + " " + e.dtype + " " + e.bucket + " " +
+                               detail::params_to_json(e.params);
+      const Capabilities caps = hopper_caps(backend, e);
+      const detail::KernelFamily& fam = detail::families::find(e.family);
+      ASSERT_TRUE(fam.knows_bucket(e.bucket)) << what;
+      EXPECT_EQ(detail::entry_unusable(fam, e.params, caps, fam.example(parse_dtype(e.dtype), e.bucket, caps)), "")
+          << what;
     }
   }
   EXPECT_GE(files, 4);
