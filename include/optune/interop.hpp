@@ -50,7 +50,8 @@ void with_native(const Queue& q, const std::function<void(const NativeQueue&)>& 
 //   the span starts when the first foreign command can start, not when the
 //   host began calling the library (optune's kernels are timed from their own
 //   start too). enqueue must not wait for the queue; if it does anyway, the
-//   gate opens after one second and that wait is counted in the span.
+//   gate opens after 50 ms, and the span then counts the host's time inside
+//   the call (not the 50 ms).
 // - CUDA: two events recorded on the stream around enqueue, exactly as every
 //   optune launch is bracketed (the library's launch overhead is counted, as
 //   cuLaunchKernel's is for optune's kernels).
