@@ -1,5 +1,6 @@
 // NVRTC without a driver (CI has the toolkit, no GPU): every kernel source
-// with its check variants for sm_90, the whole CUDA prelude, sm_90a on
+// with its check variants (PTX for compute_90, cubins for sm_90 where the
+// source reaches inline PTX: check_arch), the whole CUDA prelude, sm_90a on
 // request, and build errors. The operators' own define combinations:
 // test_cuda_nvrtc_ops.cpp.
 #include <gtest/gtest.h>
@@ -20,6 +21,7 @@ using namespace optune;
 using namespace optune::detail;
 using test::describe;
 using test::require_nvrtc;
+using test::check_arch;
 using test::sm90_caps;
 
 namespace {
@@ -160,7 +162,8 @@ std::vector<Defines> variants_of(const std::string& name, std::string_view sourc
 }
 
 // Compiles a source as the runtime would: after the sources its
-// "check-prepend:" lines name (the GEMM kernels' gemm_common.cl).
+// "check-prepend:" lines name (the GEMM kernels' gemm_common.cl); a cubin
+// where the text reaches inline PTX, else PTX (check_arch).
 void compile_for_sm90(const std::string& name, const Defines& d, const Capabilities& caps) {
   const std::string_view source = kernel_source(name);
   std::string text;
@@ -172,12 +175,8 @@ void compile_for_sm90(const std::string& name, const Defines& d, const Capabilit
     for (std::string file; words >> file;)
       text += "#line 1 \"" + file + "\"\n" + std::string(kernel_source(file)) + "\n";
   }
-  if (text.empty()) {
-    nvrtc_compile_check(name, d, caps, "sm_90");
-    return;
-  }
   text += "#line 1 \"" + name + "\"\n" + std::string(source);
-  nvrtc_compile_check_text(name, text, d, caps, "sm_90");
+  nvrtc_compile_check_text(name, text, d, caps, check_arch(text));
 }
 
 }  // namespace
@@ -349,7 +348,8 @@ TEST(CudaNvrtc, GemmEpiloguesCompile) {
     Defines all = gemm_kernels::type_defines(pr);
     all.insert(all.end(), d.begin(), d.end());
     try {
-      nvrtc_compile_check_text(source, gemm_kernels::program_text(source, act), all, sm90_caps(), "sm_90");
+      nvrtc_compile_check_text(source, gemm_kernels::program_text(source, act), all, sm90_caps(),
+                               check_arch(gemm_kernels::program_text(source, act)));
     } catch (const Error& e) {
       ADD_FAILURE() << source << " " << unary_name(act) << " " << dtype_name(t) << "->" << dtype_name(tc)
                     << describe(d) << ":\n" << e.what();
@@ -390,7 +390,7 @@ TEST(CudaNvrtc, GemmThinDescriptorProgramsCompile) {
           p["PF"] = pf;
           const KernelSource src = fam.program(fam.fit(p, caps, pr), pr);
           try {
-            nvrtc_compile_check_text(src.label, src.text, src.defines, caps, "sm_90");
+            nvrtc_compile_check_text(src.label, src.text, src.defines, caps, check_arch(src.text));
           } catch (const Error& e) {
             ADD_FAILURE() << bucket << " " << dtype_name(t) << " PF " << pf << describe(src.defines) << ":\n"
                           << e.what();

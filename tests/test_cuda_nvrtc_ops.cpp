@@ -44,7 +44,8 @@ std::string get(const Defines& d, const std::string& key) {
   return "";
 }
 
-// Compiles each distinct text and define set once, for sm_90; a failure is a
+// Compiles each distinct text and define set once, for sm_90 (a cubin where
+// the text reaches inline PTX, else PTX: test::check_arch); a failure is a
 // test failure naming what was being compiled.
 class Compiler {
  public:
@@ -57,7 +58,7 @@ class Compiler {
     if (!seen_.insert(key + test::describe(d)).second) return;
     ++compiled_;
     try {
-      nvrtc_compile_check_text(label, text, d, caps_, "sm_90");
+      nvrtc_compile_check_text(label, text, d, caps_, test::check_arch(text));
     } catch (const Error& e) {
       ADD_FAILURE() << what << test::describe(d) << ":\n" << e.what();
     }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 #include "optune/optune.hpp"
 #include "runtime/cuda/nvrtc_check.hpp"
@@ -44,6 +45,20 @@ inline void require_nvrtc() {
   // The toolkit's headers were found at build time, so NVRTC must load: a
   // skip here would hide CUDA compile errors from CI.
   ASSERT_TRUE(detail::nvrtc_available(&why)) << why;
+}
+
+// The target of a compile check. Sources that reach the prelude's inline PTX
+// (cp.async, ldmatrix, mma, wgmma; their own asm) are checked as cubins for
+// sm_90, since only ptxas reads the asm. The rest stop at PTX for
+// compute_90: NVRTC's front end and NVVM are where C++ errors show, and ptxas
+// costs as much again; the build's embedded cubins (tools/embed_cubins) take
+// every program the operators build on the H100 and A100 profiles through
+// ptxas, and the gpu label runs them.
+inline std::string check_arch(std::string_view text) {
+  for (const char* marker : {"asm(", "asm volatile", "optune_cp_async", "optune_ldmatrix", "optune_lds",
+                             "optune_tf32", "optune_mma", "wgmma"})
+    if (text.find(marker) != std::string_view::npos) return "sm_90";
+  return "compute_90";
 }
 
 inline std::string describe(const detail::Defines& d) {
