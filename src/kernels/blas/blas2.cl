@@ -263,7 +263,9 @@ void blas2_rank(const ulong rows, const ulong cols, __global ST* a, const ulong 
     const long i = swap ? f : e, j = swap ? e : f;
     if ((flags & F_TRI) && !blas2_in_triangle(i, j, flags)) continue;
     const long at = (long)ab + ((flags & F_PACKED) ? blas2_packed(i, j, np, flags) : i * si + j * sj);
-    const TYPE uj = GET(u, ub, incu, j), vj = GET(v, vb, incv, j);
+    // u has rows elements: u_j exists (and is needed) only in the rank-2
+    // updates, which are square.
+    const TYPE uj = (flags & F_RANK2) ? GET(u, ub, incu, j) : ZERO, vj = GET(v, vb, incv, j);
     const bool skip = (flags & F_RANK2) ? (ISZERO(uj) && ISZERO(vj)) : ISZERO(vj);
     TYPE m = LDE(a, at);
     if (!skip) {
