@@ -1,2 +1,3 @@
-// The translation unit that builds the test programs' precompiled header
-// (tests/CMakeLists.txt: optune_test_pch); it has no code of its own.
+// The program that builds the test programs' precompiled header
+// (tests/CMakeLists.txt: optune_test_pch); it does nothing.
+int main() { return 0; }
