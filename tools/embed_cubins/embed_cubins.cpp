@@ -12,6 +12,10 @@
 // options are the ones program.cpp assembled for them, so the keys are the
 // ones the runtime computes on that device.
 //
+// OUT.failures lists the programs NVRTC refused (they are left out; the
+// runtime would report the same error on such a device), or why nothing was
+// compiled: the test embedded_cubins.all_compiled wants it empty.
+//
 // CACHE_DIR keeps each compiled cubin under its key's digest, so a rebuild
 // compiles only the programs that changed. JOBS compiles run at once (0:
 // one per hardware thread). The environment is the build's (CMake unsets
@@ -63,6 +67,8 @@ void write_file(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
   fs::rename(tmp, p);
 }
 
+std::vector<std::uint8_t> text_bytes(const std::string& s) { return {s.begin(), s.end()}; }
+
 // The first calls `optune bench startup` times (tools/optune/bench_startup.cpp).
 void startup_calls(const Queue& q) {
   Context ctx = q.context();
@@ -92,8 +98,12 @@ int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   try {
     std::string why;
+    // OUT.failures: what NVRTC refused, or why nothing was compiled; empty
+    // when every program compiled (the test embedded_cubins.all_compiled).
+    const fs::path failures = out.string() + ".failures";
     if (!nvrtc_available(&why)) {
       std::fprintf(stderr, "optune_embed_cubins: %s; no cubins embedded\n", why.c_str());
+      write_file(failures, text_bytes("NVRTC did not load: " + why + "\n"));
       write_file(out, {});
       return 0;
     }
@@ -160,12 +170,15 @@ int main(int argc, char** argv) {
 
     std::vector<CubinEntry> entries;
     std::size_t compiled = 0, cached = 0, failed = 0, bytes = 0;
+    std::string refused;
     for (Job& j : jobs) {
       if (!j.error.empty()) {
         // The runtime would fail the same way and report it there.
         ++failed;
         std::fprintf(stderr, "optune_embed_cubins: a %s program does not compile; not embedded:\n%s\n",
                      j.arch.c_str(), j.error.substr(0, 2000).c_str());
+        refused += "a " + j.arch + " program (options: " + j.options + ") does not compile:\n" +
+                   j.error.substr(0, 2000) + "\n";
         continue;
       }
       (j.cached ? cached : compiled) += 1;
@@ -176,6 +189,7 @@ int main(int argc, char** argv) {
     const std::vector<std::uint8_t> blob = write_cubin_index(entries);
     // Written every time, so that the build sees the output newer than the
     // generator (an untouched file would make it run on every build).
+    write_file(failures, text_bytes(refused));
     write_file(out, blob);
     std::printf("optune_embed_cubins: %zu programs (%s): %zu compiled, %zu from %s, %zu failed; %.1f MB; "
                 "%u jobs; %.1f s\n",
