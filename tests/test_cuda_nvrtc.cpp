@@ -357,9 +357,9 @@ TEST(CudaNvrtc, GemmEpiloguesCompile) {
     pr.dtype = t, pr.c_dtype = tc;
     Defines all = gemm_kernels::type_defines(pr);
     all.insert(all.end(), d.begin(), d.end());
+    const std::string text = gemm_kernels::program_text(source, act);
     try {
-      nvrtc_compile_check_text(source, gemm_kernels::program_text(source, act), all, sm90_caps(),
-                               check_arch(gemm_kernels::program_text(source, act)));
+      nvrtc_compile_check_text(source, text, all, sm90_caps(), check_arch(text));
     } catch (const Error& e) {
       ADD_FAILURE() << source << " " << unary_name(act) << " " << dtype_name(t) << "->" << dtype_name(tc)
                     << describe(d) << ":\n" << e.what();
