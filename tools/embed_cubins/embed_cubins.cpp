@@ -175,10 +175,10 @@ int main(int argc, char** argv) {
       if (!j.error.empty()) {
         // The runtime would fail the same way and report it there.
         ++failed;
-        std::fprintf(stderr, "optune_embed_cubins: a %s program does not compile; not embedded:\n%s\n",
-                     j.arch.c_str(), j.error.substr(0, 2000).c_str());
-        refused += "a " + j.arch + " program (options: " + j.options + ") does not compile:\n" +
-                   j.error.substr(0, 2000) + "\n";
+        const std::string what = "a " + j.arch + " program (options: " + j.options + ") does not compile:\n" +
+                                 j.error.substr(0, 2000) + "\n";
+        std::fprintf(stderr, "optune_embed_cubins: %s(not embedded)\n", what.c_str());
+        refused += what;
         continue;
       }
       (j.cached ? cached : compiled) += 1;
