@@ -727,7 +727,8 @@ TYPED_TEST(Blas2, SymvStrips) {
 // blocks): chunks of 2 tiles of 16 (n = 100: 7 block columns, the lower
 // ones' diagonal in their first chunk, the upper ones' in their last, and a
 // last chunk of one tile), 4 of 32 (n = 131: an edge tile past n) and 32 (one
-// chunk per column); one and four slow indices per work-item.
+// chunk per column); one and four slow indices per work-item. n = 300 gives
+// blas2_mv_final 19 slices at SB 16 (its loop of 8 loads per lane, then the rest).
 TYPED_TEST(Blas2, SymvWalks) {
   SCOPED_TRACE(test::seed());
   for (const auto& [sb, walk] : {std::pair<std::int64_t, std::int64_t>{16, 2}, {32, 4}, {32, 32}}) {
@@ -742,7 +743,7 @@ TYPED_TEST(Blas2, SymvWalks) {
     const auto& fam = optune::detail::families::blas2();
     EXPECT_EQ(fam.walks(fam.fit(fp, test::device().caps(), pr), pr),
               pr.dtype == optune::DType::F32 || pr.dtype == optune::DType::F64);
-    check_symv_forced<TypeParam>(fp, {5, 100, 131}, "symv walks");
+    check_symv_forced<TypeParam>(fp, {5, 100, 131, 300}, "symv walks");
   }
 }
 

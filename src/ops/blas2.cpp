@@ -261,9 +261,10 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
       fargs.push_back(blas_type_arg(t, c.alpha));
       fargs.push_back(blas_type_arg(t, c.beta));
       fargs.push_back(KernelArg::scalar(flags));
+      // FINAL_ROWS (32) rows per group, its work-items in lanes over the slices.
       Geometry fg;
       fg.local[0] = std::size_t(p.at("WGS"));
-      fg.global[0] = round_up(std::size_t(rows), fg.local[0]);
+      fg.global[0] = (std::size_t(rows) + 31) / 32 * fg.local[0];
       span.add(launch_kernel(q, *fk, fargs, fg, {}, &p));
     }
     return span.result();

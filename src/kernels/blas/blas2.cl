@@ -24,7 +24,7 @@
 // once and coalesced. The groups' second grid dimension splits the j range
 // into slices of `chunk`: with one slice the group writes y itself, with
 // several it writes its partial sums to part[slice rows + i] and
-// blas2_mv_final adds them in slice order (deterministic) and writes y.
+// blas2_mv_final adds them in a fixed order (deterministic) and writes y.
 // Symmetric and Hermitian matrices read the stored triangle: M(i, j) outside
 // it is the stored M(j, i) (conjugated for Hermitian ones, whose diagonal's
 // imaginary part is taken as 0, as the reference does). This generic order
@@ -59,16 +59,41 @@ MV_KERNEL(blas2_mv_ge, FETCH_GE)
 MV_KERNEL(blas2_mv_sy, FETCH_SY)
 MV_KERNEL(blas2_mv_sp, FETCH_SP)
 
-// The second pass of a split product: y_i from the slices' sums, in order.
+// The second pass of a split product: y_i from the slices' sums. A group
+// takes FINAL_ROWS rows (a warp's loads of one slice are contiguous) and
+// WGS / FINAL_ROWS lanes: lane l adds slices l, l + lanes, ... in order, 8
+// loads at a time (a group of lanes per row keeps the many slices of symv's
+// walks and blocks from leaving most of the device idle: one work-item per
+// row, summing n / SB slices one after the other, took 9.5 us of symv's 55
+// at n = 8192 on the H200), then the lanes' sums are added in lane order
+// (deterministic).
+#define FINAL_ROWS 32
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_mv_final(const ulong rows, const uint slices, __global const TYPE* part, __global ST* y, const ulong yb,
                     const long incy, const TYPE alpha, const TYPE beta, const int flags) {
-  const long i = (long)get_global_id(0);
-  if (i >= (long)rows) return;
-  TYPE sum = part[i];
-  for (uint s = 1; s < slices; ++s) sum += part[(long)s * (long)rows + i];
-  const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i);
-  PUT(y, yb, incy, i, blas2_finish(sum, alpha, beta, yold, flags));
+  __local TYPE red[WGS];
+  const uint lid = get_local_id(0), rl = lid % FINAL_ROWS, lane = lid / FINAL_ROWS, lanes = WGS / FINAL_ROWS;
+  const long i = (long)get_group_id(0) * FINAL_ROWS + rl, n = (long)rows;
+  TYPE sum = ZERO;
+  if (i < n) {
+    uint s = lane;
+    for (; s + 7 * lanes < slices; s += 8 * lanes) {
+      TYPE v[8];
+#pragma unroll
+      for (uint k = 0; k < 8; ++k) v[k] = part[(long)(s + k * lanes) * n + i];
+#pragma unroll
+      for (uint k = 0; k < 8; ++k) sum += v[k];
+    }
+    for (; s < slices; s += lanes) sum += part[(long)s * n + i];
+  }
+  red[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lane == 0 && i < n) {
+    TYPE all = red[rl];
+    for (uint l = 1; l < lanes; ++l) all += red[l * FINAL_ROWS + rl];
+    const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i);
+    PUT(y, yb, incy, i, blas2_finish(all, alpha, beta, yold, flags));
+  }
 }
 
 // symv / hemv in dense storage, each stored element read once: a group per
