@@ -24,7 +24,9 @@ bool cuda_fp16_headers();
 
 // Compiles the embedded source source_name with NVRTC for arch, with the
 // capability macros of caps_for_macros (its backend is taken as CUDA) and
-// the defines, as the runtime would. Returns the compiler's log; throws
+// the defines, as the runtime would, except for the optimization level
+// (NVRTC's fastest, -Ofc max, where NVRTC has it: the text is checked, no
+// binary kept). Returns the compiler's log; throws
 // Error(BuildFailure) with the log on failure, Error(BackendUnavailable)
 // when NVRTC cannot be loaded.
 std::string nvrtc_compile_check(std::string_view source_name, const Defines& defines,
@@ -33,7 +35,8 @@ std::string nvrtc_compile_check(std::string_view source_name, const Defines& def
 std::string nvrtc_compile_check_text(std::string_view label, std::string_view body, const Defines& defines,
                                      const Capabilities& caps_for_macros, const std::string& arch);
 
-// The same build's binary (a cubin for sm_XY, PTX for compute_XY).
+// The same build's binary (a cubin for sm_XY, PTX for compute_XY), with
+// the runtime's options exactly.
 std::vector<std::uint8_t> nvrtc_binary_text(std::string_view label, std::string_view body, const Defines& defines,
                                             const Capabilities& caps_for_macros, const std::string& arch);
 
