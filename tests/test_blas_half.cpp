@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "kernels/families.hpp"
+#include "ops/blas1_ops.hpp"
+#include "ops/blas2_ops.hpp"
+#include "ops/blas_common.hpp"
 #include "optune/blas.hpp"
 #include "optune/blas2.hpp"
 #include "optune/blas2_triangular.hpp"
@@ -441,6 +445,18 @@ void poison_elements(HVec& y) {
   y.view = y.all.view(y.off, span_of(y.n, y.inc) + 1);
 }
 
+// Only a symmetric matrix's stored triangle may be read: the other one is NaN
+// on the device and in the model (it must stay so).
+void poison_other_triangle(HMat& a, bool up) {
+  for (std::int64_t i = 0; i < a.st.rows; ++i)
+    for (std::int64_t j = 0; j < a.st.cols; ++j)
+      if (up ? i > j : i < j) {
+        a.host[std::size_t(a.st.pos(i, j))] = hnan();
+        a.model[std::size_t(a.st.pos(i, j))] = NAN;
+      }
+  a.upload();
+}
+
 TEST(BlasHalf, Level2Products) {
   SCOPED_TRACE(test::seed());
   const Queue& q = test::queue();
@@ -480,14 +496,7 @@ TEST(BlasHalf, Level2Products) {
         const bool beta_zero = n == 7;
         {
           HMat a({layout, Form::Dense, n, n, 0, 0, n + 1});
-          // Only the stored triangle is read: the other one is NaN.
-          for (std::int64_t i = 0; i < n; ++i)
-            for (std::int64_t j = 0; j < n; ++j)
-              if (up ? i > j : i < j) {
-                a.host[std::size_t(a.st.pos(i, j))] = hnan();
-                a.model[std::size_t(a.st.pos(i, j))] = NAN;
-              }
-          a.upload();
+          poison_other_triangle(a, up);
           const auto m = [&](std::int64_t i, std::int64_t j) {
             return (up ? i <= j : i >= j) ? a.el(i, j) : a.el(j, i);
           };
@@ -521,6 +530,60 @@ TEST(BlasHalf, Level2Products) {
   }
 }
 
+// symv by walks (blas2_symv_walk, WALK > 0) and by blocks (WALK 0,
+// blas2_symv_blocks) under forced parameters, through detail::run_blas2:
+// chunks of 2 tiles of 32, four slow indices per work-item (one program for
+// both: each costs PoCL seconds), n = 100 (whole tiles, edges, diagonals, a
+// column of two chunks) and 131 (an edge tile past n), leading dimensions n
+// (whole tiles as packs of halves where n is a multiple of 4) and n + 1
+// (element by element); the other triangle is NaN.
+TEST(BlasHalf, Level2SymvWalks) {
+  SCOPED_TRACE(test::seed());
+  const Queue& q = test::queue();
+  int round = 0;
+  for (const auto& [sb, walk] : {std::pair<std::int64_t, std::int64_t>{32, 2}, {32, 0}}) {
+    const detail::Params fp{{"WGS", 64}, {"SB", sb}, {"STRIP", 0}, {"VW", 4}, {"WALK", walk}};
+    detail::Blas2Problem pr;
+    pr.dtype = DType::F16;
+    pr.routine = detail::Blas2Routine::Symv;
+    pr.blocked = true;
+    pr.rows = pr.cols = 100;
+    const auto& fam = detail::families::blas2();
+    ASSERT_EQ(fam.walks(fam.fit(fp, test::device().caps(), pr), pr), walk > 0);
+    for (const Layout layout : {Layout::ColMajor, Layout::RowMajor})
+      for (const bool up : {true, false})
+        for (const std::int64_t n : {5, 100, 131}) {
+          ++round;
+          const std::int64_t lda = n + round % 2, incx = round % 3 == 0 ? -2 : 1, incy = round % 4 == 0 ? -1 : 1;
+          const bool beta_zero = round % 3 == 1;
+          SCOPED_TRACE(l2label(layout, up ? "upper" : "lower") + " WALK " + std::to_string(walk) + " n=" +
+                       std::to_string(n) + " lda=" + std::to_string(lda));
+          HMat a({layout, Form::Dense, n, n, 0, 0, lda});
+          poison_other_triangle(a, up);
+          HVec x(n, incx, 1), y(n, incy, 2);
+          if (beta_zero) poison_elements(y);
+          const H alpha = hrand(), beta = beta_zero ? H(0.0f) : hrand();
+          detail::Blas2Call c;
+          c.routine = detail::Blas2Routine::Symv;
+          c.layout = layout;
+          c.uplo = up ? Triangle::Upper : Triangle::Lower;
+          c.m = c.n = n;
+          c.alpha = detail::blas_as_complex(alpha);
+          c.beta = detail::blas_as_complex(beta);
+          c.a = detail::blas_vector(a.all);
+          c.lda = lda;
+          c.x = detail::blas_vector(x.view);
+          c.incx = incx;
+          c.y = detail::blas_vector(y.view);
+          c.incy = incy;
+          detail::run_blas2(q, c, {}, &fp).wait();
+          expect_product("symv walks", n, n,
+                         [&](std::int64_t i, std::int64_t j) { return (up ? i <= j : i >= j) ? a.el(i, j) : a.el(j, i); },
+                         alpha, x, beta, beta_zero, y, a);
+        }
+  }
+}
+
 // A += alpha u v^T (+ alpha v u^T) over the stored elements, the rest untouched.
 void expect_update(const std::string& what, HMat& a, H alpha, const HVec& u, const HVec& v, bool rank2,
                    bool tri) {
@@ -539,6 +602,45 @@ void expect_update(const std::string& what, HMat& a, H alpha, const HVec& u, con
   a.check(what + ": a");
   u.check(what + ": x");
   v.check(what + ": y");
+}
+
+// Dense gemv and ger on matrices whose leading dimension and base are
+// multiples of 8 and whose vectors are contiguous: the pack paths (whole packs
+// of halves along the contiguous direction, x by packs in row-major gemv, the
+// last partial pack lane by lane), and a product wide enough to be split in
+// slices (the second pass or the fused one writes y).
+TEST(BlasHalf, Level2Packs) {
+  SCOPED_TRACE(test::seed());
+  const Queue& q = test::queue();
+  int round = 0;
+  for (const Layout layout : {Layout::ColMajor, Layout::RowMajor}) {
+    for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{130, 37}, {45, 1027}}) {
+      const std::int64_t ld = ((layout == Layout::ColMajor ? m : n) + 7) / 8 * 8;
+      for (const BlasTranspose tr : {BlasTranspose::No, BlasTranspose::Yes}) {
+        const bool t = tr != BlasTranspose::No, beta_zero = (round++ % 2) == 0;
+        SCOPED_TRACE(l2label(layout, "gemv") + " m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                     " t=" + std::to_string(int(t)));
+        HMat a({layout, Form::Dense, m, n, 0, 0, ld});
+        const std::int64_t xl = t ? m : n, yl = t ? n : m;
+        HVec x(xl, 1, 0), y(yl, 1, 8);
+        if (beta_zero) poison_elements(y);
+        const H alpha = hrand(), beta = beta_zero ? H(0.0f) : hrand();
+        gemv(q, layout, tr, m, n, alpha, a.all, ld, x.view, 1, beta, y.view, 1).wait();
+        expect_product("gemv", yl, xl, [&](std::int64_t i, std::int64_t j) { return t ? a.el(j, i) : a.el(i, j); },
+                       alpha, x, beta, beta_zero, y, a);
+      }
+      SCOPED_TRACE(l2label(layout, "ger") + " m=" + std::to_string(m) + " n=" + std::to_string(n));
+      HMat a({layout, Form::Dense, m, n, 0, 0, ld});
+      HVec x(m, 1, 0), y(n, 1, 0);
+      // A zero in y: its column is skipped (read, not written).
+      y.set(y.pos(3), H(0.0f));
+      y.upload();
+      y.view = y.all.view(y.off, span_of(y.n, y.inc) + 1);
+      const H alpha = hrand();
+      ger(q, layout, m, n, alpha, x.view, 1, y.view, 1, a.all, ld).wait();
+      expect_update("ger", a, alpha, x, y, false, false);
+    }
+  }
 }
 
 TEST(BlasHalf, Level2Updates) {

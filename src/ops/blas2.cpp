@@ -68,6 +68,19 @@ AddressMap address_map(const Blas2Call& c) {
   return m;
 }
 
+// Whether a dense gemv's or ger's packs of VW can be single aligned accesses:
+// the elements along `lane` contiguous, A's base and the stride `across`
+// between packs' lines multiples of VW. Where they cannot (an odd leading
+// dimension, say), the host runs the program of VW 1 instead: a pack read
+// lane by lane makes each work-item's accesses VW elements apart, which the
+// lanes of a warp do not coalesce (the H200 read f16 ger of n = 11585 at
+// 0.14 of the copy ceiling by such packs; blas2_rank, one element per
+// work-item, had read it at 0.19).
+bool packs_align(const Params& p, std::int64_t base, std::int64_t lane, std::int64_t across) {
+  const std::int64_t vw = p.at("VW");
+  return vw == 1 || (lane == 1 && base % vw == 0 && across % vw == 0);
+}
+
 }  // namespace
 
 // Dense real gemv as a GEMM whose N is 1 (the blas2 parameter GEMM): y =
@@ -155,9 +168,10 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     // gemv in dense storage: packs of VW along the contiguous direction
     // (blas2_gemv_c / blas2_gemv_r), the split's sums added by the last
     // group of each row block (FUSE) or by blas2_mv_final.
-    // (f16 takes the generic kernel: the packs are f32's and f64's.)
-    pr.dense = r == R::Gemv && !alpha_zero && t != DType::F16;
-    const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+    // (f16 too: its packs are VW halves, the sums float.)
+    pr.dense = r == R::Gemv && !alpha_zero;
+    Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+    if (pr.dense && !packs_align(p, am.base, pr.row_major ? sj : si, pr.row_major ? si : sj)) p["VW"] = 1;
     if (Blas2Family::as_gemm(p, pr)) {
       Event done;
       if (gemv_as_gemm(q, c, am.base, si, sj, rows, cols, wait, done)) return done;
@@ -232,10 +246,10 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
       // column's walk (blas2_symv_walk, WALK tiles).
       const bool walk = Blas2Family::walks(p, pr);
       src.entry = walk ? "blas2_symv_walk" : "blas2_symv_blocks";
-      // Whole blocks read their fast direction in packs of 4 (f32, f64):
+      // Whole blocks read their fast direction in packs of 4 (f32, f64, f16):
       // that direction contiguous, the base and the other stride multiples of 4.
       const std::int64_t slow = si == 1 ? sj : si;
-      if ((t == DType::F32 || t == DType::F64) && std::min(si, sj) == 1 && am.base % 4 == 0 && slow % 4 == 0)
+      if (!cplx && std::min(si, sj) == 1 && am.base % 4 == 0 && slow % 4 == 0)
         flags |= kVec;
       args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::buffer(*c.a.mem),
               KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si), KernelArg::scalar(sj)};
@@ -280,11 +294,16 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
   if (is_packed(r)) pr.row_major = c.layout == Layout::RowMajor;  // row-major packed rows are contiguous
   if (pr.row_major) flags |= kSwapIJ;
   // ger in dense storage: packs of VW along the contiguous direction, RC
-  // columns per work-item (blas2_ger). Complex geru / gerc keep blas2_rank:
-  // blas2_ger's complex form takes one column per work-item (RC 1) and read
-  // c32 at 0.69 of the copy ceiling on the H100, blas2_rank at 0.86.
-  pr.dense = is_general(r) && !is_complex(t) && t != DType::F16;  // f16: blas2_rank
-  const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+  // columns per work-item (blas2_ger; f16 as packs of halves). Complex geru /
+  // gerc keep blas2_rank: blas2_ger's complex form takes one column per
+  // work-item (RC 1) and read c32 at 0.69 of the copy ceiling on the H100,
+  // blas2_rank at 0.86.
+  pr.dense = is_general(r) && !is_complex(t);
+  Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
+  if (pr.dense && !packs_align(p, am.base, pr.row_major ? am.sj : am.si, pr.row_major ? am.si : am.sj)) {
+    p["VW"] = 1;
+    p["RC"] = 1;  // as fit sets it for VW 1
+  }
   const Geometry g = fam.geometry(p, caps, pr);
   KernelSource src = fam.program(p, pr);
   const BlasVector& v = has_y(r) ? c.y : c.x;

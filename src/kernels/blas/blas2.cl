@@ -154,7 +154,7 @@ void blas2_symv_blocks(const ulong n, __global const ST* a, const ulong ab, cons
   // With F_VEC (real f32 / f64: the fast direction contiguous, the base and
   // the other stride multiples of 4) a work-item's 4 fast indices are
   // neighbours, loaded as one pack; else they are SYMV_TX apart.
-#if !HALF && !COMPLEX
+#if !COMPLEX
   const bool vec = (flags & F_VEC) != 0;
 #else
   const bool vec = false;

@@ -90,15 +90,11 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     // (PoCL's LLVM 15 crashed on the VW 1 form); with VW 1 a work-item takes
     // one column, so the group's many work-items keep the loads in flight.
     if (p.at("VW") == 1) p["RC"] = 1;
-    // f16 runs the generic kernels (HALF compiles neither the packs nor the
-    // strips): one program, whatever VW was tuned.
     if (!walks(p, problem)) p["WALK"] = 0;  // one program whatever was tuned
     if (!as_gemm(p, problem)) p["GEMM"] = 0;  // the same
-    if (problem.dtype == DType::F16) {
-      p["VW"] = 1;
-      p["RC"] = 1;
-      p["STRIP"] = 0;
-    }
+    // f16's dense gemv and ger read packs of VW halves (the VW halving above
+    // counts its 2-byte elements); HALF compiles no strips.
+    if (problem.dtype == DType::F16) p["STRIP"] = 0;
     return p;
   };
   const Params p = adjust(complete(tuned, caps));

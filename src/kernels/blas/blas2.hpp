@@ -70,7 +70,8 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   // > 0, no STRIP, the blocks in registers), and its chunks per strip.
   static bool walks(const Params& p, const Blas2Problem& problem) {
     return problem.blocked && p.at("WALK") > 0 && p.at("STRIP") == 0 &&
-           (problem.dtype == DType::F32 || problem.dtype == DType::F64) && p.at("WGS") * 4 <= p.at("SB") * p.at("SB");
+           (problem.dtype == DType::F32 || problem.dtype == DType::F64 || problem.dtype == DType::F16) &&
+           p.at("WGS") * 4 <= p.at("SB") * p.at("SB");
   }
   static std::size_t walk_chunks(const Params& p, std::int64_t n) {
     const std::size_t nb = symv_blocks(p, n), ch = std::size_t(p.at("WALK"));

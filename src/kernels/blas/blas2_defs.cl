@@ -21,7 +21,7 @@
 #define SYMV_NS (SB / SYMV_TY)
 #define SYMV_FAST (WGS * 4 <= SB * SB)
 #ifndef SVW
-#define SVW 4            // symv / hemv blocks with F_VEC: elements per load (16 bytes: 4 f32, 2 f64)
+#define SVW 4            // symv / hemv blocks with F_VEC: elements per load (16 bytes: 4 f32, 2 f64; 8: 4 f16)
 #endif
 #ifndef VW
 #define VW 1             // dense gemv and ger: elements per access along the contiguous direction (real types)
@@ -29,14 +29,18 @@
 
 // One line of a symv register piece (blas2_symv_blocks' whole blocks and
 // blas2_symv_walk's tiles): the 4 elements from `line` along the fast
-// stride fs, as packs of SVW where vec (real f32 / f64: F_VEC), else
-// SYMV_TX apart.
+// stride fs, as packs of SVW where vec (real f32 / f64 / f16: F_VEC; f16's
+// packs are SVW halves), else SYMV_TX apart.
 OPTUNE_FUNC void blas2_symv_line(__global const ST* a, const long line, const long fs, const bool vec, TYPE* v) {
-#if !HALF && !COMPLEX
+#if !COMPLEX
   if (vec) {
 #pragma unroll
     for (int h = 0; h < 4 / SVW; ++h) {
+#if HALF
+      const OPTUNE_VEC(TYPE, SVW) vp = OPTUNE_CAT(optune_vload_half, SVW)(line / SVW + h, a);
+#else
       const OPTUNE_VEC(TYPE, SVW) vp = OPTUNE_GLOAD(ST, SVW, line / SVW + h, a);
+#endif
       OPTUNE_VUNPACK(SVW, vp, (v + h * SVW));
     }
     return;

@@ -1,26 +1,40 @@
 // blas2_dense: the blas2 program's dense gemv and ger kernels by packs of VW
-// (real types; complex ones with VW 1; not compiled with HALF), after
+// (real types, f16 storage included; complex ones with VW 1), after
 // blas2_defs.cl (blas2.cl describes the routines and their flags).
 //
 // check-prepend: blas/blas_storage.cl blas/blas2_defs.cl
 // check-variant: -DTYPE=float -DREAL=float -DVW=4
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1
+// check-variant: -DHALF=1 -DVW=4
+// check-variant: -DHALF=1 -DVW=2
 
-#if !HALF
 // ---- dense gemv and ger: packs of VW elements, several loads in flight ----
 //
 // A pack is VW consecutive elements along A's contiguous direction: one
 // aligned access where the host allows it (F_VEC: A's base and leading
 // dimension multiples of VW, and the pack wholly inside the matrix), else
 // its lanes one by one (lanes past the matrix are 0 and never written).
-// Complex types run VW 1 (an element is already a pair).
+// Complex types run VW 1 (an element is already a pair). With HALF the
+// matrix and vectors are stored as half (ST) and a pack is VW halves read
+// into (and written from) a float pack, the arithmetic in float.
 #define VT OPTUNE_VEC(TYPE, VW)
+// Packs of A each dense gemv work-item loads before it uses them: f16's
+// packs hold half the bytes of f32's, so twice as many keep as many bytes in
+// flight.
+#if HALF
+#define GEMV_LOADS 8
+#else
+#define GEMV_LOADS 4
+#endif
 #if VW == 1
 #define VZERO ZERO
 #else
 #define VZERO OPTUNE_SPLAT(TYPE, VW, (TYPE)0)
 #endif
-#if VW == 1
+#if HALF
+#define PLOAD(p, at) OPTUNE_CAT(optune_vload_half, VW)((size_t)(at) / VW, p)
+#define PSTORE(v, p, at) OPTUNE_CAT(optune_vstore_half, VW)(v, (size_t)(at) / VW, p)
+#elif VW == 1
 #define PLOAD(p, at) ((p)[at])
 #define PSTORE(v, p, at) ((p)[at] = (v))
 #else
@@ -29,13 +43,13 @@
 #endif
 
 // The pack whose lane 0 is a[at], lanes ls apart, nl of them inside M.
-OPTUNE_FUNC VT blas2_pack(__global const TYPE* a, const long at, const long ls, const int nl, const bool vec) {
+OPTUNE_FUNC VT blas2_pack(__global const ST* a, const long at, const long ls, const int nl, const bool vec) {
 #if VW == 1
-  return a[at];
+  return LDE(a, at);
 #else
   if (vec && nl == VW) return PLOAD(a, at);
   TYPE l[VW];
-  for (int k = 0; k < VW; ++k) l[k] = k < nl ? a[at + k * ls] : (TYPE)0;
+  for (int k = 0; k < VW; ++k) l[k] = k < nl ? LDE(a, at + k * ls) : (TYPE)0;
   return OPTUNE_VPACK(TYPE, VW, l);
 #endif
 }
@@ -52,12 +66,12 @@ OPTUNE_FUNC TYPE blas2_lane(const VT v, const int k) {
 }
 
 // x's elements j .. j + nl - 1 as a pack (0 past nl).
-OPTUNE_FUNC VT blas2_xpack(__global const TYPE* x, const ulong xb, const long incx, const long j, const int nl) {
+OPTUNE_FUNC VT blas2_xpack(__global const ST* x, const ulong xb, const long incx, const long j, const int nl) {
 #if VW == 1
-  return AT(x, xb, incx, j);
+  return GET(x, xb, incx, j);
 #else
   TYPE l[VW];
-  for (int k = 0; k < VW; ++k) l[k] = k < nl ? AT(x, xb, incx, j + k) : (TYPE)0;
+  for (int k = 0; k < VW; ++k) l[k] = k < nl ? GET(x, xb, incx, j + k) : (TYPE)0;
   return OPTUNE_VPACK(TYPE, VW, l);
 #endif
 }
@@ -77,7 +91,7 @@ OPTUNE_FUNC TYPE blas2_read_part(__global TYPE* part, const long k) {
 
 // y_i for rows first .. first + nrows - 1 from the slices' sums, in slice order.
 OPTUNE_FUNC void blas2_add_slices(const long first, const long nrows, const ulong rows, const uint slices,
-                                  __global TYPE* part, __global TYPE* y, const ulong yb, const long incy,
+                                  __global TYPE* part, __global ST* y, const ulong yb, const long incy,
                                   const TYPE alpha, const TYPE beta, const int flags, const uint lid) {
   // (A counted loop with a test inside: PoCL 3 ran `for (k = lid; k <
   // nrows; k += WGS)` here past nrows.)
@@ -101,8 +115,8 @@ OPTUNE_FUNC void blas2_add_slices(const long first, const long nrows, const ulon
       sum += v3;
     }
     for (; s < slices; ++s) sum += blas2_read_part(part, (long)s * (long)rows + i);
-    const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);
-    AT(y, yb, incy, i) = blas2_finish(sum, alpha, beta, yold, flags);
+    const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i);
+    PUT(y, yb, incy, i, blas2_finish(sum, alpha, beta, yold, flags));
   }
 }
 
@@ -130,15 +144,15 @@ OPTUNE_FUNC void blas2_add_slices(const long first, const long nrows, const ulon
 
 // The dense gemv kernels' arguments (count: the row blocks' arrival counters).
 #define GEMV_ARGS                                                                                                \
-  const ulong rows, const ulong cols, __global const TYPE *a, const ulong ab, const long si, const long sj,      \
-      __global const TYPE *x, const ulong xb, const long incx, __global TYPE *y, const ulong yb, const long incy, \
+  const ulong rows, const ulong cols, __global const ST *a, const ulong ab, const long si, const long sj,        \
+      __global const ST *x, const ulong xb, const long incx, __global ST *y, const ulong yb, const long incy,     \
       const TYPE alpha, const TYPE beta, const int flags, const uint tj, const ulong chunk, __global TYPE *part,  \
       __global uint *count
 
 // gemv with M's columns contiguous (column-major N, row-major T / C): a
 // work-item owns a pack of VW neighbouring rows, tj work-items per pack (WGS
-// / tj packs apart) walk the slice's columns, four packs in flight, each
-// added in column order. Then the tj sums of each row go through a fixed
+// / tj packs apart) walk the slice's columns, GEMV_LOADS packs in flight,
+// each added in column order. Then the tj sums of each row go through a fixed
 // tree; with one slice the group writes y, with several each row's sum goes
 // to part[slice rows + i] and (F_FUSE) the row block's last group adds them
 // (else blas2_mv_final does).
@@ -158,17 +172,14 @@ void blas2_gemv_c(GEMV_ARGS) {
     const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;
     const long base = (long)ab + i0 * si, step = tj;
     long j = s0 + t;
-    for (; j + 3 * step < s1; j += 4 * step) {
-      const VT p0 = blas2_pack(a, base + j * sj, si, nl, vec);
-      const VT p1 = blas2_pack(a, base + (j + step) * sj, si, nl, vec);
-      const VT p2 = blas2_pack(a, base + (j + 2 * step) * sj, si, nl, vec);
-      const VT p3 = blas2_pack(a, base + (j + 3 * step) * sj, si, nl, vec);
-      acc += MUL(CONJ_IF(p0, cj), AT(x, xb, incx, j));
-      acc += MUL(CONJ_IF(p1, cj), AT(x, xb, incx, j + step));
-      acc += MUL(CONJ_IF(p2, cj), AT(x, xb, incx, j + 2 * step));
-      acc += MUL(CONJ_IF(p3, cj), AT(x, xb, incx, j + 3 * step));
+    for (; j + (GEMV_LOADS - 1) * step < s1; j += GEMV_LOADS * step) {
+      VT pk[GEMV_LOADS];
+#pragma unroll
+      for (int u = 0; u < GEMV_LOADS; ++u) pk[u] = blas2_pack(a, base + (j + u * step) * sj, si, nl, vec);
+#pragma unroll
+      for (int u = 0; u < GEMV_LOADS; ++u) acc += MUL(CONJ_IF(pk[u], cj), GET(x, xb, incx, j + u * step));
     }
-    for (; j < s1; j += step) acc += MUL(CONJ_IF(blas2_pack(a, base + j * sj, si, nl, vec), cj), AT(x, xb, incx, j));
+    for (; j < s1; j += step) acc += MUL(CONJ_IF(blas2_pack(a, base + j * sj, si, nl, vec), cj), GET(x, xb, incx, j));
   }
   red[lid] = acc;
   for (uint s = tj / 2; s > 0; s >>= 1) {
@@ -180,8 +191,8 @@ void blas2_gemv_c(GEMV_ARGS) {
     const VT sums = red[lid];
     for (int k = 0; k < nl; ++k) {
       if (slices == 1) {
-        const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i0 + k);
-        AT(y, yb, incy, i0 + k) = blas2_finish(blas2_lane(sums, k), alpha, beta, yold, flags);
+        const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i0 + k);
+        PUT(y, yb, incy, i0 + k, blas2_finish(blas2_lane(sums, k), alpha, beta, yold, flags));
       } else {
         part[(long)get_group_id(1) * (long)rows + i0 + k] = blas2_lane(sums, k);
       }
@@ -196,7 +207,7 @@ void blas2_gemv_c(GEMV_ARGS) {
 
 // gemv with M's rows contiguous (row-major N, column-major T / C): tj
 // work-items side by side per row, each summing packs of VW columns (tj VW
-// apart, four in flight; x by packs too where F_XVEC), the lanes added at
+// apart, GEMV_LOADS in flight; x by packs too where F_XVEC), the lanes added at
 // the end, then a fixed tree over the tj; the slices as in blas2_gemv_c.
 // The host makes chunk a multiple of VW, so packs start aligned.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
@@ -215,15 +226,12 @@ void blas2_gemv_r(GEMV_ARGS) {
     const long base = (long)ab + i * si, step = (long)tj * VW;
 #define XPACK(j, nl) (xvec && (nl) == VW ? PLOAD(x, (long)xb + (j)) : blas2_xpack(x, xb, incx, j, nl))
     long j = s0 + (long)t * VW;
-    for (; j + 3 * step + VW <= s1; j += 4 * step) {
-      const VT p0 = blas2_pack(a, base + j * sj, sj, VW, vec);
-      const VT p1 = blas2_pack(a, base + (j + step) * sj, sj, VW, vec);
-      const VT p2 = blas2_pack(a, base + (j + 2 * step) * sj, sj, VW, vec);
-      const VT p3 = blas2_pack(a, base + (j + 3 * step) * sj, sj, VW, vec);
-      acc += MUL(CONJ_IF(p0, cj), XPACK(j, VW));
-      acc += MUL(CONJ_IF(p1, cj), XPACK(j + step, VW));
-      acc += MUL(CONJ_IF(p2, cj), XPACK(j + 2 * step, VW));
-      acc += MUL(CONJ_IF(p3, cj), XPACK(j + 3 * step, VW));
+    for (; j + (GEMV_LOADS - 1) * step + VW <= s1; j += GEMV_LOADS * step) {
+      VT pk[GEMV_LOADS];
+#pragma unroll
+      for (int u = 0; u < GEMV_LOADS; ++u) pk[u] = blas2_pack(a, base + (j + u * step) * sj, sj, VW, vec);
+#pragma unroll
+      for (int u = 0; u < GEMV_LOADS; ++u) acc += MUL(CONJ_IF(pk[u], cj), XPACK(j + u * step, VW));
     }
     for (; j < s1; j += step) {
       const int nl = s1 - j < VW ? (int)(s1 - j) : VW;
@@ -239,8 +247,8 @@ void blas2_gemv_r(GEMV_ARGS) {
   barrier(CLK_LOCAL_MEM_FENCE);
   if (t == 0 && i < (long)rows) {
     if (slices == 1) {
-      const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : AT(y, yb, incy, i);
-      AT(y, yb, incy, i) = blas2_finish(red[lid], alpha, beta, yold, flags);
+      const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i);
+      PUT(y, yb, incy, i, blas2_finish(red[lid], alpha, beta, yold, flags));
     } else {
       part[(long)get_group_id(1) * (long)rows + i] = red[lid];
     }
@@ -261,9 +269,9 @@ void blas2_gemv_r(GEMV_ARGS) {
 // One loaded pack of column fc updated and stored (not where v_j = 0).
 #define GER_PACK(pk, fc)                                                                 \
   {                                                                                      \
-    const TYPE vj_ = swap ? ZERO : AT(v, vb, incv, fc);                                  \
+    const TYPE vj_ = swap ? ZERO : GET(v, vb, incv, fc);                                 \
     if (swap || !ISZERO(vj_)) {                                                          \
-      const TYPE ff_ = swap ? CONJ_IF(AT(u, ub, incu, fc), c1) : MUL(a1, CONJ_IF(vj_, c2)); \
+      const TYPE ff_ = swap ? CONJ_IF(GET(u, ub, incu, fc), c1) : MUL(a1, CONJ_IF(vj_, c2)); \
       TYPE l_[VW];                                                                       \
       OPTUNE_VUNPACK(VW, pk, l_);                                                        \
       for (int k = 0; k < VW; ++k)                                                       \
@@ -273,8 +281,8 @@ void blas2_gemv_r(GEMV_ARGS) {
   }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
-void blas2_ger(const ulong rows, const ulong cols, __global TYPE* a, const ulong ab, const long si, const long sj,
-               __global const TYPE* u, const ulong ub, const long incu, __global const TYPE* v, const ulong vb,
+void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong ab, const long si, const long sj,
+               __global const ST* u, const ulong ub, const long incu, __global const ST* v, const ulong vb,
                const long incv, const TYPE a1, const int flags, const uint rc) {
   const bool swap = (flags & F_SWAPIJ) != 0, vec = (flags & F_VEC) != 0;
   const bool c1 = (flags & F_C1) != 0, c2 = (flags & F_C2) != 0;
@@ -290,11 +298,11 @@ void blas2_ger(const ulong rows, const ulong cols, __global TYPE* a, const ulong
     fe[k] = ZERO;
     if (k >= nl) continue;
     if (swap) {
-      const TYPE vj = AT(v, vb, incv, e0 + k);
+      const TYPE vj = GET(v, vb, incv, e0 + k);
       skip[k] = ISZERO(vj);
       fe[k] = MUL(a1, CONJ_IF(vj, c2));
     } else {
-      fe[k] = CONJ_IF(AT(u, ub, incu, e0 + k), c1);
+      fe[k] = CONJ_IF(GET(u, ub, incu, e0 + k), c1);
     }
   }
   (void)c1;
@@ -326,16 +334,15 @@ void blas2_ger(const ulong rows, const ulong cols, __global TYPE* a, const ulong
     for (; f < f1; ++f) {
       TYPE ff;
       if (swap) {
-        ff = CONJ_IF(AT(u, ub, incu, f), c1);
+        ff = CONJ_IF(GET(u, ub, incu, f), c1);
       } else {
-        const TYPE vj = AT(v, vb, incv, f);
+        const TYPE vj = GET(v, vb, incv, f);
         if (ISZERO(vj)) continue;
         ff = MUL(a1, CONJ_IF(vj, c2));
       }
       const long at = (long)ab + e0 * se + f * sf;
       for (int k = 0; k < nl; ++k)
-        if (!skip[k]) a[at + k * se] = a[at + k * se] + (swap ? MUL(ff, fe[k]) : MUL(fe[k], ff));
+        if (!skip[k]) STE(a, at + k * se, LDE(a, at + k * se) + (swap ? MUL(ff, fe[k]) : MUL(fe[k], ff)));
     }
   }
 }
-#endif  // !HALF

@@ -1,11 +1,12 @@
 // blas2_strips: the blas2 program's symv / hemv by column strips (STRIP > 0;
-// measured slower than the blocks of blas2.cl and off by default) and real
-// symv by walks of tiles (WALK > 0), after blas2_dense.cl (not compiled with
-// HALF).
+// measured slower than the blocks of blas2.cl and off by default; not
+// compiled with HALF) and real symv by walks of tiles (WALK > 0; f16 storage
+// too), after blas2_dense.cl.
 //
 // check-prepend: blas/blas_storage.cl blas/blas2_defs.cl blas/blas2_dense.cl
 // check-variant: -DTYPE=double -DREAL=double -DVW=2 -DSVW=2
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
+// check-variant: -DHALF=1 -DWGS=128 -DSB=64
 
 #if !HALF
 // symv / hemv in dense storage by column strips (STRIP > 0), each stored
@@ -182,10 +183,10 @@ void blas2_symv_strips(const ulong un, __global const TYPE* a, const ulong ab, c
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
-
+#endif  // !HALF
 
 #if SYMV_FAST && !COMPLEX
-// symv in dense storage, real types, by walks (WALK > 0): group (c, S) owns
+// symv in dense storage, real types (f16 storage too), by walks (WALK > 0): group (c, S) owns
 // the SB columns of the stored triangle's block column S (in the view
 // (f, s), f the contiguous direction) with x over them in registers, and
 // walks chunk c of its SB x SB tiles along f (`ch` tiles; lower in that
@@ -291,5 +292,3 @@ void blas2_symv_walk(const ulong n, __global const ST* a, const ulong ab, const 
   }
 }
 #endif
-
-#endif  // !HALF
