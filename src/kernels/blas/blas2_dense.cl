@@ -18,14 +18,10 @@
 // matrix and vectors are stored as half (ST) and a pack is VW halves read
 // into (and written from) a float pack, the arithmetic in float.
 #define VT OPTUNE_VEC(TYPE, VW)
-// Packs of A each dense gemv work-item loads before it uses them: f16's
-// packs hold half the bytes of f32's, so twice as many keep as many bytes in
-// flight.
-#if HALF
+// Packs of A each dense gemv work-item loads before it uses them: 4, and 8
+// in f16, whose packs hold half the bytes of f32's (the f16 loops below are
+// their own; the others' are as they were measured on the H200).
 #define GEMV_LOADS 8
-#else
-#define GEMV_LOADS 4
-#endif
 #if VW == 1
 #define VZERO ZERO
 #else
@@ -151,11 +147,11 @@ OPTUNE_FUNC void blas2_add_slices(const long first, const long nrows, const ulon
 
 // gemv with M's columns contiguous (column-major N, row-major T / C): a
 // work-item owns a pack of VW neighbouring rows, tj work-items per pack (WGS
-// / tj packs apart) walk the slice's columns, GEMV_LOADS packs in flight,
-// each added in column order. Then the tj sums of each row go through a fixed
-// tree; with one slice the group writes y, with several each row's sum goes
-// to part[slice rows + i] and (F_FUSE) the row block's last group adds them
-// (else blas2_mv_final does).
+// / tj packs apart) walk the slice's columns, four packs in flight (f16:
+// GEMV_LOADS), each added in column order. Then the tj sums of each row go
+// through a fixed tree; with one slice the group writes y, with several each
+// row's sum goes to part[slice rows + i] and (F_FUSE) the row block's last
+// group adds them (else blas2_mv_final does).
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_gemv_c(GEMV_ARGS) {
   __local VT red[WGS];
@@ -172,13 +168,41 @@ void blas2_gemv_c(GEMV_ARGS) {
     const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;
     const long base = (long)ab + i0 * si, step = tj;
     long j = s0 + t;
-    for (; j + (GEMV_LOADS - 1) * step < s1; j += GEMV_LOADS * step) {
-      VT pk[GEMV_LOADS];
-#pragma unroll
-      for (int u = 0; u < GEMV_LOADS; ++u) pk[u] = blas2_pack(a, base + (j + u * step) * sj, si, nl, vec);
-#pragma unroll
-      for (int u = 0; u < GEMV_LOADS; ++u) acc += MUL(CONJ_IF(pk[u], cj), GET(x, xb, incx, j + u * step));
+#if HALF
+    // GEMV_LOADS packs and their x loaded before any is used, whole packs by
+    // a loop of their own: with the test on nl inside blas2_pack, NVRTC put
+    // each f16 pack's conversion to float in its branch, right after its load,
+    // so a warp waited for each load before it issued the next (its PTX).
+#define GEMV_C_STEPS(LOAD)                                                                      \
+  for (; j + (GEMV_LOADS - 1) * step < s1; j += GEMV_LOADS * step) {                           \
+    VT pk[GEMV_LOADS];                                                                          \
+    TYPE xv[GEMV_LOADS];                                                                        \
+    _Pragma("unroll") for (int u = 0; u < GEMV_LOADS; ++u) pk[u] = LOAD(base + (j + u * step) * sj); \
+    _Pragma("unroll") for (int u = 0; u < GEMV_LOADS; ++u) xv[u] = GET(x, xb, incx, j + u * step); \
+    _Pragma("unroll") for (int u = 0; u < GEMV_LOADS; ++u) acc += MUL(CONJ_IF(pk[u], cj), xv[u]);   \
+  }
+#define GEMV_C_WHOLE(at) PLOAD(a, at)
+#define GEMV_C_LANES(at) blas2_pack(a, at, si, nl, vec)
+    if (vec && nl == VW) {
+      GEMV_C_STEPS(GEMV_C_WHOLE)
+    } else {
+      GEMV_C_STEPS(GEMV_C_LANES)
     }
+#undef GEMV_C_STEPS
+#undef GEMV_C_WHOLE
+#undef GEMV_C_LANES
+#else
+    for (; j + 3 * step < s1; j += 4 * step) {
+      const VT p0 = blas2_pack(a, base + j * sj, si, nl, vec);
+      const VT p1 = blas2_pack(a, base + (j + step) * sj, si, nl, vec);
+      const VT p2 = blas2_pack(a, base + (j + 2 * step) * sj, si, nl, vec);
+      const VT p3 = blas2_pack(a, base + (j + 3 * step) * sj, si, nl, vec);
+      acc += MUL(CONJ_IF(p0, cj), GET(x, xb, incx, j));
+      acc += MUL(CONJ_IF(p1, cj), GET(x, xb, incx, j + step));
+      acc += MUL(CONJ_IF(p2, cj), GET(x, xb, incx, j + 2 * step));
+      acc += MUL(CONJ_IF(p3, cj), GET(x, xb, incx, j + 3 * step));
+    }
+#endif
     for (; j < s1; j += step) acc += MUL(CONJ_IF(blas2_pack(a, base + j * sj, si, nl, vec), cj), GET(x, xb, incx, j));
   }
   red[lid] = acc;
@@ -207,8 +231,8 @@ void blas2_gemv_c(GEMV_ARGS) {
 
 // gemv with M's rows contiguous (row-major N, column-major T / C): tj
 // work-items side by side per row, each summing packs of VW columns (tj VW
-// apart, GEMV_LOADS in flight; x by packs too where F_XVEC), the lanes added at
-// the end, then a fixed tree over the tj; the slices as in blas2_gemv_c.
+// apart, four in flight, f16 GEMV_LOADS; x by packs too where F_XVEC), the
+// lanes added at the end, then a fixed tree over the tj; the slices as in blas2_gemv_c.
 // The host makes chunk a multiple of VW, so packs start aligned.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_gemv_r(GEMV_ARGS) {
@@ -226,6 +250,7 @@ void blas2_gemv_r(GEMV_ARGS) {
     const long base = (long)ab + i * si, step = (long)tj * VW;
 #define XPACK(j, nl) (xvec && (nl) == VW ? PLOAD(x, (long)xb + (j)) : blas2_xpack(x, xb, incx, j, nl))
     long j = s0 + (long)t * VW;
+#if HALF
     for (; j + (GEMV_LOADS - 1) * step + VW <= s1; j += GEMV_LOADS * step) {
       VT pk[GEMV_LOADS];
 #pragma unroll
@@ -233,6 +258,18 @@ void blas2_gemv_r(GEMV_ARGS) {
 #pragma unroll
       for (int u = 0; u < GEMV_LOADS; ++u) acc += MUL(CONJ_IF(pk[u], cj), XPACK(j + u * step, VW));
     }
+#else
+    for (; j + 3 * step + VW <= s1; j += 4 * step) {
+      const VT p0 = blas2_pack(a, base + j * sj, sj, VW, vec);
+      const VT p1 = blas2_pack(a, base + (j + step) * sj, sj, VW, vec);
+      const VT p2 = blas2_pack(a, base + (j + 2 * step) * sj, sj, VW, vec);
+      const VT p3 = blas2_pack(a, base + (j + 3 * step) * sj, sj, VW, vec);
+      acc += MUL(CONJ_IF(p0, cj), XPACK(j, VW));
+      acc += MUL(CONJ_IF(p1, cj), XPACK(j + step, VW));
+      acc += MUL(CONJ_IF(p2, cj), XPACK(j + 2 * step, VW));
+      acc += MUL(CONJ_IF(p3, cj), XPACK(j + 3 * step, VW));
+    }
+#endif
     for (; j < s1; j += step) {
       const int nl = s1 - j < VW ? (int)(s1 - j) : VW;
       acc += MUL(CONJ_IF(blas2_pack(a, base + j * sj, sj, nl, vec), cj), XPACK(j, nl));
