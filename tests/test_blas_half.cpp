@@ -530,13 +530,32 @@ TEST(BlasHalf, Level2Products) {
   }
 }
 
+// A level-2 call for detail::run_blas2 (forced parameters) on half operands.
+detail::Blas2Call half_call(detail::Blas2Routine r, Layout layout, std::int64_t m, std::int64_t n, H alpha, H beta,
+                            const HMat& a, std::int64_t lda, const HVec& x, const HVec& y) {
+  detail::Blas2Call c;
+  c.routine = r;
+  c.layout = layout;
+  c.m = m;
+  c.n = n;
+  c.alpha = detail::blas_as_complex(alpha);
+  c.beta = detail::blas_as_complex(beta);
+  c.a = detail::blas_vector(a.all);
+  c.lda = lda;
+  c.x = detail::blas_vector(x.view);
+  c.incx = x.inc;
+  c.y = detail::blas_vector(y.view);
+  c.incy = y.inc;
+  return c;
+}
+
 // symv by walks (blas2_symv_walk, WALK > 0) and by blocks (WALK 0,
 // blas2_symv_blocks) under forced parameters, through detail::run_blas2:
 // chunks of 2 tiles of 32, four slow indices per work-item (one program for
 // both: each costs PoCL seconds), n = 100 (whole tiles, edges, diagonals, a
-// column of two chunks) and 131 (an edge tile past n), leading dimensions n
-// (whole tiles as packs of halves where n is a multiple of 4) and n + 1
-// (element by element); the other triangle is NaN.
+// column of two chunks) and 131 (an edge tile past n), each triangle with
+// leading dimensions a multiple of 4 (whole tiles as packs of halves) and one
+// more (element by element); the other triangle is NaN.
 TEST(BlasHalf, Level2SymvWalks) {
   SCOPED_TRACE(test::seed());
   const Queue& q = test::queue();
@@ -552,35 +571,26 @@ TEST(BlasHalf, Level2SymvWalks) {
     ASSERT_EQ(fam.walks(fam.fit(fp, test::device().caps(), pr), pr), walk > 0);
     for (const Layout layout : {Layout::ColMajor, Layout::RowMajor})
       for (const bool up : {true, false})
-        for (const std::int64_t n : {5, 100, 131}) {
-          ++round;
-          const std::int64_t lda = n + round % 2, incx = round % 3 == 0 ? -2 : 1, incy = round % 4 == 0 ? -1 : 1;
-          const bool beta_zero = round % 3 == 1;
-          SCOPED_TRACE(l2label(layout, up ? "upper" : "lower") + " WALK " + std::to_string(walk) + " n=" +
-                       std::to_string(n) + " lda=" + std::to_string(lda));
-          HMat a({layout, Form::Dense, n, n, 0, 0, lda});
-          poison_other_triangle(a, up);
-          HVec x(n, incx, 1), y(n, incy, 2);
-          if (beta_zero) poison_elements(y);
-          const H alpha = hrand(), beta = beta_zero ? H(0.0f) : hrand();
-          detail::Blas2Call c;
-          c.routine = detail::Blas2Routine::Symv;
-          c.layout = layout;
-          c.uplo = up ? Triangle::Upper : Triangle::Lower;
-          c.m = c.n = n;
-          c.alpha = detail::blas_as_complex(alpha);
-          c.beta = detail::blas_as_complex(beta);
-          c.a = detail::blas_vector(a.all);
-          c.lda = lda;
-          c.x = detail::blas_vector(x.view);
-          c.incx = incx;
-          c.y = detail::blas_vector(y.view);
-          c.incy = incy;
-          detail::run_blas2(q, c, {}, &fp).wait();
-          expect_product("symv walks", n, n,
-                         [&](std::int64_t i, std::int64_t j) { return (up ? i <= j : i >= j) ? a.el(i, j) : a.el(j, i); },
-                         alpha, x, beta, beta_zero, y, a);
-        }
+        for (const std::int64_t n : {5, 100, 131})
+          for (const std::int64_t lda : {(n + 3) / 4 * 4, (n + 3) / 4 * 4 + 1}) {
+            ++round;
+            const std::int64_t incx = round % 3 == 0 ? -2 : 1, incy = round % 4 == 0 ? -1 : 1;
+            const bool beta_zero = round % 3 == 1;
+            SCOPED_TRACE(l2label(layout, up ? "upper" : "lower") + " WALK " + std::to_string(walk) + " n=" +
+                         std::to_string(n) + " lda=" + std::to_string(lda));
+            HMat a({layout, Form::Dense, n, n, 0, 0, lda});
+            poison_other_triangle(a, up);
+            HVec x(n, incx, 1), y(n, incy, 2);
+            if (beta_zero) poison_elements(y);
+            const H alpha = hrand(), beta = beta_zero ? H(0.0f) : hrand();
+            detail::Blas2Call c = half_call(detail::Blas2Routine::Symv, layout, n, n, alpha, beta, a, lda, x, y);
+            c.uplo = up ? Triangle::Upper : Triangle::Lower;
+            detail::run_blas2(q, c, {}, &fp).wait();
+            const auto m = [&](std::int64_t i, std::int64_t j) {
+              return (up ? i <= j : i >= j) ? a.el(i, j) : a.el(j, i);
+            };
+            expect_product("symv walks", n, n, m, alpha, x, beta, beta_zero, y, a);
+          }
   }
 }
 
@@ -607,8 +617,9 @@ void expect_update(const std::string& what, HMat& a, H alpha, const HVec& u, con
 // Dense gemv and ger on matrices whose leading dimension and base are
 // multiples of 8 and whose vectors are contiguous: the pack paths (whole packs
 // of halves along the contiguous direction, x by packs in row-major gemv, the
-// last partial pack lane by lane), and a product wide enough to be split in
-// slices (the second pass or the fused one writes y).
+// last partial pack lane by lane), a product wide enough to be split in
+// slices (the second pass or the fused one writes y), and one of a single
+// slice whose work-items take f16's 8-pack loops.
 TEST(BlasHalf, Level2Packs) {
   SCOPED_TRACE(test::seed());
   const Queue& q = test::queue();
@@ -628,6 +639,27 @@ TEST(BlasHalf, Level2Packs) {
         gemv(q, layout, tr, m, n, alpha, a.all, ld, x.view, 1, beta, y.view, 1).wait();
         expect_product("gemv", yl, xl, [&](std::int64_t i, std::int64_t j) { return t ? a.el(j, i) : a.el(i, j); },
                        alpha, x, beta, beta_zero, y, a);
+      }
+      // One slice (SLICES 1, forced): each work-item walks all 2048 columns,
+      // so the 8-pack loops run on every device (with GPU defaults the slices
+      // are too short for them); m = 66 ends in a partial pack (blas2_gemv_c's
+      // lane-by-lane loop).
+      if (n == 1027) {
+        const detail::Params fp{{"SLICES", 1}};
+        for (const BlasTranspose tr : {BlasTranspose::No, BlasTranspose::Yes}) {
+          const bool t = tr != BlasTranspose::No;
+          const std::int64_t wm = 66, wn = 2048, wld = layout == Layout::ColMajor ? 72 : wn;
+          SCOPED_TRACE(l2label(layout, "gemv, one slice") + " t=" + std::to_string(int(t)));
+          HMat a({layout, Form::Dense, wm, wn, 0, 0, wld});
+          HVec x(t ? wm : wn, 1, 0), y(t ? wn : wm, 1, 8);
+          const H alpha = hrand(), beta = hrand();
+          detail::Blas2Call c = half_call(detail::Blas2Routine::Gemv, layout, wm, wn, alpha, beta, a, wld, x, y);
+          c.trans = tr;
+          detail::run_blas2(q, c, {}, &fp).wait();
+          expect_product("gemv", t ? wn : wm, t ? wm : wn,
+                         [&](std::int64_t i, std::int64_t j) { return t ? a.el(j, i) : a.el(i, j); }, alpha, x, beta,
+                         false, y, a);
+        }
       }
       SCOPED_TRACE(l2label(layout, "ger") + " m=" + std::to_string(m) + " n=" + std::to_string(n));
       HMat a({layout, Form::Dense, m, n, 0, 0, ld});

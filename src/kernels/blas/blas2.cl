@@ -151,8 +151,8 @@ void blas2_symv_blocks(const ulong n, __global const ST* a, const ulong ab, cons
   const uint tx = lid % SYMV_TX, ty = lid / SYMV_TX;
   const long f0 = rfast ? r0 : c0, s0 = rfast ? c0 : r0;  // the fast and slow directions' first indices
   TYPE pf[4], ps[SYMV_NS];
-  // With F_VEC (real f32 / f64: the fast direction contiguous, the base and
-  // the other stride multiples of 4) a work-item's 4 fast indices are
+  // With F_VEC (real f32 / f64 / f16: the fast direction contiguous, the base
+  // and the other stride multiples of 4) a work-item's 4 fast indices are
   // neighbours, loaded as one pack; else they are SYMV_TX apart.
 #if !COMPLEX
   const bool vec = (flags & F_VEC) != 0;

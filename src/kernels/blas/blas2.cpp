@@ -60,8 +60,8 @@ std::string Blas2Family::check(const Params& p, const Capabilities& caps, const 
   if (std::size_t(p.at("TJ")) > wgs || std::size_t(p.at("CTJ")) > wgs) return "more work-items per row than WGS";
   if (sb > wgs) return "SB exceeds WGS";
   if (p.at("WALK") > 0 && p.at("STRIP") > 0) return "WALK and STRIP are two ways of one product";
-  // Elsewhere (gemv, ger, complex or half symv, groups too large for the
-  // register tiles) WALK would change nothing: the tuner runs no program twice.
+  // Elsewhere (gemv, ger, complex symv, groups too large for the register
+  // tiles) WALK would change nothing: the tuner runs no program twice.
   if (p.at("WALK") > 0 && !walks(p, problem)) return "WALK applies to real symv with WGS <= SB^2 / 4 only";
   // The walk's tiles in registers: at most 4 x 8 elements per work-item.
   if (p.at("WALK") > 0 && p.at("SB") * p.at("SB") > 32 * std::int64_t(wgs))

@@ -51,8 +51,8 @@ OPTUNE_FUNC void blas2_symv_line(__global const ST* a, const long line, const lo
 }
 
 #define AT(p, b, inc, i) (p)[(long)(b) + (long)(i) * (inc)]
-// Storage (blas_storage.cl): with HALF 1 only the generic kernels are
-// compiled (the dense gemv / ger packs and the symv strips are f32's and f64's).
+// Storage (blas_storage.cl): with HALF 1 every kernel but the symv strips is
+// compiled, the dense packs and symv's whole-block lines as packs of halves.
 
 // flags of the matrix-vector entries
 #define F_JMAJOR 1       // a row's work-items side by side

@@ -18,9 +18,10 @@
 // matrix and vectors are stored as half (ST) and a pack is VW halves read
 // into (and written from) a float pack, the arithmetic in float.
 #define VT OPTUNE_VEC(TYPE, VW)
-// Packs of A each dense gemv work-item loads before it uses them: 4, and 8
-// in f16, whose packs hold half the bytes of f32's (the f16 loops below are
-// their own; the others' are as they were measured on the H200).
+// Packs of A each f16 dense gemv work-item loads before it uses them: 8,
+// twice the other types' four, since f16's packs hold half the bytes of
+// f32's (the f16 loops below are their own; the others' are as they were
+// measured on the H200).
 #define GEMV_LOADS 8
 #if VW == 1
 #define VZERO ZERO
