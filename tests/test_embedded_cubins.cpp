@@ -11,6 +11,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <optional>
 
 #include "optune/optune.hpp"
 #include "runtime/cuda/cuda_caps.hpp"
@@ -44,6 +46,14 @@ ProgramCounts build_one(const Device& dev, const std::string& body) {
 struct TestBlob {
   std::vector<std::uint8_t> blob;
   explicit TestBlob(const std::vector<CubinEntry>& entries) : blob(write_cubin_index(entries)) {
+    set_embedded_cubins_for_testing(&blob);
+  }
+  // A whole file (sized, read in one call: this code is built at -O0).
+  explicit TestBlob(std::ifstream& in) {
+    in.seekg(0, std::ios::end);
+    blob.resize(std::size_t(in.tellg()));
+    in.seekg(0);
+    in.read(reinterpret_cast<char*>(blob.data()), std::streamsize(blob.size()));
     set_embedded_cubins_for_testing(&blob);
   }
   ~TestBlob() { set_embedded_cubins_for_testing(nullptr); }
@@ -148,7 +158,17 @@ TEST(EmbeddedCubins, OnlyAnExactMatchLoadsAndDamageCompiles) {
 // The generator's keys are the runtime's: the blob this build embedded holds
 // every program that a first SGEMM 256^3 builds on the H100 profile's
 // capabilities (trust checks included), as the runtime computes them now.
+// The test preset's builds embed none and name the blob their generator
+// checked (OPTUNE_TEST_CUBIN_BLOB, OPTUNE_EMBED_CUBINS_QUICK): that one.
 TEST(EmbeddedCubins, LibraryBlobHoldsTheH100sFirstSgemm) {
+  std::optional<TestBlob> checked;
+  if (const char* file = std::getenv("OPTUNE_TEST_CUBIN_BLOB"); file && embedded_cubins()->size() == 0) {
+    std::ifstream in(file, std::ios::binary);
+    ASSERT_TRUE(in) << "cannot read " << file;
+    checked.emplace(in);
+    ASSERT_TRUE(embedded_cubins()->ok()) << embedded_cubins()->error();
+    ASSERT_GT(embedded_cubins()->size(), 0u) << file << " holds no cubin";
+  }
   if (embedded_cubins()->size() == 0) GTEST_SKIP() << "built without embedded cubins (OPTUNE_EMBED_CUBINS=OFF)";
   const Device dev = make_dry_cuda_device(profile_caps("h100"));
   const Context ctx(dev);
