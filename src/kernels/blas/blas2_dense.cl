@@ -23,6 +23,16 @@
 // f32's (the f16 loops below are their own; the others' are as they were
 // measured on the H200).
 #define GEMV_LOADS 8
+// blas2_gemv_r takes the same loop (GEMV_LOADS packs in an array, loaded
+// before any is used) for complex types and for every type on CUDA. On the
+// H200 (CUDA, 256 MiB gemv_t) it took c32 from 118 to 88 us, f32 from 68.2
+// to 65.5 and f64 from 77.8 to 75.7; on NVIDIA's OpenCL c32 moved within
+// the spread (78.4 against 80.6 us) and the real types were not measured,
+// so they keep four named loads there. Defined outside for the comparison
+// (OPTUNE_BUILD_OPTIONS=-DGEMV_R_LOADS=0 or 1).
+#ifndef GEMV_R_LOADS
+#define GEMV_R_LOADS (HALF || COMPLEX || OPTUNE_BACKEND_CUDA)
+#endif
 #if VW == 1
 #define VZERO ZERO
 #else
@@ -232,7 +242,7 @@ void blas2_gemv_c(GEMV_ARGS) {
 
 // gemv with M's rows contiguous (row-major N, column-major T / C): tj
 // work-items side by side per row, each summing packs of VW columns (tj VW
-// apart, four in flight, f16 GEMV_LOADS; x by packs too where F_XVEC), the
+// apart, four in flight, or GEMV_LOADS where GEMV_R_LOADS; x by packs too where F_XVEC), the
 // lanes added at the end, then a fixed tree over the tj; the slices as in blas2_gemv_c.
 // The host makes chunk a multiple of VW, so packs start aligned.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
@@ -251,7 +261,7 @@ void blas2_gemv_r(GEMV_ARGS) {
     const long base = (long)ab + i * si, step = (long)tj * VW;
 #define XPACK(j, nl) (xvec && (nl) == VW ? PLOAD(x, (long)xb + (j)) : blas2_xpack(x, xb, incx, j, nl))
     long j = s0 + (long)t * VW;
-#if HALF
+#if GEMV_R_LOADS
     for (; j + (GEMV_LOADS - 1) * step + VW <= s1; j += GEMV_LOADS * step) {
       VT pk[GEMV_LOADS];
 #pragma unroll
