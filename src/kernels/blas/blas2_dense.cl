@@ -7,6 +7,8 @@
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1
 // check-variant: -DHALF=1 -DVW=4
 // check-variant: -DHALF=1 -DVW=2
+// check-variant: -DTYPE=float -DREAL=float -DVW=4 -DGEMV_C_LOADS=1 -DGEMV_R_LOADS=1
+// check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DGEMV_C_LOADS=1 -DGEMV_R_LOADS=0
 
 // ---- dense gemv and ger: packs of VW elements, several loads in flight ----
 //
@@ -19,9 +21,9 @@
 // into (and written from) a float pack, the arithmetic in float.
 #define VT OPTUNE_VEC(TYPE, VW)
 // Packs of A each f16 dense gemv work-item loads before it uses them: 8,
-// twice the other types' four, since f16's packs hold half the bytes of
-// f32's (the f16 loops below are their own; the others' are as they were
-// measured on the H200).
+// twice the four named loads of the other loops, since f16's packs hold half
+// the bytes of f32's. Which other types take these loops: GEMV_R_LOADS and
+// GEMV_C_LOADS below, as measured on the H200.
 #define GEMV_LOADS 8
 // blas2_gemv_r takes the same loop (GEMV_LOADS packs in an array, loaded
 // before any is used) for complex types and for every type on CUDA. On the
@@ -32,6 +34,13 @@
 // (OPTUNE_BUILD_OPTIONS=-DGEMV_R_LOADS=0 or 1).
 #ifndef GEMV_R_LOADS
 #define GEMV_R_LOADS (HALF || COMPLEX || OPTUNE_BACKEND_CUDA)
+#endif
+// blas2_gemv_c's loop of GEMV_LOADS is f16's alone: c32 read through a first
+// form of it on the H200 at 113.6 us against 76.2 with the four named loads
+// (gemv, 256 MiB); f32 and f64 are yet to be measured through it
+// (OPTUNE_BUILD_OPTIONS=-DGEMV_C_LOADS=1 forces it for the comparison).
+#ifndef GEMV_C_LOADS
+#define GEMV_C_LOADS HALF
 #endif
 #if VW == 1
 #define VZERO ZERO
@@ -179,7 +188,7 @@ void blas2_gemv_c(GEMV_ARGS) {
     const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;
     const long base = (long)ab + i0 * si, step = tj;
     long j = s0 + t;
-#if HALF
+#if GEMV_C_LOADS
     // GEMV_LOADS packs and their x loaded before any is used, whole packs by
     // a loop of their own: with the test on nl inside blas2_pack, NVRTC put
     // each f16 pack's conversion to float in its branch, right after its load,
