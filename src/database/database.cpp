@@ -247,13 +247,18 @@ Params Database::lookup(const Queue& queue, const KernelFamily& family, const Pr
       if (ch.state == Slot::Choice::SetAside) continue;
     }
     any_trusted = true;
+    // The messages only where debug logging is on: this is every call's path,
+    // and building them (the parameters as JSON) cost more than the lookup.
+    const bool debug = log_enabled(LogLevel::Debug);
     if (std::string why = family.check(ch.params, caps, problem); !why.empty()) {
-      log_debug("tuning database: " + describe(ch.candidate) + " does not fit this call (" + why + ")");
+      if (debug) log_debug("tuning database: " + describe(ch.candidate) + " does not fit this call (" + why + ")");
       continue;
     }
     if (info) *info = {ch.params, ch.candidate.level, ch.candidate.entry.source};
-    log_debug("tuning database: " + family.name() + " " + dtype + " " + bucket + " -> " + params_to_json(ch.params) +
-              " (" + level_name(ch.candidate.level) + ", " + ch.candidate.entry.source + ")");
+    if (debug)
+      log_debug("tuning database: " + family.name() + " " + dtype + " " + bucket + " -> " +
+                params_to_json(ch.params) + " (" + level_name(ch.candidate.level) + ", " +
+                ch.candidate.entry.source + ")");
     return ch.params;
   }
   // Nothing stored for this key: the run-time policy may search once.

@@ -5,6 +5,8 @@
 // direct one.
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -132,7 +134,9 @@ Defines type_defines(const GemmProblem& pr) {
           {"C_BF16_STORAGE", flag(pr.c_dtype == DType::BF16)}};
 }
 
-std::string program_text(const std::string& source, Unary activation) {
+namespace {
+
+std::string assemble_program_text(const std::string& source, Unary activation) {
   std::string text;
   if (activation != Unary::Copy)
     text += "#define GEMM_ACT(A) " + substitute(unary_expression(activation, false), {"A"}, {"act_p0", "act_p1"}) +
@@ -147,6 +151,24 @@ std::string program_text(const std::string& source, Unary activation) {
   for (std::string part; parts >> part;)
     text += "#line 1 \"" + part + "\"\n" + std::string(kernel_source(part)) + "\n";
   return text + "#line 1 \"" + source + "\"\n" + std::string(body);
+}
+
+}  // namespace
+
+// Assembled once per source and activation: every gemm and BLAS call asks for
+// its program's text, and building it (a few hundred KB of embedded parts)
+// was a tenth of the host's time in netlib's level-2 programs on PoCL.
+std::string program_text(const std::string& source, Unary activation) {
+  static std::mutex mu;
+  static std::map<std::pair<std::string, int>, std::string> made;
+  const std::pair<std::string, int> key{source, int(activation)};
+  {
+    std::lock_guard lock(mu);
+    if (auto it = made.find(key); it != made.end()) return it->second;
+  }
+  std::string text = assemble_program_text(source, activation);
+  std::lock_guard lock(mu);
+  return made.emplace(key, std::move(text)).first->second;
 }
 
 KernelSource helper_program(const GemmProblem& pr, const std::string& entry, std::size_t tile, bool tf32_round) {
