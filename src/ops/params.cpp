@@ -1,6 +1,8 @@
 #include "ops/params.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -13,7 +15,9 @@ namespace optune::detail {
 
 namespace {
 constexpr std::size_t kKeep = 64;
-thread_local std::vector<LookupRecord> recent;
+// A deque: every call adds one and, once 64 are kept, drops the oldest
+// (a vector moved all 63 others each time, records with strings and maps).
+thread_local std::deque<LookupRecord> recent;
 
 std::string list_text(const std::vector<std::int64_t>& values) {
   std::string s;
@@ -100,13 +104,13 @@ Params params_for(const Queue& q, const KernelFamily& family, const Problem& pro
 LookupRecord last_lookup() { return recent.empty() ? LookupRecord{} : recent.back(); }
 
 void note_lookup(const LookupRecord& r) {
-  if (recent.size() == kKeep) recent.erase(recent.begin());
+  if (recent.size() == kKeep) recent.pop_front();
   recent.push_back(r);
 }
 
 std::vector<LookupRecord> take_lookups() {
-  std::vector<LookupRecord> out;
-  out.swap(recent);
+  std::vector<LookupRecord> out(std::make_move_iterator(recent.begin()), std::make_move_iterator(recent.end()));
+  recent.clear();
   return out;
 }
 

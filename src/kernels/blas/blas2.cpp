@@ -46,6 +46,10 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities& caps) const {
 
 std::string Blas2Family::check(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const {
   if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  return limits(p, caps, problem);
+}
+
+std::string Blas2Family::limits(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const {
   const std::size_t wgs = std::size_t(p.at("WGS"));
   if (wgs > caps.max_work_group_size) return "WGS exceeds the device's work-group limit";
   if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
@@ -75,12 +79,14 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
   const auto adjust = [&](Params p) {
     // Halve symv's block, then the group, until the device takes them (CPUs
     // through PoCL may cap the group; complex double blocks need local memory).
-    while (p.at("SB") > 16 && !check(p, caps, problem).empty()) p["SB"] /= 2;
+    // (limits(), not check(): halving keeps candidates, and the final check
+    // below tests them; the candidates' list was most of a small call's host time.)
+    while (p.at("SB") > 16 && !limits(p, caps, problem).empty()) p["SB"] /= 2;
     // symv's strips keep SB elements of x and SB column sums per work-item in
     // registers: at most 256 bytes of each (f32 64, f64 and c32 32, c64 16).
     if (problem.blocked && p.at("STRIP") > 0)
       while (p.at("SB") > 16 && std::size_t(p.at("SB")) * dtype_size(problem.dtype) > 256) p["SB"] /= 2;
-    while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
+    while (p.at("WGS") > 64 && !limits(p, caps, problem).empty()) p["WGS"] /= 2;
     p["TJ"] = std::min(p.at("TJ"), p.at("WGS"));
     p["CTJ"] = std::min(p.at("CTJ"), p.at("WGS"));
     // Packs of at most 16 bytes; complex elements are pairs already.

@@ -38,6 +38,9 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   std::string kernel_name() const override { return "blas2_mv_ge"; }
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   std::string check(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const override;
+  // check() less the candidates' test: the device's limits and the
+  // parameters' relations (fit's loops, which only halve candidates, ask this).
+  std::string limits(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const;
   Params fit(const Params& tuned, const Capabilities& caps, const Blas2Problem& problem) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const override;
   Defines defines(const Params& p, const Blas2Problem& problem) const override;
