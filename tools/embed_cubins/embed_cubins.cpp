@@ -118,12 +118,7 @@ int main(int argc, char** argv) {
     }
     fs::create_directories(cache);
     // What quick adds to each program's options (the key keeps the runtime's).
-    std::string quick_options;
-    if (quick) {
-      const cu::NvrtcApi* nv = cu::load_nvrtc(nullptr);
-      if (nv && nv->major * 1000 + nv->minor * 10 >= 12080) quick_options = " -Ofc=max";
-    }
-
+    const std::string quick_options = quick ? nvrtc_fastest_options() : "";
     // The programs, per profile, as the runtime would assemble them.
     std::vector<Job> jobs;
     std::map<std::string, std::size_t> seen;

@@ -21,6 +21,9 @@ std::string cuda_base_options(const std::string& arch);
 bool nvrtc_available(std::string* reason);
 // Whether NVRTC finds cuda_fp16.h here (half arithmetic on CUDA needs it).
 bool cuda_fp16_headers();
+// The options that make NVRTC compile at its fastest level: " -Ofc=max"
+// where the loaded NVRTC has it (12.8+), else "" (and "" without NVRTC).
+std::string nvrtc_fastest_options();
 
 // Compiles the embedded source source_name with NVRTC for arch, with the
 // capability macros of caps_for_macros (its backend is taken as CUDA) and

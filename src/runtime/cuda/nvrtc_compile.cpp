@@ -183,6 +183,11 @@ bool nvrtc_available(std::string* reason) { return cu::load_nvrtc(reason) != nul
 
 bool cuda_fp16_headers() { return !cu::include_dir().empty(); }
 
+std::string nvrtc_fastest_options() {
+  const cu::NvrtcApi* nv = cu::load_nvrtc(nullptr);
+  return nv && nv->major * 1000 + nv->minor * 10 >= 12080 ? " -Ofc=max" : "";
+}
+
 namespace {
 
 // quick: a check of the text alone (nvrtc_compile_check), whose binary no
@@ -198,9 +203,7 @@ cu::NvrtcOutput build_checked(std::string_view label, std::string_view body, con
   std::sort(sorted.begin(), sorted.end());
   std::string options = cuda_base_options(arch);
   for (const auto& [k, v] : sorted) options += " -D" + k + "=" + v;
-  if (quick)
-    if (const cu::NvrtcApi* nv = cu::load_nvrtc(nullptr); nv && nv->major * 1000 + nv->minor * 10 >= 12080)
-      options += " -Ofc=max";
+  if (quick) options += nvrtc_fastest_options();
   cu::NvrtcOutput out = cu::nvrtc_build(text, options);
   if (!out.ok)
     throw Error(Status::BuildFailure, "NVRTC build of " + std::string(label) + " failed (" +
