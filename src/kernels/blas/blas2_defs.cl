@@ -20,6 +20,9 @@
 #define SYMV_TY (WGS / SYMV_TX)
 #define SYMV_NS (SB / SYMV_TY)
 #define SYMV_FAST (WGS * 4 <= SB * SB)
+#ifndef F64
+#define F64 0            // 1: TYPE is double (real f64)
+#endif
 #ifndef SVW
 #define SVW 4            // symv / hemv blocks with F_VEC: elements per load (16 bytes: 4 f32, 2 f64; 8: 4 f16)
 #endif

@@ -26,21 +26,23 @@
 // GEMV_C_LOADS below, as measured on the H200.
 #define GEMV_LOADS 8
 // blas2_gemv_r takes the same loop (GEMV_LOADS packs in an array, loaded
-// before any is used) for complex types and for every type on CUDA. On the
-// H200 (CUDA, 256 MiB gemv_t) it took c32 from 118 to 88 us, f32 from 68.2
-// to 65.5 and f64 from 77.8 to 75.7; on NVIDIA's OpenCL c32 moved within
-// the spread (78.4 against 80.6 us) and the real types were not measured,
-// so they keep four named loads there. Defined outside for the comparison
+// before any is used) for complex types and f64 everywhere and for every
+// type on CUDA. On the H200 (CUDA, 256 MiB gemv_t) it took c32 from 118 to
+// 88 us, f32 from 68.2 to 65.5 and f64 from 77.8 to 75.7; on NVIDIA's OpenCL
+// c32 moved within the spread (78.4 against 80.6 us), f64 went from 90.8 to
+// 78.4 and f32 from 71.8 to 72.9 (within the spread), so f32 keeps four
+// named loads there. Defined outside for the comparison
 // (OPTUNE_BUILD_OPTIONS=-DGEMV_R_LOADS=0 or 1).
 #ifndef GEMV_R_LOADS
-#define GEMV_R_LOADS (HALF || COMPLEX || OPTUNE_BACKEND_CUDA)
+#define GEMV_R_LOADS (HALF || COMPLEX || F64 || OPTUNE_BACKEND_CUDA)
 #endif
-// blas2_gemv_c's loop of GEMV_LOADS is f16's alone: c32 read through a first
-// form of it on the H200 at 113.6 us against 76.2 with the four named loads
-// (gemv, 256 MiB); f32 and f64 are yet to be measured through it
-// (OPTUNE_BUILD_OPTIONS=-DGEMV_C_LOADS=1 forces it for the comparison).
+// blas2_gemv_c's loop of GEMV_LOADS is f16's and f64's: on the H200 (gemv,
+// 256 MiB) f64 went from 78.5 to 75.4 us on CUDA and from 74.5 to 72.4 on
+// NVIDIA's OpenCL, f32 from 70.7 to 73.0 on CUDA (71.8 to 71.4 on OpenCL),
+// and c32 fell from 76.2 to 151.0 (CUDA) and from 84.7 to 165.9 (OpenCL).
+// (OPTUNE_BUILD_OPTIONS=-DGEMV_C_LOADS=0 or 1 forces it for the comparison.)
 #ifndef GEMV_C_LOADS
-#define GEMV_C_LOADS HALF
+#define GEMV_C_LOADS (HALF || F64)
 #endif
 #if VW == 1
 #define VZERO ZERO
