@@ -104,6 +104,10 @@ TEST(GemmMmaDescriptor, Refusals) {
   // Grid y: at most 65535 tiles along M.
   refused(why({}, sm90, f16(65536 * 128, 8, 8)), "65535", "tall M");
   EXPECT_EQ(why({{"BM", 256}, {"BN", 64}, {"STAGES", 2}}, sm90, f16(65536 * 128, 8, 8)), "");
+  // Thin tiles (one warp tall or wide) for products with a thin side.
+  EXPECT_EQ(why({{"BM", 16}, {"WM", 16}, {"BN", 128}, {"WN", 32}, {"STAGES", 4}}, sm90, f16(16, 4096, 4096)), "");
+  EXPECT_EQ(why({{"BM", 128}, {"WM", 32}, {"BN", 16}, {"WN", 16}}, sm90, f16(4096, 8, 4096)), "");
+  refused(why({{"BM", 16}, {"WM", 32}}, sm90, f16(16, 4096, 4096)), "multiple of WM", "BM 16 under WM 32");
   Params bad = fam().defaults(sm90);
   bad["BN"] = 96;  // not a candidate value
   EXPECT_NE(fam().check(bad, sm90, f16(64, 64, 64)), "");
@@ -185,6 +189,30 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   EXPECT_EQ(dt["CTYPE"], "float");
 }
 
+// A thin tile (a side below 64) from an entry serves products thin on its
+// side, within one tile and filling more than a quarter of it; forced
+// parameters run as given.
+TEST(GemmMmaDescriptor, ThinTilesSuitTheirProducts) {
+  const detail::GemmCandidate& mma = detail::gemm_candidate("mma");
+  const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
+  const Params rows16{{"BM", 16}, {"WM", 16}, {"BN", 128}, {"WN", 32}, {"BK", 16}, {"STAGES", 4}};
+  const Params cols16{{"BM", 128}, {"WM", 32}, {"BN", 16}, {"WN", 16}, {"BK", 16}, {"STAGES", 4}};
+  const auto fits = [&](const Params& p, std::int64_t m, std::int64_t n, bool forced = false) {
+    return mma.fit(p, forced, sm90, test::dense_problem(DType::F32, m, n, 4096)).has_value();
+  };
+  EXPECT_TRUE(fits(rows16, 16, 4096));
+  EXPECT_TRUE(fits(rows16, 5, 4096));
+  EXPECT_FALSE(fits(rows16, 17, 4096));  // the square tiles'
+  EXPECT_FALSE(fits(rows16, 4, 4096));  // the thin kernel's
+  EXPECT_FALSE(fits(rows16, 4096, 16));  // thin in N
+  EXPECT_TRUE(fits(rows16, 4096, 16, true));
+  EXPECT_TRUE(fits(cols16, 4096, 8));
+  EXPECT_FALSE(fits(cols16, 8, 4096));
+  const Params square{{"BM", 64}, {"WM", 32}, {"BN", 64}, {"WN", 32}, {"BK", 16}, {"STAGES", 4}};
+  EXPECT_TRUE(fits(square, 1, 4096));  // square tiles: no condition
+  EXPECT_TRUE(fits(square, 4096, 1));
+}
+
 TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   const detail::GemmCandidate& mma = detail::gemm_candidate("mma");
   EXPECT_EQ(mma.id(), 3);
@@ -199,11 +227,17 @@ TEST(GemmMmaDescriptor, CandidateAppliesToAlignedF16OnSm80) {
   EXPECT_EQ(mma.applies(pr, sm90), "");
   EXPECT_NE(mma.applies(pr, test::nvidia_caps(Backend::CUDA, 75)), "");
   EXPECT_NE(mma.applies(pr, test::nvidia_caps(Backend::OpenCL, 90)), "");
-  // f32 only when the call opts in to tf32; bf16 always; f64 on sm_90+,
-  // 16-byte aligned (2 doubles).
+  // f32 in tf32 when the call opts in, else as three tf32 products where K
+  // >= 32 (which the routine takes only where its entry names KERNEL 3);
+  // bf16 always; f64 on sm_90+, 16-byte aligned (2 doubles).
   detail::GemmProblem f32 = test::dense_problem(DType::F32, 1024, 1024, 1024);
-  EXPECT_NE(mma.applies(f32, sm90).find("FastTF32"), std::string::npos);
+  EXPECT_EQ(mma.applies(f32, sm90), "");
+  EXPECT_NE(mma.applies(test::dense_problem(DType::F32, 1024, 1024, 28), sm90).find("K >= 32"), std::string::npos);
+  EXPECT_FALSE(mma.preferred(f32, {{"INDIRECT_MIN", 0}, {"KERNEL", 0}}));
   f32.tf32 = true;
+  detail::GemmProblem shallow_tf32 = test::dense_problem(DType::F32, 1024, 1024, 28);
+  shallow_tf32.tf32 = true;
+  EXPECT_EQ(mma.applies(shallow_tf32, sm90), "");
   EXPECT_EQ(mma.applies(f32, sm90), "");
   EXPECT_NE(mma.applies(f32, test::nvidia_caps(Backend::OpenCL, 90)), "");
   EXPECT_EQ(mma.applies(test::dense_problem(DType::BF16, 1024, 1024, 1024), sm90), "");
@@ -519,6 +553,22 @@ const Params kSmallTf32{{"BM", 64}, {"BN", 64}, {"BK", 16}, {"WM", 32}, {"WN", 3
 // A and B aligned to 16 bytes: multiples of 4 floats for tf32.
 void align_f32(GemmCase& c) { align_operands(c, 0, 4); }
 
+// An f32 case of the tf32 and three-product tests: case i of the sequence
+// picks beta (-1 or 0: NaN in C), the bias and the activation.
+GemmCase f32_case(GemmCompute compute, std::int64_t m, std::int64_t n, std::int64_t k, Layout l, Transpose ta,
+                  Transpose tb, int i) {
+  GemmCase c;
+  c.compute = compute;
+  c.m = m, c.n = n, c.k = k;
+  c.layout = l, c.trans_a = ta, c.trans_b = tb;
+  c.ldc_extra = 1, c.c_off = 3;
+  c.alpha = 1.5, c.beta = i % 2 ? 0.0 : -1.0;
+  c.bias_mode = i % 3 == 0 ? BiasMode::PerRow : BiasMode::None;
+  c.activation = i % 5 == 2 ? Unary::Relu : Unary::Copy;
+  align_f32(c);
+  return c;
+}
+
 }  // namespace
 
 // bf16 A and B with each C type, every layout and transposition, odd sizes,
@@ -565,16 +615,7 @@ TEST_P(GemmCandidateMma, Tf32) {
     for (Transpose ta : {Transpose::No, Transpose::Yes})
       for (Transpose tb : {Transpose::No, Transpose::Yes})
         for (auto [m, n, k] : {std::tuple{1, 1, 1}, {17, 33, 9}, {130, 200, 64}, {257, 129, 300}}) {
-          GemmCase c;
-          c.compute = GemmCompute::FastTF32;
-          c.m = m, c.n = n, c.k = k;
-          c.layout = l, c.trans_a = ta, c.trans_b = tb;
-          c.ldc_extra = 1, c.c_off = 3;
-          c.alpha = 1.5, c.beta = i % 2 ? 0.0 : -1.0;
-          c.bias_mode = i % 3 == 0 ? BiasMode::PerRow : BiasMode::None;
-          c.activation = i % 5 == 2 ? Unary::Relu : Unary::Copy;
-          ++i;
-          align_f32(c);
+          const GemmCase c = f32_case(GemmCompute::FastTF32, m, n, k, l, ta, tb, i++);
           EXPECT_TRUE(check(c, i % 2 ? (wgmma() ? small() : &kSmallTf32) : nullptr));
         }
   GemmCase s;
@@ -682,4 +723,31 @@ TEST(GemmCandidateWgmma, ListsAndSharedOperandsGoElsewhere) {
     EXPECT_FALSE(ref::check_gemm(c, &f));
     EXPECT_TRUE(ref::check_gemm(c));
   }
+}
+
+// f32 without the opt-in, on mma: three tf32 products a term (MMA_X3), held
+// to f32's own bound, in every layout and transposition, thin tiles and
+// small square ones, split K included; the probe comes out exact, as f32's
+// FMAs give it. The routine never picks it unless its entry names KERNEL 3.
+TEST_P(GemmCandidateMma, F32AsThreeTf32Products) {
+  if (wgmma()) GTEST_SKIP() << "three tf32 products are the mma candidate's";
+  const Params thin{{"BM", 16}, {"WM", 16}, {"BN", 64}, {"WN", 32}, {"BK", 16}, {"STAGES", 4}, {"SWIZZLE_GROUP", 1}};
+  Params split = thin;
+  split["SPLITK"] = 4;
+  int i = 0;
+  for (const Params* p : {&thin, static_cast<const Params*>(&split), &kSmallTf32})
+    for (Layout l : {Layout::RowMajor, Layout::ColMajor})
+      for (Transpose ta : {Transpose::No, Transpose::Yes})
+        for (Transpose tb : {Transpose::No, Transpose::Yes})
+          for (auto [m, n, k] : {std::tuple{1, 1, 32}, {8, 300, 520}, {16, 130, 64}, {130, 200, 96}, {300, 12, 200}}) {
+            EXPECT_TRUE(check(f32_case(GemmCompute::Default, m, n, k, l, ta, tb, i++), p));
+          }
+  for (float v : test::tf32_probe(test::force("mma"), GemmCompute::Default))
+    ASSERT_EQ(v, float(test::kProbeK) * test::kProbeA);
+  // Short K stays with f32's FMAs; the default order never takes it.
+  const detail::GemmProblem shallow = test::dense_problem(DType::F32, 16, 4096, 16);
+  EXPECT_NE(detail::mma_candidate().applies(shallow, test::device().caps()), "");
+  EXPECT_EQ(detail::mma_candidate().applies(test::dense_problem(DType::F32, 16, 4096, 4096), test::device().caps()), "");
+  EXPECT_FALSE(detail::mma_candidate().preferred(test::dense_problem(DType::F32, 4096, 4096, 4096),
+                                                 {{"INDIRECT_MIN", 0}}));
 }

@@ -342,7 +342,10 @@ TEST_F(GemmMma, Batches) {
 TEST_F(GemmMma, TileShapes) {
   struct Shape { int bm, bn, bk, wm, wn, stages, group; };
   for (const Shape& s : {Shape{64, 64, 32, 32, 32, 4, 1}, Shape{32, 32, 32, 16, 16, 2, 8},
-                         Shape{128, 64, 64, 64, 32, 2, 2}, Shape{64, 128, 32, 32, 64, 3, 8}})
+                         Shape{128, 64, 64, 64, 32, 2, 2}, Shape{64, 128, 32, 32, 64, 3, 8},
+                         // Thin tiles: one warp tall or one warp wide (thin products).
+                         Shape{16, 128, 32, 16, 32, 4, 8}, Shape{16, 64, 64, 16, 16, 3, 1},
+                         Shape{128, 16, 32, 32, 16, 3, 8}, Shape{32, 256, 32, 16, 64, 2, 8}})
     for (El in : {El::F16, El::BF16})
       for (bool t : {false, true}) {
         MmaConfig cfg;
@@ -350,7 +353,7 @@ TEST_F(GemmMma, TileShapes) {
         cfg.ta = t, cfg.tb = !t;
         cfg.bm = s.bm, cfg.bn = s.bn, cfg.bk = s.bk, cfg.wm = s.wm, cfg.wn = s.wn, cfg.stages = s.stages,
         cfg.group = s.group;
-        for (auto [m, n, k] : {std::tuple{300, 260, 40}, {129, 65, 520}}) {
+        for (auto [m, n, k] : {std::tuple{300, 260, 40}, {129, 65, 520}, {7, 300, 200}, {300, 13, 264}}) {
           MmaCase c;
           c.m = m, c.n = n, c.k = k, c.beta = 0.25;
           EXPECT_TRUE(check(cfg, c));

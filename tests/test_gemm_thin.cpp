@@ -317,6 +317,14 @@ TEST(GemmThin, RoutineChoosesThin) {
             "thin");
   EXPECT_NE(detail::choose_gemm(q, test::dense_problem(DType::F32, 64, 64, 64), true, &kernel4).candidate->name(),
             "thin");
+  // KERNEL names a candidate that does not apply (mma off CUDA sm_80+, or an
+  // operand not 16-byte aligned): the routine's default order, not direct.
+  const GemmForce kernel3 = test::force_routine({{"KERNEL", 3}});
+  detail::GemmProblem thin8 = test::dense_problem(DType::F32, 8, 4096, 4096);
+  const bool mma_here = detail::mma_candidate().applies(thin8, q.device().caps()).empty();
+  EXPECT_EQ(detail::choose_gemm(q, thin8, true, &kernel3).candidate->name(), mma_here ? "mma" : "thin");
+  thin8.align_b = 1;
+  EXPECT_EQ(detail::choose_gemm(q, thin8, true, &kernel3).candidate->name(), "thin");
   // And the call itself, through the routine's choice.
   GemmCase c = thin_case(8, 2048, 512, 0);
   EXPECT_TRUE(ref::check_gemm(c));

@@ -51,6 +51,14 @@
 // ends, unaligned operands) the option is ignored and the product is exact
 // f32. It applies to float matrices only (InvalidArgument otherwise).
 //
+// Without it, float products keep f32's accuracy. Where a device's tuning
+// entry says so (the H200's thin products with B stored N x K) they may run
+// on the tensor cores as three tf32 products per term (each element split
+// as hi + lo, both tf32; hi*hi + hi*lo + lo*hi summed in f32, K >= 32): each
+// input is then represented to about 2^-22 of itself and each term takes
+// three f32 additions, so the bound is a small multiple of f32's own K *
+// 2^-24 * (|A| |B|)(i, j) (the tests hold it to f32's bound itself).
+//
 // Epilogue (GemmOptions): an optional bias vector of C's type added to every
 // row (BiasMode::PerColumn: n elements, bias[j] added to C(i, j)) or every
 // column (BiasMode::PerRow: m elements, bias[i] added to C(i, j)), then an
@@ -90,8 +98,9 @@ enum class Layout { RowMajor, ColMajor };
 enum class Transpose { No, Yes, Conjugate };
 enum class BiasMode { None, PerRow, PerColumn };
 enum class Accumulate { Default, F32 };
-// Default: float products in exact f32. FastTF32: float products may run on
-// tensor cores in tf32 (see above); ignored where none run them.
+// Default: float products at f32's accuracy (f32 FMAs, or three tf32
+// products a term where an entry picks that; see above). FastTF32: float
+// products may run on tensor cores in tf32 (see above); ignored where none run them.
 enum class GemmCompute { Default, FastTF32 };
 
 struct GemmOptions {

@@ -330,9 +330,17 @@ GemmChoice choose_fresh(const Queue& q, const GemmProblem& pr, bool product, con
   const GemmRoutineFamily& routine = families::gemm_routine();
   const Params* forced_routine = force ? force->find(routine.name()) : nullptr;
   const Params rp = routine.complete(forced_routine ? *forced_routine : params_for(q, routine, pr), caps);
+  // KERNEL names a candidate: it runs where it applies and its parameters
+  // fit; else (and with KERNEL 0) the first candidate in order that prefers
+  // the problem, applies and fits.
+  if (const std::int64_t named = rp.at("KERNEL")) {
+    for (const GemmCandidate* cand : gemm_candidates()) {
+      if (cand->id() != named || !cand->applies(pr, caps).empty()) continue;
+      if (auto p = fitted(*cand)) return {cand, *p};
+    }
+  }
   for (const GemmCandidate* cand : gemm_candidates()) {
-    const bool chosen = rp.at("KERNEL") ? rp.at("KERNEL") == cand->id() : cand->preferred(pr, rp);
-    if (!chosen || !cand->applies(pr, caps).empty()) continue;
+    if (!cand->preferred(pr, rp) || !cand->applies(pr, caps).empty()) continue;
     if (auto p = fitted(*cand)) return {cand, *p};
   }
   return {&direct_candidate(), *fitted(direct_candidate())};  // applies to every problem

@@ -1,6 +1,8 @@
 // The tensor-core candidate: gemm_mma.cl (mma.sync, CUDA sm_80+) on f16 or
 // bf16 operands, or f32 ones in tf32 when the call opts in
-// (GemmCompute::FastTF32), or (sm_90+) f64 ones on the FP64 tensor cores
+// (GemmCompute::FastTF32), else at f32's accuracy as three tf32 products
+// each (MMA_X3: hi hi + hi lo + lo hi; taken only where gemm_routine's
+// KERNEL names it, for thin products), or (sm_90+) f64 ones on the FP64 tensor cores
 // (exact f64 products: no opt-in), as they lie, one launch, gemm_direct's
 // arguments. It applies where A and B are 16-byte aligned (leading
 // dimensions, offsets, batch strides and listed offsets multiples of 8
@@ -19,6 +21,20 @@ namespace optune::detail {
 
 namespace {
 
+constexpr std::int64_t kX3MinK = 32;
+
+// Whether p's tile suits the product: a tile one side of which is below 64
+// (a thin tile) needs that side of the product to be the thinner one, within
+// one tile and filling more than a quarter of it (thinner products, M = 1
+// to 4 against 16, are the thin kernel's: H200, f32 1 x 4096 x 4096 NT 23.4
+// us there, 37.8 through a 16-row tile; thicker ones keep the square tiles).
+bool tile_suits(const Params& p, const GemmProblem& pr) {
+  const std::int64_t bm = p.at("BM"), bn = p.at("BN");
+  if (bm < 64 && bm < bn) return pr.m <= pr.n && 4 * pr.m > bm && pr.m <= bm;
+  if (bn < 64 && bn < bm) return pr.n <= pr.m && 4 * pr.n > bn && pr.n <= bn;
+  return true;
+}
+
 class MmaCandidate : public GemmCandidate {
  public:
   std::string name() const override { return "mma"; }
@@ -26,7 +42,10 @@ class MmaCandidate : public GemmCandidate {
   const KernelFamily& family() const override { return families::gemm_mma(); }
   std::string applies(const GemmProblem& pr, const Capabilities& caps) const override {
     if (caps.backend != Backend::CUDA || caps.compute_capability_major < 8) return "needs CUDA sm_80+ (mma.sync)";
-    if (pr.dtype == DType::F32 && !pr.tf32) return "f32 runs on tensor cores only with GemmCompute::FastTF32";
+    // Three tf32 products represent each input to 2^-22 of itself, not
+    // exactly: over a short K that could exceed what f32's FMAs give.
+    if (pr.dtype == DType::F32 && !pr.tf32 && pr.k < kX3MinK)
+      return "f32 without FastTF32 runs as three tf32 products only where K >= " + std::to_string(kX3MinK);
     if (pr.dtype == DType::F64 && caps.compute_capability_major < 9)
       return "f64 needs CUDA sm_90+ (mma.sync m16n8k8 f64)";
     if (pr.dtype != DType::F16 && pr.dtype != DType::BF16 && pr.dtype != DType::F32 && pr.dtype != DType::F64)
@@ -37,11 +56,20 @@ class MmaCandidate : public GemmCandidate {
     return "";
   }
   bool preferred(const GemmProblem& pr, const Params& routine) const override {
+    // f32 without the opt-in runs as three tf32 products (MMA_X3), which pay
+    // off where memory bounds the product (thin ones), not on the squares
+    // the tiled kernel's FMAs serve: only gemm_routine's KERNEL 3 picks it.
+    if (pr.dtype == DType::F32 && !pr.tf32) return false;
     return GemmRoutineFamily::use_tiled(routine, pr);
   }
-  std::optional<Params> fit(const Params& tuned, bool, const Capabilities& caps,
+  std::optional<Params> fit(const Params& tuned, bool forced, const Capabilities& caps,
                             const GemmProblem& pr) const override {
     std::optional<Params> p = families::gemm_mma().fit_or_none(tuned, caps, pr);
+    // A thin tile (BM or BN below 64, from a skinny bucket's entry) serves
+    // products thin on its side and not much thinner (tile_suits); others
+    // in the bucket do not fit it, and the routine goes on to the default
+    // order (the thin kernel for them). Forced parameters run as given.
+    if (p && !forced && !tile_suits(*p, pr)) return std::nullopt;
     if (p) gemm_kernels::resolve_split(*p, caps, GemmMmaFamily::groups(*p, pr), pr.k, pr.list);
     return p;
   }

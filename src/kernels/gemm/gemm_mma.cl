@@ -1,7 +1,8 @@
 // gemm_mma: C = act(alpha * op(A) op(B) + beta * C + bias) on the tensor
 // cores through mma.sync (CUDA, compute capability 8.0 or newer): f16 or
 // bf16 inputs (m16n8k16), or f32 inputs rounded to tf32 (MMA_TF32,
-// m16n8k8), accumulated in f32; C and the bias in CTYPE (half, bf16 or
+// m16n8k8) or split into two tf32 parts each and multiplied as three tf32
+// products (MMA_X3: f32's accuracy), accumulated in f32; C and the bias in CTYPE (half, bf16 or
 // float). With MMA_F64 (compute capability 9.0), f64 inputs, accumulators,
 // C and bias on the FP64 tensor cores (m16n8k8 f64: twice the rate of
 // sm_80's m8n8k4 on an H100); its fragments are read as single doubles
@@ -70,6 +71,9 @@
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DBM=32 -DBN=32 -DBK=32 -DWM=16 -DWN=16 -DSTAGES=2
 // check-variant-cuda: -DMMA_TF32=1
 // check-variant-cuda: -DMMA_TF32=1 -DTRANS_A=1 -DTRANS_B=1 -DBK=16
+// check-variant-cuda: -DMMA_TF32=1 -DMMA_X3=1 -DBM=16 -DWM=16 -DBN=128 -DWN=32 -DBK=16 -DSTAGES=4
+// check-variant-cuda: -DMMA_TF32=1 -DMMA_X3=1 -DTRANS_B=1 -DMMA_RAW=1 -DBM=32 -DWM=16 -DBN=64 -DWN=32
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DBM=16 -DWM=16 -DBN=128 -DWN=32 -DSTAGES=4 -DMMA_RAW=1
 // check-variant-cuda: -DMMA_TF32=1 -DTRANS_B=1 -DCTYPE=half -DC_HALF_STORAGE=1 -DBM=64 -DBN=64 -DWM=32 -DWN=32
 // check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DWM=64 -DWN=32 -DBM=128 -DBN=128 -DBK=16
 // check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DTRANS_A=1 -DTRANS_B=1 -DBM=64 -DBN=64 -DWM=32 -DWN=32

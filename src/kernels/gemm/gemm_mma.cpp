@@ -55,11 +55,11 @@ std::vector<DType> GemmMmaFamily::dtypes(const Capabilities& caps) const {
 // 64 x 64 warps, three stages of 32 along K (48 KiB, the static limit).
 std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities& caps) const {
   std::vector<Parameter> params{
-      {"BM", {64, 128, 256}, 128, "rows of C per group"},
-      {"BN", {64, 128, 256}, 128, "columns of C per group"},
+      {"BM", {16, 32, 64, 128, 256}, 128, "rows of C per group (16, 32: thin products)"},
+      {"BN", {16, 32, 64, 128, 256}, 128, "columns of C per group (16, 32: thin products)"},
       {"BK", {16, 32, 64}, 32, "K per shared stage (an even number of mma steps: 16 deep, 8 for tf32)"},
-      {"WM", {32, 64}, 64, "rows of C per warp"},
-      {"WN", {32, 64}, 64, "columns of C per warp"},
+      {"WM", {16, 32, 64}, 64, "rows of C per warp"},
+      {"WN", {16, 32, 64}, 64, "columns of C per warp"},
       {"STAGES", {2, 3, 4, 5}, 3, "shared stages of the cp.async pipeline"},
       {"SWIZZLE_GROUP", {1, 4, 8, 16}, 8, "tile rows (along M) visited together, for L2 reuse; 1: row by row"},
   };
@@ -152,6 +152,7 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   for (auto& [k, v] : d)
     if (k == "COMP" && pr.dtype != DType::F64) v = "float";
   d.insert(d.end(), {{"MMA_TF32", pr.dtype == DType::F32 ? "1" : "0"},
+                     {"MMA_X3", pr.dtype == DType::F32 && !pr.tf32 ? "1" : "0"},
                      {"MMA_F64", pr.dtype == DType::F64 ? "1" : "0"},
                      {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));

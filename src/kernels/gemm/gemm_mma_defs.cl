@@ -14,6 +14,12 @@
 #ifndef MMA_TF32
 #define MMA_TF32 (!HALF_STORAGE && !BF16_STORAGE && !MMA_F64)  // 1: f32 inputs rounded to tf32
 #endif
+#ifndef MMA_X3
+#define MMA_X3 0         // 1 (with MMA_TF32): f32 products as three tf32 ones (hi hi + hi lo + lo hi), f32's accuracy
+#endif
+#if MMA_X3 && !MMA_TF32
+#error "MMA_X3 splits f32 inputs: it needs MMA_TF32"
+#endif
 #ifndef BM
 #define BM 128           // rows of C per group
 #endif
@@ -110,6 +116,30 @@ static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
 #define mma_step optune_mma_f16_16816
 #endif
 
+#if MMA_X3
+// f32 bits x as hi + lo, both tf32: hi = x rounded, lo = the rest rounded
+// (x - hi is exact in f32; lo keeps its leading 11 bits).
+OPTUNE_FUNC void mma_x3_split(const uint x, uint* hi, uint* lo) {
+  *hi = optune_tf32(x);
+  *lo = optune_tf32(__float_as_uint(__uint_as_float(x) - __uint_as_float(*hi)));
+}
+// d += a b for f32 fragments a (4 words) and b (2 words) through three tf32
+// products, the small terms first: lo hi, hi lo, hi hi (lo lo, below f32's
+// rounding, is left out). The error is that of an f32 FMA loop's order, not tf32's.
+OPTUNE_FUNC void mma_x3_step(float* d, const uint* a, const uint* b) {
+  uint ah[4], al[4], bh[2], bl[2];
+#pragma unroll
+  for (int r = 0; r < 4; ++r) mma_x3_split(a[r], &ah[r], &al[r]);
+#pragma unroll
+  for (int r = 0; r < 2; ++r) mma_x3_split(b[r], &bh[r], &bl[r]);
+  optune_mma_tf32_1688(d, al, bh);
+  optune_mma_tf32_1688(d, ah, bl);
+  optune_mma_tf32_1688(d, ah, bh);
+}
+#undef mma_step
+#define mma_step mma_x3_step
+#endif
+
 // Byte offset of element e of row r in a tile of cpr chunks per row.
 #define A_AT(r, e) \
   ((uint)MMA_SWZ((r) * A_CPR + (e) / MMA_CHUNK, A_SHIFT, A_KMAJOR) * 16u + ((e) % MMA_CHUNK) * MMA_ESIZE)
@@ -185,7 +215,7 @@ OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, cons
     af[i][2] = optune_lds32(sa + A_AT(k0 + t + 4, m0 + g));
     af[i][3] = optune_lds32(sa + A_AT(k0 + t + 4, m0 + g + 8));
 #endif
-#if MMA_TF32
+#if MMA_TF32 && !MMA_X3  // (MMA_X3 splits them at the products)
 #pragma unroll
     for (int r = 0; r < 4; ++r) af[i][r] = optune_tf32(af[i][r]);
 #endif
@@ -207,7 +237,7 @@ OPTUNE_FUNC void mma_fragments(uint (*af)[4], uint (*bf)[2], const uint sa, cons
     r[2] = optune_lds32(sb + B_AT(k0 + t, n0 + 8 + g));
     r[3] = optune_lds32(sb + B_AT(k0 + t + 4, n0 + 8 + g));
 #endif
-#if MMA_TF32
+#if MMA_TF32 && !MMA_X3
 #pragma unroll
     for (int q = 0; q < 4; ++q) r[q] = optune_tf32(r[q]);
 #endif

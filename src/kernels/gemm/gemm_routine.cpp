@@ -298,8 +298,8 @@ std::vector<Parameter> GemmRoutineFamily::parameters(const Capabilities& caps) c
            dflt,
            "the tiled kernel runs when m n k >= INDIRECT_MIN^3 (0: always; 2^20: never)"},
           {"KERNEL", {0, 1, 2, 3, 4, 5}, 0,
-           "0: by THIN_MIN and INDIRECT_MIN; else the candidate kernel to run where it applies (1 direct, 2 tiled, "
-           "3 mma, 4 thin, 5 wgmma)"},
+           "0: by THIN_MIN and INDIRECT_MIN; else the candidate kernel to run where it applies and its parameters "
+           "fit (1 direct, 2 tiled, 3 mma, 4 thin, 5 wgmma), elsewhere the order of 0"},
           // Thin products (M or N at most 16) read their wide operand once;
           // below a wide operand of about 128^2 elements one direct launch
           // costs less than the thin kernel (and its split's second pass).
