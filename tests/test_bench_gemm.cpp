@@ -168,8 +168,8 @@ TEST(BenchGemm, OneProductAndTheThinGroup) {
   EXPECT_NE(test::run_cli("bench gemm --gemm-product 3,70,41,5 --no-reference", &out), 0) << out;
   EXPECT_NE(out.find("M,N,K triples: 4 values given"), std::string::npos) << out;
   EXPECT_NE(test::run_cli("bench gemm --gemm-product 3,70,41 --gemm-trans NX", &out), 0) << out;
-  // One pair per product; another count of pairs is refused.
-  g = gemm_suite("--gemm-product 3,70,41,66,5,17 --gemm-trans TN,NT --gemm-types f32 --no-reference", "", &out);
+  // One pair per product (in either case); another count of pairs is refused.
+  g = gemm_suite("--gemm-product 3,70,41,66,5,17 --gemm-trans tn,Nt --gemm-types f32 --no-reference", "", &out);
   ASSERT_TRUE(g.is_object()) << out;
   ASSERT_EQ(g["rows"].size(), 2u) << out;
   EXPECT_EQ(g["rows"][0]["trans"], "TN");

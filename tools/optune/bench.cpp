@@ -277,9 +277,9 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 20));
   cmd->add_option("--gemm-trans", o->gemm.trans,
                   "gemm: the --gemm-product products' transposes, A then B: one pair for all, or one per product "
-                  "(default NN)")
+                  "(default NN; nt is NT)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"NN", "NT", "TN", "TT"}));
+      ->transform(CLI::IsMember({"NN", "NT", "TN", "TT"}, CLI::ignore_case));
   cmd->add_option("--gemm-types", o->gemm.dtypes, "gemm: which types, e.g. f32 (default: all the device supports; tf32: f32 with GemmCompute::FastTF32, CUDA sm_80+)")
       ->delimiter(',')
       ->check(CLI::IsMember({"f32", "f16", "f64", "bf16", "tf32"}));
