@@ -14,6 +14,8 @@
 // The descriptors' rules run everywhere (no device needed); the rest on
 // CUDA devices of compute capability 8.0 or newer for mma, 9.0 for wgmma
 // (the gpu label's entry, OPTUNE_DEVICE=cuda:0), skipping elsewhere.
+#include <limits>
+
 #include "runtime/tensor_map.hpp"
 #include "support/gemm_fixture.hpp"
 
@@ -744,6 +746,31 @@ TEST_P(GemmCandidateMma, F32AsThreeTf32Products) {
           }
   for (float v : test::tf32_probe(test::force("mma"), GemmCompute::Default))
     ASSERT_EQ(v, float(test::kProbeK) * test::kProbeA);
+  // An infinity stays infinite (its split is 0 + inf: no inf - inf, no inf
+  // times the other's lo of 0), and FLT_MAX, whose tf32 rounding would carry
+  // to infinity, stays finite.
+  {
+    const Queue& q = test::queue();
+    constexpr std::int64_t m = 16, n = 64, k = 64;
+    std::vector<float> ha(std::size_t(m * k), 1.0f), hb(std::size_t(k * n), 0.5f);
+    ha[0] = std::numeric_limits<float>::infinity();
+    for (std::int64_t j = 0; j < k; ++j) ha[std::size_t(k + j)] = j ? 0.0f : std::numeric_limits<float>::max();
+    auto a = q.context().alloc<float>(ha.size()), b = q.context().alloc<float>(hb.size());
+    auto c = q.context().alloc<float>(std::size_t(m * n));
+    q.write(a, std::span<const float>(ha)).wait();
+    q.write(b, std::span<const float>(hb)).wait();
+    {
+      detail::GemmForceScope scope(test::force("mma", &thin));
+      gemm(q, Layout::RowMajor, Transpose::No, Transpose::No, m, n, k, 1.0, a, k, b, n, 0.0, c, n).wait();
+    }
+    std::vector<float> hc(std::size_t(m * n));
+    q.read(c, std::span<float>(hc)).wait();
+    for (std::int64_t j = 0; j < n; ++j) {
+      EXPECT_EQ(hc[std::size_t(j)], std::numeric_limits<float>::infinity()) << "row 0, column " << j;
+      EXPECT_NEAR(hc[std::size_t(n + j)] / (0.5 * std::numeric_limits<float>::max()), 1.0, 1e-6) << "column " << j;
+      EXPECT_EQ(hc[std::size_t(2 * n + j)], 32.0f) << "row 2, column " << j;
+    }
+  }
   // Short K stays with f32's FMAs; the default order never takes it.
   const detail::GemmProblem shallow = test::dense_problem(DType::F32, 16, 4096, 16);
   EXPECT_NE(detail::mma_candidate().applies(shallow, test::device().caps()), "");

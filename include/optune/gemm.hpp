@@ -57,7 +57,9 @@
 // as hi + lo, both tf32; hi*hi + hi*lo + lo*hi summed in f32, K >= 32): each
 // input is then represented to about 2^-22 of itself and each term takes
 // three f32 additions, so the bound is a small multiple of f32's own K *
-// 2^-24 * (|A| |B|)(i, j) (the tests hold it to f32's bound itself).
+// 2^-24 * (|A| |B|)(i, j) (the tests hold it to f32's bound itself). An
+// infinity times a nonzero finite value gives an infinity there as in f32,
+// but two infinities in one term give NaN.
 //
 // Epilogue (GemmOptions): an optional bias vector of C's type added to every
 // row (BiasMode::PerColumn: n elements, bias[j] added to C(i, j)) or every

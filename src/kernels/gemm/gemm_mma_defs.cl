@@ -118,10 +118,25 @@ static_assert(MMA_THREADS <= 1024, "at most 1024 work-items");
 
 #if MMA_X3
 // f32 bits x as hi + lo, both tf32: hi = x rounded, lo = the rest rounded
-// (x - hi is exact in f32; lo keeps its leading 11 bits).
+// (x - hi is exact in f32; lo keeps its leading 11 bits). A finite x whose
+// rounding carries past the largest tf32 (|x| within 2^-11 of FLT_MAX) is
+// truncated instead, so that hi stays finite. An infinity or NaN is lo alone
+// (hi 0): the terms are lo hi, hi lo and hi hi, so it meets only the other
+// operand's hi, which is 0 only where that operand is (inf * 0 = NaN, as
+// f32's); split as hi it would meet the other's lo, 0 for every value that
+// tf32 holds exactly, and give NaN. Infinities in both operands of one term
+// still meet a 0 hi and give NaN, not inf (gemm.hpp says so).
 OPTUNE_FUNC void mma_x3_split(const uint x, uint* hi, uint* lo) {
-  *hi = optune_tf32(x);
-  *lo = optune_tf32(__float_as_uint(__uint_as_float(x) - __uint_as_float(*hi)));
+  const uint inf = 0x7f800000u;
+  if ((x & inf) == inf) {
+    *hi = 0u;
+    *lo = x;
+    return;
+  }
+  uint h = optune_tf32(x);
+  if ((h & inf) == inf) h = x & 0xffffe000u;
+  *hi = h;
+  *lo = optune_tf32(__float_as_uint(__uint_as_float(x) - __uint_as_float(h)));
 }
 // d += a b for f32 fragments a (4 words) and b (2 words) through three tf32
 // products, the small terms first: lo hi, hi lo, hi hi (lo lo, below f32's
