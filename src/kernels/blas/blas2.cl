@@ -47,7 +47,7 @@
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64 -DSB=64
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=128 -DSB=16
-// check-variant: -DTYPE=double -DREAL=double -DVW=2 -DSVW=2
+// check-variant: -DTYPE=double -DREAL=double -DVW=2 -DF64=1
 // check-variant: -DTYPE=float -DREAL=float -DVW=4
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=64 -DSB=16
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DSB=16

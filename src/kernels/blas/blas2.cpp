@@ -181,9 +181,8 @@ Defines Blas2Family::defines(const Params& p, const Blas2Problem& problem) const
   d.insert(d.end(), {{"WGS", std::to_string(p.at("WGS"))},
                      {"SB", std::to_string(p.at("SB"))},
                      {"VW", std::to_string(p.at("VW"))},  // one program for every path of the type
-                     // symv / hemv blocks: 16-byte packs of the real types
-                     {"SVW", problem.dtype == DType::F64 ? "2" : "4"},
-                     {"F64", problem.dtype == DType::F64 ? "1" : "0"}});  // (blas2_dense.cl's loop choices)
+                     // real f64: symv / hemv's 16-byte packs (SVW) and blas2_dense.cl's loops
+                     {"F64", problem.dtype == DType::F64 ? "1" : "0"}});
   return d;
 }
 

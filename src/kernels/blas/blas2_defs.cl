@@ -23,8 +23,12 @@
 #ifndef F64
 #define F64 0            // 1: TYPE is double (real f64)
 #endif
-#ifndef SVW
-#define SVW 4            // symv / hemv blocks with F_VEC: elements per load (16 bytes: 4 f32, 2 f64; 8: 4 f16)
+#ifndef SVW              // symv / hemv blocks with F_VEC: elements per load (16 bytes: 4 f32, 2 f64; 8: 4 f16)
+#if F64
+#define SVW 2
+#else
+#define SVW 4
+#endif
 #endif
 #ifndef VW
 #define VW 1             // dense gemv and ger: elements per access along the contiguous direction (real types)

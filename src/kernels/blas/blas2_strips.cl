@@ -4,7 +4,7 @@
 // too), after blas2_dense.cl.
 //
 // check-prepend: blas/blas_storage.cl blas/blas2_defs.cl blas/blas2_dense.cl
-// check-variant: -DTYPE=double -DREAL=double -DVW=2 -DSVW=2
+// check-variant: -DTYPE=double -DREAL=double -DVW=2 -DF64=1
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DHALF=1 -DWGS=128 -DSB=64
 
