@@ -747,8 +747,8 @@ TEST_P(GemmCandidateMma, F32AsThreeTf32Products) {
   for (float v : test::tf32_probe(test::force("mma"), GemmCompute::Default))
     ASSERT_EQ(v, float(test::kProbeK) * test::kProbeA);
   // An infinity stays infinite (its split is 0 + inf: no inf - inf, no inf
-  // times the other's lo of 0), and FLT_MAX, whose tf32 rounding would carry
-  // to infinity, stays finite.
+  // times the other's lo of 0), and FLT_MAX (whose tf32 rounding would carry
+  // to infinity; the split truncates) stays finite and whole.
   {
     const Queue& q = test::queue();
     constexpr std::int64_t m = 16, n = 64, k = 64;

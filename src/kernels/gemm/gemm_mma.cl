@@ -289,10 +289,7 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
                       lane);
       }
       if (ks == 0 && !MMA_COPIES_LATE) MMA_NEXT_TILE
-#pragma unroll
-      for (int i = 0; i < MMA_MI; ++i)
-#pragma unroll
-        for (int j = 0; j < MMA_NI; ++j) mma_step(acc[i][j], af[ks & 1][i], bf[ks & 1][j]);
+      MMA_PRODUCTS(acc, af[ks & 1], bf[ks & 1])
       if (ks == 0 && MMA_COPIES_LATE) MMA_NEXT_TILE
     }
   }
