@@ -138,7 +138,6 @@ OPTUNE_FUNC void mma_x3_split(const uint x, uint* hi, uint* lo) {
   *hi = inf ? 0u : h;
   *lo = inf ? x : l;
 }
-#endif
 
 // A warp's products of one k step: acc[i][j] += af[i] bf[j] over its MI x NI
 // fragments. With MMA_X3 each fragment is split once (MI A and NI B, not
@@ -146,12 +145,6 @@ OPTUNE_FUNC void mma_x3_split(const uint x, uint* hi, uint* lo) {
 // accumulators, the small terms first: lo hi, hi lo, hi hi (lo lo, below
 // f32's rounding, is left out), so consecutive mma.sync never wait on one
 // accumulator. The error is that of an f32 FMA loop's order, not tf32's.
-#define MMA_PRODUCTS(acc, af, bf) { \
-    _Pragma("unroll") for (int i_ = 0; i_ < MMA_MI; ++i_) \
-    _Pragma("unroll") for (int j_ = 0; j_ < MMA_NI; ++j_) mma_step((acc)[i_][j_], (af)[i_], (bf)[j_]); \
-  }
-#if MMA_X3
-#undef MMA_PRODUCTS
 #define MMA_PRODUCTS(acc, af, bf) { mma_x3_products(acc, af, bf); }
 OPTUNE_FUNC void mma_x3_products(float (*acc)[MMA_NI][4], const uint (*af)[4], const uint (*bf)[2]) {
   uint ah[MMA_MI][4], al[MMA_MI][4], bh[MMA_NI][2], bl[MMA_NI][2];
@@ -176,6 +169,11 @@ OPTUNE_FUNC void mma_x3_products(float (*acc)[MMA_NI][4], const uint (*af)[4], c
 #pragma unroll
     for (int j = 0; j < MMA_NI; ++j) optune_mma_tf32_1688(acc[i][j], ah[i], bh[j]);
 }
+#else
+#define MMA_PRODUCTS(acc, af, bf) { \
+    _Pragma("unroll") for (int i_ = 0; i_ < MMA_MI; ++i_) \
+    _Pragma("unroll") for (int j_ = 0; j_ < MMA_NI; ++j_) mma_step((acc)[i_][j_], (af)[i_], (bf)[j_]); \
+  }
 #endif
 
 // Byte offset of element e of row r in a tile of cpr chunks per row.
