@@ -483,10 +483,13 @@ TEST(CudaNvrtc, GemmMmaDescriptorProgramCompiles) {
                        {"STAGES", 4}, {"SWIZZLE_GROUP", 1}};
     std::vector<Params> ps{fam.fit({}, sm90_caps(), pr)};
     if (t != DType::BF16 && tc == t) ps.push_back(fam.complete(small, sm90_caps()));
-    // Split K: the raw partial products' program (MMA_RAW).
+    // Split K: the raw partial products' program (MMA_RAW, FUSE 0) and the
+    // ranges added in the kernel (MMA_FUSE).
     if (tc == t) {
       Params split = ps[0];
       split["SPLITK"] = 4;
+      ps.push_back(split);
+      split["FUSE"] = 1;
       ps.push_back(split);
     }
     for (const Params& p : ps) {

@@ -62,7 +62,7 @@ TEST(GemmMmaDescriptor, DefaultsRunOnSm80AndNewer) {
   }
   const Params d = fam().defaults(test::nvidia_caps(Backend::CUDA, 90));
   EXPECT_EQ(d, (Params{{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"STAGES", 3},
-                       {"SWIZZLE_GROUP", 8}, {"SPLITK", 0}, {"SK_FILL", 1}, {"SK_MINK", 256}}));
+                       {"SWIZZLE_GROUP", 8}, {"SPLITK", 0}, {"SK_FILL", 1}, {"SK_MINK", 256}, {"FUSE", 0}}));
   EXPECT_EQ(detail::GemmMmaFamily::smem_bytes(d), 48u * 1024u);
   EXPECT_EQ(why(kSmallTiles, test::nvidia_caps(Backend::CUDA, 80), f16(1, 1, 1)), "");
 }
@@ -734,10 +734,12 @@ TEST(GemmCandidateWgmma, ListsAndSharedOperandsGoElsewhere) {
 TEST_P(GemmCandidateMma, F32AsThreeTf32Products) {
   if (wgmma()) GTEST_SKIP() << "three tf32 products are the mma candidate's";
   const Params thin{{"BM", 16}, {"WM", 16}, {"BN", 64}, {"WN", 32}, {"BK", 16}, {"STAGES", 4}, {"SWIZZLE_GROUP", 1}};
-  Params split = thin;
-  split["SPLITK"] = 4;
+  Params split = thin, split_pass = thin;
+  split["SPLITK"] = 4, split["FUSE"] = 1;  // the ranges added in the kernel
+  split_pass["SPLITK"] = 3;                // by gemm_copy_back (FUSE 0, the default)
   int i = 0;
-  for (const Params* p : {&thin, static_cast<const Params*>(&split), &kSmallTf32})
+  for (const Params* p : {&thin, static_cast<const Params*>(&split), static_cast<const Params*>(&split_pass),
+                          &kSmallTf32})
     for (Layout l : {Layout::RowMajor, Layout::ColMajor})
       for (Transpose ta : {Transpose::No, Transpose::Yes})
         for (Transpose tb : {Transpose::No, Transpose::Yes})

@@ -332,13 +332,27 @@ TEST(GemmSplitK, MmaRuleAndPlan) {
   EXPECT_EQ(p->at("SPLITK"), 8);
   EXPECT_EQ(mfam.split(*p, f64).splits, 8);
   EXPECT_EQ(mfam.split(*p, f64).kspan, 512);
+  // FUSE 0 (the default): MMA_RAW and gemm_copy_back's pass; FUSE 1: one
+  // launch, the partials in scratch and one arrival ticket per tile.
+  EXPECT_EQ(p->at("FUSE"), 0);
   const auto n = mma.needs(*p, h100, f64);
   ASSERT_EQ(n.passes.size(), 1u);
   EXPECT_NE(n.passes[0].find("split K: sum of 8 ranges of 512"), std::string::npos) << n.passes[0];
   EXPECT_EQ(n.scratch[2], std::size_t(8) * 128 * 4096 * 8);
+  EXPECT_EQ(mfam.ticket_bytes(*p, f64), 0u);
   auto defs = defines_of(*p, f64);
   EXPECT_EQ(defs["MMA_RAW"], "1");
-  EXPECT_EQ(defs.count("SPLITK") + defs.count("SK_FILL") + defs.count("SK_MINK"), 0u);
+  EXPECT_EQ(defs["MMA_FUSE"], "0");
+  EXPECT_EQ(defs.count("SPLITK") + defs.count("SK_FILL") + defs.count("SK_MINK") + defs.count("FUSE"), 0u);
+  Params fused = *p;
+  fused["FUSE"] = 1;
+  const auto n1 = mma.needs(fused, h100, f64);
+  EXPECT_TRUE(n1.passes.empty());
+  EXPECT_EQ(n1.scratch[2], n.scratch[2]);
+  EXPECT_EQ(mfam.ticket_bytes(fused, f64), std::size_t(32) * 4);
+  defs = defines_of(fused, f64);
+  EXPECT_EQ(defs["MMA_RAW"], "0");
+  EXPECT_EQ(defs["MMA_FUSE"], "1");
 
   // f16 1024^3: 64 tiles -> 4; odd K: the last range is short, none empty.
   const detail::GemmProblem f16 = test::dense_problem(DType::F16, 1024, 1024, 1000);
@@ -355,6 +369,10 @@ TEST(GemmSplitK, MmaRuleAndPlan) {
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(mfam.split(*r, square).splits, 1);
   EXPECT_EQ(defines_of(*r, square)["MMA_RAW"], "0");
+  Params square_fused = *r;
+  square_fused["FUSE"] = 1;  // nothing to fuse without a split
+  EXPECT_EQ(defines_of(square_fused, square)["MMA_FUSE"], "0");
+  EXPECT_EQ(mfam.ticket_bytes(square_fused, square), 0u);
   EXPECT_TRUE(mma.needs(*r, h100, square).passes.empty());
   detail::GemmProblem listed = f64;
   listed.list = true, listed.batch = 2;
@@ -368,20 +386,24 @@ TEST(GemmSplitK, MmaRuleAndPlan) {
 
 // The mma candidate forced to split, against the reference (CUDA only; f64
 // on sm_90): every transpose pair, beta 0 over NaN and beta != 0, bias and
-// activation, a strided batch; operands 16-byte aligned, as mma needs.
+// activation, a strided batch; operands 16-byte aligned, as mma needs. Both
+// ways of adding the ranges (FUSE 1: in the kernel, whose every call after
+// the first counts on the tickets the last one left at zero; FUSE 0:
+// gemm_copy_back), with M and N not multiples of the tiles.
 TEST(GemmSplitK, MmaForcedSplitsOnTheGpu) {
   if (std::string why = test::why_not_cuda_sm80("gemm_mma's split"); !why.empty()) GTEST_SKIP() << why;
   const bool f64 = test::device().caps().compute_capability_major >= 9;
   for (DType t : {DType::F16, DType::F64}) {
     if (t == DType::F64 && !f64) continue;
     int i = 0;
+    for (std::int64_t fuse : {1, 0})
     for (std::int64_t s : {2, 4, 8}) {
       for (Transpose ta : {Transpose::No, Transpose::Yes}) {
         for (Transpose tb : {Transpose::No, Transpose::Yes}) {
           GemmCase c;
           c.dtype = t;
           c.trans_a = ta, c.trans_b = tb;
-          c.m = 40, c.n = 24, c.k = 200;  // multiples of 8: aligned rows either way
+          c.m = i % 2 ? 40 : 136, c.n = i % 2 ? 24 : 144, c.k = 200;  // multiples of 8: aligned rows either way
           c.alpha = 1.5;
           c.beta = i % 3 == 0 ? 0.0 : -0.5;
           if (i % 4 == 1) c.bias_mode = BiasMode::PerColumn, c.activation = Unary::Relu;
@@ -389,9 +411,10 @@ TEST(GemmSplitK, MmaForcedSplitsOnTheGpu) {
           ++i;
           // f64: the family's f64 shape (the defaults are f16's), so the
           // forced values are not replaced by the fallback.
-          const Params p = t == DType::F64 ? Params{{"BK", 16}, {"WN", 32}, {"SPLITK", s}} : Params{{"SPLITK", s}};
+          const Params p = t == DType::F64 ? Params{{"BK", 16}, {"WN", 32}, {"SPLITK", s}, {"FUSE", fuse}}
+                                           : Params{{"SPLITK", s}, {"FUSE", fuse}};
           const GemmForce f = test::force("mma", &p);
-          EXPECT_TRUE(ref::check_gemm(c, &f)) << ref::describe(c) << " SPLITK " << s;
+          EXPECT_TRUE(ref::check_gemm(c, &f)) << ref::describe(c) << " SPLITK " << s << " FUSE " << fuse;
         }
       }
     }

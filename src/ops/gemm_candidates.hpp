@@ -53,6 +53,11 @@ struct GemmLaunch {
   // epilogue) into `raw`; then copy_back. Lists are never split.
   Event in_place_split(KernelImpl& k, const Geometry& g, const std::shared_ptr<MemImpl>& raw, std::int64_t splits,
                        std::int64_t kspan) const;
+  // The same split as one launch whose groups write C themselves (gemm_mma's
+  // MMA_FUSE): the raw partials go to `part`, each tile's last range adds
+  // them, counting arrivals on `tickets` (zero before, zero after).
+  Event in_place_fused(KernelImpl& k, const Geometry& g, const MemImpl& part, const MemImpl& tickets,
+                       std::int64_t splits, std::int64_t kspan) const;
   // C = epilogue(the raw product in `raw`, rows x cols per matrix with ld
   // cols, or the sum of its `splits` partial products) through
   // gemm_helpers.cl's gemm_copy_back, after the launches before it.

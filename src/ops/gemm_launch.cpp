@@ -176,6 +176,14 @@ Event GemmLaunch::in_place_split(KernelImpl& k, const Geometry& g, const std::sh
   return copy_back(out, call.m, call.n, splits);
 }
 
+Event GemmLaunch::in_place_fused(KernelImpl& k, const Geometry& g, const MemImpl& part, const MemImpl& tickets,
+                                 std::int64_t splits, std::int64_t kspan) const {
+  return launch_in_place(*this, k, g,
+                         {ulong_arg(std::uint64_t(splits)), ulong_arg(std::uint64_t(kspan)), KernelArg::buffer(part),
+                          KernelArg::buffer(tickets)},
+                         call.a, call.b, false, wait, call.c, call.list, splits);
+}
+
 Event GemmLaunch::copy_back(const GemmOperand& raw, std::int64_t rows, std::int64_t cols, std::int64_t splits) const {
   const std::size_t tile = gemm_helper_tile(q.device().caps());
   KernelPtr k = compile_kernel(q, gemm_kernels::helper_program(problem, "gemm_copy_back", tile));

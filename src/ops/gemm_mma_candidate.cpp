@@ -12,7 +12,9 @@
 // runs. The routine prefers it where it would prefer the tiled kernel
 // (INDIRECT_MIN), which it replaces. Split K (SPLITK, resolved here where
 // it is 0, as the tiled candidate's): each product as ranges of K in one
-// launch, raw partial products into scratch, summed by gemm_copy_back.
+// launch, raw partial products into scratch, summed in range order by each
+// tile's last range to finish (FUSE 1: arrival tickets in the zero-kept
+// scratch slot) or by gemm_copy_back, a second launch (FUSE 0).
 #include "kernels/families.hpp"
 #include "ops/gemm_candidates.hpp"
 #include "runtime/scratch.hpp"
@@ -79,12 +81,12 @@ class MmaCandidate : public GemmCandidate {
     if (sp.splits <= 1) return n;
     n.scratch[2] = gemm_kernels::scratch_bytes(pr.m * sp.splits, pr.n, pr.dtype == DType::F64 ? 8 : 4, pr.batch,
                                                "split-K partial products");
-    n.passes.push_back(gemm_kernels::split_pass(sp));
+    if (!GemmMmaFamily::fused(p)) n.passes.push_back(gemm_kernels::split_pass(sp));
     return n;
   }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
     families::gemm_mma().kernel(q, p, pr);
-    if (families::gemm_mma().split(p, pr).splits > 1)
+    if (families::gemm_mma().split(p, pr).splits > 1 && !GemmMmaFamily::fused(p))
       compile_kernel(q, gemm_kernels::helper_program(pr, "gemm_copy_back", gemm_helper_tile(q.device().caps())));
   }
 
@@ -95,7 +97,10 @@ class MmaCandidate : public GemmCandidate {
     const gemm_kernels::KSplit sp = fam.split(p, l.problem);
     if (sp.splits <= 1)
       return l.in_place(*k, g, {KernelArg::scalar(std::uint64_t(1)), KernelArg::scalar(std::uint64_t(l.call.k))});
-    ScratchLease s = lease_scratch(l.q, {0, 0, needs(p, l.q.device().caps(), l.problem).scratch[2]});
+    std::array<std::size_t, kScratchSlots> bytes{0, 0, needs(p, l.q.device().caps(), l.problem).scratch[2]};
+    bytes[kTicketSlot] = fam.ticket_bytes(p, l.problem);
+    ScratchLease s = lease_scratch(l.q, bytes);
+    if (bytes[kTicketSlot]) return l.in_place_fused(*k, g, *s.slot[2], *s.slot[kTicketSlot], sp.splits, sp.kspan);
     return l.in_place_split(*k, g, s.slot[2], sp.splits, sp.kspan);
   }
 };

@@ -270,8 +270,14 @@ class GemmMmaFamily : public GemmTensorCoreFamily {
   static std::uint64_t smem_bytes(const Params& p, std::size_t elem = 2);
   // Split K (SPLITK as the candidate's fit resolved it through
   // resolve_split): ranges of whole BK stages; with more than one, the
-  // kernel writes raw partial products (MMA_RAW) that gemm_copy_back sums.
+  // kernel writes raw partial products that each tile's last range adds in
+  // the same launch (FUSE 1, MMA_FUSE) or gemm_copy_back sums (FUSE 0, MMA_RAW).
   gemm_kernels::KSplit split(const Params& p, const GemmProblem& problem) const;
+  // FUSE (0 where absent).
+  static bool fused(const Params& p);
+  // Bytes of arrival tickets a fused split needs (one uint per tile and
+  // product), else 0.
+  std::size_t ticket_bytes(const Params& p, const GemmProblem& problem) const;
   // Tiles times products, the automatic split's measure.
   static std::int64_t groups(const Params& p, const GemmProblem& problem);
 

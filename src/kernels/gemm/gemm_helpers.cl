@@ -94,8 +94,17 @@ void gemm_copy_back(const ulong M, const ulong N, const real alpha, const real b
   const ulong ci = i * ldc + j;
   const real old = beta_z == (real)0 ? (real)0 : GEMM_CLOAD(cp, ci);
   const __global EPI* pz = p + z * nsplit * p_stride + i * ldp + j;
-  real sum = pz[0];
-  for (ulong t = 1; t < nsplit; ++t) sum += pz[t * p_stride];
+  // Eight ranges' loads at a time (one wait on memory per eight, not per
+  // range), added in range order.
+  real sum = (real)0;
+  for (ulong t0 = 0; t0 < nsplit; t0 += 8) {
+    EPI v[8];
+#pragma unroll
+    for (int u = 0; u < 8; ++u) v[u] = t0 + u < nsplit ? pz[(t0 + u) * p_stride] : (EPI)0;
+#pragma unroll
+    for (int u = 0; u < 8; ++u)
+      if (t0 + u < nsplit) sum = t0 + u == 0 ? (real)v[u] : sum + (real)v[u];
+  }
   const real v = gemm_finish(sum, alpha_z, old, beta_z,
                              gemm_bias(flags, bias + bias_off, i, j), act_p0, act_p1);
   GEMM_CSTORE(v, cp, ci);

@@ -49,7 +49,16 @@
 // BK; the last range ends at K), and MMA_RAW = 1 stores its raw partial
 // product (EPI, no epilogue) as matrix z of the temporary c (ld ldc, one
 // matrix every c_stride), for gemm_copy_back to sum in range order and
-// finish. nsplit = 1, kspan = K: the plain product.
+// finish. With MMA_FUSE = 1 instead, c is C itself and two more arguments
+// follow: every range writes its raw partial into `part` (matrix zs of M x N,
+// dense), fences it and counts its arrival on the tile's ticket
+// (tickets[(z tiles + tile)], zero before the launch); the range that draws
+// nsplit - 1 reads the nsplit partials back from L2 (ld.global.cg, past the
+// L1 that may hold stale lines) in range order (deterministic, whatever order
+// the groups finished in), applies the epilogue and sets the ticket back to
+// 0, so the tickets (scratch slot 7, zeroed when allocated) are zero again
+// for the next call: one launch where MMA_RAW takes two.
+// nsplit = 1, kspan = K: the plain product.
 //
 // Launch: 1-D groups of MMA_THREADS work-items; grid (ceil(N/BN) groups,
 // ceil(M/BM), batch x nsplit) with z0 as in gemm_direct. Shared memory: MMA_SMEM_BYTES
@@ -79,6 +88,9 @@
 // check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DTRANS_A=1 -DTRANS_B=1 -DBM=64 -DBN=64 -DWM=32 -DWN=32
 // check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DMMA_RAW=1 -DWM=64 -DWN=32 -DBM=128 -DBN=128 -DBK=16
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DMMA_RAW=1 -DTRANS_B=1
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DBM=16 -DWM=16 -DBN=128 -DWN=32 -DSTAGES=4 -DMMA_FUSE=1
+// check-variant-cuda: -DMMA_TF32=1 -DMMA_X3=1 -DTRANS_B=1 -DMMA_FUSE=1 -DBM=16 -DWM=16 -DBN=128 -DWN=32 -DBK=16 -DSTAGES=4
+// check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DMMA_FUSE=1 -DWM=64 -DWN=32 -DBM=128 -DBN=128 -DBK=16
 
 #if OPTUNE_BACKEND_CUDA && MMA_ARCH_OK
 __kernel OPTUNE_WG_SIZE(MMA_THREADS, 1, 1)
@@ -88,7 +100,11 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
               __global MMA_OUT* c, const ulong c_off, const ulong ldc, const ulong c_stride,
               __global const CTYPE* restrict bias, const ulong bias_off,
               __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
-              const real act_p0, const real act_p1, const ulong nsplit, const ulong kspan) {
+              const real act_p0, const real act_p1, const ulong nsplit, const ulong kspan
+#if MMA_FUSE
+              , __global EPI* part, __global uint* tickets
+#endif
+              ) {
 #if MMA_SMEM_BYTES > 48 * 1024
   extern __shared__ uint4 mma_smem[];
 #else
@@ -300,25 +316,83 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
   // each fragment, columns 2t and 2t + 1, stored as one pair where both
   // lie inside C and the pair is aligned (ldc and c_off may be odd).
   const int g = lane >> 2, t4 = lane & 3;
-#pragma unroll
-  for (int i = 0; i < MMA_MI; ++i)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const ulong row = m0 + wm0 + i * 16 + h * 8 + g;
-      if (row >= M) continue;
-#pragma unroll
-      for (int j = 0; j < MMA_NI; ++j) {
-        const ulong col = n0 + wn0 + j * 8 + 2 * t4;
-        if (col >= N) continue;
+  // Runs its statements for each pair of the warp tile whose first element
+  // (row, col) lies inside C: the pair is acc[i][j][2h], acc[i][j][2h + 1].
+#define MMA_FOR_PAIRS(...) \
+  _Pragma("unroll") for (int i = 0; i < MMA_MI; ++i) \
+  _Pragma("unroll") for (int h = 0; h < 2; ++h) { \
+    const ulong row = m0 + wm0 + i * 16 + h * 8 + g; \
+    if (row >= M) continue; \
+    _Pragma("unroll") for (int j = 0; j < MMA_NI; ++j) { \
+      const ulong col = n0 + wn0 + j * 8 + 2 * t4; \
+      if (col >= N) continue; \
+      __VA_ARGS__ \
+    } \
+  }
+#define MMA_STORE_PAIR \
+  gemm_tc_store_pair(cp, ldc, N, row, col, (real)acc[i][j][2 * h], (real)acc[i][j][2 * h + 1], alpha_z, beta_z, \
+                     flags, biasp, act_p0, act_p1);
 #if MMA_RAW
-        cp[row * ldc + col] = (EPI)acc[i][j][2 * h];
-        if (col + 1 < N) cp[row * ldc + col + 1] = (EPI)acc[i][j][2 * h + 1];
+  MMA_FOR_PAIRS(cp[row * ldc + col] = (EPI)acc[i][j][2 * h];
+                if (col + 1 < N) cp[row * ldc + col + 1] = (EPI)acc[i][j][2 * h + 1];)
+#elif MMA_FUSE
+  MMA_FOR_PAIRS(__global EPI* pp = part + zs * (M * N) + row * N + col; pp[0] = (EPI)acc[i][j][2 * h];
+                if (col + 1 < N) pp[1] = (EPI)acc[i][j][2 * h + 1];)
 #else
-        gemm_tc_store_pair(cp, ldc, N, row, col, (real)acc[i][j][2 * h], (real)acc[i][j][2 * h + 1], alpha_z, beta_z,
-                           flags, biasp, act_p0, act_p1);
+  MMA_FOR_PAIRS(MMA_STORE_PAIR)
 #endif
-      }
+#if MMA_FUSE
+  // The tile's last range to arrive adds the partials (MMA_FUSE above): the
+  // fence makes this group's partial visible device-wide before its arrival
+  // is counted; the accumulators then hold the sum, range 0 first. The
+  // ticket drawn sits in the stages' first word (the stages may fill the
+  // 48 KiB of static shared memory; past the barrier no warp reads them).
+  const ulong tile = (z * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+  volatile uint* mma_ticket = (volatile uint*)mma_smem;
+  __threadfence();
+  __syncthreads();
+  if (tid == 0) *mma_ticket = atomicAdd(&tickets[tile], 1u);
+  __syncthreads();
+  if (*mma_ticket != (uint)(nsplit - 1)) return;
+  __threadfence();
+  // The ranges' loads go out MMA_RCH ranges at a time (thin warp tiles hold
+  // few values each: their loads would otherwise wait on L2 once per range).
+  const ulong mn = M * N;
+  for (ulong r0 = 0; r0 < nsplit; r0 += MMA_RCH) {
+    mma_acc v[MMA_RCH][MMA_MI][MMA_NI][4];
+#pragma unroll
+    for (int u = 0; u < MMA_RCH; ++u) {
+      const __global EPI* pr = part + (z * nsplit + r0 + u) * mn;
+#pragma unroll
+      for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const ulong row = m0 + wm0 + i * 16 + h * 8 + g;
+#pragma unroll
+          for (int j = 0; j < MMA_NI; ++j) {
+            const ulong col = n0 + wn0 + j * 8 + 2 * t4;
+            const bool in = r0 + u < nsplit && row < M && col < N;
+            v[u][i][j][2 * h] = in ? (mma_acc)__ldcg(pr + row * N + col) : (mma_acc)0;
+            v[u][i][j][2 * h + 1] = in && col + 1 < N ? (mma_acc)__ldcg(pr + row * N + col + 1) : (mma_acc)0;
+          }
+        }
     }
+#pragma unroll
+    for (int u = 0; u < MMA_RCH; ++u) {
+      if (r0 + u >= nsplit) break;
+#pragma unroll
+      for (int i = 0; i < MMA_MI; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_NI; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[i][j][e] = r0 + u ? acc[i][j][e] + v[u][i][j][e] : v[u][i][j][e];
+    }
+  }
+  MMA_FOR_PAIRS(MMA_STORE_PAIR)
+  if (tid == 0) atomicExch(&tickets[tile], 0u);  // an atomic: the other ranges counted on it
+#endif
+#undef MMA_FOR_PAIRS
+#undef MMA_STORE_PAIR
 #undef MMA_LOAD_TILE
 #undef MMA_COPIES
 #undef MMA_NEXT_TILE

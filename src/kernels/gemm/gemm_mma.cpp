@@ -64,6 +64,9 @@ std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities& caps) const
       {"SWIZZLE_GROUP", {1, 4, 8, 16}, 8, "tile rows (along M) visited together, for L2 reuse; 1: row by row"},
   };
   for (Parameter& sp : gemm_kernels::split_parameters(caps)) params.push_back(std::move(sp));
+  params.push_back({"FUSE", {0, 1}, 0,
+                    "split K: 1 the partials added by each tile's last range in the same kernel (arrival tickets), "
+                    "0 by gemm_copy_back, a second launch"});
   return params;
 }
 
@@ -157,8 +160,21 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
                      {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
   gemm_kernels::strip_split(d);
-  d.emplace_back("MMA_RAW", split(p, pr).splits > 1 ? "1" : "0");
+  std::erase_if(d, [](const auto& kv) { return kv.first == "FUSE"; });
+  const bool split_k = split(p, pr).splits > 1, fuse = split_k && fused(p);
+  d.emplace_back("MMA_RAW", split_k && !fuse ? "1" : "0");
+  d.emplace_back("MMA_FUSE", fuse ? "1" : "0");
   return d;
+}
+
+bool GemmMmaFamily::fused(const Params& p) {
+  const auto it = p.find("FUSE");
+  return it != p.end() && it->second != 0;
+}
+
+std::size_t GemmMmaFamily::ticket_bytes(const Params& p, const GemmProblem& pr) const {
+  if (split(p, pr).splits <= 1 || !fused(p)) return 0;
+  return std::size_t(groups(p, pr)) * sizeof(std::uint32_t);
 }
 
 Params GemmMmaFamily::fallback(const Capabilities& caps, const GemmProblem& pr) const {

@@ -41,6 +41,12 @@
 #ifndef MMA_RAW
 #define MMA_RAW 0        // 1: raw partial products (EPI) of a split K into the temporary c
 #endif
+#ifndef MMA_FUSE
+#define MMA_FUSE 0       // 1: split K, the partials added by each tile's last group (arrival tickets)
+#endif
+#if MMA_RAW && MMA_FUSE
+#error "MMA_RAW and MMA_FUSE are two ways of one split: set one"
+#endif
 #if MMA_RAW
 #define MMA_OUT EPI
 #else
@@ -63,6 +69,8 @@
 #define MMA_KSTEP (MMA_TF32 || MMA_F64 ? 8 : 16)     // K of one mma
 #define MMA_MI (WM / 16)                             // fragments per warp along M
 #define MMA_NI (WN / 8)                              // fragments per warp along N
+// MMA_FUSE: ranges whose partials a work-item loads at once (about 16 fragments' worth)
+#define MMA_RCH (MMA_MI * MMA_NI <= 4 ? 2 : 1)
 // Tiles as rows of their contiguous dimension: rows and 16-byte chunks per row.
 #define A_ROWS (TRANS_A ? BK : BM)
 #define A_CPR ((TRANS_A ? BM : BK) / MMA_CHUNK)
