@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|tune-items|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|ptx-loads|named|conv-tune|conv-implicit|ncu-detail|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|tune-items|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|ptx-loads|named|conv-tune|conv-implicit|ncu-detail|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|mma-fuse|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -1005,6 +1005,55 @@ PY
   done
 }
 
+# gemm_mma's split K with the ranges added in the kernel (FUSE 1) against the
+# second pass (FUSE 0), issue 18: every gemm_mma and gemm_copy_back launch's
+# duration under ncu for each product of MMA_FUSE_PRODUCTS (TYPE,M,N,K,TRANS),
+# then the fused kernel's warp stalls by SASS line (ncu's SourceCounters, one
+# launch, the source page as CSV in $OUT: where its ~10 us tail waits), then
+# the thin group under each value. Every ncu step is time-boxed (the fourteenth
+# session's unbounded source export overran its call).
+mma_fuse() {
+  local item t prod tr fuse n=0
+  for item in ${MMA_FUSE_PRODUCTS:-f16,16,4096,4096,NN f32,16,4096,4096,NT}; do
+    t=${item%%,*} prod=${item#*,} tr=${prod##*,} prod=${prod%,*} n=$((n + 1))
+    for fuse in 1 0; do
+      log "ncu launches: gemm_mma on $t $prod $tr FUSE=$fuse (cuda:0)"
+      OPTUNE_PARAMS="gemm_mma:FUSE=$fuse" timeout 120 ncu --metrics gpu__time_duration.sum,sm__cycles_active.avg,sm__cycles_elapsed.max \
+        --kernel-name regex:'gemm_mma|gemm_copy_back' --launch-skip 4 --launch-count 6 --csv ./build/gpu/optune bench gemm \
+        --gemm-product "$prod" --gemm-trans "$tr" --gemm-types "$t" --no-reference --runs 3 --copy-mib 64 --device cuda:0 \
+        >"$OUT/mma-fuse-launches-$n-$fuse.csv" 2>>"$LOGS/mma-fuse.log" || STATUS=1
+      python3 - "$OUT/mma-fuse-launches-$n-$fuse.csv" "$t $prod $tr FUSE=$fuse" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import csv, sys
+rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
+print(sys.argv[2])
+if len(rows) < 2:
+    print("  no kernel profiled"); sys.exit()
+h = rows[0]
+c = {k: h.index(k) for k in ("ID", "Kernel Name", "Metric Name", "Metric Value")}
+seen = {}
+for r in rows[1:]:
+    seen.setdefault(r[c["ID"]], [r[c["Kernel Name"]][:16], {}])[1][r[c["Metric Name"]]] = r[c["Metric Value"]]
+for i, (name, m) in seen.items():
+    print(f"  {i:>3} {name:16} {m.get('gpu__time_duration.sum', '?'):>10} ns, SM cycles active (mean) "
+          f"{m.get('sm__cycles_active.avg', '?')} of {m.get('sm__cycles_elapsed.max', '?')}")
+PY
+    done
+    log "ncu source counters: fused gemm_mma on $t $prod $tr"
+    OPTUNE_PARAMS="gemm_mma:FUSE=1" timeout 180 ncu --section SourceCounters --section WarpStateStats \
+      --kernel-name gemm_mma --launch-skip 4 --launch-count 1 -f -o "/tmp/mma-fuse-$n" ./build/gpu/optune bench gemm \
+      --gemm-product "$prod" --gemm-trans "$tr" --gemm-types "$t" --no-reference --runs 3 --copy-mib 64 --device cuda:0 \
+      >>"$LOGS/mma-fuse.log" 2>&1 || STATUS=1
+    timeout 120 ncu -i "/tmp/mma-fuse-$n.ncu-rep" --page source --csv --print-source sass \
+      >"$OUT/mma-fuse-sass-$n.csv" 2>>"$LOGS/mma-fuse.log" || STATUS=1
+    timeout 60 ncu -i "/tmp/mma-fuse-$n.ncu-rep" --page details >"$OUT/mma-fuse-details-$n.txt" 2>>"$LOGS/mma-fuse.log" ||
+      STATUS=1
+  done
+  for fuse in 1 0; do
+    OPTUNE_PARAMS="gemm_mma:FUSE=$fuse" BENCH_TAG=-mma-fuse$fuse BENCH_ON=cuda bench_both gemm --gemm-cases thin \
+      --gemm-types f32,f16 --runs 20 "$@"
+  done
+}
+
 # The thin rows (M = 16, 8, 1 along K; 16, 8 along N) with the compiler's
 # register cap on every program (OPTUNE_BUILD_OPTIONS: NVRTC --maxrregcount,
 # NVIDIA OpenCL -cl-nv-maxrregcount; THIN_REGS lists the caps, "none" for
@@ -1124,6 +1173,7 @@ case "$WHAT" in
   thin-profile) build && thin_profile ;;
   thin-fuse) build && thin_fuse "$@" ;;
   thin-regs) build && thin_regs "$@" ;;
+  mma-fuse) build && mma_fuse "$@" ;;
   splitk-sweep) build && splitk_sweep "$@" ;;
   startup) build && startup "$@" ;;
   launch-cost) build && launch_cost ;;
