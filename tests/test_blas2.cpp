@@ -467,13 +467,12 @@ TYPED_TEST(Blas2, SymmetricUpdates) {
 // (whole packs as one access) or not (lane by lane), rows and columns that
 // leave partial packs, x aligned or not, several slices fused or not (one
 // group size and pack width, so one program per type: PoCL compiles are slow;
-// f64 runs packs of 2, complex types packs of 1). ger's zero test both ways
-// on every device (GSEL 1 the select, 0 the branch: two programs per type).
+// f64 runs packs of 2, complex types packs of 1).
 namespace {
 const optune::detail::Params kDenseParams[] = {
-    {{"WGS", 64}, {"SB", 16}, {"TJ", 4}, {"CTJ", 2}, {"SLICES", 4}, {"FUSE", 1}, {"VW", 4}, {"RC", 8}, {"GSEL", 1}},
-    {{"WGS", 64}, {"SB", 16}, {"TJ", 8}, {"CTJ", 1}, {"SLICES", 2}, {"FUSE", 0}, {"VW", 4}, {"RC", 4}, {"GSEL", 1}},
-    {{"WGS", 64}, {"SB", 16}, {"TJ", 2}, {"CTJ", 4}, {"SLICES", 1}, {"FUSE", 1}, {"VW", 4}, {"RC", 1}, {"GSEL", 0}},
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 4}, {"CTJ", 2}, {"SLICES", 4}, {"FUSE", 1}, {"VW", 4}, {"RC", 8}},
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 8}, {"CTJ", 1}, {"SLICES", 2}, {"FUSE", 0}, {"VW", 4}, {"RC", 4}},
+    {{"WGS", 64}, {"SB", 16}, {"TJ", 2}, {"CTJ", 4}, {"SLICES", 1}, {"FUSE", 1}, {"VW", 4}, {"RC", 1}},
 };
 
 template <class T>

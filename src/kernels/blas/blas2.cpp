@@ -31,11 +31,6 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities& caps) const {
       {"FUSE", {0, 1}, 1,
        "dense gemv split in slices: the last group of a row block adds them (1), or a second pass does (0)"},
       {"RC", {1, 2, 4, 8, 16, 32}, 8, "dense ger: columns each work-item updates"},
-      // 1 on CPUs: PoCL 3.1 vectorises the select and not the branch (f32 ger
-      // 2048^2 on a 2-core EPYC: 4.5 -> 1.45 ms, 0.44x -> 1.19x CLBlast).
-      {"GSEL", {0, 1}, caps.type == DeviceType::CPU ? 1 : 0,
-       "dense ger: a column whose v_j is 0 keeps its values through a select, its packs stored (1), or is skipped "
-       "by a branch (0)"},
       // 0 everywhere: on the H100 (untuned) the strips read f32 symv at 0.10
       // of the copy ceiling, the blocks at 0.40.
       {"STRIP", {0, 256, 512, 1024, 2048, 4096}, 0,
@@ -186,7 +181,6 @@ Defines Blas2Family::defines(const Params& p, const Blas2Problem& problem) const
   d.insert(d.end(), {{"WGS", std::to_string(p.at("WGS"))},
                      {"SB", std::to_string(p.at("SB"))},
                      {"VW", std::to_string(p.at("VW"))},  // one program for every path of the type
-                     {"GER_SELECT", std::to_string(p.at("GSEL"))},
                      // real f64: symv / hemv's 16-byte packs (SVW) and blas2_dense.cl's loops
                      {"F64", problem.dtype == DType::F64 ? "1" : "0"}});
   return d;
