@@ -603,3 +603,119 @@ TEST(GemmThinDescriptor, Refusals) {
   // M = 32 under the GPU defaults: one block of 32 rows (36 x 4 registers).
   EXPECT_EQ(fam().fit(p, caps, test::dense_problem(DType::F32, 32, 4096, 4096)).at("MT"), 32);
 }
+
+// The products on the tensor cores (TC 1, gemm_thin_tc.cl) on an H100's
+// capabilities: where B is read along K and A stored M x K in 16-byte
+// packs, the fit takes WGX 32, the type's pack and MT 8 or 16; the split's
+// step is the group's warps times 4 packs of KU; elsewhere (B along N, A
+// stored K x M, odd leading dimensions, OpenCL, sm_80 for f32 and f64) TC
+// falls back to the scalar kernel, and check names each refusal.
+TEST(GemmThinDescriptor, TensorCoreFit) {
+  Capabilities caps = test::nvidia_caps(Backend::CUDA, 90);
+  caps.compute_units = 132, caps.max_threads_per_cu = 2048, caps.subgroups = true, caps.warp_size = 32;
+  caps.subgroup_sizes = {32};
+  const Params tc{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 2}, {"MT", 2}, {"VW", 1}, {"WGX", 8}, {"ALK", 2}};
+  const auto def = [](const detail::Defines& d, const std::string& k) {
+    for (const auto& [key, v] : d)
+      if (key == k) return v;
+    return std::string("(none)");
+  };
+  for (auto [dt, pack] : {std::pair{DType::F32, 4}, {DType::F64, 2}, {DType::F16, 8}, {DType::BF16, 8}})
+    for (std::int64_t m : {1, 8, 9, 16}) {
+      detail::GemmProblem pr = nk_problem(m, 4096, 4096);
+      pr.dtype = dt;
+      const Params p = fam().fit(tc, caps, pr);
+      EXPECT_EQ(p.at("TC"), 1);
+      EXPECT_EQ(p.at("WGX"), 32);
+      EXPECT_EQ(p.at("VW"), pack);
+      EXPECT_EQ(p.at("MT"), m <= 8 ? 8 : 16);
+      EXPECT_EQ(p.at("ALK"), 0);
+      EXPECT_EQ(fam().check(p, caps, pr), "");
+      EXPECT_EQ(def(fam().defines(p, pr), "TC"), "1");
+      const detail::ThinSplit s = fam().split(p, caps, pr);
+      EXPECT_EQ(s.kspan % (4 * 4 * pack * 2), 0);  // 4 warps, 4 lanes along K, KU 2 packs
+      const detail::Geometry g = fam().geometry(p, caps, pr);
+      EXPECT_EQ(g.local[0], 32u);
+      EXPECT_EQ(g.local[1], 4u);
+      EXPECT_EQ(g.global[0], 4096u / 32 * 32);  // 2 blocks of 16 columns a group
+    }
+  // Refusals: the fit falls back to the scalar kernel, check says why.
+  detail::GemmProblem pr = nk_problem(8, 4096, 4096);
+  Params forced = fam().fit(tc, caps, pr);
+  EXPECT_EQ(fam().fit(tc, caps, test::dense_problem(DType::F32, 8, 4096, 4096)).at("TC"), 0);  // B along N
+  EXPECT_EQ(fam().check(forced, caps, test::dense_problem(DType::F32, 8, 4096, 4096)),
+            "TC needs B read along K and A stored M x K");
+  detail::GemmProblem km = pr;
+  km.trans_a = true, km.lda = 8, km.align_a = 8;
+  EXPECT_EQ(fam().fit(tc, caps, km).at("TC"), 0);
+  detail::GemmProblem odd = pr;
+  odd.align_b = 2;
+  EXPECT_EQ(fam().fit(tc, caps, odd).at("TC"), 0);
+  EXPECT_EQ(fam().check(forced, caps, odd),
+            "TC needs A's and B's offsets, leading dimensions and batch strides in 16-byte packs");
+  Capabilities sm80 = test::nvidia_caps(Backend::CUDA, 80);
+  EXPECT_EQ(fam().fit(tc, sm80, pr).at("TC"), 0);
+  detail::GemmProblem h = pr;
+  h.dtype = DType::F16;
+  EXPECT_EQ(fam().fit(tc, sm80, h).at("TC"), 1);  // m16n8k16 from sm_80
+  Capabilities ocl = test::nvidia_caps(Backend::OpenCL, 90);
+  EXPECT_EQ(fam().fit(tc, ocl, pr).at("TC"), 0);
+  Params q = forced;
+  q["VW"] = 2;
+  EXPECT_EQ(fam().check(q, caps, pr), "TC needs WGX 32 and VW the type's 16-byte pack");
+  q = forced, q["MT"] = 4;
+  EXPECT_EQ(fam().check(q, caps, pr), "TC needs MT 8 or 16");
+  // The warps' fragments in local memory: 8 warps of 4 blocks of 16 columns
+  // and 16 rows of f64 sums are 64 KiB, so the fit halves the warps to 4.
+  Params big = tc;
+  big["WGY"] = 8, big["NJ"] = 4;
+  const Params fitted = fam().fit(big, caps, nk_problem(16, 4096, 4096));
+  EXPECT_EQ(fitted.at("TC"), 1);
+  EXPECT_EQ(fitted.at("WGY"), 4);
+}
+
+// The products on the tensor cores on the device (TC 1; CUDA, where the
+// fit keeps it): x W^T in row-major (thin M) and its thin-N twin, both
+// reading B along K and A stored M x K; f32 (as f64 products), f64, f16 and
+// bf16; thin sizes 1, 5, 8, 9 and 16 (MT 8 and 16, rows past M); odd N
+// (rows of B past the last block); K a multiple of the pack, with a tail
+// pack (leading dimensions padded to the pack) and shorter than a step;
+// unsplit with one warp, split with four warps and a second pass, split and
+// fused, and each step's loads issued before the last one's products (PF);
+// alpha, beta (NaN in C when 0), bias, activations and a strided batch.
+// Devices where TC does not apply skip (the descriptor test holds the
+// fallback).
+TEST(GemmThin, TensorCores) {
+  const Params one{{"TC", 1}, {"WGY", 1}, {"NJ", 1}, {"KU", 1}, {"SPLIT", 1}};
+  const Params four{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 2}, {"SPLIT", 3}};
+  const Params fused{{"TC", 1}, {"WGY", 2}, {"NJ", 4}, {"KU", 2}, {"SPLIT", 4}, {"FUSE", 1}, {"PF", 1}};
+  const Params automatic{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 1}, {"PF", 1}};
+  const GemmForce forces[] = {test::force("thin", &one), test::force("thin", &four), test::force("thin", &fused),
+                              test::force("thin", &automatic)};
+  const Capabilities& caps = test::device().caps();
+  if (fam().fit({{"TC", 1}}, caps, nk_problem(8, 4096, 4096)).at("TC") == 0)
+    GTEST_SKIP() << "the tensor-core path does not apply on this device";
+  const std::tuple<Unary, OpParams> acts[] = {{Unary::Copy, {}}, {Unary::Relu, {}}, {Unary::Gelu, {}}};
+  int i = 0;
+  for (DType t : {DType::F32, DType::F16, DType::BF16, DType::F64})
+    for (std::int64_t thin : {1, 5, 8, 9, 16})
+      for (std::size_t f = 0; f < std::size(forces); ++f, ++i) {
+        const std::int64_t k = i % 3 == 0 ? 1000 : i % 3 == 1 ? 1003 : 40;
+        GemmCase c = i % 2 ? thin_case(517, thin, k, 0) : thin_case(thin, 517, k, 0);
+        c.layout = Layout::RowMajor, c.trans_a = Transpose::No, c.trans_b = Transpose::Yes;
+        c.lda_extra = c.ldb_extra = (8 - k % 8) % 8 + (i % 4 == 1 ? 8 : 0);
+        c.a_off = c.b_off = i % 4 == 2 ? 16 : 0;
+        c.ldc_extra = i % 5, c.c_off = i % 3;
+        c.dtype = t;
+        if (t == DType::BF16) c.c_dtype = DType::F32;
+        if (t == DType::F16) c.accumulate = Accumulate::F32;
+        c.alpha = i % 3 ? 1.0 : -0.5;
+        c.beta = i % 4 == 0 ? 0.0 : 0.5;
+        c.bias_mode = i % 3 == 2 ? BiasMode::PerRow : i % 3 == 1 ? BiasMode::PerColumn : BiasMode::None;
+        std::tie(c.activation, c.activation_params) = acts[i % 3];
+        if (i % 7 == 3) c.batch = 3, c.mode = GemmCase::Mode::Strided, c.product_align = 16;
+        EXPECT_TRUE(ref::check_gemm(c, &forces[f]))
+            << "type " << int(t) << ", " << thin << " thin " << (i % 2 ? "columns" : "rows") << ", K " << k
+            << ", force " << f;
+      }
+}

@@ -8,7 +8,7 @@
 # (db-cuda.json, db-opencl.json: ship them under database/), and logs.tgz
 # with every log and tuning report.
 #
-#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|tune-items|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|ptx-loads|named|conv-tune|conv-implicit|ncu-detail|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|mma-fuse|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
+#   usage: bash scripts/gpu/run.sh [all|build|test|sanitize|tune|tune-items|bench|tune-bench|test-bench|python|thin-sweep|splitk-sweep|startup|launch-cost|diag|gemm-tc|tensor|conv|conv-bench|params-sweep|ptx-loads|named|conv-tune|conv-implicit|ncu-detail|kcontig-sweep|gemm-bench|tune-pairs|thin-tune|nk-sweep|f64-tune|thin-profile|thin-fuse|thin-regs|mma-fuse|thin-tc|verify|verify-python|final-a|final-b|blas|f64|f64-sweep|host-blas|blas-tri|blas-tri-sweep|blas3|blas-tests|blas-bench|profile|im2col|blas-half] [extra bench args]
 # `conv` runs the convolution tests on both back ends and `optune bench conv`
 # (conv-cuda.json, conv-opencl.json); `blas` the same for BLAS level 1
 # (blas-cuda.json, blas-opencl.json); `blas-tri` the triangular level-2 tests and
@@ -1152,6 +1152,56 @@ ncu_detail() {
   done
 }
 
+# The thin kernel's tensor-core path (gemm_thin TC 1, gemm_thin_tc.cl): its
+# tests on cuda:0 (and under compute-sanitizer memcheck), then the thin
+# products of THIN_TC_PRODUCTS (x W^T: B read along K) under the shipped
+# choice (with cuBLAS) and forced onto TC under each of THIN_TC_SETS
+# (gemm_thin parameters, ';' between sets), then ncu's kernel times of the
+# first set. Every step is time-boxed.
+thin_tc() {
+  local prods=${THIN_TC_PRODUCTS:-1,4096,4096,8,4096,4096,16,4096,4096} set cs
+  local sets=${THIN_TC_SETS:-TC=1,WGY=4,NJ=2,KU=2;TC=1,WGY=4,NJ=1,KU=2;TC=1,WGY=2,NJ=2,KU=4;TC=1,WGY=8,NJ=1,KU=2}
+  log "test_gemm_thin on cuda:0"
+  OPTUNE_DEVICE=cuda:0 timeout 300 ./build/gpu/tests/test_gemm_thin --gtest_filter="${THIN_TC_FILTER:-*}" \
+    >"$LOGS/thin-tc-tests.log" 2>&1 || STATUS=1
+  grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|error' "$LOGS/thin-tc-tests.log" | head -20 | tee -a "$OUT/summary.txt"
+  cs=$(sanitizer)
+  log "memcheck: test_gemm_thin TensorCores"
+  OPTUNE_DEVICE=cuda:0 timeout 200 "$cs" --tool memcheck --report-api-errors all --leak-check no \
+    ./build/gpu/tests/test_gemm_thin --gtest_filter='*TensorCores*' >"$LOGS/thin-tc-memcheck.log" 2>&1 || STATUS=1
+  grep -E 'ERROR SUMMARY|PASSED|FAILED' "$LOGS/thin-tc-memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
+  log "thin products, shipped choice (cuda:0)"
+  timeout 120 ./build/gpu/optune bench gemm --device cuda:0 --gemm-product "$prods" --gemm-trans NT \
+    --gemm-types "${THIN_TC_TYPES:-f32,f16}" --runs 20 "$@" 2>>"$LOGS/thin-tc.log" | tee -a "$LOGS/thin-tc-full.txt" |
+    grep -E '[0-9]x[0-9]' | sed 's|^|shipped |' | tee -a "$OUT/thin-tc.txt" "$OUT/summary.txt"
+  IFS=';' read -r -a list <<<"$sets"
+  for set in "${list[@]}"; do
+    OPTUNE_PARAMS="gemm_routine:KERNEL=4;gemm_thin:$set" timeout 120 ./build/gpu/optune bench gemm --device cuda:0 \
+      --gemm-product "$prods" --gemm-trans NT --gemm-types "${THIN_TC_TYPES:-f32,f16}" --runs 20 --no-reference "$@" \
+      2>>"$LOGS/thin-tc.log" | tee -a "$LOGS/thin-tc-full.txt" | grep -E '[0-9]x[0-9]' | sed "s|^|$set |" |
+      tee -a "$OUT/thin-tc.txt" "$OUT/summary.txt"
+  done
+  log "ncu: gemm_thin under ${list[0]}"
+  OPTUNE_PARAMS="gemm_routine:KERNEL=4;gemm_thin:${list[0]}" timeout 150 /usr/local/cuda/bin/ncu \
+    --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
+    --kernel-name regex:'gemm_thin' --launch-skip 2 --launch-count 8 --csv ./build/gpu/optune bench gemm \
+    --gemm-product "$prods" --gemm-trans NT --gemm-types "${THIN_TC_TYPES:-f32,f16}" --no-reference --runs 2 \
+    --copy-mib 64 --device cuda:0 >"$OUT/thin-tc-ncu.csv" 2>>"$LOGS/thin-tc.log" || STATUS=1
+  python3 - "$OUT/thin-tc-ncu.csv" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
+import csv, sys
+rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
+if len(rows) < 2:
+    print("  no kernel profiled"); sys.exit()
+h = rows[0]
+ki, gi, mi, vi, ii = (h.index(x) for x in ("Kernel Name", "Grid Size", "Metric Name", "Metric Value", "ID"))
+by = {}
+for r in rows[1:]:
+    by.setdefault((r[ii], r[ki][:24], r[gi]), {})[r[mi]] = r[vi]
+for (i, k, g), m in by.items():
+    print(f"  {i:>3} {k:24} {g:>14} " + " ".join(f"{n.split('__')[1][:22]}={v}" for n, v in sorted(m.items())))
+PY
+}
+
 case "$WHAT" in
   build) build ;;
   ncu-detail) build && ncu_detail ;;
@@ -1174,6 +1224,7 @@ case "$WHAT" in
   thin-fuse) build && thin_fuse "$@" ;;
   thin-regs) build && thin_regs "$@" ;;
   mma-fuse) build && mma_fuse "$@" ;;
+  thin-tc) build && thin_tc "$@" ;;
   splitk-sweep) build && splitk_sweep "$@" ;;
   startup) build && startup "$@" ;;
   launch-cost) build && launch_cost ;;

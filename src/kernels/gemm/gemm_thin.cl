@@ -55,11 +55,17 @@
 // their memory was allocated, are zero again for the next call); with FUSE
 // 0 by gemm_thin_reduce (below), a second pass.
 //
+// TC 1 (CUDA; B_KCONTIG 1 and A_KCONTIG 1): the products on the tensor
+// cores, both operands straight from global memory into mma.sync fragments,
+// the group's warps on the same 16 NJ columns and interleaved along K, their
+// fragments added in warp order through local memory (gemm_thin_tc.cl); the
+// split and the epilogue are the same.
+//
 // Grid: x = column blocks * WGX, y = (row blocks * nsplit) * WGY, z = the
 // products from z0; a group's row block, column block and split come from
 // its place in launch order, row blocks fastest (see the kernel).
 //
-// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl gemm/gemm_thin_steps.cl
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl gemm/gemm_thin_steps.cl gemm/gemm_thin_tc.cl
 // check-variant: -DB_KCONTIG=1 -DWGX=32 -DWGY=8 -DVW=4 -DKU=2 -DMT=8 -DAV=4 -DRR=4
 // check-variant: -DB_KCONTIG=1 -DA_KCONTIG=0 -DWGX=32 -DWGY=4 -DVW=2 -DNJ=2 -DKU=4 -DMT=4 -DAV=2 -DSG=1 -DOPTUNE_SUBGROUP_SIZE=32 -DFUSE=1
 // check-variant: -DB_KCONTIG=0 -DWGX=16 -DWGY=1 -DVW=8 -DNJ=2 -DKU=4 -DMT=2 -DAV=2 -DRR=2
@@ -77,6 +83,11 @@
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DVW=8 -DMT=1 -DAV=1 -DRR=1
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DVW=8 -DWGX=16 -DWGY=8 -DKU=1 -DMT=16 -DAV=8 -DRR=8
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DB_KCONTIG=0 -DA_KCONTIG=0 -DVW=4 -DMT=8 -DAV=4 -DRR=4
+// check-variant-cuda: -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=4 -DVW=4 -DNJ=2 -DKU=2 -DMT=16 -DAV=4
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=2 -DVW=8 -DKU=2 -DMT=8 -DAV=8 -DFUSE=1 -DPF=1
+// check-variant-cuda: -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=8 -DVW=4 -DNJ=1 -DKU=2 -DMT=8 -DAV=4 -DPF=1
+// check-variant-cuda: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=1 -DVW=2 -DNJ=2 -DKU=4 -DMT=16 -DAV=2
+// check-variant-cuda: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=4 -DVW=8 -DKU=1 -DMT=16 -DAV=8
 
 // C's element (i, j) through the epilogue (beta = 0 never reads C).
 OPTUNE_FUNC void thin_finish(__global CTYPE* cp, const ulong ldc, const uint flags, __global const CTYPE* biasp,
@@ -107,6 +118,9 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
                const real act_p0, const real act_p1, __global comp* restrict part, const ulong nsplit,
                const ulong kspan, __global uint* restrict tickets) {
   __local comp lm[RED_SIZE];
+#if TC && WGY > 1
+  __local tc_acc red_tc[TC_RED];
+#endif
 #if FUSE
   __local uint ticket;
 #endif
@@ -142,6 +156,63 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
   const ulong kb = s * kspan;
   const ulong ke = alpha_z == (real)0 ? kb : K < kb + kspan ? K : kb + kspan;
 
+#if TC
+  // The tensor cores' path (gemm_thin_tc.cl): fragments, not lanes' sums.
+  const int tq = tx % 4, tg = tx / 4;
+  tc_acc acc_tc[NJ][TC_NF][4] = {};  // CUDA C++: zeros
+  const int inner = nb + GCOLS <= N && r0 < M;
+#if PF
+  {
+    tc_pack bq[KU][NJ][2], aq[KU][TC_NF];
+    ulong kc = KFIRST;
+    if (kc < ke) TC_LOAD_AT(bq, aq, kc)
+    for (; kc < ke; kc += (ulong)KSTEP) {
+      const ulong kn = kc + (ulong)KSTEP;
+      tc_pack bn[KU][NJ][2], an[KU][TC_NF];
+      if (kn < ke) TC_LOAD_AT(bn, an, kn)
+      TC_USE(bq, aq)
+      if (kn < ke) {
+#pragma unroll
+        for (int u = 0; u < KU; ++u) {
+#pragma unroll
+          for (int q = 0; q < NJ; ++q) bq[u][q][0] = bn[u][q][0], bq[u][q][1] = bn[u][q][1];
+#pragma unroll
+          for (int f = 0; f < TC_NF; ++f) aq[u][f] = an[u][f];
+        }
+      }
+    }
+  }
+#else
+  for (ulong kc = KFIRST; kc < ke; kc += (ulong)KSTEP) {
+    tc_pack bq[KU][NJ][2], aq[KU][TC_NF];
+    TC_LOAD_AT(bq, aq, kc)
+    TC_USE(bq, aq)
+  }
+#endif
+#if WGY > 1
+  // The warps' fragments added in warp order.
+#pragma unroll
+  for (int q = 0; q < NJ; ++q)
+#pragma unroll
+    for (int f = 0; f < TC_NF; ++f)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) red_tc[(((ty * NJ + q) * TC_NF + f) * 4 + e) * 32 + tx] = acc_tc[q][f][e];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int o = tid; o < NJ * TC_NF * 128; o += WGS) {
+    tc_acc sum = red_tc[o];
+    for (int y = 1; y < WGY; ++y) sum += red_tc[y * (NJ * TC_NF * 128) + o];
+    const int l = o % 32, e = (o / 32) % 4, f = (o / 128) % TC_NF, q = o / (128 * TC_NF);
+    EMIT(TC_ROW(f, l, e), TC_COL(q, l, e), sum);
+  }
+#else
+#pragma unroll
+  for (int q = 0; q < NJ; ++q)
+#pragma unroll
+    for (int f = 0; f < TC_NF; ++f)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) EMIT(TC_ROW(f, tx, e), TC_COL(q, tx, e), acc_tc[q][f][e]);
+#endif
+#else  // !TC
 #if B_KCONTIG
   comp acc[MT][NJ];
 #else
@@ -280,6 +351,7 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
   }
 #endif
 #endif
+#endif  // TC
 #if FUSE
   // The tile's last group adds the splits' partial sums (FUSE above). The
   // fence makes this group's partials visible to every group before its

@@ -27,14 +27,41 @@ std::int64_t max_vw(const Capabilities& caps, const GemmProblem& pr) {
   return pr.dtype == DType::F64 ? 2 : pr.dtype == DType::F16 || pr.dtype == DType::BF16 ? 8 : 4;
 }
 
+bool tensor_cores(const Params& p) { return p.count("TC") && p.at("TC"); }
+
 // K per step of a group (the unit of the split's ranges), columns of C per
-// group.
+// group. With TC each of the WGY warps takes KU packs of 4 lanes along K, and
+// every warp NJ blocks of 16 columns (gemm_thin_tc.cl).
 std::int64_t step_of(const Params& p, bool kcontig) {
+  if (tensor_cores(p)) return p.at("WGY") * 4 * p.at("VW") * p.at("KU");
   return kcontig ? p.at("KU") * p.at("WGX") * p.at("VW") : p.at("KU") * p.at("WGY");
 }
 std::int64_t gcols_of(const Params& p, bool kcontig) {
+  if (tensor_cores(p)) return 16 * p.at("NJ");
   return kcontig ? p.at("WGY") * p.at("NJ") : p.at("WGX") * p.at("NJ") * p.at("VW");
 }
+
+// TC: the elements of a 16-byte pack, the accumulators' bytes (f64 for f32
+// and f64, f32 for 16-bit types) and the lowest compute capability (the f64
+// m16n8k8 of sm_90, or sm_80's m16n8k16).
+std::int64_t tc_pack(const GemmProblem& pr) {
+  return pr.dtype == DType::F64 ? 2 : pr.dtype == DType::F16 || pr.dtype == DType::BF16 ? 8 : 4;
+}
+std::size_t tc_acc_size(const GemmProblem& pr) {
+  return pr.dtype == DType::F16 || pr.dtype == DType::BF16 ? 4 : 8;
+}
+std::string tc_refusal(const Capabilities& caps, const GemmProblem& pr, const ThinView& v) {
+  const bool half = pr.dtype == DType::F16 || pr.dtype == DType::BF16;
+  if (pr.dtype != DType::F32 && pr.dtype != DType::F64 && !half) return "TC takes f32, f64, f16 and bf16";
+  if (caps.backend != Backend::CUDA || caps.compute_capability_major < (half ? 8 : 9))
+    return half ? "TC needs mma.sync (CUDA, compute capability 8.0)" : "TC needs f64 mma.sync m16n8k8 (CUDA, 9.0)";
+  if (!v.trans_b || v.trans_a) return "TC needs B read along K and A stored M x K";
+  if (v.align_a % tc_pack(pr) || v.align_b % tc_pack(pr))
+    return "TC needs A's and B's offsets, leading dimensions and batch strides in 16-byte packs";
+  return "";
+}
+// Static shared memory of a CUDA kernel.
+constexpr std::uint64_t kTcLocalLimit = 48 * 1024;
 
 // Local elements per row of C in one reduction round (0: one lane per
 // output). Counted with SG too: the kernel falls back to local memory where
@@ -62,6 +89,9 @@ std::int64_t staged_steps(const Params& p, bool kcontig) { return p.at(staged_ke
 // The reduction's round and, with A staged, A's chunk: MT rows of the
 // staged steps' K (along K each row padded by 4 elements, gemm_thin_steps.cl).
 std::uint64_t local_bytes(const Params& p, const GemmProblem& pr, bool kcontig) {
+  if (tensor_cores(p))  // the warps' fragments (WGY > 1) and the kernel's one-element round
+    return (p.at("WGY") > 1 ? std::uint64_t(p.at("WGY") * p.at("NJ") * (p.at("MT") / 8) * 128) * tc_acc_size(pr) : 0) +
+           comp_size(pr);
   const std::int64_t red = rounds_rows(p, pr, kcontig) * red_row(p, kcontig);
   const std::int64_t ach = staged_steps(p, kcontig) * step_of(p, kcontig);
   const std::int64_t chunk = ach == 0 ? 0 : (ach + (kcontig ? 4 : 0)) * p.at("MT");
@@ -85,8 +115,11 @@ std::int64_t tiles_of(const Params& p, const ThinView& v, std::int64_t batch) {
 bool prefetches(const Params& p, const ThinView& v) { return p.at("PF") && staged_steps(p, v.trans_b) == 0; }
 
 // Accumulators and loaded values of B per work-item (twice the loads with PF).
-std::int64_t registers(const Params& p, const ThinView& v) {
+std::int64_t registers(const Params& p, const ThinView& v, const GemmProblem& pr) {
   const std::int64_t mt = p.at("MT"), nj = p.at("NJ"), vw = p.at("VW"), ku = p.at("KU");
+  // TC, in 32-bit registers: 4 accumulators per fragment, 16-byte packs.
+  if (tensor_cores(p))
+    return nj * (mt / 8) * 4 * std::int64_t(tc_acc_size(pr) / 4) + ku * (2 * nj + mt / 8) * 4 * (p.at("PF") ? 2 : 1);
   const std::int64_t loads = ku * nj * vw * (prefetches(p, v) ? 2 : 1);
   return v.trans_b ? mt * nj + loads : mt * nj * vw + loads;
 }
@@ -171,6 +204,12 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
       {"PF", {0, 1}, 0,
        "1: each step's loads of B issued before the previous step's products (twice the registers for B; "
        "ignored where A is staged, AL > 0 along N)"},
+      {"TC",
+       caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 ? std::vector<std::int64_t>{0, 1}
+                                                                          : std::vector<std::int64_t>{0},
+       0,
+       "1: the products on the tensor cores, both operands straight into the fragments (CUDA; B read along K, A "
+       "stored M x K, 16-byte packs; f32 as f64 products; fit: WGX 32, VW the type's pack, MT 8 or 16)"},
       register_cap_parameter(caps),
   };
 }
@@ -181,6 +220,13 @@ std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, con
   if (!fits_thin(pr)) return "more than 16 thin rows where B is read along K, or more than 32";
   const std::int64_t wgx = p.at("WGX"), wgy = p.at("WGY"), vw = p.at("VW");
   if (std::string why = gemm_kernels::fits_group(caps, wgx, wgy); !why.empty()) return why;
+  if (tensor_cores(p)) {
+    if (std::string why = tc_refusal(caps, pr, v); !why.empty()) return why;
+    if (wgx != 32 || vw != tc_pack(pr)) return "TC needs WGX 32 and VW the type's 16-byte pack";
+    if (p.at("MT") != 8 && p.at("MT") != 16) return "TC needs MT 8 or 16";
+    if (p.at("ALK") || p.at("SG")) return "TC stages nothing in local memory and uses no sub-groups";
+    if (local_bytes(p, pr, true) > kTcLocalLimit) return "TC's fragments in local memory exceed 48 KiB";
+  }
   if (vw > max_vw(caps, pr)) return "VW exceeds the backend's widest pack for this type";
   if (v.align_b % vw) return "B's offset, leading dimension or batch stride is not a multiple of VW";
   const std::int64_t av = p.at("AV");
@@ -190,7 +236,7 @@ std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, con
     return v.trans_a ? "AV does not divide MT (A stored K x M)"
                      : v.trans_b ? "AV does not divide VW (A stored M x K, B read along K)"
                                  : "AV does not divide KU (A stored M x K, B read along N)";
-  if (registers(p, v) > 256) return "more than 256 accumulators and loaded values per work-item";
+  if (registers(p, v, pr) > 256) return "more than 256 accumulators and loaded values per work-item";
   if (p.at("SG") && reduction::subgroup_size(caps) != wgx) return "SG needs sub-groups of WGX lanes";
   if (p.at("ALK") && !v.trans_b) return "ALK stages A where B is read along K; here B is read along N (AL)";
   if (local_bytes(p, pr, v.trans_b) > local_limit(caps)) return "local memory exceeds the device's";
@@ -265,6 +311,7 @@ Defines GemmThinFamily::defines(const Params& p, const GemmProblem& pr) const {
   d.emplace_back("ALK", kcontig ? std::to_string(staged_steps(p, true)) : "0");
   d.emplace_back("PF", prefetches(p, view(pr)) ? "1" : "0");
   d.emplace_back("FUSE", std::to_string(p.at("FUSE")));
+  d.emplace_back("TC", std::to_string(p.at("TC")));
   d.emplace_back("B_KCONTIG", kcontig ? "1" : "0");
   d.emplace_back("A_KCONTIG", view(pr).trans_a ? "0" : "1");
   d.emplace_back("RR", std::to_string(rounds_rows(p, pr, kcontig)));
@@ -286,7 +333,7 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
     std::int64_t vw = std::min(p["VW"], max_vw(caps, pr));
     while (vw > 1 && v.align_b % vw) vw /= 2;
     p["VW"] = vw;
-    while (p["MT"] > 1 && registers(p, v) > 256) p["MT"] /= 2;  // M = 32 under wide packs (CPUs)
+    while (p["MT"] > 1 && registers(p, v, pr) > 256) p["MT"] /= 2;  // M = 32 under wide packs (CPUs)
     std::int64_t av = std::min(p["AV"], max_vw(caps, pr));
     while (av > 1 && (v.align_a % av || a_pack_span(p, v) % av)) av /= 2;
     p["AV"] = av;
@@ -294,6 +341,14 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
     if (!v.trans_b) p["ALK"] = 0;
     while (p["ALK"] > 0 && local_bytes(p, pr, v.trans_b) > local_limit(caps)) p["ALK"] /= 2;
     if (reduction::subgroup_size(caps) != p["WGX"]) p["SG"] = 0;
+    if (p["TC"] && !tc_refusal(caps, pr, v).empty()) p["TC"] = 0;
+    if (p["TC"]) {
+      p["WGX"] = 32, p["VW"] = p["AV"] = tc_pack(pr);
+      p["MT"] = v.m <= 8 ? 8 : 16;
+      p["ALK"] = p["SG"] = 0;
+      while (p["WGY"] > 1 && local_bytes(p, pr, true) > std::min<std::uint64_t>(kTcLocalLimit, local_limit(caps)))
+        p["WGY"] /= 2;
+    }
     // No split, nothing to fuse: the program without the tickets' code (whose
     // fence and barriers slowed an unsplit product on the H200).
     if (p["FUSE"] && split(p, caps, pr).splits <= 1) p["FUSE"] = 0;

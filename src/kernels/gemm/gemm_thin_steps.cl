@@ -56,15 +56,29 @@
 #ifndef FUSE
 #define FUSE 0           // 1: a split's partial sums added by the tile's last group (tickets), else by gemm_thin_reduce
 #endif
+#ifndef TC
+#define TC 0             // 1: the products on the tensor cores (CUDA; B read along K, A stored M x K: gemm_thin_tc.cl)
+#endif
 #if AL
 #undef PF
 #define PF 0
+#endif
+#if TC
+#undef AL
+#define AL 0
 #endif
 
 #define WGS (WGX * WGY)
 typedef COMP comp;
 
-#if B_KCONTIG
+#if TC
+// Every warp of the group takes the same NJ blocks of 16 columns of C, the
+// warps interleaved along K (gemm_thin_tc.cl).
+#define GCOLS (16 * NJ)
+#define KSTEP (WGY * 4 * VW * KU)
+#define KFIRST (kb + (ulong)ty * (4 * VW * KU))
+#define SPAN ((ulong)(4 * VW * KU))
+#elif B_KCONTIG
 #define GCOLS (WGY * NJ)        // columns of C per group
 #define KSTEP (WGX * VW * KU)   // K per step of the group
 #define KFIRST (kb + (ulong)tx * VW)                    // a lane's first K
@@ -106,7 +120,9 @@ typedef COMP comp;
 #endif
 
 // Local memory, in COMP elements: one round of the in-group reduction.
-#if B_KCONTIG && WGX > 1 && !USE_SG
+#if TC
+#define RED_SIZE 1
+#elif B_KCONTIG && WGX > 1 && !USE_SG
 #define RED_SIZE (RR * GCOLS * (WGX + 1))
 #elif !B_KCONTIG && WGY > 1
 #define RED_SIZE (RR * WGY * GCOLS)

@@ -1,0 +1,158 @@
+// gemm_thin_tc: the thin kernel's products on the tensor cores (TC 1; CUDA,
+// mma.sync), for B stored N x K (B_KCONTIG 1: the weights of x W^T) and A
+// stored M x K (A_KCONTIG 1). Both operands go from global memory straight
+// into the fragments' registers: no shared memory, no barrier in the K loop,
+// so the kernel streams B as the scalar path does, while the products, which
+// held that path's lanes at 8 and 16 rows (one load of A per pack of B and
+// row), cost a few mma.sync per pack.
+//
+// The wide operand is the mma's A (its m16 rows are 16 columns of C, rows of
+// B), the thin one its B (n8: 8 rows of A). Lane l of a warp is g = l / 4, t
+// = l % 4 in the PTX fragment layouts: it holds rows g and g + 8 of the
+// 16 x k tile and, of the k slots, t and t + 4 (16-bit types: pairs 2t and
+// 2t + 8). A product does not care which k a slot stands for, as long as
+// both fragments agree: lane t loads one 16-byte pack of VW elements of its
+// rows at k = kc + (4 u + t) VW, and the pack's elements are the slots of
+// consecutive mma.sync, so each lane's loads are whole 16-byte accesses and
+// the four lanes of a row read 64 consecutive bytes of it:
+//
+//   f32: VW 4, m16n8k8 in f64 (sm_90): x, y are slots t, t + 4 of the first
+//        mma, z, w of the second. Each f32 converts to f64 exactly and the
+//        products and sums are f64's: more accurate than f32 arithmetic,
+//        and the FP64 tensor cores' rate is far above what B's stream asks
+//        (16 rows: 64 of 128 multiply-adds per clock and multiprocessor on
+//        an H100);
+//   f64: VW 2, m16n8k8 f64, one mma per pack;
+//   f16 / bf16: VW 8, m16n8k16 into f32: the pack's words 0, 1 are the first
+//        mma's pairs 2t, 2t + 8, words 2, 3 the second's.
+//
+// A warp holds NJ blocks of 16 columns and MT / 8 fragments of 8 rows (MT 8
+// or 16), 4 accumulators each per lane, and loads KU packs along K of each
+// of its 2 NJ rows of B and MT / 8 rows of A per step before any product
+// (with PF, the next step's loads are issued before this step's products).
+// The group's WGY warps take the same columns and interleave along K (warp y
+// the y-th 4 VW KU of each step of WGY 4 VW KU); at the end they add their
+// fragments in warp order through local memory (deterministic) and the
+// kernel's EMIT writes C or the split's partial. Rows of A past M read row
+// M - 1 (AROW) and are never emitted; rows of B past N and K past the
+// range read zeros (checked loads, only in the steps at the edges).
+//
+// check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl gemm/gemm_thin_steps.cl
+#if TC
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
+#error "gemm_thin TC needs mma.sync (CUDA, compute capability 8.0 or newer)"
+#endif
+#if !B_KCONTIG || !A_KCONTIG || WGX != 32 || (MT != 8 && MT != 16)
+#error "gemm_thin TC: B read along K, A stored M x K, WGX 32 and MT 8 or 16"
+#endif
+
+#if HALF_STORAGE || BF16_STORAGE
+typedef uint4 tc_pack;    // 8 16-bit elements
+typedef float tc_acc;
+typedef uint tc_word;
+#define TC_VW 8
+#define TC_MMAS 2
+#if HALF_STORAGE
+#define TC_MMA(d, a, b) optune_mma_f16_16816(d, a, b)
+#else
+#define TC_MMA(d, a, b) optune_mma_bf16_16816(d, a, b)
+#endif
+#elif EPI_DOUBLE
+typedef double2 tc_pack;
+typedef double tc_acc;
+typedef double tc_word;
+#define TC_VW 2
+#define TC_MMAS 1
+#define TC_MMA(d, a, b) optune_mma_f64_1688(d, a, b)
+#else
+typedef float4 tc_pack;
+typedef double tc_acc;
+typedef double tc_word;
+#define TC_VW 4
+#define TC_MMAS 2
+#define TC_MMA(d, a, b) optune_mma_f64_1688(d, a, b)
+#endif
+#if (!HALF_STORAGE && !BF16_STORAGE) && __CUDA_ARCH__ < 900
+#error "gemm_thin TC for f32 and f64 needs mma.sync m16n8k8 f64 (compute capability 9.0)"
+#endif
+#if VW != TC_VW
+#error "gemm_thin TC: VW must be the type's 16-byte pack (8 for 16-bit types, 4 for f32, 2 for f64)"
+#endif
+
+#define TC_NF (MT / 8)                    // fragments of 8 rows of A
+#define TC_RED (WGY * NJ * TC_NF * 128)   // the warps' accumulators, in local memory
+
+// The pack of p at element e (a multiple of VW), of which the first `valid`
+// lie inside: one access, else element by element with zeros past the edge.
+OPTUNE_FUNC tc_pack tc_load_all(const __global TYPE* p, const ulong e) {
+  return *(const tc_pack*)(p + e);
+}
+OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long valid) {
+  if (valid >= VW) return tc_load_all(p, e);
+#if HALF_STORAGE || BF16_STORAGE
+  const __global unsigned short* h = (const __global unsigned short*)(p + e);
+  uint w[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+  for (int v = 0; v < 8; ++v)
+    if ((long)v < valid) w[v / 2] |= (uint)h[v] << (16 * (v % 2));
+  return make_uint4(w[0], w[1], w[2], w[3]);
+#elif EPI_DOUBLE
+  return make_double2(valid > 0 ? p[e] : 0.0, valid > 1 ? p[e + 1] : 0.0);
+#else
+  return make_float4(valid > 0 ? p[e] : 0.f, valid > 1 ? p[e + 1] : 0.f, valid > 2 ? p[e + 2] : 0.f,
+                     valid > 3 ? p[e + 3] : 0.f);
+#endif
+}
+
+// The two k slots of mma j in a pack: elements (words) 2j and 2j + 1.
+#if TC_MMAS == 2
+#define TC_LO(v, j) ((j) ? (v).z : (v).x)
+#define TC_HI(v, j) ((j) ? (v).w : (v).y)
+#else
+#define TC_LO(v, j) ((v).x)
+#define TC_HI(v, j) ((v).y)
+#endif
+
+// The loads of the warp's step at KV (its first K): KU packs of its 2 NJ
+// rows of B into BQ and of its MT / 8 rows of A into AQ, with tc_load_all
+// (ALL: the step lies inside) or checked.
+#define TC_LOAD(BQ, AQ, KV, ALL)                                                                            \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                          \
+    const ulong gk = (KV) + (ulong)((u * 4 + tq) * VW);                                                     \
+    _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                                          \
+    _Pragma("unroll") for (int h = 0; h < 2; ++h) {                                                         \
+      const ulong j = nb + (ulong)(16 * q + 8 * h + tg);                                                    \
+      BQ[u][q][h] = (ALL) ? tc_load_all(bp, j * ldb + gk) : tc_load(bp, j * ldb + gk, j < N ? INSIDE(gk, ke) : 0); \
+    }                                                                                                       \
+    _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {                                                     \
+      const ulong i = AROW(8 * f + tg);                                                                     \
+      AQ[u][f] = (ALL) ? tc_load_all(ap, i * lda + gk) : tc_load(ap, i * lda + gk, INSIDE(gk, ke));         \
+    }                                                                                                       \
+  }
+#define TC_LOAD_AT(BQ, AQ, KV)                      \
+  if (inner && (KV) + SPAN <= ke) {                 \
+    TC_LOAD(BQ, AQ, KV, 1)                          \
+  } else {                                          \
+    TC_LOAD(BQ, AQ, KV, 0)                          \
+  }
+// The step's products from BQ and AQ into acc_tc.
+#define TC_USE(BQ, AQ)                                                                                      \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u)                                                            \
+  _Pragma("unroll") for (int jm = 0; jm < TC_MMAS; ++jm) {                                                  \
+    tc_word bf[TC_NF][2];                                                                                   \
+    _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {                                                     \
+      bf[f][0] = (tc_word)TC_LO(AQ[u][f], jm);                                                              \
+      bf[f][1] = (tc_word)TC_HI(AQ[u][f], jm);                                                              \
+    }                                                                                                       \
+    _Pragma("unroll") for (int q = 0; q < NJ; ++q) {                                                        \
+      const tc_word af[4] = {(tc_word)TC_LO(BQ[u][q][0], jm), (tc_word)TC_LO(BQ[u][q][1], jm),              \
+                             (tc_word)TC_HI(BQ[u][q][0], jm), (tc_word)TC_HI(BQ[u][q][1], jm)};             \
+      _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) TC_MMA(acc_tc[q][f], af, bf[f]);                    \
+    }                                                                                                       \
+  }
+
+// Accumulator e of fragment (q, f) of lane l: row i of C (of A) and column j
+// (row of B), m16n8's layout.
+#define TC_ROW(f, l, e) (r0 + (ulong)(8 * (f) + 2 * ((l) % 4) + (e) % 2))
+#define TC_COL(q, l, e) (nb + (ulong)(16 * (q) + (l) / 4 + 8 * ((e) / 2)))
+#endif
