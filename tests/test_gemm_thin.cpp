@@ -642,6 +642,12 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
   // Refusals: the fit falls back to the scalar kernel, check says why.
   detail::GemmProblem pr = nk_problem(8, 4096, 4096);
   Params forced = fam().fit(tc, caps, pr);
+  // B's cache hints: a define of the tensor-core program only.
+  Params hinted = tc;
+  hinted["BHINT"] = 2;
+  EXPECT_EQ(def(fam().defines(fam().fit(hinted, caps, pr), pr), "BHINT"), "2");
+  EXPECT_EQ(fam().fit(hinted, caps, test::dense_problem(DType::F32, 8, 4096, 4096)).at("BHINT"), 0);
+  EXPECT_EQ(def(fam().defines(forced, pr), "BHINT"), "(none)");
   EXPECT_EQ(fam().fit(tc, caps, test::dense_problem(DType::F32, 8, 4096, 4096)).at("TC"), 0);  // B along N
   EXPECT_EQ(fam().check(forced, caps, test::dense_problem(DType::F32, 8, 4096, 4096)),
             "TC needs B read along K and A stored M x K");
@@ -681,15 +687,15 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
 // (rows of B past the last block); K a multiple of the pack, with a tail
 // pack (leading dimensions padded to the pack) and shorter than a step;
 // unsplit with one warp, split with four warps and a second pass, split and
-// fused, and each step's loads issued before the last one's products (PF);
-// alpha, beta (NaN in C when 0), bias, activations and a strided batch.
-// Devices where TC does not apply skip (the descriptor test holds the
-// fallback).
+// fused, each step's loads issued before the last one's products (PF), B's
+// loads with and without cache hints (BHINT); alpha, beta (NaN in C when 0),
+// bias, activations and a strided batch. Devices where TC does not apply
+// skip (the descriptor test holds the fallback).
 TEST(GemmThin, TensorCores) {
   const Params one{{"TC", 1}, {"WGY", 1}, {"NJ", 1}, {"KU", 1}, {"SPLIT", 1}};
-  const Params four{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 2}, {"SPLIT", 3}};
+  const Params four{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 2}, {"SPLIT", 3}, {"BHINT", 2}};
   const Params fused{{"TC", 1}, {"WGY", 2}, {"NJ", 4}, {"KU", 2}, {"SPLIT", 4}, {"FUSE", 1}, {"PF", 1}};
-  const Params automatic{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 1}, {"PF", 1}};
+  const Params automatic{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 1}, {"PF", 1}, {"BHINT", 1}};
   const GemmForce forces[] = {test::force("thin", &one), test::force("thin", &four), test::force("thin", &fused),
                               test::force("thin", &automatic)};
   const Capabilities& caps = test::device().caps();

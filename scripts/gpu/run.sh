@@ -1160,7 +1160,8 @@ ncu_detail() {
 # first set. Every step is time-boxed.
 thin_tc() {
   local prods=${THIN_TC_PRODUCTS:-1,4096,4096,8,4096,4096,16,4096,4096} set cs
-  local sets=${THIN_TC_SETS:-TC=1,WGY=4,NJ=2,KU=2;TC=1,WGY=4,NJ=1,KU=2;TC=1,WGY=2,NJ=2,KU=4;TC=1,WGY=8,NJ=1,KU=2}
+  local base=TC=1,WGY=4,NJ=2,KU=2,SPLIT=4,FUSE=1
+  local sets=${THIN_TC_SETS:-$base;$base,BHINT=1;$base,BHINT=2;TC=1,WGY=4,NJ=2,KU=4,SPLIT=4,FUSE=1,BHINT=1;TC=1,WGY=4,NJ=2,KU=2,SPLIT=2,FUSE=1;TC=1,WGY=4,NJ=2,KU=2,SPLIT=6,FUSE=1;TC=1,WGY=2,NJ=2,KU=2,SPLIT=4,FUSE=1;TC=1,WGY=4,NJ=1,KU=4,SPLIT=4,FUSE=1;$base,REGS=96}
   log "test_gemm_thin on cuda:0"
   OPTUNE_DEVICE=cuda:0 timeout 300 ./build/gpu/tests/test_gemm_thin --gtest_filter="${THIN_TC_FILTER:-*}" \
     >"$LOGS/thin-tc-tests.log" 2>&1 || STATUS=1

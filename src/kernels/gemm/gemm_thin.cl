@@ -85,7 +85,8 @@
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DB_KCONTIG=0 -DA_KCONTIG=0 -DVW=4 -DMT=8 -DAV=4 -DRR=4
 // check-variant-cuda: -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=4 -DVW=4 -DNJ=2 -DKU=2 -DMT=16 -DAV=4
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=2 -DVW=8 -DKU=2 -DMT=8 -DAV=8 -DFUSE=1 -DPF=1
-// check-variant-cuda: -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=8 -DVW=4 -DNJ=1 -DKU=2 -DMT=8 -DAV=4 -DPF=1
+// check-variant-cuda: -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=8 -DVW=4 -DNJ=1 -DKU=2 -DMT=8 -DAV=4 -DPF=1 -DBHINT=2
+// check-variant-cuda: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=2 -DVW=2 -DKU=2 -DMT=8 -DAV=2 -DBHINT=1
 // check-variant-cuda: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=1 -DVW=2 -DNJ=2 -DKU=4 -DMT=16 -DAV=2
 // check-variant-cuda: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=4 -DVW=8 -DKU=1 -DMT=16 -DAV=8
 

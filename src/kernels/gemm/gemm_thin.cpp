@@ -210,6 +210,10 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
        0,
        "1: the products on the tensor cores, both operands straight into the fragments (CUDA; B read along K, A "
        "stored M x K, 16-byte packs; f32 as f64 products; fit: WGX 32, VW the type's pack, MT 8 or 16)"},
+      {"BHINT",
+       caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 ? std::vector<std::int64_t>{0, 1, 2}
+                                                                          : std::vector<std::int64_t>{0},
+       0, "TC: B's loads as they are (0), with L2 fetching 256 bytes around a miss (1), and without an L1 line (2)"},
       register_cap_parameter(caps),
   };
 }
@@ -312,6 +316,7 @@ Defines GemmThinFamily::defines(const Params& p, const GemmProblem& pr) const {
   d.emplace_back("PF", prefetches(p, view(pr)) ? "1" : "0");
   d.emplace_back("FUSE", std::to_string(p.at("FUSE")));
   d.emplace_back("TC", std::to_string(p.at("TC")));
+  if (p.at("TC") && p.at("BHINT")) d.emplace_back("BHINT", std::to_string(p.at("BHINT")));
   d.emplace_back("B_KCONTIG", kcontig ? "1" : "0");
   d.emplace_back("A_KCONTIG", view(pr).trans_a ? "0" : "1");
   d.emplace_back("RR", std::to_string(rounds_rows(p, pr, kcontig)));
@@ -342,6 +347,7 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
     while (p["ALK"] > 0 && local_bytes(p, pr, v.trans_b) > local_limit(caps)) p["ALK"] /= 2;
     if (reduction::subgroup_size(caps) != p["WGX"]) p["SG"] = 0;
     if (p["TC"] && !tc_refusal(caps, pr, v).empty()) p["TC"] = 0;
+    if (!p["TC"]) p["BHINT"] = 0;  // the scalar path has no hinted loads
     if (p["TC"]) {
       p["WGX"] = 32, p["VW"] = p["AV"] = tc_pack(pr);
       p["MT"] = v.m <= 8 ? 8 : 16;

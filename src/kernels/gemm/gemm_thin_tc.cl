@@ -82,10 +82,31 @@ typedef double tc_word;
 #define TC_NF (MT / 8)                    // fragments of 8 rows of A
 #define TC_RED (WGY * NJ * TC_NF * 128)   // the warps' accumulators, in local memory
 
+#ifndef BHINT
+#define BHINT 0
+#endif
 // The pack of p at element e (a multiple of VW), of which the first `valid`
 // lie inside: one access, else element by element with zeros past the edge.
+// B's packs (tc_load_b_all) may carry cache hints (BHINT 1: L2 fetches 256
+// bytes around each miss, the four lanes of a row reading 64 of them; 2: the
+// same, and no L1 line kept for data read once).
 OPTUNE_FUNC tc_pack tc_load_all(const __global TYPE* p, const ulong e) {
   return *(const tc_pack*)(p + e);
+}
+OPTUNE_FUNC tc_pack tc_load_b_all(const __global TYPE* p, const ulong e) {
+#if BHINT
+  uint4 w;
+#if BHINT == 1
+  asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+#else
+  asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+#endif
+      : "=r"(w.x), "=r"(w.y), "=r"(w.z), "=r"(w.w)
+      : "l"(p + e));
+  return *(tc_pack*)&w;
+#else
+  return tc_load_all(p, e);
+#endif
 }
 OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long valid) {
   if (valid >= VW) return tc_load_all(p, e);
@@ -122,7 +143,7 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
     _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                                          \
     _Pragma("unroll") for (int h = 0; h < 2; ++h) {                                                         \
       const ulong j = nb + (ulong)(16 * q + 8 * h + tg);                                                    \
-      BQ[u][q][h] = (ALL) ? tc_load_all(bp, j * ldb + gk) : tc_load(bp, j * ldb + gk, j < N ? INSIDE(gk, ke) : 0); \
+      BQ[u][q][h] = (ALL) ? tc_load_b_all(bp, j * ldb + gk) : tc_load(bp, j * ldb + gk, j < N ? INSIDE(gk, ke) : 0); \
     }                                                                                                       \
     _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {                                                     \
       const ulong i = AROW(8 * f + tg);                                                                     \
