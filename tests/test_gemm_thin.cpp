@@ -607,9 +607,10 @@ TEST(GemmThinDescriptor, Refusals) {
 // The products on the tensor cores (TC 1, gemm_thin_tc.cl) on an H100's
 // capabilities: where B is read along K and A stored M x K in 16-byte
 // packs, the fit takes WGX 32, the type's pack and MT 8 or 16; the split's
-// step is the group's warps times 4 packs of KU; elsewhere (B along N, A
-// stored K x M, odd leading dimensions, OpenCL, sm_80 for f32 and f64) TC
-// falls back to the scalar kernel, and check names each refusal.
+// step is the group's warps times 4 packs of KU; B read along N takes f32
+// and f64 in blocks of 16 VW columns; elsewhere (B along N in f16, A stored
+// K x M, odd leading dimensions, OpenCL, sm_80 for f32 and f64) TC falls
+// back to the scalar kernel, and check names each refusal.
 TEST(GemmThinDescriptor, TensorCoreFit) {
   Capabilities caps = test::nvidia_caps(Backend::CUDA, 90);
   caps.compute_units = 132, caps.max_threads_per_cu = 2048, caps.subgroups = true, caps.warp_size = 32;
@@ -646,14 +647,26 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
   Params hinted = tc;
   hinted["BHINT"] = 2;
   EXPECT_EQ(def(fam().defines(fam().fit(hinted, caps, pr), pr), "BHINT"), "2");
-  EXPECT_EQ(fam().fit(hinted, caps, test::dense_problem(DType::F32, 8, 4096, 4096)).at("BHINT"), 0);
+  detail::GemmProblem h16 = test::dense_problem(DType::F16, 8, 4096, 4096);  // B along N: no TC for f16
+  EXPECT_EQ(fam().fit(hinted, caps, h16).at("BHINT"), 0);
   EXPECT_EQ(def(fam().defines(forced, pr), "BHINT"), "(none)");
-  EXPECT_EQ(fam().fit(tc, caps, test::dense_problem(DType::F32, 8, 4096, 4096)).at("TC"), 0);  // B along N
-  EXPECT_EQ(fam().check(forced, caps, test::dense_problem(DType::F32, 8, 4096, 4096)),
-            "TC needs B read along K and A stored M x K");
+  // B read along N: f32 and f64, blocks of 16 VW columns.
+  const detail::GemmProblem nn = test::dense_problem(DType::F32, 8, 4096, 4096);
+  const Params along_n = fam().fit(tc, caps, nn);
+  EXPECT_EQ(along_n.at("TC"), 1);
+  EXPECT_EQ(fam().geometry(along_n, caps, nn).global[0], 4096u / (16 * 2 * 4) * 32);
+  EXPECT_EQ(fam().split(along_n, caps, nn).kspan % (4 * 4 * 4 * 2), 0);
+  EXPECT_EQ(def(fam().defines(along_n, nn), "B_KCONTIG"), "0");
+  detail::GemmProblem nn16 = nn;
+  nn16.dtype = DType::F16;
+  EXPECT_EQ(fam().fit(tc, caps, nn16).at("TC"), 0);
+  Params forced16 = forced;
+  forced16["VW"] = forced16["AV"] = 8;
+  EXPECT_EQ(fam().check(forced16, caps, nn16), "TC reads B along N in f32 and f64 only");
   detail::GemmProblem km = pr;
   km.trans_a = true, km.lda = 8, km.align_a = 8;
   EXPECT_EQ(fam().fit(tc, caps, km).at("TC"), 0);
+  EXPECT_EQ(fam().check(forced, caps, km), "TC needs A stored M x K");
   detail::GemmProblem odd = pr;
   odd.align_b = 2;
   EXPECT_EQ(fam().fit(tc, caps, odd).at("TC"), 0);
@@ -682,8 +695,9 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
 
 // The products on the tensor cores on the device (TC 1; CUDA, where the
 // fit keeps it): x W^T in row-major (thin M) and its thin-N twin, both
-// reading B along K and A stored M x K; f32 (as f64 products), f64, f16 and
-// bf16; thin sizes 1, 5, 8, 9 and 16 (MT 8 and 16, rows past M); odd N
+// reading B along K, and NN (thin M) and TT (thin N), reading B along N,
+// all with the kernel's A stored M x K; f32 (as f64 products), f64, f16 and
+// bf16 (along K only); thin sizes 1, 5, 8, 9 and 16 (MT 8 and 16, rows past M); odd N
 // (rows of B past the last block); K a multiple of the pack, with a tail
 // pack (leading dimensions padded to the pack) and shorter than a step;
 // unsplit with one warp, split with four warps and a second pass, split and
@@ -702,26 +716,42 @@ TEST(GemmThin, TensorCores) {
   if (fam().fit({{"TC", 1}}, caps, nk_problem(8, 4096, 4096)).at("TC") == 0)
     GTEST_SKIP() << "the tensor-core path does not apply on this device";
   const std::tuple<Unary, OpParams> acts[] = {{Unary::Copy, {}}, {Unary::Relu, {}}, {Unary::Gelu, {}}};
+  // Row-major: NT with thin M or thin N (B read along K); NN with thin M and
+  // TT with thin N (B read along N: f32 and f64).
+  struct Form {
+    Transpose ta, tb;
+    bool thin_n, along_n;
+  };
+  const Form forms[] = {{Transpose::No, Transpose::Yes, false, false},
+                        {Transpose::No, Transpose::Yes, true, false},
+                        {Transpose::No, Transpose::No, false, true},
+                        {Transpose::Yes, Transpose::Yes, true, true}};
   int i = 0;
-  for (DType t : {DType::F32, DType::F16, DType::BF16, DType::F64})
-    for (std::int64_t thin : {1, 5, 8, 9, 16})
-      for (std::size_t f = 0; f < std::size(forces); ++f, ++i) {
-        const std::int64_t k = i % 3 == 0 ? 1000 : i % 3 == 1 ? 1003 : 40;
-        GemmCase c = i % 2 ? thin_case(517, thin, k, 0) : thin_case(thin, 517, k, 0);
-        c.layout = Layout::RowMajor, c.trans_a = Transpose::No, c.trans_b = Transpose::Yes;
-        c.lda_extra = c.ldb_extra = (8 - k % 8) % 8 + (i % 4 == 1 ? 8 : 0);
-        c.a_off = c.b_off = i % 4 == 2 ? 16 : 0;
-        c.ldc_extra = i % 5, c.c_off = i % 3;
-        c.dtype = t;
-        if (t == DType::BF16) c.c_dtype = DType::F32;
-        if (t == DType::F16) c.accumulate = Accumulate::F32;
-        c.alpha = i % 3 ? 1.0 : -0.5;
-        c.beta = i % 4 == 0 ? 0.0 : 0.5;
-        c.bias_mode = i % 3 == 2 ? BiasMode::PerRow : i % 3 == 1 ? BiasMode::PerColumn : BiasMode::None;
-        std::tie(c.activation, c.activation_params) = acts[i % 3];
-        if (i % 7 == 3) c.batch = 3, c.mode = GemmCase::Mode::Strided, c.product_align = 16;
-        EXPECT_TRUE(ref::check_gemm(c, &forces[f]))
-            << "type " << int(t) << ", " << thin << " thin " << (i % 2 ? "columns" : "rows") << ", K " << k
-            << ", force " << f;
-      }
+  for (const Form& form : forms)
+    for (DType t : {DType::F32, DType::F16, DType::BF16, DType::F64})
+      for (std::int64_t thin : {1, 5, 8, 9, 16})
+        for (std::size_t f = 0; f < std::size(forces); ++f, ++i) {
+          if (form.along_n && (t == DType::F16 || t == DType::BF16)) continue;
+          const std::int64_t k = i % 3 == 0 ? 1000 : i % 3 == 1 ? 1003 : 40;
+          GemmCase c = form.thin_n ? thin_case(517, thin, k, 0) : thin_case(thin, 517, k, 0);
+          c.layout = Layout::RowMajor, c.trans_a = form.ta, c.trans_b = form.tb;
+          // Stored rows padded to a multiple of 8 elements (16-byte packs), 8 more at times.
+          const std::int64_t a_row = c.trans_a == Transpose::Yes ? c.m : c.k;
+          const std::int64_t b_row = c.trans_b == Transpose::Yes ? c.k : c.n;
+          c.lda_extra = (8 - a_row % 8) % 8 + (i % 4 == 1 ? 8 : 0);
+          c.ldb_extra = (8 - b_row % 8) % 8 + (i % 4 == 1 ? 8 : 0);
+          c.a_off = c.b_off = i % 4 == 2 ? 16 : 0;
+          c.ldc_extra = i % 5, c.c_off = i % 3;
+          c.dtype = t;
+          if (t == DType::BF16) c.c_dtype = DType::F32;
+          if (t == DType::F16) c.accumulate = Accumulate::F32;
+          c.alpha = i % 3 ? 1.0 : -0.5;
+          c.beta = i % 4 == 0 ? 0.0 : 0.5;
+          c.bias_mode = i % 3 == 2 ? BiasMode::PerRow : i % 3 == 1 ? BiasMode::PerColumn : BiasMode::None;
+          std::tie(c.activation, c.activation_params) = acts[i % 3];
+          if (i % 7 == 3) c.batch = 3, c.mode = GemmCase::Mode::Strided, c.product_align = 16;
+          EXPECT_TRUE(ref::check_gemm(c, &forces[f]))
+              << "type " << int(t) << ", " << thin << " thin " << (form.thin_n ? "columns" : "rows") << ", B "
+              << (form.along_n ? "along N" : "along K") << ", K " << k << ", force " << f;
+        }
 }

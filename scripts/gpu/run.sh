@@ -1154,14 +1154,16 @@ ncu_detail() {
 
 # The thin kernel's tensor-core path (gemm_thin TC 1, gemm_thin_tc.cl): its
 # tests on cuda:0 (and under compute-sanitizer memcheck), then the thin
-# products of THIN_TC_PRODUCTS (x W^T: B read along K) under the shipped
+# products of THIN_TC_PRODUCTS with the transposes THIN_TC_TRANS (NT, x W^T:
+# B read along K; NN: along N) under the shipped
 # choice (with cuBLAS) and forced onto TC under each of THIN_TC_SETS
 # (gemm_thin parameters, ';' between sets), then ncu's kernel times of the
 # first set. Every step is time-boxed.
 thin_tc() {
-  local prods=${THIN_TC_PRODUCTS:-1,4096,4096,8,4096,4096,16,4096,4096} set cs
+  local prods=${THIN_TC_PRODUCTS:-1,4096,4096,8,4096,4096,16,4096,4096,8,4096,4096,16,4096,4096} set cs
+  local trans=${THIN_TC_TRANS:-NT,NT,NT,NN,NN}
   local base=TC=1,WGY=4,NJ=2,KU=2,SPLIT=4,FUSE=1
-  local sets=${THIN_TC_SETS:-$base;$base,BHINT=1;$base,BHINT=2;TC=1,WGY=4,NJ=2,KU=4,SPLIT=4,FUSE=1,BHINT=1;TC=1,WGY=4,NJ=2,KU=2,SPLIT=2,FUSE=1;TC=1,WGY=4,NJ=2,KU=2,SPLIT=6,FUSE=1;TC=1,WGY=2,NJ=2,KU=2,SPLIT=4,FUSE=1;TC=1,WGY=4,NJ=1,KU=4,SPLIT=4,FUSE=1;$base,REGS=96}
+  local sets=${THIN_TC_SETS:-$base;$base,BHINT=1;$base,BHINT=2;TC=1,WGY=4,NJ=2,KU=4,SPLIT=4,FUSE=1,BHINT=1;TC=1,WGY=4,NJ=2,KU=2,SPLIT=2,FUSE=1;TC=1,WGY=4,NJ=2,KU=2,SPLIT=6,FUSE=1;TC=1,WGY=2,NJ=2,KU=2,SPLIT=4,FUSE=1;TC=1,WGY=4,NJ=1,KU=4,SPLIT=4,FUSE=1;$base,REGS=96;TC=1,WGY=4,NJ=1,KU=1,SPLIT=4,FUSE=1;TC=1,WGY=4,NJ=1,KU=2,SPLIT=4,FUSE=1}
   log "test_gemm_thin on cuda:0"
   OPTUNE_DEVICE=cuda:0 timeout 300 ./build/gpu/tests/test_gemm_thin --gtest_filter="${THIN_TC_FILTER:-*}" \
     >"$LOGS/thin-tc-tests.log" 2>&1 || STATUS=1
@@ -1172,13 +1174,13 @@ thin_tc() {
     ./build/gpu/tests/test_gemm_thin --gtest_filter='*TensorCores*' >"$LOGS/thin-tc-memcheck.log" 2>&1 || STATUS=1
   grep -E 'ERROR SUMMARY|PASSED|FAILED' "$LOGS/thin-tc-memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
   log "thin products, shipped choice (cuda:0)"
-  timeout 120 ./build/gpu/optune bench gemm --device cuda:0 --gemm-product "$prods" --gemm-trans NT \
+  timeout 120 ./build/gpu/optune bench gemm --device cuda:0 --gemm-product "$prods" --gemm-trans "$trans" \
     --gemm-types "${THIN_TC_TYPES:-f32,f16}" --runs 20 "$@" 2>>"$LOGS/thin-tc.log" | tee -a "$LOGS/thin-tc-full.txt" |
     grep -E '[0-9]x[0-9]' | sed 's|^|shipped |' | tee -a "$OUT/thin-tc.txt" "$OUT/summary.txt"
   IFS=';' read -r -a list <<<"$sets"
   for set in "${list[@]}"; do
     OPTUNE_PARAMS="gemm_routine:KERNEL=4;gemm_thin:$set" timeout 120 ./build/gpu/optune bench gemm --device cuda:0 \
-      --gemm-product "$prods" --gemm-trans NT --gemm-types "${THIN_TC_TYPES:-f32,f16}" --runs 20 --no-reference "$@" \
+      --gemm-product "$prods" --gemm-trans "$trans" --gemm-types "${THIN_TC_TYPES:-f32,f16}" --runs 20 --no-reference "$@" \
       2>>"$LOGS/thin-tc.log" | tee -a "$LOGS/thin-tc-full.txt" | grep -E '[0-9]x[0-9]' | sed "s|^|$set |" |
       tee -a "$OUT/thin-tc.txt" "$OUT/summary.txt"
   done
@@ -1186,7 +1188,7 @@ thin_tc() {
   OPTUNE_PARAMS="gemm_routine:KERNEL=4;gemm_thin:${list[0]}" timeout 150 /usr/local/cuda/bin/ncu \
     --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
     --kernel-name regex:'gemm_thin' --launch-skip 2 --launch-count 8 --csv ./build/gpu/optune bench gemm \
-    --gemm-product "$prods" --gemm-trans NT --gemm-types "${THIN_TC_TYPES:-f32,f16}" --no-reference --runs 2 \
+    --gemm-product "$prods" --gemm-trans "$trans" --gemm-types "${THIN_TC_TYPES:-f32,f16}" --no-reference --runs 2 \
     --copy-mib 64 --device cuda:0 >"$OUT/thin-tc-ncu.csv" 2>>"$LOGS/thin-tc.log" || STATUS=1
   python3 - "$OUT/thin-tc-ncu.csv" <<'PY' 2>&1 | tee -a "$OUT/summary.txt"
 import csv, sys

@@ -55,9 +55,10 @@
 // their memory was allocated, are zero again for the next call); with FUSE
 // 0 by gemm_thin_reduce (below), a second pass.
 //
-// TC 1 (CUDA; B_KCONTIG 1 and A_KCONTIG 1): the products on the tensor
-// cores, both operands straight from global memory into mma.sync fragments,
-// the group's warps on the same 16 NJ columns and interleaved along K, their
+// TC 1 (CUDA; A_KCONTIG 1, and B either way in f32 and f64, along K in f16
+// and bf16): the products on the tensor cores, both operands straight from
+// global memory into mma.sync fragments, the group's warps on the same
+// columns (16 NJ, or 16 NJ VW where B is read along N) and interleaved along K, their
 // fragments added in warp order through local memory (gemm_thin_tc.cl); the
 // split and the epilogue are the same.
 //
@@ -89,6 +90,8 @@
 // check-variant-cuda: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=2 -DVW=2 -DKU=2 -DMT=8 -DAV=2 -DBHINT=1
 // check-variant-cuda: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=1 -DVW=2 -DNJ=2 -DKU=4 -DMT=16 -DAV=2
 // check-variant-cuda: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DTC=1 -DWGX=32 -DWGY=4 -DVW=8 -DKU=1 -DMT=16 -DAV=8
+// check-variant-cuda: -DB_KCONTIG=0 -DTC=1 -DWGX=32 -DWGY=4 -DVW=4 -DNJ=1 -DKU=1 -DMT=16 -DAV=4 -DBHINT=1
+// check-variant-cuda: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=0 -DTC=1 -DWGX=32 -DWGY=2 -DVW=2 -DNJ=2 -DKU=2 -DMT=8 -DAV=2 -DPF=1 -DFUSE=1
 
 // C's element (i, j) through the epilogue (beta = 0 never reads C).
 OPTUNE_FUNC void thin_finish(__global CTYPE* cp, const ulong ldc, const uint flags, __global const CTYPE* biasp,
@@ -160,32 +163,33 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
 #if TC
   // The tensor cores' path (gemm_thin_tc.cl): fragments, not lanes' sums.
   const int tq = tx % 4, tg = tx / 4;
-  tc_acc acc_tc[NJ][TC_NF][4] = {};  // CUDA C++: zeros
+  tc_acc acc_tc[TC_NB][TC_NF][4] = {};  // CUDA C++: zeros
   const int inner = nb + GCOLS <= N && r0 < M;
 #if PF
   {
-    tc_pack bq[KU][NJ][2], aq[KU][TC_NF];
+    TC_BQ_DECL(bq);
+    tc_pack aq[KU][TC_NF];
     ulong kc = KFIRST;
     if (kc < ke) TC_LOAD_AT(bq, aq, kc)
     for (; kc < ke; kc += (ulong)KSTEP) {
       const ulong kn = kc + (ulong)KSTEP;
-      tc_pack bn[KU][NJ][2], an[KU][TC_NF];
+      TC_BQ_DECL(bn);
+      tc_pack an[KU][TC_NF];
       if (kn < ke) TC_LOAD_AT(bn, an, kn)
       TC_USE(bq, aq)
       if (kn < ke) {
+        TC_BQ_COPY(bq, bn)
 #pragma unroll
-        for (int u = 0; u < KU; ++u) {
-#pragma unroll
-          for (int q = 0; q < NJ; ++q) bq[u][q][0] = bn[u][q][0], bq[u][q][1] = bn[u][q][1];
+        for (int u = 0; u < KU; ++u)
 #pragma unroll
           for (int f = 0; f < TC_NF; ++f) aq[u][f] = an[u][f];
-        }
       }
     }
   }
 #else
   for (ulong kc = KFIRST; kc < ke; kc += (ulong)KSTEP) {
-    tc_pack bq[KU][NJ][2], aq[KU][TC_NF];
+    TC_BQ_DECL(bq);
+    tc_pack aq[KU][TC_NF];
     TC_LOAD_AT(bq, aq, kc)
     TC_USE(bq, aq)
   }
@@ -193,21 +197,21 @@ void gemm_thin(const ulong M, const ulong N, const ulong K, const real alpha, co
 #if WGY > 1
   // The warps' fragments added in warp order.
 #pragma unroll
-  for (int q = 0; q < NJ; ++q)
+  for (int q = 0; q < TC_NB; ++q)
 #pragma unroll
     for (int f = 0; f < TC_NF; ++f)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) red_tc[(((ty * NJ + q) * TC_NF + f) * 4 + e) * 32 + tx] = acc_tc[q][f][e];
+      for (int e = 0; e < 4; ++e) red_tc[(((ty * TC_NB + q) * TC_NF + f) * 4 + e) * 32 + tx] = acc_tc[q][f][e];
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int o = tid; o < NJ * TC_NF * 128; o += WGS) {
+  for (int o = tid; o < TC_NB * TC_NF * 128; o += WGS) {
     tc_acc sum = red_tc[o];
-    for (int y = 1; y < WGY; ++y) sum += red_tc[y * (NJ * TC_NF * 128) + o];
+    for (int y = 1; y < WGY; ++y) sum += red_tc[y * (TC_NB * TC_NF * 128) + o];
     const int l = o % 32, e = (o / 32) % 4, f = (o / 128) % TC_NF, q = o / (128 * TC_NF);
     EMIT(TC_ROW(f, l, e), TC_COL(q, l, e), sum);
   }
 #else
 #pragma unroll
-  for (int q = 0; q < NJ; ++q)
+  for (int q = 0; q < TC_NB; ++q)
 #pragma unroll
     for (int f = 0; f < TC_NF; ++f)
 #pragma unroll

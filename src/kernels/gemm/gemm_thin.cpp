@@ -31,13 +31,14 @@ bool tensor_cores(const Params& p) { return p.count("TC") && p.at("TC"); }
 
 // K per step of a group (the unit of the split's ranges), columns of C per
 // group. With TC each of the WGY warps takes KU packs of 4 lanes along K, and
-// every warp NJ blocks of 16 columns (gemm_thin_tc.cl).
+// every warp NJ blocks of 16 columns, 16 VW where B is read along N
+// (gemm_thin_tc.cl).
 std::int64_t step_of(const Params& p, bool kcontig) {
   if (tensor_cores(p)) return p.at("WGY") * 4 * p.at("VW") * p.at("KU");
   return kcontig ? p.at("KU") * p.at("WGX") * p.at("VW") : p.at("KU") * p.at("WGY");
 }
 std::int64_t gcols_of(const Params& p, bool kcontig) {
-  if (tensor_cores(p)) return 16 * p.at("NJ");
+  if (tensor_cores(p)) return 16 * p.at("NJ") * (kcontig ? 1 : p.at("VW"));
   return kcontig ? p.at("WGY") * p.at("NJ") : p.at("WGX") * p.at("NJ") * p.at("VW");
 }
 
@@ -55,7 +56,8 @@ std::string tc_refusal(const Capabilities& caps, const GemmProblem& pr, const Th
   if (pr.dtype != DType::F32 && pr.dtype != DType::F64 && !half) return "TC takes f32, f64, f16 and bf16";
   if (caps.backend != Backend::CUDA || caps.compute_capability_major < (half ? 8 : 9))
     return half ? "TC needs mma.sync (CUDA, compute capability 8.0)" : "TC needs f64 mma.sync m16n8k8 (CUDA, 9.0)";
-  if (!v.trans_b || v.trans_a) return "TC needs B read along K and A stored M x K";
+  if (v.trans_a) return "TC needs A stored M x K";
+  if (!v.trans_b && half) return "TC reads B along N in f32 and f64 only";
   if (v.align_a % tc_pack(pr) || v.align_b % tc_pack(pr))
     return "TC needs A's and B's offsets, leading dimensions and batch strides in 16-byte packs";
   return "";
@@ -88,9 +90,15 @@ std::int64_t staged_steps(const Params& p, bool kcontig) { return p.at(staged_ke
 
 // The reduction's round and, with A staged, A's chunk: MT rows of the
 // staged steps' K (along K each row padded by 4 elements, gemm_thin_steps.cl).
+// TC: fragments of 16 columns per warp (VW of them per block where B is read
+// along N).
+std::int64_t tc_blocks(const Params& p, bool kcontig) { return p.at("NJ") * (kcontig ? 1 : p.at("VW")); }
+
 std::uint64_t local_bytes(const Params& p, const GemmProblem& pr, bool kcontig) {
   if (tensor_cores(p))  // the warps' fragments (WGY > 1) and the kernel's one-element round
-    return (p.at("WGY") > 1 ? std::uint64_t(p.at("WGY") * p.at("NJ") * (p.at("MT") / 8) * 128) * tc_acc_size(pr) : 0) +
+    return (p.at("WGY") > 1 ? std::uint64_t(p.at("WGY") * tc_blocks(p, kcontig) * (p.at("MT") / 8) * 128) *
+                                  tc_acc_size(pr)
+                            : 0) +
            comp_size(pr);
   const std::int64_t red = rounds_rows(p, pr, kcontig) * red_row(p, kcontig);
   const std::int64_t ach = staged_steps(p, kcontig) * step_of(p, kcontig);
@@ -101,6 +109,7 @@ std::uint64_t local_bytes(const Params& p, const GemmProblem& pr, bool kcontig) 
 // What a pack of A must divide: MT where A is stored K x M (packs along M),
 // else the lane's consecutive K: VW (B read along K) or KU rows (along N).
 std::int64_t a_pack_span(const Params& p, const ThinView& v) {
+  if (tensor_cores(p)) return p.at("VW");  // TC: A's packs are B's, along K
   return v.trans_a ? p.at("MT") : v.trans_b ? p.at("VW") : p.at("KU");
 }
 
@@ -118,8 +127,10 @@ bool prefetches(const Params& p, const ThinView& v) { return p.at("PF") && stage
 std::int64_t registers(const Params& p, const ThinView& v, const GemmProblem& pr) {
   const std::int64_t mt = p.at("MT"), nj = p.at("NJ"), vw = p.at("VW"), ku = p.at("KU");
   // TC, in 32-bit registers: 4 accumulators per fragment, 16-byte packs.
+  // (B along N: 2 VW packs of B per pack of A and block.)
   if (tensor_cores(p))
-    return nj * (mt / 8) * 4 * std::int64_t(tc_acc_size(pr) / 4) + ku * (2 * nj + mt / 8) * 4 * (p.at("PF") ? 2 : 1);
+    return tc_blocks(p, v.trans_b) * (mt / 8) * 4 * std::int64_t(tc_acc_size(pr) / 4) +
+           ku * ((v.trans_b ? 2 : 2 * vw) * nj + mt / 8) * 4 * (p.at("PF") ? 2 : 1);
   const std::int64_t loads = ku * nj * vw * (prefetches(p, v) ? 2 : 1);
   return v.trans_b ? mt * nj + loads : mt * nj * vw + loads;
 }
@@ -208,8 +219,9 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
        caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 ? std::vector<std::int64_t>{0, 1}
                                                                           : std::vector<std::int64_t>{0},
        0,
-       "1: the products on the tensor cores, both operands straight into the fragments (CUDA; B read along K, A "
-       "stored M x K, 16-byte packs; f32 as f64 products; fit: WGX 32, VW the type's pack, MT 8 or 16)"},
+       "1: the products on the tensor cores, both operands straight into the fragments (CUDA; A stored M x K, B "
+       "either way (along N: f32 and f64), 16-byte packs; f32 as f64 products; fit: WGX 32, VW the type's pack, MT 8 "
+       "or 16)"},
       {"BHINT",
        caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 ? std::vector<std::int64_t>{0, 1, 2}
                                                                           : std::vector<std::int64_t>{0},
@@ -229,7 +241,7 @@ std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, con
     if (wgx != 32 || vw != tc_pack(pr)) return "TC needs WGX 32 and VW the type's 16-byte pack";
     if (p.at("MT") != 8 && p.at("MT") != 16) return "TC needs MT 8 or 16";
     if (p.at("ALK") || p.at("SG")) return "TC stages nothing in local memory and uses no sub-groups";
-    if (local_bytes(p, pr, true) > kTcLocalLimit) return "TC's fragments in local memory exceed 48 KiB";
+    if (local_bytes(p, pr, v.trans_b) > kTcLocalLimit) return "TC's fragments in local memory exceed 48 KiB";
   }
   if (vw > max_vw(caps, pr)) return "VW exceeds the backend's widest pack for this type";
   if (v.align_b % vw) return "B's offset, leading dimension or batch stride is not a multiple of VW";
@@ -352,7 +364,7 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
       p["WGX"] = 32, p["VW"] = p["AV"] = tc_pack(pr);
       p["MT"] = v.m <= 8 ? 8 : 16;
       p["ALK"] = p["SG"] = 0;
-      while (p["WGY"] > 1 && local_bytes(p, pr, true) > std::min<std::uint64_t>(kTcLocalLimit, local_limit(caps)))
+      while (p["WGY"] > 1 && local_bytes(p, pr, v.trans_b) > std::min<std::uint64_t>(kTcLocalLimit, local_limit(caps)))
         p["WGY"] /= 2;
     }
     // No split, nothing to fuse: the program without the tickets' code (whose

@@ -72,9 +72,13 @@
 typedef COMP comp;
 
 #if TC
-// Every warp of the group takes the same NJ blocks of 16 columns of C, the
-// warps interleaved along K (gemm_thin_tc.cl).
+// Every warp of the group takes the same NJ blocks of 16 columns of C (16 VW
+// where B is read along N), the warps interleaved along K (gemm_thin_tc.cl).
+#if B_KCONTIG
 #define GCOLS (16 * NJ)
+#else
+#define GCOLS (16 * NJ * VW)
+#endif
 #define KSTEP (WGY * 4 * VW * KU)
 #define KFIRST (kb + (ulong)ty * (4 * VW * KU))
 #define SPAN ((ulong)(4 * VW * KU))

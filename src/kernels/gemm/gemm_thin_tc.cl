@@ -30,6 +30,16 @@
 // or 16), 4 accumulators each per lane, and loads KU packs along K of each
 // of its 2 NJ rows of B and MT / 8 rows of A per step before any product
 // (with PF, the next step's loads are issued before this step's products).
+//
+// B stored K x N (B_KCONTIG 0; f32 and f64): B's packs lie along N, so a
+// pack's VW elements are one k of VW columns. Lane (g, t) loads, for each k
+// slot pair of an mma (slots t and t + 4: k = ka + 2s and ka + 2s + 1, where
+// ka = kc + (4 u + t) VW is the k of its pack of A, as above), the packs at
+// columns nb + VW g and nb + 8 VW + VW g; element j of the four packs is
+// the fragment of mma j, whose 16 rows are the columns nb + VW g' + j and nb
+// + 8 VW + VW g' + j (g' = 0..7). So a warp's block is 16 VW columns, NJ of
+// them, VW fragments each, and the 8 lanes of a row of the fragment read 8
+// VW consecutive columns of one row of B (128 bytes).
 // The group's WGY warps take the same columns and interleave along K (warp y
 // the y-th 4 VW KU of each step of WGY 4 VW KU); at the end they add their
 // fragments in warp order through local memory (deterministic) and the
@@ -42,8 +52,11 @@
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
 #error "gemm_thin TC needs mma.sync (CUDA, compute capability 8.0 or newer)"
 #endif
-#if !B_KCONTIG || !A_KCONTIG || WGX != 32 || (MT != 8 && MT != 16)
-#error "gemm_thin TC: B read along K, A stored M x K, WGX 32 and MT 8 or 16"
+#if !A_KCONTIG || WGX != 32 || (MT != 8 && MT != 16)
+#error "gemm_thin TC: A stored M x K, WGX 32 and MT 8 or 16"
+#endif
+#if !B_KCONTIG && (HALF_STORAGE || BF16_STORAGE)
+#error "gemm_thin TC reads B along N in f32 and f64 only"
 #endif
 
 #if HALF_STORAGE || BF16_STORAGE
@@ -80,7 +93,18 @@ typedef double tc_word;
 #endif
 
 #define TC_NF (MT / 8)                    // fragments of 8 rows of A
-#define TC_RED (WGY * NJ * TC_NF * 128)   // the warps' accumulators, in local memory
+#if B_KCONTIG
+#define TC_NB NJ                          // fragments of 16 columns of C per warp
+#else
+#define TC_NB (NJ * VW)
+#endif
+#define TC_RED (WGY * TC_NB * TC_NF * 128)  // the warps' accumulators, in local memory
+// Element j of a pack (B along N: the column of mma j).
+#if EPI_DOUBLE
+#define TC_ELEM(v, j) ((j) ? (v).y : (v).x)
+#else
+#define TC_ELEM(v, j) ((j) == 0 ? (v).x : (j) == 1 ? (v).y : (j) == 2 ? (v).z : (v).w)
+#endif
 
 #ifndef BHINT
 #define BHINT 0
@@ -134,6 +158,18 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
 #define TC_HI(v, j) ((v).y)
 #endif
 
+// The thin operand's fragments of mma J from its packs AQ[U][f] (both layouts).
+#define TC_BFRAGS(BF, AQ, U, J)                              \
+  tc_word BF[TC_NF][2];                                      \
+  _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {        \
+    BF[f][0] = (tc_word)TC_LO(AQ[U][f], J);                  \
+    BF[f][1] = (tc_word)TC_HI(AQ[U][f], J);                  \
+  }
+#if B_KCONTIG
+#define TC_BQ_DECL(name) tc_pack name[KU][NJ][2]
+#define TC_BQ_COPY(DST, SRC)                                                    \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u)                                \
+  _Pragma("unroll") for (int q = 0; q < NJ; ++q) DST[u][q][0] = SRC[u][q][0], DST[u][q][1] = SRC[u][q][1];
 // The loads of the warp's step at KV (its first K): KU packs of its 2 NJ
 // rows of B into BQ and of its MT / 8 rows of A into AQ, with tc_load_all
 // (ALL: the step lies inside) or checked.
@@ -150,21 +186,11 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
       AQ[u][f] = (ALL) ? tc_load_all(ap, i * lda + gk) : tc_load(ap, i * lda + gk, INSIDE(gk, ke));         \
     }                                                                                                       \
   }
-#define TC_LOAD_AT(BQ, AQ, KV)                      \
-  if (inner && (KV) + SPAN <= ke) {                 \
-    TC_LOAD(BQ, AQ, KV, 1)                          \
-  } else {                                          \
-    TC_LOAD(BQ, AQ, KV, 0)                          \
-  }
 // The step's products from BQ and AQ into acc_tc.
 #define TC_USE(BQ, AQ)                                                                                      \
   _Pragma("unroll") for (int u = 0; u < KU; ++u)                                                            \
   _Pragma("unroll") for (int jm = 0; jm < TC_MMAS; ++jm) {                                                  \
-    tc_word bf[TC_NF][2];                                                                                   \
-    _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {                                                     \
-      bf[f][0] = (tc_word)TC_LO(AQ[u][f], jm);                                                              \
-      bf[f][1] = (tc_word)TC_HI(AQ[u][f], jm);                                                              \
-    }                                                                                                       \
+    TC_BFRAGS(bf, AQ, u, jm)                                                                                \
     _Pragma("unroll") for (int q = 0; q < NJ; ++q) {                                                        \
       const tc_word af[4] = {(tc_word)TC_LO(BQ[u][q][0], jm), (tc_word)TC_LO(BQ[u][q][1], jm),              \
                              (tc_word)TC_HI(BQ[u][q][0], jm), (tc_word)TC_HI(BQ[u][q][1], jm)};             \
@@ -172,8 +198,58 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
     }                                                                                                       \
   }
 
+#else
+// B stored K x N: per pack of A along K (KU of them), per block q, per mma
+// s and slot pair r, the packs of B at rows ka + 2s + r and at the block's
+// two column halves h.
+#define TC_BQ_DECL(name) tc_pack name[KU][NJ][TC_MMAS][2][2]
+#define TC_BQ_COPY(DST, SRC)                                                    \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u)                                \
+  _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                \
+  _Pragma("unroll") for (int s = 0; s < TC_MMAS; ++s)                           \
+  _Pragma("unroll") for (int r = 0; r < 2; ++r)                                 \
+  _Pragma("unroll") for (int h = 0; h < 2; ++h) DST[u][q][s][r][h] = SRC[u][q][s][r][h];
+#define TC_LOAD(BQ, AQ, KV, ALL)                                                                            \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                          \
+    const ulong ka = (KV) + (ulong)((u * 4 + tq) * VW);                                                     \
+    _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                                          \
+    _Pragma("unroll") for (int s = 0; s < TC_MMAS; ++s)                                                     \
+    _Pragma("unroll") for (int r = 0; r < 2; ++r)                                                           \
+    _Pragma("unroll") for (int h = 0; h < 2; ++h) {                                                         \
+      const ulong gk = ka + (ulong)(2 * s + r);                                                             \
+      const ulong n = nb + (ulong)(q * 16 * VW + h * 8 * VW + tg * VW);                                     \
+      BQ[u][q][s][r][h] = (ALL) ? tc_load_b_all(bp, gk * ldb + n) : tc_load(bp, gk * ldb + n, gk < ke ? INSIDE(n, N) : 0); \
+    }                                                                                                       \
+    _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {                                                     \
+      const ulong i = AROW(8 * f + tg);                                                                     \
+      AQ[u][f] = (ALL) ? tc_load_all(ap, i * lda + ka) : tc_load(ap, i * lda + ka, INSIDE(ka, ke));         \
+    }                                                                                                       \
+  }
+#define TC_USE(BQ, AQ)                                                                                      \
+  _Pragma("unroll") for (int u = 0; u < KU; ++u)                                                            \
+  _Pragma("unroll") for (int s = 0; s < TC_MMAS; ++s) {                                                     \
+    TC_BFRAGS(bf, AQ, u, s)                                                                                 \
+    _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                                          \
+    _Pragma("unroll") for (int j = 0; j < VW; ++j) {                                                        \
+      const tc_word af[4] = {(tc_word)TC_ELEM(BQ[u][q][s][0][0], j), (tc_word)TC_ELEM(BQ[u][q][s][0][1], j), \
+                             (tc_word)TC_ELEM(BQ[u][q][s][1][0], j), (tc_word)TC_ELEM(BQ[u][q][s][1][1], j)}; \
+      _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) TC_MMA(acc_tc[q * VW + j][f], af, bf[f]);           \
+    }                                                                                                       \
+  }
+#endif
+#define TC_LOAD_AT(BQ, AQ, KV)                      \
+  if (inner && (KV) + SPAN <= ke) {                 \
+    TC_LOAD(BQ, AQ, KV, 1)                          \
+  } else {                                          \
+    TC_LOAD(BQ, AQ, KV, 0)                          \
+  }
+
 // Accumulator e of fragment (q, f) of lane l: row i of C (of A) and column j
 // (row of B), m16n8's layout.
 #define TC_ROW(f, l, e) (r0 + (ulong)(8 * (f) + 2 * ((l) % 4) + (e) % 2))
+#if B_KCONTIG
 #define TC_COL(q, l, e) (nb + (ulong)(16 * (q) + (l) / 4 + 8 * ((e) / 2)))
+#else
+#define TC_COL(q, l, e) (nb + (ulong)((q) / VW * 16 * VW + VW * ((l) / 4) + (q) % VW + 8 * VW * ((e) / 2)))
+#endif
 #endif
