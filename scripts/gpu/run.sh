@@ -1153,9 +1153,9 @@ ncu_detail() {
 }
 
 # The thin kernel's tensor-core path (gemm_thin TC 1, gemm_thin_tc.cl): its
-# tests on cuda:0 (and under compute-sanitizer memcheck), then the thin
-# products of THIN_TC_PRODUCTS with the transposes THIN_TC_TRANS (NT, x W^T:
-# B read along K; NN: along N) under the shipped
+# tests on cuda:0 (and under compute-sanitizer memcheck, racecheck and
+# synccheck), then the thin products of THIN_TC_PRODUCTS with the transposes
+# THIN_TC_TRANS (NT, x W^T: B read along K; NN: along N) under the shipped
 # choice (with cuBLAS) and forced onto TC under each of THIN_TC_SETS
 # (gemm_thin parameters, ';' between sets), then ncu's kernel times of the
 # first set. Every step is time-boxed.
@@ -1173,6 +1173,16 @@ thin_tc() {
   OPTUNE_DEVICE=cuda:0 timeout 200 "$cs" --tool memcheck --report-api-errors all --leak-check no \
     ./build/gpu/tests/test_gemm_thin --gtest_filter='*TensorCores*' >"$LOGS/thin-tc-memcheck.log" 2>&1 || STATUS=1
   grep -E 'ERROR SUMMARY|PASSED|FAILED' "$LOGS/thin-tc-memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
+  # The warps' fragments meet in local memory behind a barrier: racecheck and
+  # synccheck too, unless THIN_TC_DEEP=0.
+  if [ "${THIN_TC_DEEP:-1}" = 1 ]; then
+    for tool in racecheck synccheck; do
+      log "$tool: test_gemm_thin TensorCores"
+      OPTUNE_DEVICE=cuda:0 timeout 240 "$cs" --tool $tool ./build/gpu/tests/test_gemm_thin \
+        --gtest_filter='*TensorCores*' >"$LOGS/thin-tc-$tool.log" 2>&1 || STATUS=1
+      grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$LOGS/thin-tc-$tool.log" | tail -3 | tee -a "$OUT/summary.txt"
+    done
+  fi
   log "thin products, shipped choice (cuda:0)"
   timeout 120 ./build/gpu/optune bench gemm --device cuda:0 --gemm-product "$prods" --gemm-trans "$trans" \
     --gemm-types "${THIN_TC_TYPES:-f32,f16}" --runs 20 "$@" 2>>"$LOGS/thin-tc.log" | tee -a "$LOGS/thin-tc-full.txt" |

@@ -20,11 +20,15 @@ constexpr std::uint64_t kReductionBytes = 16 * 1024;
 
 std::size_t comp_size(const GemmProblem& pr) { return pr.dtype == DType::F64 ? 8 : 4; }
 
-// The widest pack of B the backend loads as one access: CUDA has 4 lanes of
-// float, 2 of double, and 8-lane half packs (one 16-byte load); OpenCL 16.
-std::int64_t max_vw(const Capabilities& caps, const GemmProblem& pr) {
-  if (caps.backend != Backend::CUDA) return 16;
+// Elements of a 16-byte pack: 4 of float, 2 of double, 8 of half and bf16.
+std::int64_t pack16(const GemmProblem& pr) {
   return pr.dtype == DType::F64 ? 2 : pr.dtype == DType::F16 || pr.dtype == DType::BF16 ? 8 : 4;
+}
+
+// The widest pack of B the backend loads as one access: CUDA's 16 bytes
+// (8-lane half packs are one 16-byte load); OpenCL 16 elements.
+std::int64_t max_vw(const Capabilities& caps, const GemmProblem& pr) {
+  return caps.backend != Backend::CUDA ? 16 : pack16(pr);
 }
 
 bool tensor_cores(const Params& p) { return p.count("TC") && p.at("TC"); }
@@ -42,12 +46,9 @@ std::int64_t gcols_of(const Params& p, bool kcontig) {
   return kcontig ? p.at("WGY") * p.at("NJ") : p.at("WGX") * p.at("NJ") * p.at("VW");
 }
 
-// TC: the elements of a 16-byte pack, the accumulators' bytes (f64 for f32
-// and f64, f32 for 16-bit types) and the lowest compute capability (the f64
-// m16n8k8 of sm_90, or sm_80's m16n8k16).
-std::int64_t tc_pack(const GemmProblem& pr) {
-  return pr.dtype == DType::F64 ? 2 : pr.dtype == DType::F16 || pr.dtype == DType::BF16 ? 8 : 4;
-}
+// TC: the accumulators' bytes (f64 for f32 and f64, f32 for 16-bit types)
+// and what the path needs (the f64 m16n8k8 of sm_90, or sm_80's m16n8k16;
+// packs of 16 bytes, pack16).
 std::size_t tc_acc_size(const GemmProblem& pr) {
   return pr.dtype == DType::F16 || pr.dtype == DType::BF16 ? 4 : 8;
 }
@@ -58,7 +59,7 @@ std::string tc_refusal(const Capabilities& caps, const GemmProblem& pr, const Th
     return half ? "TC needs mma.sync (CUDA, compute capability 8.0)" : "TC needs f64 mma.sync m16n8k8 (CUDA, 9.0)";
   if (v.trans_a) return "TC needs A stored M x K";
   if (!v.trans_b && half) return "TC reads B along N in f32 and f64 only";
-  if (v.align_a % tc_pack(pr) || v.align_b % tc_pack(pr))
+  if (v.align_a % pack16(pr) || v.align_b % pack16(pr))
     return "TC needs A's and B's offsets, leading dimensions and batch strides in 16-byte packs";
   return "";
 }
@@ -238,7 +239,7 @@ std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, con
   if (std::string why = gemm_kernels::fits_group(caps, wgx, wgy); !why.empty()) return why;
   if (tensor_cores(p)) {
     if (std::string why = tc_refusal(caps, pr, v); !why.empty()) return why;
-    if (wgx != 32 || vw != tc_pack(pr)) return "TC needs WGX 32 and VW the type's 16-byte pack";
+    if (wgx != 32 || vw != pack16(pr)) return "TC needs WGX 32 and VW the type's 16-byte pack";
     if (p.at("MT") != 8 && p.at("MT") != 16) return "TC needs MT 8 or 16";
     if (p.at("ALK") || p.at("SG")) return "TC stages nothing in local memory and uses no sub-groups";
     if (local_bytes(p, pr, v.trans_b) > kTcLocalLimit) return "TC's fragments in local memory exceed 48 KiB";
@@ -361,7 +362,7 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
     if (p["TC"] && !tc_refusal(caps, pr, v).empty()) p["TC"] = 0;
     if (!p["TC"]) p["BHINT"] = 0;  // the scalar path has no hinted loads
     if (p["TC"]) {
-      p["WGX"] = 32, p["VW"] = p["AV"] = tc_pack(pr);
+      p["WGX"] = 32, p["VW"] = p["AV"] = pack16(pr);
       p["MT"] = v.m <= 8 ? 8 : 16;
       p["ALK"] = p["SG"] = 0;
       while (p["WGY"] > 1 && local_bytes(p, pr, v.trans_b) > std::min<std::uint64_t>(kTcLocalLimit, local_limit(caps)))
