@@ -607,10 +607,10 @@ TEST(GemmThinDescriptor, Refusals) {
 // The products on the tensor cores (TC 1, gemm_thin_tc.cl) on an H100's
 // capabilities: where B is read along K and A stored M x K in 16-byte
 // packs, the fit takes WGX 32, the type's pack and MT 8 or 16; the split's
-// step is the group's warps times 4 packs of KU; B read along N takes f32
-// and f64 in blocks of 16 VW columns; elsewhere (B along N in f16, A stored
-// K x M, odd leading dimensions, OpenCL, sm_80 for f32 and f64) TC falls
-// back to the scalar kernel, and check names each refusal.
+// step is the group's warps times 4 packs of KU; B read along N takes
+// blocks of 16 VW columns; elsewhere (A stored K x M, odd leading
+// dimensions, OpenCL, sm_80 for f32 and f64) TC falls back to the scalar
+// kernel, and check names each refusal.
 TEST(GemmThinDescriptor, TensorCoreFit) {
   Capabilities caps = test::nvidia_caps(Backend::CUDA, 90);
   caps.compute_units = 132, caps.max_threads_per_cu = 2048, caps.subgroups = true, caps.warp_size = 32;
@@ -647,8 +647,9 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
   Params hinted = tc;
   hinted["BHINT"] = 2;
   EXPECT_EQ(def(fam().defines(fam().fit(hinted, caps, pr), pr), "BHINT"), "2");
-  detail::GemmProblem h16 = test::dense_problem(DType::F16, 8, 4096, 4096);  // B along N: no TC for f16
-  EXPECT_EQ(fam().fit(hinted, caps, h16).at("BHINT"), 0);
+  detail::GemmProblem stored_km = pr;  // A stored K x M: no TC, no hints
+  stored_km.trans_a = true, stored_km.lda = 8, stored_km.align_a = 8;
+  EXPECT_EQ(fam().fit(hinted, caps, stored_km).at("BHINT"), 0);
   EXPECT_EQ(def(fam().defines(forced, pr), "BHINT"), "(none)");
   // B read along N: f32 and f64, blocks of 16 VW columns.
   const detail::GemmProblem nn = test::dense_problem(DType::F32, 8, 4096, 4096);
@@ -659,10 +660,14 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
   EXPECT_EQ(def(fam().defines(along_n, nn), "B_KCONTIG"), "0");
   detail::GemmProblem nn16 = nn;
   nn16.dtype = DType::F16;
+  // 16-bit types: blocks of 128 columns, 16 packs of B per pack of A; two
+  // blocks and KU 2 would hold 264 values (refused, the defaults run), one 168.
   EXPECT_EQ(fam().fit(tc, caps, nn16).at("TC"), 0);
-  Params forced16 = forced;
-  forced16["VW"] = forced16["AV"] = 8;
-  EXPECT_EQ(fam().check(forced16, caps, nn16), "TC reads B along N in f32 and f64 only");
+  Params one_block = tc;
+  one_block["NJ"] = 1;
+  const Params along_n16 = fam().fit(one_block, caps, nn16);
+  EXPECT_EQ(along_n16.at("TC"), 1);
+  EXPECT_EQ(fam().geometry(along_n16, caps, nn16).global[0], 4096u / (16 * 8) * 32);
   detail::GemmProblem km = pr;
   km.trans_a = true, km.lda = 8, km.align_a = 8;
   EXPECT_EQ(fam().fit(tc, caps, km).at("TC"), 0);
@@ -697,7 +702,7 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
 // fit keeps it): x W^T in row-major (thin M) and its thin-N twin, both
 // reading B along K, and NN (thin M) and TT (thin N), reading B along N,
 // all with the kernel's A stored M x K; f32 (as f64 products), f64, f16 and
-// bf16 (along K only); thin sizes 1, 5, 8, 9 and 16 (MT 8 and 16, rows past M); odd N
+// bf16; thin sizes 1, 5, 8, 9 and 16 (MT 8 and 16, rows past M); odd N
 // (rows of B past the last block); K a multiple of the pack, with a tail
 // pack (leading dimensions padded to the pack) and shorter than a step;
 // unsplit with one warp, split with four warps and a second pass, split and
@@ -708,7 +713,10 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
 TEST(GemmThin, TensorCores) {
   const Params one{{"TC", 1}, {"WGY", 1}, {"NJ", 1}, {"KU", 1}, {"SPLIT", 1}};
   const Params four{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 2}, {"SPLIT", 3}, {"BHINT", 2}};
-  const Params fused{{"TC", 1}, {"WGY", 2}, {"NJ", 4}, {"KU", 2}, {"SPLIT", 4}, {"FUSE", 1}, {"PF", 1}};
+  // (Where B is read along N, fit refuses the wider shapes of f16 and 16-row
+  // products, over 256 values, and the scalar kernel runs them: one warp and
+  // the fused shape take every type and size onto the tensor cores.)
+  const Params fused{{"TC", 1}, {"WGY", 2}, {"NJ", 1}, {"KU", 1}, {"SPLIT", 4}, {"FUSE", 1}, {"PF", 1}};
   const Params automatic{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 1}, {"PF", 1}, {"BHINT", 1}};
   const GemmForce forces[] = {test::force("thin", &one), test::force("thin", &four), test::force("thin", &fused),
                               test::force("thin", &automatic)};
@@ -717,7 +725,7 @@ TEST(GemmThin, TensorCores) {
     GTEST_SKIP() << "the tensor-core path does not apply on this device";
   const std::tuple<Unary, OpParams> acts[] = {{Unary::Copy, {}}, {Unary::Relu, {}}, {Unary::Gelu, {}}};
   // Row-major: NT with thin M or thin N (B read along K); NN with thin M and
-  // TT with thin N (B read along N: f32 and f64).
+  // TT with thin N (B read along N).
   struct Form {
     Transpose ta, tb;
     bool thin_n, along_n;
@@ -731,7 +739,6 @@ TEST(GemmThin, TensorCores) {
     for (DType t : {DType::F32, DType::F16, DType::BF16, DType::F64})
       for (std::int64_t thin : {1, 5, 8, 9, 16})
         for (std::size_t f = 0; f < std::size(forces); ++f, ++i) {
-          if (form.along_n && (t == DType::F16 || t == DType::BF16)) continue;
           const std::int64_t k = i % 3 == 0 ? 1000 : i % 3 == 1 ? 1003 : 40;
           GemmCase c = form.thin_n ? thin_case(517, thin, k, 0) : thin_case(thin, 517, k, 0);
           c.layout = Layout::RowMajor, c.trans_a = form.ta, c.trans_b = form.tb;

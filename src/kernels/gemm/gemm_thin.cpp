@@ -58,7 +58,6 @@ std::string tc_refusal(const Capabilities& caps, const GemmProblem& pr, const Th
   if (caps.backend != Backend::CUDA || caps.compute_capability_major < (half ? 8 : 9))
     return half ? "TC needs mma.sync (CUDA, compute capability 8.0)" : "TC needs f64 mma.sync m16n8k8 (CUDA, 9.0)";
   if (v.trans_a) return "TC needs A stored M x K";
-  if (!v.trans_b && half) return "TC reads B along N in f32 and f64 only";
   if (v.align_a % pack16(pr) || v.align_b % pack16(pr))
     return "TC needs A's and B's offsets, leading dimensions and batch strides in 16-byte packs";
   return "";
@@ -221,8 +220,7 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
                                                                           : std::vector<std::int64_t>{0},
        0,
        "1: the products on the tensor cores, both operands straight into the fragments (CUDA; A stored M x K, B "
-       "either way (along N: f32 and f64), 16-byte packs; f32 as f64 products; fit: WGX 32, VW the type's pack, MT 8 "
-       "or 16)"},
+       "either way, 16-byte packs; f32 as f64 products; fit: WGX 32, VW the type's pack, MT 8 or 16)"},
       {"BHINT",
        caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 ? std::vector<std::int64_t>{0, 1, 2}
                                                                           : std::vector<std::int64_t>{0},

@@ -31,15 +31,17 @@
 // of its 2 NJ rows of B and MT / 8 rows of A per step before any product
 // (with PF, the next step's loads are issued before this step's products).
 //
-// B stored K x N (B_KCONTIG 0; f32 and f64): B's packs lie along N, so a
-// pack's VW elements are one k of VW columns. Lane (g, t) loads, for each k
-// slot pair of an mma (slots t and t + 4: k = ka + 2s and ka + 2s + 1, where
-// ka = kc + (4 u + t) VW is the k of its pack of A, as above), the packs at
-// columns nb + VW g and nb + 8 VW + VW g; element j of the four packs is
-// the fragment of mma j, whose 16 rows are the columns nb + VW g' + j and nb
-// + 8 VW + VW g' + j (g' = 0..7). So a warp's block is 16 VW columns, NJ of
-// them, VW fragments each, and the 8 lanes of a row of the fragment read 8
-// VW consecutive columns of one row of B (128 bytes).
+// B stored K x N (B_KCONTIG 0): B's packs lie along N, so a pack's VW
+// elements are one k of VW columns. Lane (g, t) loads, for the k slots of an
+// mma (f32 / f64: slots t and t + 4, k = ka + 2s and ka + 2s + 1; 16-bit
+// types: the pairs 2t and 2t + 8, k = ka + 4s + 0..3; ka = kc + (4 u + t) VW
+// is the k of its pack of A, as above), the packs at those rows and columns
+// nb + VW g and nb + 8 VW + VW g; element j of the packs is the fragment of
+// mma j (16-bit types: the halves j of two rows paired in one register),
+// whose 16 rows are the columns nb + VW g' + j and nb + 8 VW + VW g' + j (g'
+// = 0..7). So a warp's block is 16 VW columns, NJ of them, VW fragments
+// each, and the 8 lanes of a row of the fragment read 8 VW consecutive
+// columns of one row of B (128 bytes).
 // The group's WGY warps take the same columns and interleave along K (warp y
 // the y-th 4 VW KU of each step of WGY 4 VW KU); at the end they add their
 // fragments in warp order through local memory (deterministic) and the
@@ -54,9 +56,6 @@
 #endif
 #if !A_KCONTIG || WGX != 32 || (MT != 8 && MT != 16)
 #error "gemm_thin TC: A stored M x K, WGX 32 and MT 8 or 16"
-#endif
-#if !B_KCONTIG && (HALF_STORAGE || BF16_STORAGE)
-#error "gemm_thin TC reads B along N in f32 and f64 only"
 #endif
 
 #if HALF_STORAGE || BF16_STORAGE
@@ -99,11 +98,21 @@ typedef double tc_word;
 #define TC_NB (NJ * VW)
 #endif
 #define TC_RED (WGY * TC_NB * TC_NF * 128)  // the warps' accumulators, in local memory
-// Element j of a pack (B along N: the column of mma j).
-#if EPI_DOUBLE
-#define TC_ELEM(v, j) ((j) ? (v).y : (v).x)
+// B along N: a fragment register of mma j (the pack's element j) from the
+// packs of the slots' rows. f32 and f64: element j of one pack (rows of k
+// slots t and t + 4: 2 rows per mma). 16-bit types: a register holds a pair
+// of k (2t, 2t + 1), two rows of B, so the halves j of two packs are paired
+// (4 rows per mma).
+#define TC_ELEM4(v, j) ((j) == 0 ? (v).x : (j) == 1 ? (v).y : (j) == 2 ? (v).z : (v).w)
+#if HALF_STORAGE || BF16_STORAGE
+#define TC_ROWS 4
+#define TC_NN(lo, hi, j) __byte_perm(TC_ELEM4(lo, (j) / 2), TC_ELEM4(hi, (j) / 2), (j) % 2 ? 0x7632 : 0x5410)
+#elif EPI_DOUBLE
+#define TC_ROWS 2
+#define TC_NN(lo, hi, j) ((j) ? (lo).y : (lo).x)
 #else
-#define TC_ELEM(v, j) ((j) == 0 ? (v).x : (j) == 1 ? (v).y : (j) == 2 ? (v).z : (v).w)
+#define TC_ROWS 2
+#define TC_NN(lo, hi, j) ((tc_word)TC_ELEM4(lo, j))
 #endif
 
 #ifndef BHINT
@@ -200,23 +209,23 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
 
 #else
 // B stored K x N: per pack of A along K (KU of them), per block q, per mma
-// s and slot pair r, the packs of B at rows ka + 2s + r and at the block's
-// two column halves h.
-#define TC_BQ_DECL(name) tc_pack name[KU][NJ][TC_MMAS][2][2]
+// s and row r of its k slots, the packs of B at rows ka + TC_ROWS s + r and
+// at the block's two column halves h.
+#define TC_BQ_DECL(name) tc_pack name[KU][NJ][TC_MMAS][TC_ROWS][2]
 #define TC_BQ_COPY(DST, SRC)                                                    \
   _Pragma("unroll") for (int u = 0; u < KU; ++u)                                \
   _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                \
   _Pragma("unroll") for (int s = 0; s < TC_MMAS; ++s)                           \
-  _Pragma("unroll") for (int r = 0; r < 2; ++r)                                 \
+  _Pragma("unroll") for (int r = 0; r < TC_ROWS; ++r)                           \
   _Pragma("unroll") for (int h = 0; h < 2; ++h) DST[u][q][s][r][h] = SRC[u][q][s][r][h];
 #define TC_LOAD(BQ, AQ, KV, ALL)                                                                            \
   _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                          \
     const ulong ka = (KV) + (ulong)((u * 4 + tq) * VW);                                                     \
     _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                                          \
     _Pragma("unroll") for (int s = 0; s < TC_MMAS; ++s)                                                     \
-    _Pragma("unroll") for (int r = 0; r < 2; ++r)                                                           \
+    _Pragma("unroll") for (int r = 0; r < TC_ROWS; ++r)                                                     \
     _Pragma("unroll") for (int h = 0; h < 2; ++h) {                                                         \
-      const ulong gk = ka + (ulong)(2 * s + r);                                                             \
+      const ulong gk = ka + (ulong)(TC_ROWS * s + r);                                                       \
       const ulong n = nb + (ulong)(q * 16 * VW + h * 8 * VW + tg * VW);                                     \
       BQ[u][q][s][r][h] = (ALL) ? tc_load_b_all(bp, gk * ldb + n) : tc_load(bp, gk * ldb + n, gk < ke ? INSIDE(n, N) : 0); \
     }                                                                                                       \
@@ -231,8 +240,10 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
     TC_BFRAGS(bf, AQ, u, s)                                                                                 \
     _Pragma("unroll") for (int q = 0; q < NJ; ++q)                                                          \
     _Pragma("unroll") for (int j = 0; j < VW; ++j) {                                                        \
-      const tc_word af[4] = {(tc_word)TC_ELEM(BQ[u][q][s][0][0], j), (tc_word)TC_ELEM(BQ[u][q][s][0][1], j), \
-                             (tc_word)TC_ELEM(BQ[u][q][s][1][0], j), (tc_word)TC_ELEM(BQ[u][q][s][1][1], j)}; \
+      const tc_word af[4] = {TC_NN(BQ[u][q][s][0][0], BQ[u][q][s][TC_ROWS / 2 - 1][0], j), \
+                             TC_NN(BQ[u][q][s][0][1], BQ[u][q][s][TC_ROWS / 2 - 1][1], j), \
+                             TC_NN(BQ[u][q][s][TC_ROWS / 2][0], BQ[u][q][s][TC_ROWS - 1][0], j),             \
+                             TC_NN(BQ[u][q][s][TC_ROWS / 2][1], BQ[u][q][s][TC_ROWS - 1][1], j)};            \
       _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) TC_MMA(acc_tc[q * VW + j][f], af, bf[f]);           \
     }                                                                                                       \
   }
