@@ -57,7 +57,7 @@
 #define FUSE 0           // 1: a split's partial sums added by the tile's last group (tickets), else by gemm_thin_reduce
 #endif
 #ifndef TC
-#define TC 0             // 1: the products on the tensor cores (CUDA; B read along K, A stored M x K: gemm_thin_tc.cl)
+#define TC 0             // 1: the products on the tensor cores (CUDA; A stored M x K: gemm_thin_tc.cl)
 #endif
 #if AL
 #undef PF

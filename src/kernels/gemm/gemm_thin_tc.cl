@@ -1,7 +1,8 @@
 // gemm_thin_tc: the thin kernel's products on the tensor cores (TC 1; CUDA,
-// mma.sync), for B stored N x K (B_KCONTIG 1: the weights of x W^T) and A
-// stored M x K (A_KCONTIG 1). Both operands go from global memory straight
-// into the fragments' registers: no shared memory, no barrier in the K loop,
+// mma.sync), for A stored M x K (A_KCONTIG 1) and B stored N x K
+// (B_KCONTIG 1: the weights of x W^T) or K x N (below). Both operands go
+// from global memory straight into the fragments' registers: no shared
+// memory, no barrier in the K loop,
 // so the kernel streams B as the scalar path does, while the products, which
 // held that path's lanes at 8 and 16 rows (one load of A per pack of B and
 // row), cost a few mma.sync per pack.
@@ -174,14 +175,21 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
     BF[f][0] = (tc_word)TC_LO(AQ[U][f], J);                  \
     BF[f][1] = (tc_word)TC_HI(AQ[U][f], J);                  \
   }
+// A's packs of the warp's step (both layouts): rows 8 f + g of A (AROW) at
+// KA, tc_load_all (ALL: the step lies inside) or checked.
+#define TC_LOAD_A(AQ, U, KA, ALL)                                                                           \
+  _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {                                                       \
+    const ulong i = AROW(8 * f + tg);                                                                       \
+    AQ[U][f] = (ALL) ? tc_load_all(ap, i * lda + (KA)) : tc_load(ap, i * lda + (KA), INSIDE(KA, ke));       \
+  }
 #if B_KCONTIG
 #define TC_BQ_DECL(name) tc_pack name[KU][NJ][2]
 #define TC_BQ_COPY(DST, SRC)                                                    \
   _Pragma("unroll") for (int u = 0; u < KU; ++u)                                \
   _Pragma("unroll") for (int q = 0; q < NJ; ++q) DST[u][q][0] = SRC[u][q][0], DST[u][q][1] = SRC[u][q][1];
 // The loads of the warp's step at KV (its first K): KU packs of its 2 NJ
-// rows of B into BQ and of its MT / 8 rows of A into AQ, with tc_load_all
-// (ALL: the step lies inside) or checked.
+// rows of B into BQ (tc_load_all where ALL: the step lies inside, else
+// checked) and of its MT / 8 rows of A into AQ.
 #define TC_LOAD(BQ, AQ, KV, ALL)                                                                            \
   _Pragma("unroll") for (int u = 0; u < KU; ++u) {                                                          \
     const ulong gk = (KV) + (ulong)((u * 4 + tq) * VW);                                                     \
@@ -190,10 +198,7 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
       const ulong j = nb + (ulong)(16 * q + 8 * h + tg);                                                    \
       BQ[u][q][h] = (ALL) ? tc_load_b_all(bp, j * ldb + gk) : tc_load(bp, j * ldb + gk, j < N ? INSIDE(gk, ke) : 0); \
     }                                                                                                       \
-    _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {                                                     \
-      const ulong i = AROW(8 * f + tg);                                                                     \
-      AQ[u][f] = (ALL) ? tc_load_all(ap, i * lda + gk) : tc_load(ap, i * lda + gk, INSIDE(gk, ke));         \
-    }                                                                                                       \
+    TC_LOAD_A(AQ, u, gk, ALL)                                                                               \
   }
 // The step's products from BQ and AQ into acc_tc.
 #define TC_USE(BQ, AQ)                                                                                      \
@@ -229,10 +234,7 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
       const ulong n = nb + (ulong)(q * 16 * VW + h * 8 * VW + tg * VW);                                     \
       BQ[u][q][s][r][h] = (ALL) ? tc_load_b_all(bp, gk * ldb + n) : tc_load(bp, gk * ldb + n, gk < ke ? INSIDE(n, N) : 0); \
     }                                                                                                       \
-    _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {                                                     \
-      const ulong i = AROW(8 * f + tg);                                                                     \
-      AQ[u][f] = (ALL) ? tc_load_all(ap, i * lda + ka) : tc_load(ap, i * lda + ka, INSIDE(ka, ke));         \
-    }                                                                                                       \
+    TC_LOAD_A(AQ, u, ka, ALL)                                                                               \
   }
 #define TC_USE(BQ, AQ)                                                                                      \
   _Pragma("unroll") for (int u = 0; u < KU; ++u)                                                            \
