@@ -295,10 +295,11 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
   if (pr.row_major) flags |= kSwapIJ;
   // ger in dense storage: packs of VW along the contiguous direction, RC
   // columns per work-item (blas2_ger; f16 as packs of halves). Complex geru /
-  // gerc keep blas2_rank: blas2_ger's complex form takes one column per
-  // work-item (RC 1) and read c32 at 0.69 of the copy ceiling on the H100,
-  // blas2_rank at 0.86.
-  pr.dense = is_general(r) && !is_complex(t);
+  // gerc on CUDA too, one element a pack and GER_LOADS columns loaded before
+  // any update (H200, c32 5792^2: 180 -> 131 us, 0.70 -> 0.96 of the copy
+  // ceiling, against blas2_rank's one element a work-item); on OpenCL they
+  // keep blas2_rank (blas2_dense.cl says why).
+  pr.dense = is_general(r) && (!is_complex(t) || caps.backend == Backend::CUDA);
   Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
   if (pr.dense && !packs_align(p, am.base, pr.row_major ? am.sj : am.si, pr.row_major ? am.si : am.sj)) {
     p["VW"] = 1;

@@ -344,6 +344,12 @@ void blas2_gemv_r(GEMV_ARGS) {
     }                                                                                    \
   }
 
+// Columns whose elements a VW 1 work-item loads before it updates any (each
+// update's store would otherwise hold the next load behind it).
+#ifndef GER_LOADS
+#define GER_LOADS 8
+#endif
+
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong ab, const long si, const long sj,
                __global const ST* u, const ulong ub, const long incu, __global const ST* v, const ulong vb,
@@ -381,7 +387,7 @@ void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong a
     // stores (A is read and written through one pointer, so the compiler
     // would not move a load above an earlier store). A skipped column's pack
     // is read, never written.
-#if VW > 1  // (PoCL 3's LLVM 15 crashed in LICM on the complex, VW 1 form of this loop)
+#if VW > 1
     if (whole) {
       for (; f + 3 < f1; f += 4) {
         const VT p0 = PLOAD(a, (long)ab + e0 * se + f * sf);
@@ -393,6 +399,22 @@ void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong a
         GER_PACK(p2, f + 2)
         GER_PACK(p3, f + 3)
       }
+    }
+#elif OPTUNE_BACKEND_CUDA
+    // VW 1 (complex elements, or packs the host could not align), CUDA:
+    // GER_LOADS columns' elements loaded, in an array, before any is updated.
+    // OpenCL compiles neither this loop nor runs the complex form of the
+    // column loop below (src/ops/blas2.cpp sends complex ger to blas2_rank
+    // there): PoCL 3's LLVM 15 crashed in LICM on this loop at the program's
+    // build and on the complex column loop at a launch, and NVIDIA's OpenCL
+    // compiler aborted on this loop ("Unchecked Expected<T> contained
+    // error"), either failing every blas2 routine of the type.
+    for (; f + GER_LOADS - 1 < f1; f += GER_LOADS) {
+      VT p_[GER_LOADS];
+#pragma unroll
+      for (int q = 0; q < GER_LOADS; ++q) p_[q] = PLOAD(a, (long)ab + e0 * se + (f + q) * sf);
+#pragma unroll
+      for (int q = 0; q < GER_LOADS; ++q) GER_PACK(p_[q], f + q)
     }
 #endif
     for (; f < f1; ++f) {
