@@ -204,6 +204,9 @@ TEST(GemmConfigs, BucketsAndExamples) {
   EXPECT_TRUE(thin.knows_bucket("m<=16/nk"));
   EXPECT_FALSE(thin.knows_bucket("large/nt"));
   EXPECT_EQ(thin.trust_bucket("m<=16/nk"), "m<=1/nk");
+  EXPECT_TRUE(thin.knows_bucket("m<=8/nk"));
+  EXPECT_EQ(thin.trust_bucket("m<=8/kn"), "m<=1/kn");
+  EXPECT_FALSE(thin.knows_bucket("m<=8/nk/km"));  // the /km refinement keeps the coarse classes
   EXPECT_TRUE(thin.knows_bucket("m<=16/nk/km"));
   EXPECT_FALSE(thin.knows_bucket("m<=32/nk/km"));
   EXPECT_FALSE(thin.knows_bucket("m<=1/nk/km"));  // one row is a vector either way

@@ -356,7 +356,7 @@ TEST(GemmThinDescriptor, ViewSwapsThinN) {
   EXPECT_FALSE(v.trans_b);   // the kernel's B is A^T: A stored K x M is read along N'
   EXPECT_EQ(v.align_b, 4);
   EXPECT_FALSE(detail::GemmThinFamily::view(test::dense_problem(DType::F32, 8, 4096, 1024)).swapped);
-  EXPECT_EQ(fam().bucket(pr), "m<=16/kn");
+  EXPECT_EQ(fam().bucket(pr), "m<=8/kn");
   EXPECT_EQ(fam().bucket(nk_problem(1, 4096, 4096)), "m<=1/nk");
   EXPECT_EQ(fam().bucket(nk_problem(3, 4096, 4096)), "m<=4/nk");
   EXPECT_EQ(fam().bucket_chain(nk_problem(3, 4096, 4096)), std::vector<std::string>{"m<=4/nk"});
@@ -365,7 +365,12 @@ TEST(GemmThinDescriptor, ViewSwapsThinN) {
   const detail::GemmProblem thin_n = test::dense_problem(DType::F32, 4096, 16, 4096);
   EXPECT_EQ(fam().bucket(thin_n), "m<=16/nk/km");
   EXPECT_EQ(fam().bucket_chain(thin_n), (std::vector<std::string>{"m<=16/nk/km", "m<=16/nk"}));
-  EXPECT_EQ(fam().bucket_chain(pr), std::vector<std::string>{"m<=16/kn"});
+  // Five to eight rows refine the 16-row bucket and fall back to it.
+  EXPECT_EQ(fam().bucket_chain(pr), (std::vector<std::string>{"m<=8/kn", "m<=16/kn"}));
+  EXPECT_EQ(fam().bucket_chain(nk_problem(5, 4096, 4096)), (std::vector<std::string>{"m<=8/nk", "m<=16/nk"}));
+  EXPECT_EQ(fam().bucket_chain(nk_problem(9, 4096, 4096)), std::vector<std::string>{"m<=16/nk"});
+  EXPECT_EQ(fam().bucket_chain(test::dense_problem(DType::F32, 4096, 8, 4096)),
+            (std::vector<std::string>{"m<=16/nk/km", "m<=16/nk"}));
   EXPECT_EQ(fam().bucket(test::dense_problem(DType::F32, 4096, 1, 4096)), "m<=1/nk");
   for (const std::string& b : fam().buckets()) {
     const detail::GemmProblem ex = fam().make_example(DType::F32, b, {});

@@ -1158,7 +1158,8 @@ ncu_detail() {
 # THIN_TC_TRANS (NT, x W^T: B read along K; NN: along N) under the shipped
 # choice (with cuBLAS) and forced onto TC under each of THIN_TC_SETS
 # (gemm_thin parameters, ';' between sets), then ncu's kernel times of the
-# first set. Every step is time-boxed.
+# first set. Every step is time-boxed; the shipped choice's rows also go to
+# $OUT/thin-tc-shipped.json.
 thin_tc() {
   local prods=${THIN_TC_PRODUCTS:-1,4096,4096,8,4096,4096,16,4096,4096,8,4096,4096,16,4096,4096} set cs
   local trans=${THIN_TC_TRANS:-NT,NT,NT,NN,NN}
@@ -1185,7 +1186,7 @@ thin_tc() {
   fi
   log "thin products, shipped choice (cuda:0)"
   timeout 120 ./build/gpu/optune bench gemm --device cuda:0 --gemm-product "$prods" --gemm-trans "$trans" \
-    --gemm-types "${THIN_TC_TYPES:-f32,f16}" --runs 20 "$@" 2>>"$LOGS/thin-tc.log" | tee -a "$LOGS/thin-tc-full.txt" |
+    --gemm-types "${THIN_TC_TYPES:-f32,f16}" --runs 20 --json "$OUT/thin-tc-shipped.json" "$@" 2>>"$LOGS/thin-tc.log" | tee -a "$LOGS/thin-tc-full.txt" |
     grep -E '[0-9]x[0-9]' | sed 's|^|shipped |' | tee -a "$OUT/thin-tc.txt" "$OUT/summary.txt"
   IFS=';' read -r -a list <<<"$sets"
   for set in "${list[@]}"; do

@@ -387,25 +387,37 @@ namespace {
 // kernel's A being the call's B) refines it ("/km"): each lane's loads of A
 // then span rows of A rather than one row, and the H200's best shapes for the
 // two differ (WGX 16 against 4). One row (M = 1) is a vector either way.
-std::string size_and_path(const ThinView& v) {
-  return std::string(v.m <= 1 ? "m<=1" : v.m <= 4 ? "m<=4" : v.m <= 16 ? "m<=16" : "m<=32") + (v.trans_b ? "/nk" : "/kn");
+// Five to eight rows (`m<=8`) refine the `m<=16` bucket, which they fall
+// back to: the tensor-core path holds the 8 rows of one fragment and wants
+// shorter steps along K there than at 16 rows (two fragments, twice the
+// registers). The `/km` refinement keeps the coarse classes.
+std::string size_and_path(const ThinView& v, bool fine) {
+  return std::string(v.m <= 1    ? "m<=1"
+                     : v.m <= 4  ? "m<=4"
+                     : fine && v.m <= 8 ? "m<=8"
+                     : v.m <= 16 ? "m<=16"
+                                 : "m<=32") +
+         (v.trans_b ? "/nk" : "/kn");
 }
 bool refined_km(const ThinView& v) { return v.trans_b && v.trans_a && v.m > 1; }
 }  // namespace
 
 std::string GemmThinFamily::bucket(const GemmProblem& pr) const {
   const ThinView v = view(pr);
-  return size_and_path(v) + (refined_km(v) ? "/km" : "");
+  return refined_km(v) ? size_and_path(v, false) + "/km" : size_and_path(v, true);
 }
 
 std::vector<std::string> GemmThinFamily::bucket_chain(const GemmProblem& pr) const {
   const ThinView v = view(pr);
-  if (refined_km(v)) return {size_and_path(v) + "/km", size_and_path(v)};
-  return {size_and_path(v)};
+  if (refined_km(v)) return {size_and_path(v, false) + "/km", size_and_path(v, false)};
+  const std::string fine = size_and_path(v, true), coarse = size_and_path(v, false);
+  if (fine != coarse) return {fine, coarse};
+  return {fine};
 }
 
 std::vector<std::string> GemmThinFamily::buckets() const {
-  return {"m<=1/kn", "m<=4/kn", "m<=16/kn", "m<=32/kn", "m<=1/nk", "m<=4/nk", "m<=16/nk", "m<=4/nk/km", "m<=16/nk/km"};
+  return {"m<=1/kn", "m<=4/kn",  "m<=8/kn",  "m<=16/kn",   "m<=32/kn",   "m<=1/nk",
+          "m<=4/nk", "m<=8/nk",  "m<=16/nk", "m<=4/nk/km", "m<=16/nk/km"};
 }
 
 std::string GemmThinFamily::trust_bucket(const std::string& b) const {
@@ -420,7 +432,11 @@ std::string GemmThinFamily::trust_bucket(const std::string& b) const {
 GemmProblem GemmThinFamily::make_example(DType dtype, const std::string& b, const Capabilities& caps) const {
   GemmProblem pr;
   pr.dtype = dtype;
-  pr.m = b.rfind("m<=1/", 0) == 0 ? 1 : b.rfind("m<=4/", 0) == 0 ? 4 : b.rfind("m<=16/", 0) == 0 ? 16 : 32;
+  pr.m = b.rfind("m<=1/", 0) == 0    ? 1
+         : b.rfind("m<=4/", 0) == 0  ? 4
+         : b.rfind("m<=8/", 0) == 0  ? 8
+         : b.rfind("m<=16/", 0) == 0 ? 16
+                                     : 32;
   pr.n = pr.k = caps.type == DeviceType::CPU ? 1024 : 4096;
   pr.trans_b = b.find("/nk") != std::string::npos;
   pr.trans_a = pr.trans_b && b.find("/km") != std::string::npos;  // A stored K x M
