@@ -194,6 +194,62 @@ TYPED_TEST(Im2col, Col2imAccumulatesAndGridStrides) {
   for (std::size_t i = 0; i < n_col; ++i) ASSERT_EQ(to_c(ga[i]), to_c(gb[i])) << "element " << i;
 }
 
+// Packs of pixels (the blas_extra family's PV): every PV forced at matrix
+// offsets that allow it (0, 4) and one that does not (2: halved, then 1),
+// over shapes whose pixels fill packs that cross rows of the output
+// (4 x 7), strides and dilations, both modes, and a grid of one wave of
+// 64-wide groups (work-items loop over their packs). Every element of the
+// view must be the model's, and the NaN guards around it untouched.
+TYPED_TEST(Im2col, PixelPacks) {
+  using T = TypeParam;
+  const Queue& q = test::queue();
+  const Shape shapes[] = {
+      {3, 4, 7, 3, 3, 1, 1, 1, 1, 1, 1},    // 28 pixels: packs wrap the output's rows
+      {2, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1},    // 64
+      {2, 10, 9, 3, 2, 0, 2, 2, 1, 1, 3},   // strides and dilations differ by axis: 4 x 10 patches
+      {1, 2, 2, 1, 1, 0, 0, 1, 1, 1, 1},    // 4 pixels, one pack
+  };
+  for (const Shape& s : shapes)
+    for (KernelMode mode : {KernelMode::CrossCorrelation, KernelMode::Convolution}) {
+      const std::size_t n_im = s.im_size(), n_col = s.col_size();
+      std::vector<T> him(n_im);
+      for (T& v : him) v = random_value<T>();
+      std::vector<C> cim(n_im);
+      std::transform(him.begin(), him.end(), cim.begin(), [](const T& v) { return to_c(v); });
+      const std::vector<C> model = ref::im2col(s, mode, cim);
+      Buffer<T> im = test::context().alloc<T>(n_im);
+      q.upload(im, std::span<const T>(him));
+      for (std::int64_t pv : {1, 2, 4})
+        for (std::size_t off : {std::size_t(0), std::size_t(2), std::size_t(4)})
+          for (std::int64_t waves : {0, 1}) {
+            const std::string what = label(s, mode) + " PV " + std::to_string(pv) + " offset " +
+                                     std::to_string(off) + " waves " + std::to_string(waves);
+            std::vector<T> h(n_col + off + 3, from_c<T>(C(NAN, NAN)));
+            Buffer<T> col = test::context().alloc<T>(h.size());
+            q.upload(col, std::span<const T>(h));
+            detail::BlasExtraCall c;
+            c.routine = detail::BlasExtraRoutine::Im2col;
+            c.kernel_mode = mode;
+            c.channels = s.c, c.height = s.h, c.width = s.w, c.kernel_h = s.kh, c.kernel_w = s.kw;
+            c.pad_h = s.ph, c.pad_w = s.pw, c.stride_h = s.sh, c.stride_w = s.sw;
+            c.dilation_h = s.dh, c.dilation_w = s.dw;
+            c.x = detail::blas_vector(im);
+            c.y = detail::blas_vector(col.view(off, n_col));
+            const detail::Params forced{{"WGS", 64}, {"WAVES", waves}, {"PV", pv}};
+            detail::run_blas_extra(q, c, {}, &forced).wait();
+            const std::vector<T> got = q.download(col);
+            int bad = 0;
+            for (std::size_t i = 0; i < got.size() && bad < 4; ++i) {
+              const bool guard = i < off || i >= off + n_col;
+              if (guard ? !is_nan(got[i]) : to_c(got[i]) != model[i - off]) {
+                ADD_FAILURE() << "im2col " << what << ": element " << i << (guard ? " (guard) written" : " differs");
+                ++bad;
+              }
+            }
+          }
+    }
+}
+
 TEST(Im2colSize, OutputSize) {
   EXPECT_EQ(im2col_output_size(5, 3, 1, 1, 1), 5);
   EXPECT_EQ(im2col_output_size(7, 3, 2, 2, 2), 4);   // (11 - 5) / 2 + 1

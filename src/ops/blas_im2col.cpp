@@ -123,9 +123,18 @@ Event run_blas_patches(const Queue& q, const BlasExtraCall& c, const WaitList& w
   pr.elements = std::int64_t(shape.col);
   pr.indices = std::int64_t(std::max(shape.col, shape.im));
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-  // The work-items: im2col's are (channel, patch) pairs, col2im's the image's elements.
+  // im2col's packs of pixels: at most 16 bytes, one word an element (not
+  // c64), and only where every pack is aligned and lies in one matrix row.
+  const std::int64_t pixels = shape.oh * shape.ow;
+  if (c.routine == R::Im2col) {
+    const std::size_t es = dtype_size(pr.dtype);
+    std::int64_t pv = es > 8 ? 1 : std::min<std::int64_t>(p.at("PV"), std::int64_t(16 / es));
+    while (pv > 1 && (pixels % pv != 0 || c.y.offset % std::size_t(pv) != 0)) pv /= 2;
+    pr.pack = pv;
+  }
+  // The work-items: im2col's are (channel, pack of patches) pairs, col2im's the image's elements.
   BlasExtraProblem grid = pr;
-  grid.elements = c.routine == R::Col2im ? std::int64_t(shape.im) : c.channels * shape.oh * shape.ow;
+  grid.elements = c.routine == R::Col2im ? std::int64_t(shape.im) : c.channels * pixels / pr.pack;
   const Geometry g = fam.geometry(p, caps, grid);
   KernelPtr k = compile_kernel(q, fam.program(p, pr));
   std::vector<KernelArg> args;

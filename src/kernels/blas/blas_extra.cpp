@@ -10,6 +10,9 @@ std::vector<Parameter> BlasExtraFamily::parameters(const Capabilities&) const {
   return {
       {"WGS", {64, 128, 256, 512}, 256, "work-items per group"},
       {"WAVES", {0, 1, 2, 4, 8}, 0, "at most this many waves of the device, grid-stride (0: an element per work-item)"},
+      {"PV", {1, 2, 4}, 4,
+       "im2col (CLBlast's layout): consecutive pixels per work-item, stored as one pack of at most 16 bytes (fewer "
+       "where the matrix's offset or an image's pixels are not a multiple)"},
   };
 }
 
@@ -59,6 +62,7 @@ Defines BlasExtraFamily::defines(const Params& p, const BlasExtraProblem& proble
     return {{"ELEM", es == 2 ? "ushort" : es == 4 ? "uint" : "ulong"},
             {"WORDS", es == 16 ? "2" : "1"},
             {"IDX", idx},
+            {"PV", std::to_string(problem.pack)},
             {"WGS", wgs}};
   }
   if (problem.routine == BlasExtraRoutine::Col2im) {

@@ -23,6 +23,9 @@ struct BlasExtraProblem {
   // im2col, col2im: the larger of the image's and the matrix's elements (the
   // kernels' index arithmetic is 32-bit below 2^32); 0 reads as `elements`.
   std::int64_t indices = 0;
+  // im2col: pixels per work-item (the kernel's PV), as run_blas_patches
+  // chose it from the entry's PV, the element size and the alignment.
+  std::int64_t pack = 1;
   std::vector<std::int64_t> sizes() const { return {elements, batch}; }
   std::map<std::string, std::int64_t> fields() const { return {{"routine", std::int64_t(routine)}}; }
 };
