@@ -196,6 +196,7 @@ TYPED_TEST(Im2col, Col2imAccumulatesAndGridStrides) {
 
 // Packs of pixels (the blas_extra family's PV): every PV forced at matrix
 // offsets that allow it (0, 4) and one that does not (2: halved, then 1),
+// then col2im back from the result under the same PV (row packs),
 // over shapes whose pixels fill packs that cross rows of the output
 // (4 x 7), strides and dilations, both modes, and a grid of one wave of
 // 64-wide groups (work-items loop over their packs). Every element of the
@@ -243,6 +244,29 @@ TYPED_TEST(Im2col, PixelPacks) {
               const bool guard = i < off || i >= off + n_col;
               if (guard ? !is_nan(got[i]) : to_c(got[i]) != model[i - off]) {
                 ADD_FAILURE() << "im2col " << what << ": element " << i << (guard ? " (guard) written" : " differs");
+                ++bad;
+              }
+            }
+            // col2im from the matrix just written (the model's), into an
+            // image inside NaN guards at the same offset: PV image elements
+            // of a row per work-item, rows whose last pack hangs past them.
+            std::vector<T> hi(n_im + off + 3, from_c<T>(C(NAN, NAN)));
+            std::copy(him.begin(), him.end(), hi.begin() + std::ptrdiff_t(off));
+            Buffer<T> img = test::context().alloc<T>(hi.size());
+            q.upload(img, std::span<const T>(hi));
+            c.routine = detail::BlasExtraRoutine::Col2im;
+            c.x = detail::blas_vector(img.view(off, n_im));
+            c.y = detail::blas_vector(col.view(off, n_col));
+            detail::run_blas_extra(q, c, {}, &forced).wait();
+            std::vector<double> mag;
+            const std::vector<C> sum = ref::col2im(s, mode, model, cim, &mag);
+            const std::vector<T> back = q.download(img);
+            const double tol = unit<T>() * double(s.kh * s.kw + 2) * 2;
+            bad = 0;
+            for (std::size_t i = 0; i < back.size() && bad < 4; ++i) {
+              const bool guard = i < off || i >= off + n_im;
+              if (guard ? !is_nan(back[i]) : !(std::abs(to_c(back[i]) - sum[i - off]) <= tol * mag[i - off])) {
+                ADD_FAILURE() << "col2im " << what << ": element " << i << (guard ? " (guard) written" : " differs");
                 ++bad;
               }
             }

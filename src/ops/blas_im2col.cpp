@@ -132,9 +132,11 @@ Event run_blas_patches(const Queue& q, const BlasExtraCall& c, const WaitList& w
     while (pv > 1 && (pixels % pv != 0 || c.y.offset % std::size_t(pv) != 0)) pv /= 2;
     pr.pack = pv;
   }
-  // The work-items: im2col's are (channel, pack of patches) pairs, col2im's the image's elements.
+  // The work-items: im2col's are (channel, pack of patches) pairs, col2im's
+  // packs of PV elements of an image row.
   BlasExtraProblem grid = pr;
-  grid.elements = c.routine == R::Col2im ? std::int64_t(shape.im) : c.channels * pixels / pr.pack;
+  const std::int64_t row_packs = (c.width + p.at("PV") - 1) / p.at("PV");
+  grid.elements = c.routine == R::Col2im ? c.channels * c.height * row_packs : c.channels * pixels / pr.pack;
   const Geometry g = fam.geometry(p, caps, grid);
   KernelPtr k = compile_kernel(q, fam.program(p, pr));
   std::vector<KernelArg> args;

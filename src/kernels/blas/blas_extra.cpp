@@ -12,7 +12,8 @@ std::vector<Parameter> BlasExtraFamily::parameters(const Capabilities&) const {
       {"WAVES", {0, 1, 2, 4, 8}, 0, "at most this many waves of the device, grid-stride (0: an element per work-item)"},
       {"PV", {1, 2, 4}, 4,
        "im2col (CLBlast's layout): consecutive pixels per work-item, stored as one pack of at most 16 bytes (fewer "
-       "where the matrix's offset or an image's pixels are not a multiple)"},
+       "where the matrix's offset or an image's pixels are not a multiple); col2im: consecutive image elements of a "
+       "row per work-item"},
   };
 }
 
@@ -66,13 +67,15 @@ Defines BlasExtraFamily::defines(const Params& p, const BlasExtraProblem& proble
             {"WGS", wgs}};
   }
   if (problem.routine == BlasExtraRoutine::Col2im) {
-    if (problem.dtype == DType::F16) return {{"HALF", "1"}, {"IDX", idx}, {"WGS", wgs}};
+    const std::string pv = std::to_string(p.at("PV"));
+    if (problem.dtype == DType::F16) return {{"HALF", "1"}, {"IDX", idx}, {"PV", pv}, {"WGS", wgs}};
     const bool cx = is_complex(problem.dtype);
     return {{"TYPE", c_type_name(problem.dtype)},
             {"REAL", c_type_name(real_dtype(problem.dtype))},
             {"COMPLEX", cx ? "1" : "0"},
             {"ACC", c_type_name(problem.dtype)},
             {"IDX", idx},
+            {"PV", pv},
             {"WGS", wgs}};
   }
   Defines d = blas_type_defines(problem.dtype);
