@@ -153,6 +153,29 @@ OPTUNE_FUNC void im2col_packs(const int CH, const int H, const int W, const int 
       }
     }
     const ulong first = (col_off + (ulong)c * rs * pixels + (ulong)p0) / PV;
+    if (SW == 1 && sx == 1 && oys[PV - 1] == oys[0] && ats[PV - 1] == ats[0]) {
+      // Stride 1 along a contiguous row, the pack inside one output row (the
+      // same for every pack where OW is a multiple of PV): the PV elements
+      // of a tap share their input row, and their columns are consecutive.
+      for (int r = 0; r < R; ++r) {
+        const int rr = flip ? R - 1 - r : r;
+        const long iy = (long)oys[0] * SH - PT + (long)rr * DH;
+        const bool row_in = iy >= 0 && iy < H;
+        const ulong row = ats[0] + (row_in ? (ulong)iy * sy : 0);
+        for (int s = 0; s < S; ++s) {
+          const int ss = flip ? S - 1 - s : s;
+          const long ix0 = (long)oxs[0] - PL + (long)ss * DW;
+          ELEM v[PV];
+#pragma unroll
+          for (int k = 0; k < PV; ++k) {
+            const long ix = ix0 + k;
+            v[k] = row_in && ix >= 0 && ix < W ? in[row + (ulong)ix] : (ELEM)0;
+          }
+          OPTUNE_GSTORE(ELEM, PV, OPTUNE_VPACK(ELEM, PV, v), first + (ulong)(r * S + s) * (pixels / PV), col);
+        }
+      }
+      continue;
+    }
     for (int r = 0; r < R; ++r) {
       const int rr = flip ? R - 1 - r : r;
       for (int s = 0; s < S; ++s) {
