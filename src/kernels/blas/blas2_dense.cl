@@ -7,6 +7,8 @@
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1
 // check-variant: -DHALF=1 -DVW=4
 // check-variant: -DHALF=1 -DVW=2
+// check-variant: -DHALF=1 -DVW=1
+// check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DGER_LOADS=4
 // check-variant: -DTYPE=float -DREAL=float -DVW=4 -DGEMV_C_LOADS=1 -DGEMV_R_LOADS=1
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DGEMV_C_LOADS=1 -DGEMV_R_LOADS=0
 
