@@ -209,6 +209,8 @@ TYPED_TEST(Im2col, PixelPacks) {
       {2, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1},    // 64
       {2, 10, 9, 3, 2, 0, 2, 2, 1, 1, 3},   // strides and dilations differ by axis: 4 x 10 patches
       {1, 2, 2, 1, 1, 0, 0, 1, 1, 1, 1},    // 4 pixels, one pack
+      {2, 9, 10, 3, 3, 4, 3, 1, 1, 2, 3},   // stride 1, dilations, pads wider than the kernel: 13 x 10 patches
+      {1, 3, 6, 1, 1, 0, 0, 1, 1, 1, 1},    // 18 pixels: PV 4 halved to 2 at offset 0
   };
   for (const Shape& s : shapes)
     for (KernelMode mode : {KernelMode::CrossCorrelation, KernelMode::Convolution}) {

@@ -6,19 +6,28 @@
 
 namespace optune::detail {
 
+namespace {
+
+bool is_patches(BlasExtraRoutine r) { return r == BlasExtraRoutine::Im2col || r == BlasExtraRoutine::Col2im; }
+constexpr std::int64_t kDefaultPv = 4;
+
+}  // namespace
+
 std::vector<Parameter> BlasExtraFamily::parameters(const Capabilities&) const {
   return {
       {"WGS", {64, 128, 256, 512}, 256, "work-items per group"},
       {"WAVES", {0, 1, 2, 4, 8}, 0, "at most this many waves of the device, grid-stride (0: an element per work-item)"},
-      {"PV", {1, 2, 4}, 4,
+      {"PV", {1, 2, 4}, kDefaultPv,
        "im2col (CLBlast's layout): consecutive pixels per work-item, stored as one pack of at most 16 bytes (fewer "
        "where the matrix's offset or an image's pixels are not a multiple); col2im: consecutive image elements of a "
        "row per work-item"},
   };
 }
 
-std::string BlasExtraFamily::check(const Params& p, const Capabilities& caps, const BlasExtraProblem&) const {
+std::string BlasExtraFamily::check(const Params& p, const Capabilities& caps, const BlasExtraProblem& problem) const {
   if (std::string why = check_candidates(p, caps); !why.empty()) return why;
+  // (So that a tuning run of had, omatcopy or axpy_batched times no setting twice.)
+  if (!is_patches(problem.routine) && p.at("PV") != kDefaultPv) return "PV applies to im2col and col2im only";
   const std::size_t wgs = std::size_t(p.at("WGS"));
   if (wgs > caps.max_work_group_size) return "WGS exceeds the device's work-group limit";
   if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
@@ -27,6 +36,7 @@ std::string BlasExtraFamily::check(const Params& p, const Capabilities& caps, co
 
 Params BlasExtraFamily::fit(const Params& tuned, const Capabilities& caps, const BlasExtraProblem& problem) const {
   const auto adjust = [&](Params p) {
+    if (!is_patches(problem.routine)) p["PV"] = kDefaultPv;
     while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
     return p;
   };
@@ -47,12 +57,6 @@ Geometry BlasExtraFamily::geometry(const Params& p, const Capabilities& caps, co
   }
   return g;
 }
-
-namespace {
-
-bool is_patches(BlasExtraRoutine r) { return r == BlasExtraRoutine::Im2col || r == BlasExtraRoutine::Col2im; }
-
-}  // namespace
 
 Defines BlasExtraFamily::defines(const Params& p, const BlasExtraProblem& problem) const {
   const std::string wgs = std::to_string(p.at("WGS"));

@@ -19,10 +19,11 @@
 // c64), so nothing rounds and no type needs a device extension.
 //
 // col2im (CLBlast's matrix layout, one image) adds the patch matrix back
-// into the image: each work-item owns one image element and sums, in a
-// fixed tap order, the matrix elements that read it, then adds the sum to
-// the element (im += sum): a gather, so no two work-items write one element
-// and the result does not depend on scheduling. TYPE is the storage type,
+// into the image: each work-item owns PV consecutive elements of an image
+// row and sums for each, in a fixed tap order, the matrix elements that read
+// it, then adds the sum to the element (im += sum): a gather, so no two
+// work-items write one element and the result depends on neither
+// scheduling nor PV. TYPE is the storage type,
 // ACC the sum's (half storage sums in float, rounded once at the store).
 //
 // Both loop over their elements grid-stride (the host may launch fewer
