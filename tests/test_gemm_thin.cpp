@@ -613,9 +613,9 @@ TEST(GemmThinDescriptor, Refusals) {
 // capabilities: where B is read along K and A stored M x K in 16-byte
 // packs, the fit takes WGX 32, the type's pack and MT 8 or 16; the split's
 // step is the group's warps times 4 packs of KU; B read along N takes
-// blocks of 16 VW columns; elsewhere (A stored K x M, odd leading
-// dimensions, OpenCL, sm_80 for f32 and f64) TC falls back to the scalar
-// kernel, and check names each refusal.
+// blocks of 16 VW columns; A stored K x M is gathered (AV 1); elsewhere
+// (odd leading dimensions, OpenCL, sm_80 for f32 and f64) TC falls back to
+// the scalar kernel, and check names each refusal.
 TEST(GemmThinDescriptor, TensorCoreFit) {
   Capabilities caps = test::nvidia_caps(Backend::CUDA, 90);
   caps.compute_units = 132, caps.max_threads_per_cu = 2048, caps.subgroups = true, caps.warp_size = 32;
@@ -652,9 +652,15 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
   Params hinted = tc;
   hinted["BHINT"] = 2;
   EXPECT_EQ(def(fam().defines(fam().fit(hinted, caps, pr), pr), "BHINT"), "2");
-  detail::GemmProblem stored_km = pr;  // A stored K x M: no TC, no hints
+  detail::GemmProblem stored_km = pr;  // A stored K x M: TC 2 only (gathered), B's hints kept
   stored_km.trans_a = true, stored_km.lda = 8, stored_km.align_a = 8;
   EXPECT_EQ(fam().fit(hinted, caps, stored_km).at("BHINT"), 0);
+  Params hinted2 = hinted;
+  hinted2["TC"] = 2;
+  EXPECT_EQ(fam().fit(hinted2, caps, stored_km).at("BHINT"), 2);
+  detail::GemmProblem untiled = pr;  // the scalar kernel has no hints
+  untiled.align_b = 2;
+  EXPECT_EQ(fam().fit(hinted2, caps, untiled).at("BHINT"), 0);
   EXPECT_EQ(def(fam().defines(forced, pr), "BHINT"), "(none)");
   // B read along N: f32 and f64, blocks of 16 VW columns.
   const detail::GemmProblem nn = test::dense_problem(DType::F32, 8, 4096, 4096);
@@ -673,15 +679,33 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
   const Params along_n16 = fam().fit(one_block, caps, nn16);
   EXPECT_EQ(along_n16.at("TC"), 1);
   EXPECT_EQ(fam().geometry(along_n16, caps, nn16).global[0], 4096u / (16 * 8) * 32);
+  // A stored K x M: TC 1 refuses it; TC 2 gathers it element by element,
+  // so no packs of A (AV 1) and any leading dimension (5 rows, lda 5).
   detail::GemmProblem km = pr;
   km.trans_a = true, km.lda = 8, km.align_a = 8;
   EXPECT_EQ(fam().fit(tc, caps, km).at("TC"), 0);
-  EXPECT_EQ(fam().check(forced, caps, km), "TC needs A stored M x K");
+  EXPECT_EQ(fam().check(forced, caps, km), "TC 1 needs A stored M x K (TC 2 gathers A stored K x M)");
+  Params tc2 = tc;
+  tc2["TC"] = 2;
+  const Params along_km = fam().fit(tc2, caps, km);
+  EXPECT_EQ(along_km.at("TC"), 2);
+  EXPECT_EQ(along_km.at("AV"), 1);
+  EXPECT_EQ(along_km.at("VW"), 4);
+  EXPECT_EQ(fam().check(along_km, caps, km), "");
+  EXPECT_EQ(def(fam().defines(along_km, km), "A_KCONTIG"), "0");
+  detail::GemmProblem km5 = nk_problem(5, 4096, 4096);
+  km5.trans_a = true, km5.lda = 5, km5.align_a = 5;
+  EXPECT_EQ(fam().fit(tc2, caps, km5).at("TC"), 2);
+  EXPECT_EQ(fam().fit(tc2, caps, km5).at("MT"), 8);
+  EXPECT_EQ(def(fam().defines(fam().fit(tc2, caps, km5), km5), "TC"), "2");
   detail::GemmProblem odd = pr;
   odd.align_b = 2;
   EXPECT_EQ(fam().fit(tc, caps, odd).at("TC"), 0);
   EXPECT_EQ(fam().check(forced, caps, odd),
-            "TC needs A's and B's offsets, leading dimensions and batch strides in 16-byte packs");
+            "TC needs A's (stored M x K) and B's offsets, leading dimensions and batch strides in 16-byte packs");
+  detail::GemmProblem odd_a = pr;  // A stored M x K in odd packs
+  odd_a.align_a = 2;
+  EXPECT_EQ(fam().fit(tc, caps, odd_a).at("TC"), 0);
   Capabilities sm80 = test::nvidia_caps(Backend::CUDA, 80);
   EXPECT_EQ(fam().fit(tc, sm80, pr).at("TC"), 0);
   detail::GemmProblem h = pr;
@@ -716,13 +740,14 @@ TEST(GemmThinDescriptor, TensorCoreFit) {
 // bias, activations and a strided batch. Devices where TC does not apply
 // skip (the descriptor test holds the fallback).
 TEST(GemmThin, TensorCores) {
-  const Params one{{"TC", 1}, {"WGY", 1}, {"NJ", 1}, {"KU", 1}, {"SPLIT", 1}};
-  const Params four{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 2}, {"SPLIT", 3}, {"BHINT", 2}};
+  // TC 2: TC 1's kernel, and A stored K x M gathered.
+  const Params one{{"TC", 2}, {"WGY", 1}, {"NJ", 1}, {"KU", 1}, {"SPLIT", 1}};
+  const Params four{{"TC", 2}, {"WGY", 4}, {"NJ", 2}, {"KU", 2}, {"SPLIT", 3}, {"BHINT", 2}};
   // (Where B is read along N, fit refuses the wider shapes of f16 and 16-row
   // products, over 256 values, and the scalar kernel runs them: one warp and
   // the fused shape take every type and size onto the tensor cores.)
-  const Params fused{{"TC", 1}, {"WGY", 2}, {"NJ", 1}, {"KU", 1}, {"SPLIT", 4}, {"FUSE", 1}, {"PF", 1}};
-  const Params automatic{{"TC", 1}, {"WGY", 4}, {"NJ", 2}, {"KU", 1}, {"PF", 1}, {"BHINT", 1}};
+  const Params fused{{"TC", 2}, {"WGY", 2}, {"NJ", 1}, {"KU", 1}, {"SPLIT", 4}, {"FUSE", 1}, {"PF", 1}};
+  const Params automatic{{"TC", 2}, {"WGY", 4}, {"NJ", 2}, {"KU", 1}, {"PF", 1}, {"BHINT", 1}};
   const GemmForce forces[] = {test::force("thin", &one), test::force("thin", &four), test::force("thin", &fused),
                               test::force("thin", &automatic)};
   const Capabilities& caps = test::device().caps();
@@ -730,15 +755,21 @@ TEST(GemmThin, TensorCores) {
     GTEST_SKIP() << "the tensor-core path does not apply on this device";
   const std::tuple<Unary, OpParams> acts[] = {{Unary::Copy, {}}, {Unary::Relu, {}}, {Unary::Gelu, {}}};
   // Row-major: NT with thin M or thin N (B read along K); NN with thin M and
-  // TT with thin N (B read along N).
+  // TT with thin N (B read along N). The thin operand stored K x M (its
+  // packs gathered, its rows at times of an odd length): TT with thin M and
+  // NN with thin N (B read along K), TN with thin M or thin N (along N).
   struct Form {
     Transpose ta, tb;
-    bool thin_n, along_n;
+    bool thin_n, along_n, a_km;
   };
-  const Form forms[] = {{Transpose::No, Transpose::Yes, false, false},
-                        {Transpose::No, Transpose::Yes, true, false},
-                        {Transpose::No, Transpose::No, false, true},
-                        {Transpose::Yes, Transpose::Yes, true, true}};
+  const Form forms[] = {{Transpose::No, Transpose::Yes, false, false, false},
+                        {Transpose::No, Transpose::Yes, true, false, false},
+                        {Transpose::No, Transpose::No, false, true, false},
+                        {Transpose::Yes, Transpose::Yes, true, true, false},
+                        {Transpose::Yes, Transpose::Yes, false, false, true},
+                        {Transpose::No, Transpose::No, true, false, true},
+                        {Transpose::Yes, Transpose::No, false, true, true},
+                        {Transpose::Yes, Transpose::No, true, true, true}};
   int i = 0;
   for (const Form& form : forms)
     for (DType t : {DType::F32, DType::F16, DType::BF16, DType::F64})
@@ -752,6 +783,8 @@ TEST(GemmThin, TensorCores) {
           const std::int64_t b_row = c.trans_b == Transpose::Yes ? c.k : c.n;
           c.lda_extra = (8 - a_row % 8) % 8 + (i % 4 == 1 ? 8 : 0);
           c.ldb_extra = (8 - b_row % 8) % 8 + (i % 4 == 1 ? 8 : 0);
+          // The thin operand stored K x M is gathered: rows of any length.
+          if (form.a_km && i % 4 == 3) (form.thin_n ? c.ldb_extra : c.lda_extra) = 3;
           c.a_off = c.b_off = i % 4 == 2 ? 16 : 0;
           c.ldc_extra = i % 5, c.c_off = i % 3;
           c.dtype = t;
@@ -764,6 +797,7 @@ TEST(GemmThin, TensorCores) {
           if (i % 7 == 3) c.batch = 3, c.mode = GemmCase::Mode::Strided, c.product_align = 16;
           EXPECT_TRUE(ref::check_gemm(c, &forces[f]))
               << "type " << int(t) << ", " << thin << " thin " << (form.thin_n ? "columns" : "rows") << ", B "
-              << (form.along_n ? "along N" : "along K") << ", K " << k << ", force " << f;
+              << (form.along_n ? "along N" : "along K") << (form.a_km ? ", thin operand K x M" : "") << ", K " << k
+              << ", force " << f;
         }
 }

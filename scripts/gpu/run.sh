@@ -1152,19 +1152,22 @@ ncu_detail() {
   done
 }
 
-# The thin kernel's tensor-core path (gemm_thin TC 1, gemm_thin_tc.cl): its
+# The thin kernel's tensor-core path (gemm_thin TC 1 and 2, gemm_thin_tc.cl): its
 # tests on cuda:0 (and under compute-sanitizer memcheck, racecheck and
 # synccheck), then the thin products of THIN_TC_PRODUCTS with the transposes
-# THIN_TC_TRANS (NT, x W^T: B read along K; NN: along N) under the shipped
+# THIN_TC_TRANS (NT, x W^T: B read along K; NN: along N, or with N thin the
+# thin operand stored K x M) under the shipped
 # choice (with cuBLAS) and forced onto TC under each of THIN_TC_SETS
 # (gemm_thin parameters, ';' between sets), then ncu's kernel times of the
 # first set. Every step is time-boxed; the shipped choice's rows also go to
 # $OUT/thin-tc-shipped.json.
 thin_tc() {
-  local prods=${THIN_TC_PRODUCTS:-1,4096,4096,8,4096,4096,16,4096,4096,8,4096,4096,16,4096,4096} set cs
-  local trans=${THIN_TC_TRANS:-NT,NT,NT,NN,NN}
-  local base=TC=1,WGY=4,NJ=2,KU=2,SPLIT=4,FUSE=1
-  local sets=${THIN_TC_SETS:-$base;$base,BHINT=1;$base,BHINT=2;TC=1,WGY=4,NJ=2,KU=4,SPLIT=4,FUSE=1,BHINT=1;TC=1,WGY=4,NJ=2,KU=2,SPLIT=2,FUSE=1;TC=1,WGY=4,NJ=2,KU=2,SPLIT=6,FUSE=1;TC=1,WGY=2,NJ=2,KU=2,SPLIT=4,FUSE=1;TC=1,WGY=4,NJ=1,KU=4,SPLIT=4,FUSE=1;$base,REGS=96;TC=1,WGY=4,NJ=1,KU=1,SPLIT=4,FUSE=1;TC=1,WGY=4,NJ=1,KU=2,SPLIT=4,FUSE=1}
+  # Defaults: x W^T at 8 and 16 rows, then the thin operand stored K x M (N
+  # thin with A row-major: NN; TN with N or M thin), which only TC 2 takes.
+  local prods=${THIN_TC_PRODUCTS:-8,4096,4096,16,4096,4096,4096,8,4096,4096,16,4096,4096,16,4096,16,4096,4096}
+  local trans=${THIN_TC_TRANS:-NT,NT,NN,NN,TN,TN}
+  local base=TC=2,WGY=4,NJ=2,KU=2,SPLIT=4,FUSE=1 set cs
+  local sets=${THIN_TC_SETS:-$base;TC=2,WGY=4,NJ=2,KU=4,SPLIT=4,FUSE=1;TC=2,WGY=4,NJ=1,KU=1,SPLIT=4,FUSE=1;TC=2,WGY=4,NJ=1,KU=2,SPLIT=4,FUSE=1;TC=2,WGY=2,NJ=2,KU=2,SPLIT=4,FUSE=1;TC=2,WGY=8,NJ=1,KU=2,SPLIT=2,FUSE=1}
   log "test_gemm_thin on cuda:0"
   OPTUNE_DEVICE=cuda:0 timeout 300 ./build/gpu/tests/test_gemm_thin --gtest_filter="${THIN_TC_FILTER:-*}" \
     >"$LOGS/thin-tc-tests.log" 2>&1 || STATUS=1

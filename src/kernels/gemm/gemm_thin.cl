@@ -55,7 +55,7 @@
 // their memory was allocated, are zero again for the next call); with FUSE
 // 0 by gemm_thin_reduce (below), a second pass.
 //
-// TC 1 (CUDA; A_KCONTIG 1, B either way): the products on the tensor
+// TC 1 (CUDA; A and B either way, A stored K x M gathered): the products on the tensor
 // cores, both operands straight from global memory into mma.sync fragments,
 // the group's warps on the same columns (16 NJ, or 16 NJ VW where B is read
 // along N) and interleaved along K, their fragments added in warp order
@@ -94,6 +94,10 @@
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DB_KCONTIG=0 -DTC=1 -DWGX=32 -DWGY=2 -DVW=8 -DKU=1 -DMT=16 -DAV=8 -DFUSE=1
 // check-variant-cuda: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DB_KCONTIG=0 -DTC=1 -DWGX=32 -DWGY=1 -DVW=8 -DKU=2 -DMT=8 -DAV=8 -DPF=1
 // check-variant-cuda: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=0 -DTC=1 -DWGX=32 -DWGY=2 -DVW=2 -DNJ=2 -DKU=2 -DMT=8 -DAV=2 -DPF=1 -DFUSE=1
+// check-variant-cuda: -DB_KCONTIG=1 -DA_KCONTIG=0 -DTC=2 -DWGX=32 -DWGY=4 -DVW=4 -DNJ=2 -DKU=2 -DMT=16 -DAV=1
+// check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DCOMP=float -DB_KCONTIG=0 -DA_KCONTIG=0 -DTC=2 -DWGX=32 -DWGY=4 -DVW=8 -DNJ=1 -DKU=1 -DMT=16 -DAV=1 -DFUSE=1
+// check-variant-cuda: -DTYPE=double -DCOMP=double -DEPI=double -DEPI_DOUBLE=1 -DB_KCONTIG=1 -DA_KCONTIG=0 -DTC=2 -DWGX=32 -DWGY=2 -DVW=2 -DKU=2 -DMT=8 -DAV=1 -DPF=1
+// check-variant-cuda: -DTYPE=bf16 -DBF16_STORAGE=1 -DCOMP=float -DB_KCONTIG=1 -DA_KCONTIG=0 -DTC=2 -DWGX=32 -DWGY=2 -DVW=8 -DKU=2 -DMT=8 -DAV=1
 
 // C's element (i, j) through the epilogue (beta = 0 never reads C).
 OPTUNE_FUNC void thin_finish(__global CTYPE* cp, const ulong ldc, const uint flags, __global const CTYPE* biasp,

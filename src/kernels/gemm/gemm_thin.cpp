@@ -52,14 +52,16 @@ std::int64_t gcols_of(const Params& p, bool kcontig) {
 std::size_t tc_acc_size(const GemmProblem& pr) {
   return pr.dtype == DType::F16 || pr.dtype == DType::BF16 ? 4 : 8;
 }
-std::string tc_refusal(const Capabilities& caps, const GemmProblem& pr, const ThinView& v) {
+std::string tc_refusal(const Capabilities& caps, const GemmProblem& pr, const ThinView& v, std::int64_t tc) {
   const bool half = pr.dtype == DType::F16 || pr.dtype == DType::BF16;
   if (pr.dtype != DType::F32 && pr.dtype != DType::F64 && !half) return "TC takes f32, f64, f16 and bf16";
   if (caps.backend != Backend::CUDA || caps.compute_capability_major < (half ? 8 : 9))
     return half ? "TC needs mma.sync (CUDA, compute capability 8.0)" : "TC needs f64 mma.sync m16n8k8 (CUDA, 9.0)";
-  if (v.trans_a) return "TC needs A stored M x K";
-  if (v.align_a % pack16(pr) || v.align_b % pack16(pr))
-    return "TC needs A's and B's offsets, leading dimensions and batch strides in 16-byte packs";
+  // A stored K x M is gathered element by element (TC 2 only, until its
+  // speed is measured); A stored M x K and B are read in 16-byte packs.
+  if (v.trans_a && tc < 2) return "TC 1 needs A stored M x K (TC 2 gathers A stored K x M)";
+  if ((!v.trans_a && v.align_a % pack16(pr)) || v.align_b % pack16(pr))
+    return "TC needs A's (stored M x K) and B's offsets, leading dimensions and batch strides in 16-byte packs";
   return "";
 }
 // Static shared memory of a CUDA kernel.
@@ -216,11 +218,12 @@ std::vector<Parameter> GemmThinFamily::parameters(const Capabilities& caps) cons
        "1: each step's loads of B issued before the previous step's products (twice the registers for B; "
        "ignored where A is staged, AL > 0 along N)"},
       {"TC",
-       caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 ? std::vector<std::int64_t>{0, 1}
+       caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 ? std::vector<std::int64_t>{0, 1, 2}
                                                                           : std::vector<std::int64_t>{0},
        0,
        "1: the products on the tensor cores, both operands straight into the fragments (CUDA; A stored M x K, B "
-       "either way, 16-byte packs; f32 as f64 products; fit: WGX 32, VW the type's pack, MT 8 or 16)"},
+       "either way, 16-byte packs; f32 as f64 products; fit: WGX 32, VW the type's pack, MT 8 or 16); 2: also "
+       "A stored K x M, its elements gathered"},
       {"BHINT",
        caps.backend == Backend::CUDA && caps.compute_capability_major >= 8 ? std::vector<std::int64_t>{0, 1, 2}
                                                                           : std::vector<std::int64_t>{0},
@@ -236,7 +239,7 @@ std::string GemmThinFamily::check(const Params& p, const Capabilities& caps, con
   const std::int64_t wgx = p.at("WGX"), wgy = p.at("WGY"), vw = p.at("VW");
   if (std::string why = gemm_kernels::fits_group(caps, wgx, wgy); !why.empty()) return why;
   if (tensor_cores(p)) {
-    if (std::string why = tc_refusal(caps, pr, v); !why.empty()) return why;
+    if (std::string why = tc_refusal(caps, pr, v, p.at("TC")); !why.empty()) return why;
     if (wgx != 32 || vw != pack16(pr)) return "TC needs WGX 32 and VW the type's 16-byte pack";
     if (p.at("MT") != 8 && p.at("MT") != 16) return "TC needs MT 8 or 16";
     if (p.at("ALK") || p.at("SG")) return "TC stages nothing in local memory and uses no sub-groups";
@@ -357,10 +360,11 @@ std::optional<Params> GemmThinFamily::fit_or_none(const Params& tuned, const Cap
     if (!v.trans_b) p["ALK"] = 0;
     while (p["ALK"] > 0 && local_bytes(p, pr, v.trans_b) > local_limit(caps)) p["ALK"] /= 2;
     if (reduction::subgroup_size(caps) != p["WGX"]) p["SG"] = 0;
-    if (p["TC"] && !tc_refusal(caps, pr, v).empty()) p["TC"] = 0;
+    if (p["TC"] && !tc_refusal(caps, pr, v, p["TC"]).empty()) p["TC"] = 0;
     if (!p["TC"]) p["BHINT"] = 0;  // the scalar path has no hinted loads
     if (p["TC"]) {
-      p["WGX"] = 32, p["VW"] = p["AV"] = pack16(pr);
+      p["WGX"] = 32, p["VW"] = pack16(pr);
+      p["AV"] = v.trans_a ? 1 : pack16(pr);  // A stored K x M: gathered, no packs
       p["MT"] = v.m <= 8 ? 8 : 16;
       p["ALK"] = p["SG"] = 0;
       while (p["WGY"] > 1 && local_bytes(p, pr, v.trans_b) > std::min<std::uint64_t>(kTcLocalLimit, local_limit(caps)))

@@ -1,5 +1,5 @@
 // gemm_thin_tc: the thin kernel's products on the tensor cores (TC 1; CUDA,
-// mma.sync), for A stored M x K (A_KCONTIG 1) and B stored N x K
+// mma.sync), for A stored M x K (A_KCONTIG 1; or K x M, gathered, below) and B stored N x K
 // (B_KCONTIG 1: the weights of x W^T) or K x N (below). Both operands go
 // from global memory straight into the fragments' registers: no shared
 // memory, no barrier in the K loop,
@@ -55,8 +55,8 @@
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
 #error "gemm_thin TC needs mma.sync (CUDA, compute capability 8.0 or newer)"
 #endif
-#if !A_KCONTIG || WGX != 32 || (MT != 8 && MT != 16)
-#error "gemm_thin TC: A stored M x K, WGX 32 and MT 8 or 16"
+#if WGX != 32 || (MT != 8 && MT != 16)
+#error "gemm_thin TC: WGX 32 and MT 8 or 16"
 #endif
 
 #if HALF_STORAGE || BF16_STORAGE
@@ -175,13 +175,38 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
     BF[f][0] = (tc_word)TC_LO(AQ[U][f], J);                  \
     BF[f][1] = (tc_word)TC_HI(AQ[U][f], J);                  \
   }
-// A's packs of the warp's step (both layouts): rows 8 f + g of A (AROW) at
-// KA, tc_load_all (ALL: the step lies inside) or checked.
+// A's packs of the warp's step (both layouts of B): rows 8 f + g of A (AROW)
+// at KA, tc_load_all (ALL: the step lies inside) or checked. A stored K x M
+// (A_KCONTIG 0: the thin operand of N thin with A row-major, or of op(A)
+// transposed): the pack's VW elements along K are lda apart, gathered one by
+// one (A is small and read by every group of columns: its lines stay in the
+// caches), with K past the range read as zeros.
+#if A_KCONTIG
 #define TC_LOAD_A(AQ, U, KA, ALL)                                                                           \
   _Pragma("unroll") for (int f = 0; f < TC_NF; ++f) {                                                       \
     const ulong i = AROW(8 * f + tg);                                                                       \
     AQ[U][f] = (ALL) ? tc_load_all(ap, i * lda + (KA)) : tc_load(ap, i * lda + (KA), INSIDE(KA, ke));       \
   }
+#else
+OPTUNE_FUNC tc_pack tc_gather_a(const __global TYPE* p, const ulong i, const ulong k, const ulong ld, const long valid) {
+#if HALF_STORAGE || BF16_STORAGE
+  const __global unsigned short* h = (const __global unsigned short*)p;
+  uint w[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+  for (int v = 0; v < 8; ++v)
+    if ((long)v < valid) w[v / 2] |= (uint)h[(k + (ulong)v) * ld + i] << (16 * (v % 2));
+  return make_uint4(w[0], w[1], w[2], w[3]);
+#elif EPI_DOUBLE
+  return make_double2(valid > 0 ? p[k * ld + i] : 0.0, valid > 1 ? p[(k + 1) * ld + i] : 0.0);
+#else
+  return make_float4(valid > 0 ? p[k * ld + i] : 0.f, valid > 1 ? p[(k + 1) * ld + i] : 0.f,
+                     valid > 2 ? p[(k + 2) * ld + i] : 0.f, valid > 3 ? p[(k + 3) * ld + i] : 0.f);
+#endif
+}
+#define TC_LOAD_A(AQ, U, KA, ALL)                                                                           \
+  _Pragma("unroll") for (int f = 0; f < TC_NF; ++f)                                                         \
+    AQ[U][f] = tc_gather_a(ap, AROW(8 * f + tg), (KA), lda, (ALL) ? (long)VW : INSIDE(KA, ke));
+#endif
 #if B_KCONTIG
 #define TC_BQ_DECL(name) tc_pack name[KU][NJ][2]
 #define TC_BQ_COPY(DST, SRC)                                                    \
