@@ -52,8 +52,10 @@
 // f32. It applies to float matrices only (InvalidArgument otherwise).
 //
 // Without it, float products keep f32's accuracy. Where a device's tuning
-// entry says so (the H200's thin products with B stored N x K) they may run
-// on the tensor cores as three tf32 products per term (each element split
+// entry says so (the H200's thin products, 5 to 16 rows) they may run on the
+// FP64 tensor cores as f64 products (each f32 converted exactly, products
+// exact, sums in f64: more accurate than f32 arithmetic), or on the tensor
+// cores as three tf32 products per term (each element split
 // as hi + lo, both tf32; hi*hi + hi*lo + lo*hi summed in f32, K >= 32): each
 // input is then represented to about 2^-22 of itself and each term takes
 // three f32 additions, so the bound is a small multiple of f32's own K *
@@ -100,8 +102,8 @@ enum class Layout { RowMajor, ColMajor };
 enum class Transpose { No, Yes, Conjugate };
 enum class BiasMode { None, PerRow, PerColumn };
 enum class Accumulate { Default, F32 };
-// Default: float products at f32's accuracy (f32 FMAs, or three tf32
-// products a term where an entry picks that; see above). FastTF32: float
+// Default: float products at f32's accuracy (f32 FMAs, or f64 products or
+// three tf32 products a term where an entry picks that; see above). FastTF32: float
 // products may run on tensor cores in tf32 (see above); ignored where none run them.
 enum class GemmCompute { Default, FastTF32 };
 
