@@ -142,21 +142,25 @@ OPTUNE_FUNC tc_pack tc_load_b_all(const __global TYPE* p, const ulong e) {
   return tc_load_all(p, e);
 #endif
 }
-OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long valid) {
-  if (valid >= VW) return tc_load_all(p, e);
+// The VW elements at k, k + 1, ... of line i, ld apart (element (k + v) ld +
+// i), the first `valid` of them inside, the others 0: one by one.
+OPTUNE_FUNC tc_pack tc_gather(const __global TYPE* p, const ulong i, const ulong k, const ulong ld, const long valid) {
 #if HALF_STORAGE || BF16_STORAGE
-  const __global unsigned short* h = (const __global unsigned short*)(p + e);
+  const __global unsigned short* h = (const __global unsigned short*)p;
   uint w[4] = {0u, 0u, 0u, 0u};
 #pragma unroll
   for (int v = 0; v < 8; ++v)
-    if ((long)v < valid) w[v / 2] |= (uint)h[v] << (16 * (v % 2));
+    if ((long)v < valid) w[v / 2] |= (uint)h[(k + (ulong)v) * ld + i] << (16 * (v % 2));
   return make_uint4(w[0], w[1], w[2], w[3]);
 #elif EPI_DOUBLE
-  return make_double2(valid > 0 ? p[e] : 0.0, valid > 1 ? p[e + 1] : 0.0);
+  return make_double2(valid > 0 ? p[k * ld + i] : 0.0, valid > 1 ? p[(k + 1) * ld + i] : 0.0);
 #else
-  return make_float4(valid > 0 ? p[e] : 0.f, valid > 1 ? p[e + 1] : 0.f, valid > 2 ? p[e + 2] : 0.f,
-                     valid > 3 ? p[e + 3] : 0.f);
+  return make_float4(valid > 0 ? p[k * ld + i] : 0.f, valid > 1 ? p[(k + 1) * ld + i] : 0.f,
+                     valid > 2 ? p[(k + 2) * ld + i] : 0.f, valid > 3 ? p[(k + 3) * ld + i] : 0.f);
 #endif
+}
+OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long valid) {
+  return valid >= VW ? tc_load_all(p, e) : tc_gather(p, e, 0, 1, valid);
 }
 
 // The two k slots of mma j in a pack: elements (words) 2j and 2j + 1.
@@ -188,24 +192,9 @@ OPTUNE_FUNC tc_pack tc_load(const __global TYPE* p, const ulong e, const long va
     AQ[U][f] = (ALL) ? tc_load_all(ap, i * lda + (KA)) : tc_load(ap, i * lda + (KA), INSIDE(KA, ke));       \
   }
 #else
-OPTUNE_FUNC tc_pack tc_gather_a(const __global TYPE* p, const ulong i, const ulong k, const ulong ld, const long valid) {
-#if HALF_STORAGE || BF16_STORAGE
-  const __global unsigned short* h = (const __global unsigned short*)p;
-  uint w[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-  for (int v = 0; v < 8; ++v)
-    if ((long)v < valid) w[v / 2] |= (uint)h[(k + (ulong)v) * ld + i] << (16 * (v % 2));
-  return make_uint4(w[0], w[1], w[2], w[3]);
-#elif EPI_DOUBLE
-  return make_double2(valid > 0 ? p[k * ld + i] : 0.0, valid > 1 ? p[(k + 1) * ld + i] : 0.0);
-#else
-  return make_float4(valid > 0 ? p[k * ld + i] : 0.f, valid > 1 ? p[(k + 1) * ld + i] : 0.f,
-                     valid > 2 ? p[(k + 2) * ld + i] : 0.f, valid > 3 ? p[(k + 3) * ld + i] : 0.f);
-#endif
-}
 #define TC_LOAD_A(AQ, U, KA, ALL)                                                                           \
   _Pragma("unroll") for (int f = 0; f < TC_NF; ++f)                                                         \
-    AQ[U][f] = tc_gather_a(ap, AROW(8 * f + tg), (KA), lda, (ALL) ? (long)VW : INSIDE(KA, ke));
+    AQ[U][f] = tc_gather(ap, AROW(8 * f + tg), (KA), lda, (ALL) ? (long)VW : INSIDE(KA, ke));
 #endif
 #if B_KCONTIG
 #define TC_BQ_DECL(name) tc_pack name[KU][NJ][2]
