@@ -303,8 +303,7 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
   Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
   if (pr.dense && !packs_align(p, am.base, pr.row_major ? am.sj : am.si, pr.row_major ? am.si : am.sj)) {
     p["VW"] = 1;
-    // As fit sets it for VW 1: at least GER_LOADS columns on CUDA, one on OpenCL.
-    p["RC"] = caps.backend == Backend::CUDA ? std::max<std::int64_t>(p.at("RC"), 8) : 1;
+    p["RC"] = ger_columns_vw1(p.at("RC"), caps);  // as fit sets it for VW 1
   }
   const Geometry g = fam.geometry(p, caps, pr);
   KernelSource src = fam.program(p, pr);

@@ -21,8 +21,6 @@ using R = BlasExtraRoutine;
 
 const char* routine_name(R r) { return r == R::Had ? "had" : r == R::Omatcopy ? "omatcopy" : "axpy_batched"; }
 
-bool is_patches(R r) { return r == R::Im2col || r == R::Col2im; }
-
 std::uint64_t magnitude(std::int64_t inc) {
   return inc < 0 ? std::uint64_t(0) - std::uint64_t(inc) : std::uint64_t(inc);
 }

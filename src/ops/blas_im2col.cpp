@@ -123,20 +123,20 @@ Event run_blas_patches(const Queue& q, const BlasExtraCall& c, const WaitList& w
   pr.elements = std::int64_t(shape.col);
   pr.indices = std::int64_t(std::max(shape.col, shape.im));
   const Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-  // im2col's packs of pixels: at most 16 bytes, one word an element (not
-  // c64), and only where every pack is aligned and lies in one matrix row.
+  // The pack: col2im's PV elements of an image row as the entry says;
+  // im2col's packs of pixels at most 16 bytes, one word an element (not c64),
+  // and only where every pack is aligned and lies in one matrix row.
   const std::int64_t pixels = shape.oh * shape.ow;
+  pr.pack = p.at("PV");
   if (c.routine == R::Im2col) {
-    const std::size_t es = dtype_size(pr.dtype);
-    std::int64_t pv = es > 8 ? 1 : std::min<std::int64_t>(p.at("PV"), std::int64_t(16 / es));
-    while (pv > 1 && (pixels % pv != 0 || c.y.offset % std::size_t(pv) != 0)) pv /= 2;
-    pr.pack = pv;
+    pr.pack = std::min<std::int64_t>(pr.pack, std::int64_t(16 / dtype_size(pr.dtype)));  // c64: 1
+    while (pr.pack > 1 && (pixels % pr.pack != 0 || c.y.offset % std::size_t(pr.pack) != 0)) pr.pack /= 2;
   }
   // The work-items: im2col's are (channel, pack of patches) pairs, col2im's
-  // packs of PV elements of an image row.
+  // packs of an image row.
   BlasExtraProblem grid = pr;
-  const std::int64_t row_packs = (c.width + p.at("PV") - 1) / p.at("PV");
-  grid.elements = c.routine == R::Col2im ? c.channels * c.height * row_packs : c.channels * pixels / pr.pack;
+  grid.elements = c.routine == R::Col2im ? c.channels * c.height * ((c.width + pr.pack - 1) / pr.pack)
+                                         : c.channels * pixels / pr.pack;
   const Geometry g = fam.geometry(p, caps, grid);
   KernelPtr k = compile_kernel(q, fam.program(p, pr));
   std::vector<KernelArg> args;

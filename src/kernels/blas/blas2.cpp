@@ -75,6 +75,10 @@ std::string Blas2Family::limits(const Params& p, const Capabilities& caps, const
   return "";
 }
 
+std::int64_t ger_columns_vw1(std::int64_t rc, const Capabilities& caps) {
+  return caps.backend == Backend::CUDA ? std::max<std::int64_t>(rc, 8) : 1;
+}
+
 Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Blas2Problem& problem) const {
   const auto adjust = [&](Params p) {
     // Halve symv's block, then the group, until the device takes them (CPUs
@@ -92,11 +96,7 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     // Packs of at most 16 bytes; complex elements are pairs already.
     if (is_complex(problem.dtype)) p["VW"] = 1;
     while (std::size_t(p.at("VW")) * dtype_size(problem.dtype) > 16) p["VW"] /= 2;
-    // blas2_ger's VW 1 form (complex types on CUDA) loads 8 columns before
-    // it updates any: at least that many columns per work-item there; on
-    // OpenCL a VW 1 work-item takes one column, so the group's many
-    // work-items keep the loads in flight.
-    if (p.at("VW") == 1) p["RC"] = caps.backend == Backend::CUDA ? std::max<std::int64_t>(p.at("RC"), 8) : 1;
+    if (p.at("VW") == 1) p["RC"] = ger_columns_vw1(p.at("RC"), caps);
     if (!walks(p, problem)) p["WALK"] = 0;  // one program whatever was tuned
     if (!as_gemm(p, problem)) p["GEMM"] = 0;  // the same
     // f16's dense gemv and ger read packs of VW halves (the VW halving above

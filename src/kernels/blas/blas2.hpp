@@ -31,6 +31,12 @@ struct Blas2Problem {
   }
 };
 
+// Dense ger's columns per work-item where a pack is one element (VW 1:
+// complex types, or packs the host could not align): at least blas2_ger's
+// GER_LOADS (8) on CUDA, whose VW 1 loop loads that many before any update;
+// one on OpenCL, where the group's many work-items keep the loads in flight.
+std::int64_t ger_columns_vw1(std::int64_t rc, const Capabilities& caps);
+
 class Blas2Family : public FamilyOf<Blas2Problem> {
  public:
   std::string name() const override { return "blas2"; }

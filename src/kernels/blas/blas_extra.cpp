@@ -8,7 +8,6 @@ namespace optune::detail {
 
 namespace {
 
-bool is_patches(BlasExtraRoutine r) { return r == BlasExtraRoutine::Im2col || r == BlasExtraRoutine::Col2im; }
 constexpr std::int64_t kDefaultPv = 4;
 
 }  // namespace
@@ -71,7 +70,7 @@ Defines BlasExtraFamily::defines(const Params& p, const BlasExtraProblem& proble
             {"WGS", wgs}};
   }
   if (problem.routine == BlasExtraRoutine::Col2im) {
-    const std::string pv = std::to_string(p.at("PV"));
+    const std::string pv = std::to_string(problem.pack);
     if (problem.dtype == DType::F16) return {{"HALF", "1"}, {"IDX", idx}, {"PV", pv}, {"WGS", wgs}};
     const bool cx = is_complex(problem.dtype);
     return {{"TYPE", c_type_name(problem.dtype)},

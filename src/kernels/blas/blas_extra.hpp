@@ -12,6 +12,8 @@
 namespace optune::detail {
 
 enum class BlasExtraRoutine : int { Had, Omatcopy, AxpyBatched, Im2col, Col2im };
+// im2col and col2im: the patch routines (blas/im2col.cl, their own buckets and PV).
+inline bool is_patches(BlasExtraRoutine r) { return r == BlasExtraRoutine::Im2col || r == BlasExtraRoutine::Col2im; }
 
 struct BlasExtraProblem {
   DType dtype = DType::F32;
@@ -23,8 +25,9 @@ struct BlasExtraProblem {
   // im2col, col2im: the larger of the image's and the matrix's elements (the
   // kernels' index arithmetic is 32-bit below 2^32); 0 reads as `elements`.
   std::int64_t indices = 0;
-  // im2col: pixels per work-item (the kernel's PV), as run_blas_patches
-  // chose it from the entry's PV, the element size and the alignment.
+  // Patches (im2col) or image-row elements (col2im) per work-item: the
+  // kernel's PV, as run_blas_patches chose it from the entry's PV (im2col:
+  // also from the element size and the alignment).
   std::int64_t pack = 1;
   std::vector<std::int64_t> sizes() const { return {elements, batch}; }
   std::map<std::string, std::int64_t> fields() const { return {{"routine", std::int64_t(routine)}}; }
