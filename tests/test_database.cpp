@@ -210,6 +210,31 @@ TEST_F(DatabaseTest, RefinedBucketsComeBeforeTheirSizeBucket) {
   EXPECT_EQ(tiled.trust_bucket("large"), "small");
 }
 
+// An entry of a coarser bucket that cannot run a refinement's example is
+// passed over quietly (refinements exist because one entry does not suit
+// them all); one of the problem's own bucket that cannot is a fault of its
+// file and says so. gemm_thin: AV 4 with MT 2 reads A's packs along K where
+// A is stored M x K ("m<=16/nk") but along M where it is stored K x M
+// ("m<=16/nk/km"), where 4 does not divide 2.
+TEST_F(DatabaseTest, CoarseEntriesThatDoNotFitARefinementAreQuiet) {
+  const auto& thin = families::gemm_thin();
+  const Params p{{"AV", 4}, {"MT", 2}, {"VW", 4}};
+  const auto km = thin.example(DType::F32, "m<=16/nk/km", caps());
+  ASSERT_EQ(static_cast<const KernelFamily&>(thin).bucket_chain(km),
+            (std::vector<std::string>{"m<=16/nk/km", "m<=16/nk"}));
+  ASSERT_EQ(entry_unusable(thin, p, caps(), thin.example(DType::F32, "m<=16/nk", caps())), "");
+  ASSERT_NE(entry_unusable(thin, p, caps(), km), "");
+  const auto warnings = [&](const std::string& bucket) {
+    Database db(false);
+    db.add_json(shipped("architecture", p, "", "", "gemm_thin", bucket), bucket + ".json");
+    ::testing::internal::CaptureStderr();
+    db.lookup(queue(), thin, km);
+    return ::testing::internal::GetCapturedStderr();
+  };
+  EXPECT_EQ(warnings("m<=16/nk").find("is not usable here"), std::string::npos);
+  EXPECT_NE(warnings("m<=16/nk/km").find("is not usable here (AV does not divide MT"), std::string::npos);
+}
+
 TEST_F(DatabaseTest, ExportImportRoundTrip) {
   const KernelFamily& copy = families::copy();
   std::vector<DbEntry> entries;

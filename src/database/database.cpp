@@ -225,8 +225,13 @@ Params Database::lookup(const Queue& queue, const KernelFamily& family, const Pr
     for (Candidate& c : found) {
       Params p;
       if (const std::string why = entry_unusable(family, c.entry.params, caps, example(), &p); !why.empty()) {
-        log_warn("tuning database: " + describe(c) + " " + params_to_json(c.entry.params) + " is not usable here (" +
-                 why + "); skipped");
+        // An entry of the problem's own bucket that cannot run its example is
+        // a fault of the file; one of a coarser bucket the problem refines is
+        // expected not to fit every refinement (that is why they exist).
+        const std::string text = "tuning database: " + describe(c) + " " + params_to_json(c.entry.params) +
+                                 " is not usable here (" + why + "); skipped";
+        if (c.entry.bucket == bucket) log_warn(text);
+        else log_debug(text);
         continue;
       }
       s->chain.push_back({std::move(c), std::move(p)});
