@@ -325,6 +325,21 @@ TEST(GemmThin, RoutineChoosesThin) {
   EXPECT_EQ(detail::choose_gemm(q, thin8, true, &kernel3).candidate->name(), mma_here ? "mma" : "thin");
   thin8.align_b = 1;
   EXPECT_EQ(detail::choose_gemm(q, thin8, true, &kernel3).candidate->name(), "thin");
+  // THIN_FIRST: the thin kernel where THIN_MAX and THIN_MIN choose it, the
+  // named tile for the bucket's thicker products (past 32 rows, or THIN_MAX).
+  const auto pick = [&](const GemmForce& f, std::int64_t m, std::int64_t n) {
+    return detail::choose_gemm(q, test::dense_problem(DType::F32, m, n, 4096), true, &f).candidate->name();
+  };
+  const GemmForce tiled = test::force_routine({{"KERNEL", 2}, {"THIN_MAX", 32}});
+  const GemmForce tiled_after = test::force_routine({{"KERNEL", 2}, {"THIN_MAX", 32}, {"THIN_FIRST", 1}});
+  const GemmForce tiled_after16 = test::force_routine({{"KERNEL", 2}, {"THIN_MAX", 16}, {"THIN_FIRST", 1}});
+  EXPECT_EQ(pick(tiled, 8, 4096), "tiled");
+  EXPECT_EQ(pick(tiled_after, 8, 4096), "thin");
+  EXPECT_EQ(pick(tiled_after, 4096, 8), "thin");
+  EXPECT_EQ(pick(tiled_after, 32, 4096), "thin");
+  EXPECT_EQ(pick(tiled_after, 48, 4096), "tiled");
+  EXPECT_EQ(pick(tiled_after16, 24, 4096), "tiled");
+  EXPECT_EQ(pick(test::force_routine({{"KERNEL", 2}, {"THIN_FIRST", 1}, {"THIN_MIN", 1 << 20}}), 8, 4096), "tiled");
   // And the call itself, through the routine's choice.
   GemmCase c = thin_case(8, 2048, 512, 0);
   EXPECT_TRUE(ref::check_gemm(c));

@@ -340,8 +340,13 @@ GemmChoice choose_fresh(const Queue& q, const GemmProblem& pr, bool product, con
   const Params rp = routine.complete(forced_routine ? *forced_routine : params_for(q, routine, pr), caps);
   // KERNEL names a candidate: it runs where it applies and its parameters
   // fit; else (and with KERNEL 0) the first candidate in order that prefers
-  // the problem, applies and fits.
+  // the problem, applies and fits. THIN_FIRST puts the thin kernel, where
+  // THIN_MIN and THIN_MAX prefer it, ahead of the named one (a bucket's
+  // thinnest products on it, its thicker ones on the named tile).
   if (const std::int64_t named = rp.at("KERNEL")) {
+    const GemmCandidate& thin = thin_candidate();
+    if (rp.at("THIN_FIRST") && named != thin.id() && thin.preferred(pr, rp) && thin.applies(pr, caps).empty())
+      if (auto p = fitted(thin)) return {&thin, *p};
     for (const GemmCandidate* cand : gemm_candidates()) {
       if (cand->id() != named || !cand->applies(pr, caps).empty()) continue;
       if (auto p = fitted(*cand)) return {cand, *p};

@@ -311,7 +311,12 @@ std::vector<Parameter> GemmRoutineFamily::parameters(const Capabilities& caps) c
           // wgmma).
           {"THIN_MAX", {1, 2, 4, 8, 16, 32}, 16,
            "the thin dimension (min(m, n)) at most which the thin kernel runs (beyond 16: only where it reads B "
-           "along N)"}};
+           "along N)"},
+          // A bucket such as "skinny" spans products the thin kernel takes (to
+          // 32 rows) and thicker ones it cannot (to 64), which want a tile.
+          {"THIN_FIRST", {0, 1}, 0,
+           "1: where THIN_MIN and THIN_MAX choose the thin kernel it runs ahead of KERNEL's candidate (0: KERNEL's "
+           "candidate wherever it applies)"}};
 }
 
 Geometry GemmRoutineFamily::geometry(const Params&, const Capabilities&, const GemmProblem&) const { return Geometry{}; }
