@@ -622,8 +622,9 @@ TEST(Blas2Gemm, RouteTakesDenseRealGemvUpToItsSize) {
   EXPECT_FALSE(Blas2Family::as_gemm(p, pr));
 }
 
-// ger through blas2_ger (geru / gerc through blas2_rank, which complex ger
-// takes; ops/blas2.cpp): y zero at every third column (the
+// ger through blas2_ger (geru / gerc: on OpenCL through blas2_ger_pairs
+// with CPAIRS 1 and 2, blas2_rank with 0; on CUDA blas2_ger's VW 1 loop;
+// ops/blas2.cpp): y zero at every third column (the
 // reference skips it, so NaN in A there stays and nothing is written), and a
 // call with y all zero and an infinite x, which must leave A bit for bit.
 TYPED_TEST(Blas2, DenseGerPacks) {
@@ -633,7 +634,11 @@ TYPED_TEST(Blas2, DenseGerPacks) {
   using optune::detail::Blas2Routine;
   const std::int64_t sizes[][2] = {{8, 37}, {13, 6}, {5, 30}, {70, 9}};
   int round = 0;
-  for (const auto& fp : kDenseParams)
+  for (const auto& base : kDenseParams)
+    for (std::int64_t pairs : {0, 1, 2}) {
+      if (pairs && !kComplex<T>) continue;
+      optune::detail::Params fp = base;
+      fp["CPAIRS"] = pairs;
     for (bool col : {true, false})
       for (bool conj : {false, true})
         for (const auto& mn : sizes)
@@ -652,8 +657,8 @@ TYPED_TEST(Blas2, DenseGerPacks) {
             if (s.lda < least) s.lda += 2;
             SCOPED_TRACE(label(col, conj ? "gerc" : "ger", m, n, inc, Scalars::Random) + " lda=" +
                          std::to_string(s.lda) + " offset=" + std::to_string(aoff) + " RC=" +
-                         std::to_string(fp.at("RC")) + " VW=" + std::to_string(fp.at("VW")) + " v=" +
-                         std::to_string(v));
+                         std::to_string(fp.at("RC")) + " VW=" + std::to_string(fp.at("VW")) + " CPAIRS=" +
+                         std::to_string(pairs) + " v=" + std::to_string(v));
             Mat<T> a(s, aoff);
             Vec<T> x(m, inc[0], v == 1 ? 1 : 0), y(n, inc[1]);
             const bool all_zero = v == 2;  // y all zero, x infinite: nothing may change
@@ -677,6 +682,7 @@ TYPED_TEST(Blas2, DenseGerPacks) {
             if (!all_zero) x.expect("dense ger x", 0);
             y.expect("dense ger y", 0);
           }
+    }
 }
 
 // symv / hemv in dense storage under forced blas2 parameters: both layouts

@@ -76,8 +76,7 @@ AddressMap address_map(const Blas2Call& c) {
 // lanes of a warp do not coalesce (the H200 read f16 ger of n = 11585 at
 // 0.14 of the copy ceiling by such packs; blas2_rank, one element per
 // work-item, had read it at 0.19).
-bool packs_align(const Params& p, std::int64_t base, std::int64_t lane, std::int64_t across) {
-  const std::int64_t vw = p.at("VW");
+bool packs_align(std::int64_t vw, std::int64_t base, std::int64_t lane, std::int64_t across) {
   return vw == 1 || (lane == 1 && base % vw == 0 && across % vw == 0);
 }
 
@@ -171,7 +170,7 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     // (f16 too: its packs are VW halves, the sums float.)
     pr.dense = r == R::Gemv && !alpha_zero;
     Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-    if (pr.dense && !packs_align(p, am.base, pr.row_major ? sj : si, pr.row_major ? si : sj)) p["VW"] = 1;
+    if (pr.dense && !packs_align(p.at("VW"), am.base, pr.row_major ? sj : si, pr.row_major ? si : sj)) p["VW"] = 1;
     if (Blas2Family::as_gemm(p, pr)) {
       Event done;
       if (gemv_as_gemm(q, c, am.base, si, sj, rows, cols, wait, done)) return done;
@@ -298,12 +297,20 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
   // gerc on CUDA too, one element a pack and GER_LOADS columns loaded before
   // any update (H200, c32 5792^2: 180 -> 131 us, 0.70 -> 0.96 of the copy
   // ceiling, against blas2_rank's one element a work-item); on OpenCL they
-  // keep blas2_rank (blas2_dense.cl says why).
-  pr.dense = is_general(r) && (!is_complex(t) || caps.backend == Backend::CUDA);
+  // keep blas2_rank (blas2_dense.cl says why) unless CPAIRS reads them as
+  // pairs of reals (blas2_ger_pairs).
+  pr.dense = is_general(r);
   Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);
-  if (pr.dense && !packs_align(p, am.base, pr.row_major ? am.sj : am.si, pr.row_major ? am.si : am.sj)) {
-    p["VW"] = 1;
-    p["RC"] = ger_columns_vw1(p.at("RC"), caps);  // as fit sets it for VW 1
+  const bool pairs = pr.dense && is_complex(t) && p.at("CPAIRS") > 0;
+  if (pr.dense && is_complex(t) && caps.backend != Backend::CUDA && !pairs) pr.dense = false;
+  const std::int64_t lane = pr.row_major ? am.sj : am.si, across = pr.row_major ? am.si : am.sj;
+  if (pr.dense && !packs_align(std::int64_t(fam.vector_width(p, pr)), am.base, lane, across)) {
+    if (pairs) {
+      pr.dense = false;  // blas2_rank: packs of one element were slower than it (PoCL)
+    } else {
+      p["VW"] = 1;
+      p["RC"] = ger_columns_vw1(p.at("RC"), caps);  // as fit sets it for VW 1
+    }
   }
   const Geometry g = fam.geometry(p, caps, pr);
   KernelSource src = fam.program(p, pr);
@@ -311,9 +318,8 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
   const std::int64_t incv = has_y(r) ? c.incy : c.incx;
   if (pr.dense) {
     const std::int64_t vw = std::int64_t(fam.vector_width(p, pr));
-    const std::int64_t lane = pr.row_major ? am.sj : am.si, across = pr.row_major ? am.si : am.sj;
-    if (vw > 1 && lane == 1 && am.base % vw == 0 && across % vw == 0) flags |= kVec;
-    src.entry = "blas2_ger";
+    if (lane == 1 && packs_align(vw, am.base, lane, across) && (vw > 1 || pairs)) flags |= kVec;
+    src.entry = pairs ? "blas2_ger_pairs" : "blas2_ger";
     KernelPtr k = compile_kernel(q, src);
     std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
                                 KernelArg::buffer(*c.a.mem), KernelArg::scalar(std::uint64_t(am.base)),

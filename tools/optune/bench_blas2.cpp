@@ -1,6 +1,6 @@
 // optune bench blas, level 2: gemv (column-major A x: rows contiguous down the
 // columns, the "axpy" order), gemv_t (A^T x: the row-major product's "dot"
-// order), ger (geru for c32) and symv (hemv for c32, upper triangle) on an
+// order), ger (geru for c32 and c64) and symv (hemv for them, upper triangle) on an
 // n x n column-major matrix of about 256 MiB (16 MiB on CPUs), as GB/s of
 // the least traffic the routine needs (gemv: A once and the vectors; ger: A
 // read and written; symv: one triangle) and as a fraction of the copy
@@ -23,7 +23,7 @@ const Level2Op kOps[] = {Level2Op::Gemv, Level2Op::GemvT, Level2Op::Ger, Level2O
 // f16 (storage, f32 arithmetic): gemv and gemv_t against cuBLAS's
 // cublasGemmEx with n = 1 (f32 compute); cuBLAS has no half ger or symv, and
 // CLBlast's rows say why not: each row's reason.
-const DType kTypes[] = {DType::F32, DType::F64, DType::C32, DType::F16};
+const DType kTypes[] = {DType::F32, DType::F64, DType::C32, DType::F16, DType::C64};
 
 std::string op_name(Level2Op op, DType t) {
   switch (op) {
@@ -53,10 +53,10 @@ Event run_ours(const Queue& q, Level2Op op, std::int64_t n, const Buffer<T>& a, 
     case Level2Op::GemvT:
       return gemv<T>(q, Layout::ColMajor, BlasTranspose::Yes, n, n, alpha, a, n, x, 1, zero, y, 1);
     case Level2Op::Ger:
-      if constexpr (std::is_same_v<T, std::complex<float>>) return geru<T>(q, Layout::ColMajor, n, n, alpha, x, 1, y, 1, a, n);
+      if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) return geru<T>(q, Layout::ColMajor, n, n, alpha, x, 1, y, 1, a, n);
       else return ger<T>(q, Layout::ColMajor, n, n, alpha, x, 1, y, 1, a, n);
     default:
-      if constexpr (std::is_same_v<T, std::complex<float>>)
+      if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
         return hemv<T>(q, Layout::ColMajor, Triangle::Upper, n, alpha, a, n, x, 1, zero, y, 1);
       else return symv<T>(q, Layout::ColMajor, Triangle::Upper, n, alpha, a, n, x, 1, zero, y, 1);
   }
@@ -150,6 +150,7 @@ nlohmann::json bench_blas2(const Queue& q, const Ceilings& c, ReferenceBlas* ref
       switch (t) {
         case DType::F64: rows.push_back(run_row<double>(q, c, ref, ref_reason, op, n, runs, quiet)); break;
         case DType::C32: rows.push_back(run_row<std::complex<float>>(q, c, ref, ref_reason, op, n, runs, quiet)); break;
+        case DType::C64: rows.push_back(run_row<std::complex<double>>(q, c, ref, ref_reason, op, n, runs, quiet)); break;
         case DType::F16: rows.push_back(run_row<half>(q, c, ref, ref_reason, op, n, runs, quiet)); break;
         default: rows.push_back(run_row<float>(q, c, ref, ref_reason, op, n, runs, quiet)); break;
       }

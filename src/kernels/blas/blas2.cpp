@@ -31,6 +31,14 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities& caps) const {
       {"FUSE", {0, 1}, 1,
        "dense gemv split in slices: the last group of a row block adds them (1), or a second pass does (0)"},
       {"RC", {1, 2, 4, 8, 16, 32}, 8, "dense ger: columns each work-item updates"},
+      // PoCL 3.1 (2-core EPYC): geru c32 1440^2 0.45x CLBlast on blas2_rank,
+      // 0.68-0.88x by packs of 2; c64 1024^2 1.67 -> 1.17 ms; packs of 1
+      // were 2-3x slower than blas2_rank for both. GPUs keep 0 until measured
+      // (NVIDIA's OpenCL compiler aborted on complex ger's other loops, which
+      // fails every blas2 routine of the type).
+      {"CPAIRS", {0, 1, 2}, caps.type == DeviceType::CPU ? 2 : 0,
+       "complex geru / gerc in dense storage on OpenCL: packs of CPAIRS elements read as 2 CPAIRS reals "
+       "(blas2_ger_pairs; 0: blas2_rank, one element a work-item)"},
       // 0 everywhere: on the H100 (untuned) the strips read f32 symv at 0.10
       // of the copy ceiling, the blocks at 0.40.
       {"STRIP", {0, 256, 512, 1024, 2048, 4096}, 0,
@@ -96,7 +104,10 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     // Packs of at most 16 bytes; complex elements are pairs already.
     if (is_complex(problem.dtype)) p["VW"] = 1;
     while (std::size_t(p.at("VW")) * dtype_size(problem.dtype) > 16) p["VW"] /= 2;
-    if (p.at("VW") == 1) p["RC"] = ger_columns_vw1(p.at("RC"), caps);
+    // Complex ger's pairs: OpenCL only (CUDA runs blas2_ger's VW 1 loop).
+    if (!is_complex(problem.dtype) || caps.backend == Backend::CUDA || blas2_is_product(problem.routine))
+      p["CPAIRS"] = 0;
+    if (p.at("VW") == 1 && !p.at("CPAIRS")) p["RC"] = ger_columns_vw1(p.at("RC"), caps);
     if (!walks(p, problem)) p["WALK"] = 0;  // one program whatever was tuned
     if (!as_gemm(p, problem)) p["GEMM"] = 0;  // the same
     // f16's dense gemv and ger read packs of VW halves (the VW halving above
@@ -182,6 +193,7 @@ Defines Blas2Family::defines(const Params& p, const Blas2Problem& problem) const
   d.insert(d.end(), {{"WGS", std::to_string(p.at("WGS"))},
                      {"SB", std::to_string(p.at("SB"))},
                      {"VW", std::to_string(p.at("VW"))},  // one program for every path of the type
+                     {"CPW", std::to_string(p.at("CPAIRS"))},  // complex ger's pairs (blas2_ger_pairs)
                      // real f64: symv / hemv's 16-byte packs (SVW) and blas2_dense.cl's loops
                      {"F64", problem.dtype == DType::F64 ? "1" : "0"}});
   return d;

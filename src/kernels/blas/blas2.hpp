@@ -60,8 +60,11 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   std::size_t threads_per_row(const Params& p, const Blas2Problem& problem) const;
   std::size_t slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const;
   // The dense paths: elements per pack (fit leaves 1 for complex types).
+  // Elements a dense work-item's pack holds (complex ger's pairs: CPAIRS).
   static std::size_t vector_width(const Params& p, const Blas2Problem& problem) {
-    return problem.dense ? std::size_t(p.at("VW")) : 1;
+    if (!problem.dense) return 1;
+    const bool pairs = is_complex(problem.dtype) && !blas2_is_product(problem.routine) && p.at("CPAIRS");
+    return std::size_t(pairs ? p.at("CPAIRS") : p.at("VW"));
   }
   // Rows of M a product's group owns.
   std::size_t rows_per_group(const Params& p, const Blas2Problem& problem) const;

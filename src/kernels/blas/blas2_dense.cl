@@ -11,6 +11,8 @@
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DGER_LOADS=4
 // check-variant: -DTYPE=float -DREAL=float -DVW=4 -DGEMV_C_LOADS=1 -DGEMV_R_LOADS=1
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DGEMV_C_LOADS=1 -DGEMV_R_LOADS=0
+// check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DCPW=2
+// check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DCPW=2
 
 // ---- dense gemv and ger: packs of VW elements, several loads in flight ----
 //
@@ -352,17 +354,22 @@ void blas2_gemv_r(GEMV_ARGS) {
 #define GER_LOADS 8
 #endif
 
+// ger's flags and sides (e contiguous, f across), and the work-item's pack:
+// its first element e0 along e (packs of `pack`) and the nl of them inside A.
+#define GER_SIDES(pack)                                                                  \
+  const bool swap = (flags & F_SWAPIJ) != 0, vec = (flags & F_VEC) != 0;                 \
+  const bool c1 = (flags & F_C1) != 0, c2 = (flags & F_C2) != 0;                         \
+  const long ne = swap ? (long)cols : (long)rows, nf = swap ? (long)rows : (long)cols;   \
+  const long se = swap ? sj : si, sf = swap ? si : sj;                                   \
+  const long e0 = (long)get_global_id(0) * (pack);                                       \
+  if (e0 >= ne) return;                                                                  \
+  const int nl = ne - e0 < (pack) ? (int)(ne - e0) : (pack);
+
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong ab, const long si, const long sj,
                __global const ST* u, const ulong ub, const long incu, __global const ST* v, const ulong vb,
                const long incv, const TYPE a1, const int flags, const uint rc) {
-  const bool swap = (flags & F_SWAPIJ) != 0, vec = (flags & F_VEC) != 0;
-  const bool c1 = (flags & F_C1) != 0, c2 = (flags & F_C2) != 0;
-  const long ne = swap ? (long)cols : (long)rows, nf = swap ? (long)rows : (long)cols;
-  const long se = swap ? sj : si, sf = swap ? si : sj;
-  const long e0 = (long)get_global_id(0) * VW;
-  if (e0 >= ne) return;
-  const int nl = ne - e0 < VW ? (int)(ne - e0) : VW;
+  GER_SIDES(VW)
   TYPE fe[VW];
   bool skip[VW];
   for (int k = 0; k < VW; ++k) {
@@ -434,3 +441,128 @@ void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong a
     }
   }
 }
+
+// ---- complex ger as pairs of reals (OpenCL, blas2 CPAIRS) ----
+//
+// geru / gerc in dense storage where the complex element types' loops cannot
+// run (blas2_ger above says why: PoCL's LLVM 15 crashed on them, NVIDIA's
+// OpenCL compiler aborted): A, u and v read as REAL arrays, a work-item's
+// CPW elements along the contiguous direction e as one pack of 2 CPW reals,
+// and each complex product written out in reals. Lane k's factor fe_k (u_i,
+// or a1 c2(v_j) with F_SWAPIJ) and a column's factor g (a1 c2(v_j), or
+// c1(u_i)) give A's real part += fe.re g.re - fe.im g.im and its imaginary
+// part += fe.re g.im + fe.im g.re, as MUL computes them. A column whose v_j
+// is 0 is skipped (not written); with F_SWAPIJ a lane whose v_j is 0 keeps
+// its loaded value (a select, as blas2_ger's lanes). Only compiled where the
+// host chose it (CPW > 0: CPAIRS elements a pack, 2 CPAIRS reals).
+#ifndef CPW
+#define CPW 0
+#endif
+#if COMPLEX && CPW > 0
+#if CPW == 1
+#define RW 2
+#else
+#define RW 4
+#endif
+#define RVT OPTUNE_VEC(REAL, RW)
+// Column fc's factor (gr, gi); a column whose v_j is 0 is skipped (continue).
+#define PAIRS_FACTOR(fc)                                                                              \
+  const long q_ = 2 * ((long)(swap ? ub : vb) + (fc) * (swap ? incu : incv));                         \
+  const REAL yr_ = swap ? ur[q_] : vr[q_];                                                            \
+  const REAL yi_ = (swap ? c1 : c2) ? -(swap ? ur[q_ + 1] : vr[q_ + 1]) : (swap ? ur[q_ + 1] : vr[q_ + 1]); \
+  if (!swap && yr_ == (REAL)0 && yi_ == (REAL)0) continue;                                            \
+  const REAL gr = swap ? yr_ : a1.x * yr_ - a1.y * yi_, gi = swap ? yi_ : a1.x * yi_ + a1.y * yr_;
+// A loaded whole pack updated by (gr, gi) and stored at real `at`.
+#define PAIRS_UPDATE(pk, at)                                      \
+  {                                                               \
+    REAL l_[RW];                                                  \
+    OPTUNE_VUNPACK(RW, pk, l_);                                   \
+    for (int c = 0; c < RW; ++c) {                                \
+      const REAL n_ = l_[c] + (fa[c] * gr + fb[c] * gi);          \
+      l_[c] = held[c] ? l_[c] : n_;                               \
+    }                                                             \
+    OPTUNE_GSTORE(REAL, RW, OPTUNE_VPACK(REAL, RW, l_), (at) / RW, ar); \
+  }
+// One of the four loaded packs: a one-pass loop, whose `continue` (a column
+// whose v_j is 0) skips the pack unwritten.
+#define PAIRS_PACK(pk, fc, at)   \
+  do {                           \
+    PAIRS_FACTOR(fc)             \
+    PAIRS_UPDATE(pk, at)         \
+  } while (0);
+
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_ger_pairs(const ulong rows, const ulong cols, __global ST* a, const ulong ab, const long si, const long sj,
+                     __global const ST* u, const ulong ub, const long incu, __global const ST* v, const ulong vb,
+                     const long incv, const TYPE a1, const int flags, const uint rc) {
+  GER_SIDES(CPW)
+  __global REAL* ar = (__global REAL*)a;
+  __global const REAL* ur = (__global const REAL*)u;
+  __global const REAL* vr = (__global const REAL*)v;
+  // Component c of the pack (lane c / 2, real part where c is even) takes
+  // fa[c] g.re + fb[c] g.im: (fe.re, -fe.im) for a real part, (fe.im, fe.re)
+  // for an imaginary one.
+  REAL fa[RW], fb[RW];
+  bool held[RW];
+  for (int k = 0; k < CPW; ++k) {
+    REAL fr = (REAL)0, fi = (REAL)0;
+    bool skip = k >= nl;
+    if (!skip) {
+      const long q = 2 * ((long)(swap ? vb : ub) + (e0 + k) * (swap ? incv : incu));
+      const REAL xr = swap ? vr[q] : ur[q];
+      const REAL xi = (swap ? c2 : c1) ? -(swap ? vr[q + 1] : ur[q + 1]) : (swap ? vr[q + 1] : ur[q + 1]);
+      if (swap) {
+        skip = xr == (REAL)0 && xi == (REAL)0;
+        fr = a1.x * xr - a1.y * xi, fi = a1.x * xi + a1.y * xr;
+      } else {
+        fr = xr, fi = xi;
+      }
+    }
+    fa[2 * k] = fr, fb[2 * k] = -fi;
+    fa[2 * k + 1] = fi, fb[2 * k + 1] = fr;
+    held[2 * k] = held[2 * k + 1] = skip;
+  }
+  const long stride = (long)get_num_groups(1) * (long)rc;
+  const bool whole = vec && nl == CPW;
+  for (long f0 = (long)get_group_id(1) * (long)rc; f0 < nf; f0 += stride) {
+    const long f1 = f0 + (long)rc < nf ? f0 + (long)rc : nf;
+    long f = f0;
+    // Whole packs four columns at a time, the four loads before any store
+    // (as blas2_ger's: A is read and written through one pointer).
+    if (whole) {
+      for (; f + 3 < f1; f += 4) {
+        const long at = 2 * ((long)ab + e0 * se + f * sf);  // the first pack's first real
+        const RVT p0 = OPTUNE_GLOAD(REAL, RW, at / RW, ar);
+        const RVT p1 = OPTUNE_GLOAD(REAL, RW, (at + 2 * sf) / RW, ar);
+        const RVT p2 = OPTUNE_GLOAD(REAL, RW, (at + 4 * sf) / RW, ar);
+        const RVT p3 = OPTUNE_GLOAD(REAL, RW, (at + 6 * sf) / RW, ar);
+        PAIRS_PACK(p0, f, at)
+        PAIRS_PACK(p1, f + 1, at + 2 * sf)
+        PAIRS_PACK(p2, f + 2, at + 4 * sf)
+        PAIRS_PACK(p3, f + 3, at + 6 * sf)
+      }
+    }
+    for (; f < f1; ++f) {
+      PAIRS_FACTOR(f)
+      const long at = 2 * ((long)ab + e0 * se + f * sf);
+      if (whole) {
+        const RVT pk = OPTUNE_GLOAD(REAL, RW, at / RW, ar);
+        PAIRS_UPDATE(pk, at)
+      } else {
+        for (int k = 0; k < nl; ++k) {
+          if (held[2 * k]) continue;
+          const long t = at + 2 * k * se;
+          const REAL re = ar[t], im = ar[t + 1];
+          ar[t] = re + (fa[2 * k] * gr + fb[2 * k] * gi);
+          ar[t + 1] = im + (fa[2 * k + 1] * gr + fb[2 * k + 1] * gi);
+        }
+      }
+    }
+  }
+}
+#undef PAIRS_PACK
+#undef PAIRS_UPDATE
+#undef PAIRS_FACTOR
+#undef RVT
+#undef RW
+#endif
