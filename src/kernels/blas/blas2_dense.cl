@@ -472,9 +472,13 @@ void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong a
   const REAL yi_ = (swap ? c1 : c2) ? -(swap ? ur[q_ + 1] : vr[q_ + 1]) : (swap ? ur[q_ + 1] : vr[q_ + 1]); \
   if (!swap && yr_ == (REAL)0 && yi_ == (REAL)0) continue;                                            \
   const REAL gr = swap ? yr_ : a1.x * yr_ - a1.y * yi_, gi = swap ? yi_ : a1.x * yi_ + a1.y * yr_;
-// A loaded whole pack updated by (gr, gi) and stored at real `at`.
+// A loaded whole pack updated by (gr, gi) and stored at real `at`: as vectors
+// where no lane can be held (columns contiguous: a skipped column is skipped
+// whole), lane by lane with the select otherwise.
 #define PAIRS_UPDATE(pk, at)                                      \
-  {                                                               \
+  if (!swap) {                                                    \
+    OPTUNE_GSTORE(REAL, RW, pk + (fav * gr + fbv * gi), (at) / RW, ar); \
+  } else {                                                        \
     REAL l_[RW];                                                  \
     OPTUNE_VUNPACK(RW, pk, l_);                                   \
     for (int c = 0; c < RW; ++c) {                                \
@@ -522,6 +526,7 @@ void blas2_ger_pairs(const ulong rows, const ulong cols, __global ST* a, const u
     fa[2 * k + 1] = fi, fb[2 * k + 1] = fr;
     held[2 * k] = held[2 * k + 1] = skip;
   }
+  const RVT fav = OPTUNE_VPACK(REAL, RW, fa), fbv = OPTUNE_VPACK(REAL, RW, fb);
   const long stride = (long)get_num_groups(1) * (long)rc;
   const bool whole = vec && nl == CPW;
   for (long f0 = (long)get_group_id(1) * (long)rc; f0 < nf; f0 += stride) {
