@@ -128,9 +128,12 @@ class Clblast : public ReferenceBlas {
   std::string unsupported(const Level2Call& call) const override {
     if (call.dtype == DType::F16) return half_reason();
     if (call.dtype == DType::F64 && !fp64_) return "the device has no fp64";
-    const bool have = call.dtype == DType::F32 ? api_.s2.loaded() : call.dtype == DType::F64 ? api_.d2.loaded()
-                                                                  : call.dtype == DType::C32 && api_.c2.loaded();
-    if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32)
+    if (call.dtype == DType::C64 && !fp64_) return "the device has no fp64";
+    const bool have = call.dtype == DType::F32   ? api_.s2.loaded()
+                      : call.dtype == DType::F64 ? api_.d2.loaded()
+                      : call.dtype == DType::C32 ? api_.c2.loaded()
+                                                 : call.dtype == DType::C64 && api_.z2.loaded();
+    if (call.dtype != DType::F32 && call.dtype != DType::F64 && call.dtype != DType::C32 && call.dtype != DType::C64)
       return "not compared for this type";
     return have ? "" : "CLBlast lacks a level-2 entry point";
   }
@@ -145,6 +148,12 @@ class Clblast : public ReferenceBlas {
         alpha.s[0] = 0.5f;
         alpha.s[1] = beta.s[0] = beta.s[1] = 0.0f;
         return run2(q, api_.c2, call, alpha, beta, a, x, y);
+      }
+      case DType::C64: {
+        cl_double2 alpha, beta;
+        alpha.s[0] = 0.5;
+        alpha.s[1] = beta.s[0] = beta.s[1] = 0.0;
+        return run2(q, api_.z2, call, alpha, beta, a, x, y);
       }
       default: return run2(q, api_.s2, call, 0.5f, 0.0f, a, x, y);
     }

@@ -65,12 +65,15 @@ const ClblastApi& load() {
     lib.symbol("CLBlastSgemv", api.s2.gemv, nullptr);
     lib.symbol("CLBlastDgemv", api.d2.gemv, nullptr);
     lib.symbol("CLBlastCgemv", api.c2.gemv, nullptr);
+    lib.symbol("CLBlastZgemv", api.z2.gemv, nullptr);
     lib.symbol("CLBlastSger", api.s2.ger, nullptr);
     lib.symbol("CLBlastDger", api.d2.ger, nullptr);
     lib.symbol("CLBlastCgeru", api.c2.ger, nullptr);
+    lib.symbol("CLBlastZgeru", api.z2.ger, nullptr);
     lib.symbol("CLBlastSsymv", api.s2.symv, nullptr);
     lib.symbol("CLBlastDsymv", api.d2.symv, nullptr);
     lib.symbol("CLBlastChemv", api.c2.symv, nullptr);
+    lib.symbol("CLBlastZhemv", api.z2.symv, nullptr);
     lib.symbol("CLBlastSim2col", api.sx.im2col, nullptr);
     lib.symbol("CLBlastDim2col", api.dx.im2col, nullptr);
     lib.symbol("CLBlastCim2col", api.cx.im2col, nullptr);

@@ -100,8 +100,8 @@ using SymvFn = int(int layout, int triangle, std::size_t n, S alpha, cl_mem a, s
 template <class S>
 struct Level2Api {
   GemvFn<S>* gemv = nullptr;
-  GerFn<S>* ger = nullptr;    // c32: geru
-  SymvFn<S>* symv = nullptr;  // c32: hemv
+  GerFn<S>* ger = nullptr;    // c32, c64: geru
+  SymvFn<S>* symv = nullptr;  // c32, c64: hemv
   bool loaded() const { return gemv && ger && symv; }
 };
 
@@ -155,6 +155,7 @@ struct ClblastApi {
   Level2Api<float> s2;
   Level2Api<double> d2;
   Level2Api<cl_float2> c2;
+  Level2Api<cl_double2> z2;
   // Optional: the im2col rows go without a reference where one is missing.
   PatchesApi sx, dx, cx;
 };

@@ -287,6 +287,7 @@ class Cublas : public ReferenceBlas {
     if (call.dtype == DType::F32) return api_.s2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
     if (call.dtype == DType::F64) return api_.d2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
     if (call.dtype == DType::C32) return api_.c2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
+    if (call.dtype == DType::C64) return api_.z2.loaded() ? "" : "cuBLAS lacks a level-2 entry point";
     return "not compared for this type";
   }
 
@@ -296,6 +297,7 @@ class Cublas : public ReferenceBlas {
     switch (call.dtype) {
       case DType::F64: return run2<double>(q, api_.d2, call, 0.5, a, x, y);
       case DType::C32: return run2<C32>(q, api_.c2, call, C32(0.5f, 0.0f), a, x, y);
+      case DType::C64: return run2<C64>(q, api_.z2, call, C64(0.5, 0.0), a, x, y);
       case DType::F16: return gemv_half(q, call, a, x, y);
       default: return run2<float>(q, api_.s2, call, 0.5f, a, x, y);
     }

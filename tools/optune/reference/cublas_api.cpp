@@ -84,12 +84,15 @@ const CublasApi& load() {
     lib.symbol("cublasSgemv_v2", api.s2.gemv, nullptr);
     lib.symbol("cublasDgemv_v2", api.d2.gemv, nullptr);
     lib.symbol("cublasCgemv_v2", api.c2.gemv, nullptr);
+    lib.symbol("cublasZgemv_v2", api.z2.gemv, nullptr);
     lib.symbol("cublasSger_v2", api.s2.ger, nullptr);
     lib.symbol("cublasDger_v2", api.d2.ger, nullptr);
     lib.symbol("cublasCgeru_v2", api.c2.ger, nullptr);
+    lib.symbol("cublasZgeru_v2", api.z2.ger, nullptr);
     lib.symbol("cublasSsymv_v2", api.s2.symv, nullptr);
     lib.symbol("cublasDsymv_v2", api.d2.symv, nullptr);
     lib.symbol("cublasChemv_v2", api.c2.symv, nullptr);
+    lib.symbol("cublasZhemv_v2", api.z2.symv, nullptr);
     api.probe.path = lib.path();
     if (!missing.empty()) {
       api.probe.reason = lib.path() + " lacks " + missing;

@@ -51,6 +51,7 @@ using DotFn = int(Handle, int n, const S* x, int incx, const S* y, int incy, S* 
 template <class S, class R>
 using Nrm2Fn = int(Handle, int n, const S* x, int incx, R* result);
 using C32 = std::complex<float>;  // cuComplex's layout
+using C64 = std::complex<double>;  // cuDoubleComplex's layout
 // The mixed-type level 1 (types are cudaDataType; alpha and result on the
 // pointer mode's side).
 using AxpyExFn = int(Handle, int n, const void* alpha, int alpha_type, const void* x, int x_type, int incx, void* y,
@@ -109,8 +110,8 @@ using SymvFn = int(Handle, int uplo, int n, const S* alpha, const S* a, int lda,
 template <class S>
 struct Level2Fns {
   GemvFn<S>* gemv = nullptr;
-  GerFn<S>* ger = nullptr;    // c32: geru
-  SymvFn<S>* symv = nullptr;  // c32: hemv
+  GerFn<S>* ger = nullptr;    // c32, c64: geru
+  SymvFn<S>* symv = nullptr;  // c32, c64: hemv
   bool loaded() const { return gemv && ger && symv; }
 };
 
@@ -156,6 +157,7 @@ struct CublasApi {
   Level2Fns<float> s2;
   Level2Fns<double> d2;
   Level2Fns<C32> c2;
+  Level2Fns<C64> z2;
 };
 
 // The entry points, loaded once (probe.loaded false, with the reason, where
