@@ -31,8 +31,8 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities& caps) const {
       {"FUSE", {0, 1}, 1,
        "dense gemv split in slices: the last group of a row block adds them (1), or a second pass does (0)"},
       {"RC", {1, 2, 4, 8, 16, 32}, 8, "dense ger: columns each work-item updates"},
-      // PoCL 3.1 (2-core EPYC): geru c32 1440^2 0.45x CLBlast on blas2_rank,
-      // 0.68-0.88x by packs of 2; c64 1024^2 1.67 -> 1.17 ms; packs of 1
+      // PoCL 3.1 (2-core EPYC): geru c32 1440^2 0.45-0.51x CLBlast on
+      // blas2_rank, 0.67-0.80x by packs of 2; c64 1024^2 1.7-3.5 -> 1.0-2.0 ms; packs of 1
       // were 2-3x slower than blas2_rank for both. GPUs keep 0 until measured
       // (NVIDIA's OpenCL compiler aborted on complex ger's other loops, which
       // fails every blas2 routine of the type).

@@ -59,8 +59,8 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   // Products: work-items per row, and slices of the j range (1: no second pass).
   std::size_t threads_per_row(const Params& p, const Blas2Problem& problem) const;
   std::size_t slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const;
-  // The dense paths: elements per pack (fit leaves 1 for complex types).
-  // Elements a dense work-item's pack holds (complex ger's pairs: CPAIRS).
+  // The dense paths: elements per pack (VW, which fit leaves 1 for complex
+  // types; complex ger's pairs: CPAIRS).
   static std::size_t vector_width(const Params& p, const Blas2Problem& problem) {
     if (!problem.dense) return 1;
     const bool pairs = is_complex(problem.dtype) && !blas2_is_product(problem.routine) && p.at("CPAIRS");
