@@ -454,11 +454,13 @@ void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong a
 // part += fe.re g.im + fe.im g.re, as MUL computes them. A column whose v_j
 // is 0 is skipped (not written); with F_SWAPIJ a lane whose v_j is 0 keeps
 // its loaded value (a select, as blas2_ger's lanes). Only compiled where the
-// host chose it (CPW > 0: CPAIRS elements a pack, 2 CPAIRS reals).
+// host chose it (CPW > 0: CPAIRS elements a pack, 2 CPAIRS reals), and not
+// on CUDA, where fit keeps CPAIRS 0 (blas2_ger's VW 1 loop serves complex
+// ger there) and the prelude's double4 has no arithmetic.
 #ifndef CPW
 #define CPW 0
 #endif
-#if COMPLEX && CPW > 0
+#if COMPLEX && CPW > 0 && !OPTUNE_BACKEND_CUDA
 #if CPW == 1
 #define RW 2
 #else
