@@ -14,13 +14,15 @@ count=0
 # and sources the host puts before it: "// check-prepend: gemm/gemm_common.cl".
 # "// check-variant-cuda: ..." lines name CUDA-only define sets (PTX inside):
 # this script skips them; the NVRTC test (tests/test_cuda_nvrtc.cpp) compiles them.
+# "// check-variant-opencl: ..." lines name OpenCL-only ones (packs wider than
+# CUDA's vector types carry arithmetic for): this script compiles them, NVRTC not.
 # Each compile is written out as a text and a one-line job (the text, the
 # defines, what to say if it fails; apart by \037, which no define holds and
 # which read does not merge as it merges tabs); the jobs then run in parallel.
 for src in $(find src/kernels -name '*.cl' ! -path '*/common/*' | sort); do
   prepend=$(sed -n 's@^// check-prepend: *@@p' "$src" | tr ' ' '\n' | sed '/^$/d; s@^@src/kernels/@')
   variants=("")
-  while IFS= read -r line; do variants+=("$line"); done < <(sed -n 's@^// check-variant: *@@p' "$src")
+  while IFS= read -r line; do variants+=("$line"); done < <(sed -n 's@^// check-variant\(-opencl\)\{0,1\}: *@@p' "$src")
   for defs in "${variants[@]}"; do
   for caps in "1 1 1 1" "0 0 0 0" "1 1 0 1"; do
     # fp16 variants need the fp16 capability, fp64 ones the fp64 capability.

@@ -33,12 +33,15 @@
 // check-variant: -DTYPE=double2 -DREAL=double -DREAL_DOUBLE=1 -DCOMPLEX=1
 // check-variant: -DHALF=1 -DVW=4
 // check-variant: -DHALF=1 -DVW=1
+// check-variant-opencl: -DTYPE=float -DREAL=float -DVW=8
+// check-variant-opencl: -DTYPE=double -DREAL=double -DREAL_DOUBLE=1 -DVW=4
+// check-variant-opencl: -DHALF=1 -DVW=8
 
 #ifndef WGS
 #define WGS 256          // work-items per group (a power of two)
 #endif
 #ifndef VW
-#define VW 1             // real types: elements per access where increments are 1 (1, 2, 4)
+#define VW 1             // real types: elements per access where increments are 1 (1, 2, 4; 8 on CPUs)
 #endif
 
 #ifndef INFINITY
