@@ -45,7 +45,7 @@ std::string Blas1Family::check(const Params& p, const Capabilities& caps, const 
   const std::int64_t vw = p.at("VW");
   if (is_complex(problem.dtype) && vw != 1) return "complex vectors go element by element (VW 1)";
   if (vw * std::int64_t(dtype_size(problem.dtype)) > blas1_pack_bytes(caps))
-    return caps.type == DeviceType::CPU ? "pack wider than 32 bytes" : "pack wider than 16 bytes";
+    return "pack wider than " + std::to_string(blas1_pack_bytes(caps)) + " bytes";
   return "";
 }
 

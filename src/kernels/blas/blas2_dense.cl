@@ -467,12 +467,20 @@ void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong a
 #define RW 4
 #endif
 #define RVT OPTUNE_VEC(REAL, RW)
-// Column fc's factor (gr, gi); a column whose v_j is 0 is skipped (continue).
-#define PAIRS_FACTOR(fc)                                                                              \
-  const long q_ = 2 * ((long)(swap ? ub : vb) + (fc) * (swap ? incu : incv));                         \
-  const REAL yr_ = swap ? ur[q_] : vr[q_];                                                            \
-  const REAL yi_ = (swap ? c1 : c2) ? -(swap ? ur[q_ + 1] : vr[q_ + 1]) : (swap ? ur[q_ + 1] : vr[q_ + 1]); \
-  if (!swap && yr_ == (REAL)0 && yi_ == (REAL)0) continue;                                            \
+// Element i of a complex vector read as reals (base b and increment inc in
+// elements), conjugated where conj: *re, *im.
+OPTUNE_FUNC void pairs_element(__global const REAL* p, const long b, const long inc, const long i, const bool conj,
+                               REAL* re, REAL* im) {
+  const long q = 2 * (b + i * inc);
+  *re = p[q];
+  *im = conj ? -p[q + 1] : p[q + 1];
+}
+// Column fc's factor (gr, gi): c1(u_i) with F_SWAPIJ, else a1 c2(v_j), a
+// column whose v_j is 0 skipped (continue).
+#define PAIRS_FACTOR(fc)                                                                                    \
+  REAL yr_, yi_;                                                                                            \
+  pairs_element(swap ? ur : vr, (long)(swap ? ub : vb), swap ? incu : incv, fc, swap ? c1 : c2, &yr_, &yi_); \
+  if (!swap && yr_ == (REAL)0 && yi_ == (REAL)0) continue;                                                  \
   const REAL gr = swap ? yr_ : a1.x * yr_ - a1.y * yi_, gi = swap ? yi_ : a1.x * yi_ + a1.y * yr_;
 // A loaded whole pack updated by (gr, gi) and stored at real `at`: as vectors
 // where no lane can be held (columns contiguous: a skipped column is skipped
@@ -514,9 +522,8 @@ void blas2_ger_pairs(const ulong rows, const ulong cols, __global ST* a, const u
     REAL fr = (REAL)0, fi = (REAL)0;
     bool skip = k >= nl;
     if (!skip) {
-      const long q = 2 * ((long)(swap ? vb : ub) + (e0 + k) * (swap ? incv : incu));
-      const REAL xr = swap ? vr[q] : ur[q];
-      const REAL xi = (swap ? c2 : c1) ? -(swap ? vr[q + 1] : ur[q + 1]) : (swap ? vr[q + 1] : ur[q + 1]);
+      REAL xr, xi;
+      pairs_element(swap ? vr : ur, (long)(swap ? vb : ub), swap ? incv : incu, e0 + k, swap ? c2 : c1, &xr, &xi);
       if (swap) {
         skip = xr == (REAL)0 && xi == (REAL)0;
         fr = a1.x * xr - a1.y * xi, fi = a1.x * xi + a1.y * xr;
