@@ -297,7 +297,7 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
   // gerc on CUDA too, one element a pack and GER_LOADS columns loaded before
   // any update (H200, c32 5792^2: 180 -> 131 us, 0.70 -> 0.96 of the copy
   // ceiling, against blas2_rank's one element a work-item); on OpenCL they
-  // keep blas2_rank (blas2_dense.cl says why) unless CPAIRS reads them as
+  // keep blas2_rank (blas2_ger.cl says why) unless CPAIRS reads them as
   // pairs of reals (blas2_ger_pairs).
   pr.dense = is_general(r);
   Params p = fam.fit(forced ? *forced : params_for(q, fam, pr), caps, pr);

@@ -40,10 +40,11 @@
 // diagonal of a Hermitian matrix is always made real.
 //
 // The parts: blas2_defs.cl (parameters, flags, address maps, the generic
-// product's macro), blas2_dense.cl (dense gemv and ger by packs) and
-// blas2_strips.cl (symv / hemv by column strips), put before this text.
+// product's macro), blas2_dense.cl (dense gemv by packs), blas2_ger.cl
+// (dense ger by packs) and blas2_strips.cl (symv / hemv by column strips),
+// put before this text.
 //
-// check-prepend: blas/blas_storage.cl blas/blas2_defs.cl blas/blas2_dense.cl blas/blas2_strips.cl
+// check-prepend: blas/blas_storage.cl blas/blas2_defs.cl blas/blas2_dense.cl blas/blas2_ger.cl blas/blas2_strips.cl
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64 -DSB=64
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DWGS=128 -DSB=16
