@@ -55,7 +55,8 @@
 // their memory was allocated, are zero again for the next call); with FUSE
 // 0 by gemm_thin_reduce (below), a second pass.
 //
-// TC 1 (CUDA; A and B either way, A stored K x M gathered): the products on the tensor
+// TC 1 and 2 (CUDA; B either way, A stored M x K, and under TC 2 also K x M,
+// gathered): the products on the tensor
 // cores, both operands straight from global memory into mma.sync fragments,
 // the group's warps on the same columns (16 NJ, or 16 NJ VW where B is read
 // along N) and interleaved along K, their fragments added in warp order
