@@ -295,7 +295,7 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_NE(wwhy({}, sm90, test::dense_problem(DType::F32, 256, 256, 256)).find("f16"), std::string::npos);
   // 128 x 256 x 64 x 2 bytes per stage: four fit in 227 KiB, five do not.
   const Params d = wfam().defaults(sm90);
-  EXPECT_EQ(d, (Params{{"BN", 256}, {"STAGES", 4}, {"SWIZZLE_GROUP", 8}}));
+  EXPECT_EQ(d, (Params{{"BN", 256}, {"STAGES", 4}, {"SWIZZLE_GROUP", 8}, {"SPLITK", 1}, {"SK_FILL", 1}, {"SK_MINK", 256}}));
   EXPECT_EQ(detail::GemmWgmmaFamily::smem_bytes(d), 4u * 384u * 128u + 1024u);
   EXPECT_NE(wwhy({{"STAGES", 5}}, sm90, f16(4096, 4096, 4096)).find("shared memory"), std::string::npos);
   EXPECT_EQ(wwhy({{"BN", 128}, {"STAGES", 6}}, sm90, f16(4096, 4096, 4096)), "");
@@ -318,6 +318,8 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_EQ(defs["TRANS_B"], "0");
   EXPECT_EQ(defs["BN"], "256");
   EXPECT_EQ(defs["WG_TF32"], "0");
+  EXPECT_EQ(defs["WG_RAW"], "0");
+  EXPECT_EQ(defs.count("SPLITK"), 0u);  // one program whatever the split's count
   // tf32: f32 with the option only, f32 C; the kernel reads packed K-major
   // operands whatever the call's transposes.
   detail::GemmProblem t32 = test::dense_problem(DType::F32, 300, 520, 64);
@@ -362,6 +364,37 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_EQ(w.fit({}, true, h100, f16(128, 4096, 4096))->at("BN"), 256);
   EXPECT_EQ(w.fit({}, false, h100, f16(4096, 4096, 4096))->at("BN"), 256);
   EXPECT_EQ(w.fit({{"BN", 128}}, false, h100, f16(4096, 4096, 4096))->at("BN"), 128);
+
+  // Split K: none by default; SPLITK 0 counts it (128 x 4096 x 4096: 32 tiles of
+  // 128 x 128, split 8 to reach 132 groups, K 4096 >= 8 x 256), not where the
+  // tiles fill the device; ranges of whole stages (64 halves, 32 tf32 floats),
+  // f32 partials in scratch slot 2 summed by gemm_copy_back.
+  EXPECT_EQ(w.fit({}, false, h100, f16(128, 4096, 4096))->at("SPLITK"), 1);
+  const Params autos = *w.fit({{"SPLITK", 0}}, false, h100, f16(128, 4096, 4096));
+  EXPECT_EQ(autos.at("BN"), 128);
+  EXPECT_EQ(autos.at("SPLITK"), 8);
+  EXPECT_EQ(w.fit({{"SPLITK", 0}}, false, h100, f16(4096, 4096, 4096))->at("SPLITK"), 0);
+  EXPECT_EQ(w.fit({{"SPLITK", 0}}, false, h100, f16(128, 4096, 512))->at("SPLITK"), 2);  // K per range >= 256
+  EXPECT_EQ(w.fit({{"SPLITK", 0}}, true, h100, f16(128, 4096, 4096))->at("SPLITK"), 16);  // forced: BN 256 kept
+  const auto ks = detail::GemmWgmmaFamily::split(autos, f16(128, 4096, 4100));
+  EXPECT_EQ(ks.splits, 8);
+  EXPECT_EQ(ks.kspan % 64, 0);
+  EXPECT_GE(ks.kspan * 8, 4100);
+  EXPECT_LT(ks.kspan * 7, 4100);
+  EXPECT_EQ(detail::GemmWgmmaFamily::split({{"SPLITK", 4}}, f16(100, 100, 100)).splits, 2);  // two stages of K
+  detail::GemmProblem tk = test::dense_problem(DType::F32, 128, 4096, 4096);
+  tk.tf32 = true;
+  EXPECT_EQ(detail::GemmWgmmaFamily::split(autos, tk).kspan % 32, 0);
+  defs = define_map(wfam().defines(autos, f16(128, 4096, 4096)));
+  EXPECT_EQ(defs["WG_RAW"], "1");
+  EXPECT_EQ(defs.count("SPLITK") + defs.count("SK_FILL") + defs.count("SK_MINK"), 0u);
+  const detail::GemmCandidate::Needs sn = w.needs(autos, h100, f16(128, 4096, 4096));
+  EXPECT_EQ(sn.scratch[2], 8u * 128u * 4096u * 4u);
+  ASSERT_EQ(sn.passes.size(), 1u);
+  EXPECT_NE(sn.passes[0].find("gemm_copy_back"), std::string::npos);
+  const detail::GemmCandidate::Needs stn = w.needs(autos, h100, tk);
+  EXPECT_EQ(stn.passes.size(), 3u);  // the two tf32 packs and the sum
+  EXPECT_EQ(w.needs(wfam().defaults(sm90), h100, f16(128, 4096, 4096)).scratch[2], 0u);
 }
 
 // ---- on a CUDA device of compute capability 8.0 or newer ----
@@ -594,6 +627,40 @@ TEST_P(GemmCandidateMma, Bf16AndMixedOutputTypes) {
             align_operands(c);
             EXPECT_TRUE(check(c, i % 2 ? small() : nullptr));
           }
+}
+
+// Split K forced (ranges of K summed by gemm_copy_back): sizes whose K is not
+// a multiple of a range, both transposes and layouts, alpha and beta with the
+// bias and an activation (applied once, after the sum), strided batches, bf16
+// with f32 C, and (wgmma) tf32 through its packs.
+TEST_P(GemmCandidateMma, SplitK) {
+  Params split = *small();
+  split["SPLITK"] = 4, split["FUSE"] = 0;
+  if (wgmma()) split.erase("FUSE");
+  int i = 0;
+  for (auto [m, n, k] : {std::tuple{130, 200, 300}, {257, 129, 700}, {64, 96, 1000}})
+    for (Transpose ta : {Transpose::No, Transpose::Yes})
+      for (Transpose tb : {Transpose::No, Transpose::Yes}) {
+        GemmCase c = f16_case(m, n, k);
+        c.layout = i % 2 ? Layout::ColMajor : Layout::RowMajor;
+        c.trans_a = ta, c.trans_b = tb;
+        c.alpha = -0.5, c.beta = i % 3 ? 0.0 : 2.0;
+        c.bias_mode = i % 4 == 1 ? BiasMode::PerColumn : BiasMode::None;
+        c.activation = i % 4 == 1 ? Unary::Relu : Unary::Copy;
+        c.ldc_extra = 3, c.c_off = 5;
+        if (i % 3 == 2) c.dtype = DType::BF16, c.c_dtype = DType::F32;
+        if (i % 5 == 4) c.mode = GemmCase::Mode::Strided, c.batch = 3;
+        ++i;
+        align_operands(c);
+        EXPECT_TRUE(check(c, &split));
+      }
+  if (!wgmma()) return;
+  for (int j = 0; j < 2; ++j) {
+    GemmCase t = f32_case(GemmCompute::FastTF32, 97, 130, 333, Layout::RowMajor, Transpose::No,
+                          j ? Transpose::Yes : Transpose::No, j);
+    align_f32(t);
+    EXPECT_TRUE(check(t, &split));
+  }
 }
 
 TEST_P(GemmCandidateMma, Bf16Batches) {

@@ -48,11 +48,12 @@ struct GemmLaunch {
   Event in_place(KernelImpl& k, const Geometry& g, const std::vector<KernelArg>& after, const GemmOperand& a,
                  const GemmOperand& b, const WaitList& wait_for) const;
   // Split K for a kernel that reads the call's operands in place
-  // (gemm_mma): one launch of splits groups in z per product, each range of
+  // (gemm_mma, gemm_wgmma): one launch of splits groups in z per product, each range of
   // `kspan` rows of K writing its raw partial product (EPI, M x N dense, no
-  // epilogue) into `raw`; then copy_back. Lists are never split.
+  // epilogue) into `raw`; then copy_back. Lists are never split. `more`
+  // follows splits and kspan (gemm_wgmma's tensor maps).
   Event in_place_split(KernelImpl& k, const Geometry& g, const std::shared_ptr<MemImpl>& raw, std::int64_t splits,
-                       std::int64_t kspan) const;
+                       std::int64_t kspan, const std::vector<KernelArg>& more = {}) const;
   // The same split as one launch whose groups write C themselves (gemm_mma's
   // MMA_FUSE): the raw partials go to `part`, each tile's last range adds
   // them, counting arrivals on `tickets` (zero before, zero after).

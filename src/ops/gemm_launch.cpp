@@ -169,10 +169,11 @@ Event GemmLaunch::in_place(KernelImpl& k, const Geometry& g, const std::vector<K
 }
 
 Event GemmLaunch::in_place_split(KernelImpl& k, const Geometry& g, const std::shared_ptr<MemImpl>& raw, std::int64_t splits,
-                                 std::int64_t kspan) const {
+                                 std::int64_t kspan, const std::vector<KernelArg>& more) const {
   const GemmOperand out{raw, 0, call.n, call.m * call.n};
-  launch_in_place(*this, k, g, {ulong_arg(std::uint64_t(splits)), ulong_arg(std::uint64_t(kspan))}, call.a, call.b,
-                  false, wait, out, false, splits);
+  std::vector<KernelArg> after{ulong_arg(std::uint64_t(splits)), ulong_arg(std::uint64_t(kspan))};
+  after.insert(after.end(), more.begin(), more.end());
+  launch_in_place(*this, k, g, after, call.a, call.b, false, wait, out, false, splits);
   return copy_back(out, call.m, call.n, splits);
 }
 

@@ -10,7 +10,10 @@
 // batches with a nonzero stride (no lists, no operand shared by every
 // product), and a driver that encodes tensor maps. C has no condition. It
 // accumulates in f32, like the mma candidate, which it precedes: the routine
-// prefers it where it would prefer the tiled kernel (INDIRECT_MIN).
+// prefers it where it would prefer the tiled kernel (INDIRECT_MIN). Split K
+// (SPLITK, resolved here where it is 0; 1, none, unless an entry or a forced
+// setting says otherwise): each product as ranges of K in one launch, raw
+// f32 partials into scratch slot 2, summed in range order by gemm_copy_back.
 #include <algorithm>
 
 #include "kernels/families.hpp"
@@ -96,35 +99,43 @@ class WgmmaCandidate : public GemmCandidate {
   }
   // Stored or default values; where 128 x 256 tiles would leave most
   // multiprocessors idle (fewer tiles than multiprocessors: 128 x 4096 x
-  // 4096 has 16), 128 x 128 ones, twice as many. Forced values run as given.
+  // 4096 has 16), 128 x 128 ones, twice as many (forced values keep their
+  // BN). Then the split's automatic count where SPLITK is 0.
   std::optional<Params> fit(const Params& tuned, bool forced, const Capabilities& caps,
                             const GemmProblem& pr) const override {
-    std::optional<Params> p = families::gemm_wgmma().fit_or_none(tuned, caps, pr);
-    if (!p || forced || p->at("BN") != 256) return p;
-    const auto tiles = [&](std::int64_t bn) {
-      return ((std::max<std::int64_t>(pr.m, 1) + 127) / 128) * ((std::max<std::int64_t>(pr.n, 1) + bn - 1) / bn) *
-             pr.batch;
-    };
-    if (tiles(256) >= std::int64_t(caps.compute_units)) return p;
-    Params narrow = *p;
-    narrow["BN"] = 128;
-    if (families::gemm_wgmma().check(narrow, caps, pr).empty()) return narrow;
+    const GemmWgmmaFamily& fam = families::gemm_wgmma();
+    std::optional<Params> p = fam.fit_or_none(tuned, caps, pr);
+    if (!p) return p;
+    if (!forced && p->at("BN") == 256) {
+      Params narrow = *p;
+      narrow["BN"] = 128;
+      if (GemmWgmmaFamily::groups(*p, pr) < std::int64_t(caps.compute_units) && fam.check(narrow, caps, pr).empty())
+        p = narrow;
+    }
+    gemm_kernels::resolve_split(*p, caps, GemmWgmmaFamily::groups(*p, pr), pr.k, pr.list);
     return p;
   }
-  Needs needs(const Params&, const Capabilities&, const GemmProblem& pr) const override {
+  Needs needs(const Params& p, const Capabilities&, const GemmProblem& pr) const override {
     Needs n;
-    if (!tf32(pr)) return n;
-    const Packed k = packed(pr);
-    n.scratch[0] = k.a_bytes, n.scratch[1] = k.b_bytes;
-    n.passes = {std::string(pack_entry(0, pr)) + " (A, tf32)", std::string(pack_entry(1, pr)) + " (B, tf32)"};
+    if (tf32(pr)) {
+      const Packed k = packed(pr);
+      n.scratch[0] = k.a_bytes, n.scratch[1] = k.b_bytes;
+      n.passes = {std::string(pack_entry(0, pr)) + " (A, tf32)", std::string(pack_entry(1, pr)) + " (B, tf32)"};
+    }
+    const gemm_kernels::KSplit sp = GemmWgmmaFamily::split(p, pr);
+    if (sp.splits > 1) {
+      n.scratch[2] = gemm_kernels::scratch_bytes(pr.m * sp.splits, pr.n, 4, pr.batch, "split-K partial products");
+      n.passes.push_back(gemm_kernels::split_pass(sp));
+    }
     return n;
   }
   void prepare(const Queue& q, const GemmProblem& pr, const Params& p) const override {
-    if (tf32(pr)) {
-      const std::size_t tile = gemm_helper_tile(q.device().caps());
+    const std::size_t tile = gemm_helper_tile(q.device().caps());
+    if (tf32(pr))
       for (int which : {0, 1}) compile_kernel(q, gemm_kernels::helper_program(pr, pack_entry(which, pr), tile, true));
-    }
     families::gemm_wgmma().kernel(q, p, pr);
+    if (GemmWgmmaFamily::split(p, pr).splits > 1)
+      compile_kernel(q, gemm_kernels::helper_program(pr, "gemm_copy_back", tile));
   }
 
   Event run(const GemmLaunch& l, const Params& p) const override {
@@ -132,23 +143,39 @@ class WgmmaCandidate : public GemmCandidate {
     KernelPtr k = fam.kernel(l.q, p, l.problem);
     const GemmCall& c = l.call;
     const std::uint32_t bn = std::uint32_t(p.at("BN"));
+    const Geometry g = fam.geometry(p, l.q.device().caps(), l.problem);
+    const gemm_kernels::KSplit sp = GemmWgmmaFamily::split(p, l.problem);
+    const std::size_t raw_bytes = needs(p, l.q.device().caps(), l.problem).scratch[2];
     if (tf32(l.problem)) {
       // A -> M x Kp, B -> N x Kp in scratch, rounded to tf32; then the
       // kernel reads both K-major (TRANS_A 0, TRANS_B 1).
       const Packed pk = packed(l.problem);
-      ScratchLease s = lease_scratch(l.q, {pk.a_bytes, pk.b_bytes, 0});
+      ScratchLease s = lease_scratch(l.q, {pk.a_bytes, pk.b_bytes, raw_bytes});
       l.pack(c.a, 0, pack_transposes(0, l.problem), c.m, c.k, c.m, pk.kp, *s.slot[0], l.wait, true);
       l.pack(c.b, 1, pack_transposes(1, l.problem), c.n, c.k, c.n, pk.kp, *s.slot[1], {}, true);
       const GemmOperand a{s.slot[0], 0, pk.kp, c.m * pk.kp}, b{s.slot[1], 0, pk.kp, c.n * pk.kp};
       const std::vector<KernelArg> maps = {operand_map(c, a, pk.kp, c.m, 128), operand_map(c, b, pk.kp, c.n, bn)};
-      return l.in_place(*k, fam.geometry(p, l.q.device().caps(), l.problem), maps, a, b, {});
+      if (sp.splits > 1) return l.in_place_split(*k, g, s.slot[2], sp.splits, sp.kspan, maps);
+      return l.in_place(*k, g, with_split(1, c.k, maps), a, b, {});
     }
     // Boxes as the kernel reads them: K-major tiles of 64 K by all their
     // rows (A: 128, B: BN); MN-major ones of 64 columns by 64 K rows.
     const std::vector<KernelArg> maps = {
         c.trans_a ? operand_map(c, c.a, c.m, c.k, 64) : operand_map(c, c.a, c.k, c.m, 128),
         c.trans_b ? operand_map(c, c.b, c.k, c.n, bn) : operand_map(c, c.b, c.n, c.k, 64)};
-    return l.in_place(*k, fam.geometry(p, l.q.device().caps(), l.problem), maps);
+    if (sp.splits > 1) {
+      ScratchLease s = lease_scratch(l.q, {0, 0, raw_bytes});
+      return l.in_place_split(*k, g, s.slot[2], sp.splits, sp.kspan, maps);
+    }
+    return l.in_place(*k, g, with_split(1, c.k, maps));
+  }
+
+ private:
+  // The kernel's nsplit and kspan, then the tensor maps.
+  static std::vector<KernelArg> with_split(std::int64_t splits, std::int64_t kspan, const std::vector<KernelArg>& maps) {
+    std::vector<KernelArg> args{KernelArg::scalar(std::uint64_t(splits)), KernelArg::scalar(std::uint64_t(kspan))};
+    args.insert(args.end(), maps.begin(), maps.end());
+    return args;
   }
 };
 

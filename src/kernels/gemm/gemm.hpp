@@ -306,10 +306,14 @@ class GemmWgmmaFamily : public GemmTensorCoreFamily {
   // batch); the stages as dynamic shared memory.
   Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   // The type defines (C's of c_dtype) with f32 accumulation, the
-  // transposes, OPTUNE_NEED_SM90A, the parameters.
+  // transposes, OPTUNE_NEED_SM90A, the parameters but the split's, WG_RAW.
   Defines defines(const Params& p, const GemmProblem& problem) const override;
   // Shared memory of the stages plus the 1024-byte alignment, in bytes.
   static std::uint64_t smem_bytes(const Params& p);
+  // Tiles of 128 x BN times products, and the split of K that SPLITK (once
+  // resolved) gives: ranges of whole stages, f32 partials.
+  static std::int64_t groups(const Params& p, const GemmProblem& problem);
+  static gemm_kernels::KSplit split(const Params& p, const GemmProblem& problem);
 };
 
 // The thin-product kernel (gemm_thin.cl) as it sees a call: the thin

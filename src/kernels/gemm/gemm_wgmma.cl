@@ -38,6 +38,13 @@
 // TRANS_A 0, TRANS_B 1. A stage then holds 32 K (the same 128-byte rows),
 // and each wgmma is m64nBNk8: the same byte offsets as f16's k16.
 //
+// Split K (nsplit, kspan; gemm_mma's convention): with nsplit > 1 group z
+// of the grid is product z / nsplit, range z % nsplit of kspan rows of K (a
+// multiple of a stage's K; the last range ends at K), and WG_RAW = 1 stores
+// its raw f32 partial product (EPI, no epilogue) as matrix z of the
+// temporary c (ld ldc, one matrix every c_stride) for gemm_copy_back to sum
+// in range order and finish. nsplit = 1, kspan = K: the plain product.
+//
 // Edges: the copy engine zero-fills outside the matrices, so M, N and K are
 // free; the stores are guarded. The host checks what the copy engine needs:
 // 16-byte aligned bases, leading dimensions and batch strides.
@@ -51,6 +58,9 @@
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=ushort -DBF16_STORAGE=1 -DCTYPE=float -DC_BF16_STORAGE=0
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=float -DWG_TF32=1 -DTRANS_B=1
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=float -DWG_TF32=1 -DTRANS_B=1 -DBN=128 -DSTAGES=6
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DBN=128 -DWG_RAW=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=ushort -DBF16_STORAGE=1 -DTRANS_A=1 -DWG_RAW=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=float -DWG_TF32=1 -DTRANS_B=1 -DWG_RAW=1
 
 #ifndef BN
 #define BN 256           // columns of C per group (128 or 256)
@@ -61,6 +71,14 @@
 // SWIZZLE_GROUP, TRANS_A, TRANS_B: gemm_tc_common.cl.
 #ifndef WG_TF32
 #define WG_TF32 0        // 1: f32 operands (packed K-major, rounded to tf32), m64nBNk8.tf32
+#endif
+#ifndef WG_RAW
+#define WG_RAW 0         // 1: split K, raw partial products (EPI) into the temporary c
+#endif
+#if WG_RAW
+#define WG_OUT EPI
+#else
+#define WG_OUT CTYPE
 #endif
 #if OPTUNE_BACKEND_CUDA && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
@@ -159,20 +177,27 @@ WG_FUNC void wg_mma(float* d, const unsigned long long da, const unsigned long l
 }
 
 __kernel __launch_bounds__(WG_THREADS, 1)
-void gemm_wgmma(const ulong M, const ulong N, const ulong K, const real alpha, const real beta,
+void gemm_wgmma(const ulong M, const ulong N, const ulong K_all, const real alpha, const real beta,
                 __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
                 __global const TYPE* restrict b, const ulong b_off, const ulong ldb, const ulong b_stride,
-                __global CTYPE* c, const ulong c_off, const ulong ldc, const ulong c_stride,
+                __global WG_OUT* c, const ulong c_off, const ulong ldc, const ulong c_stride,
                 __global const CTYPE* restrict bias, const ulong bias_off,
                 __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
-                const real act_p0, const real act_p1, const __grid_constant__ optune_tensor_map map_a,
+                const real act_p0, const real act_p1, const ulong nsplit, const ulong kspan,
+                const __grid_constant__ optune_tensor_map map_a,
                 const __grid_constant__ optune_tensor_map map_b) {
   extern __shared__ __align__(1024) uchar wg_smem_raw[];
   __shared__ __align__(8) ulong wg_full[STAGES], wg_empty[STAGES];
   const uint smem = ((uint)__cvta_generic_to_shared(wg_smem_raw) + 1023u) & ~1023u;
   const int tid = (int)threadIdx.x, wg = tid / 128;
-  const ulong z = z0 + get_group_id(2);
+  const ulong zs = z0 + get_group_id(2);                // (product, K range)
+  const ulong z = zs / nsplit, kr0 = zs % nsplit * kspan;  // the product and its range's first row of K
+  const ulong K = (kr0 + kspan < K_all ? kr0 + kspan : K_all) - kr0;  // the range's length
+#if WG_RAW
+  __global EPI* cp = c + c_off + zs * c_stride;  // the temporary: never listed
+#else
   __global CTYPE* cp = c + c_off + z * c_stride;
+#endif
   const __global CTYPE* biasp = bias + bias_off;
   const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
   const real beta_z = gemm_beta(flags, beta, table, batch, z);
@@ -202,7 +227,7 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K, const real alpha, c
         const uint full = (uint)__cvta_generic_to_shared(&wg_full[s]);
         wg_bar_expect(full, WG_STAGE_BYTES);
         const uint sa = smem + (uint)s * WG_STAGE_BYTES, sb = sa + WG_A_BYTES;
-        const int k0 = t * WG_BK;
+        const int k0 = (int)kr0 + t * WG_BK;
 #if TRANS_A
         // K x M: boxes of 64 K rows x 64 columns, one per 64 rows of C.
         wg_copy(sa, &map_a, m0, k0, (int)z, full);
@@ -265,9 +290,14 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K, const real alpha, c
 #pragma unroll
       for (int j = 0; j < BN / 8; ++j) {
         const ulong col = (ulong)n0 + j * 8 + 2 * t4;
+#if WG_RAW
+        if (row < M && col < N) cp[row * ldc + col] = (EPI)d[4 * j + 2 * h];
+        if (row < M && col + 1 < N) cp[row * ldc + col + 1] = (EPI)d[4 * j + 2 * h + 1];
+#else
         if (row < M && col < N)
           gemm_tc_store_pair(cp, ldc, N, row, col, (real)d[4 * j + 2 * h], (real)d[4 * j + 2 * h + 1], alpha_z,
                              beta_z, flags, biasp, act_p0, act_p1);
+#endif
       }
     }
   }

@@ -29,13 +29,37 @@ std::vector<DType> GemmWgmmaFamily::dtypes(const Capabilities& caps) const {
 }
 
 // 128 x 256 tiles, four stages of 64 along K (192 KiB): 0.95x cuBLAS at
-// 8192 f16 on the H100 (scripts/gpu/wgmma_bench.cu, the prototype).
-std::vector<Parameter> GemmWgmmaFamily::parameters(const Capabilities&) const {
-  return {
+// 8192 f16 on the H100 (scripts/gpu/wgmma_bench.cu, the prototype). Split K
+// as the other tiles take it (SPLITK, SK_FILL, SK_MINK), but off unless an
+// entry or a forced setting asks (SPLITK 1; 0 is the automatic count).
+std::vector<Parameter> GemmWgmmaFamily::parameters(const Capabilities& caps) const {
+  std::vector<Parameter> params{
       {"BN", {128, 256}, 256, "columns of C per group (rows: 128, two consumer warpgroups of 64)"},
       {"STAGES", {2, 3, 4, 5, 6}, 4, "shared stages of the copy ring (64 K each)"},
       {"SWIZZLE_GROUP", {1, 4, 8, 16}, 8, "tile rows (along M) visited together, for L2 reuse; 1: row by row"},
   };
+  for (Parameter& sp : gemm_kernels::split_parameters(caps)) {
+    if (sp.name == "SPLITK") sp.default_value = 1;
+    params.push_back(std::move(sp));
+  }
+  return params;
+}
+
+std::int64_t GemmWgmmaFamily::groups(const Params& p, const GemmProblem& pr) {
+  const auto tiles = [](std::int64_t x, std::int64_t t) { return (std::max<std::int64_t>(x, 1) + t - 1) / t; };
+  return tiles(pr.m, kRows) * tiles(pr.n, p.at("BN")) * pr.batch;
+}
+
+gemm_kernels::KSplit GemmWgmmaFamily::split(const Params& p, const GemmProblem& pr) {
+  const auto it = p.find("SPLITK");
+  if (it == p.end() || it->second <= 1) return {1, pr.k};
+  // Ranges of whole stages (128 bytes of K: 64 halves, 32 tf32 floats);
+  // the partials are f32.
+  const std::int64_t stage_k = kRowBytes / std::int64_t(pr.dtype == DType::F32 ? 4 : 2);
+  return gemm_kernels::split_k(p, pr.k, stage_k,
+                               std::uint64_t(std::max<std::int64_t>(pr.m, 1)) *
+                                   std::uint64_t(std::max<std::int64_t>(pr.n, 1)) * 4u,
+                               pr.batch, pr.list);
 }
 
 std::uint64_t GemmWgmmaFamily::smem_bytes(const Params& p) {
@@ -84,6 +108,8 @@ Defines GemmWgmmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   d.insert(d.end(), {{"OPTUNE_NEED_SM90A", "1"}, {"TRANS_A", pr.trans_a && !tf32 ? "1" : "0"},
                      {"TRANS_B", pr.trans_b || tf32 ? "1" : "0"}, {"WG_TF32", tf32 ? "1" : "0"}});
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
+  gemm_kernels::strip_split(d);
+  d.emplace_back("WG_RAW", split(p, pr).splits > 1 ? "1" : "0");
   return d;
 }
 
