@@ -529,8 +529,12 @@ TYPED_TEST(Blas2, DenseGemvPacks) {
   SCOPED_TRACE(test::seed());
   const Queue& q = test::queue();
   const std::int64_t sizes[][2] = {{8, 37}, {13, 16}, {5, 130}, {70, 9}};
-  int round = 0;
-  for (const auto& fp : kDenseParams)
+  int round = 0, set = 0;
+  for (const auto& base : kDenseParams) {
+    // Complex rows as pairs of reals (OpenCL, blas2_gemv_r_pairs): CPAIRS 2,
+    // 1 and 0 (blas2_gemv_r), one parameter set each.
+    optune::detail::Params fp = base;
+    fp["CPAIRS"] = kComplex<T> ? 2 - set++ : 0;
     for (bool col : {true, false})
       for (BlasTranspose t : kTrans)
         for (const auto& mn : sizes)
@@ -545,9 +549,11 @@ TYPED_TEST(Blas2, DenseGemvPacks) {
             const std::int64_t least = col ? m : n;
             std::int64_t lda = v == 0 ? (least + 3) / 4 * 4 : least | 1;
             if (lda < least) lda += 2;
-            SCOPED_TRACE("SLICES=" + std::to_string(fp.at("SLICES")) + " FUSE=" + std::to_string(fp.at("FUSE")));
+            SCOPED_TRACE("SLICES=" + std::to_string(fp.at("SLICES")) + " FUSE=" + std::to_string(fp.at("FUSE")) +
+                         " CPAIRS=" + std::to_string(fp.at("CPAIRS")));
             check_dense_gemv<T>(q, fp, "dense gemv", col, t, m, n, inc, k, lda, aoff, xoff);
           }
+  }
 }
 
 // Dense real gemv run as a GEMM whose N is 1 (the blas2 parameter GEMM;

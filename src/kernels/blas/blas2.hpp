@@ -59,12 +59,17 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   // Products: work-items per row, and slices of the j range (1: no second pass).
   std::size_t threads_per_row(const Params& p, const Blas2Problem& problem) const;
   std::size_t slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const;
+  // The routines that can read complex elements as pairs of reals (CPAIRS):
+  // ger, and gemv in dense storage with its rows contiguous.
+  static bool pairs(const Blas2Problem& problem) {
+    return !blas2_is_product(problem.routine) || (problem.dense && problem.row_major);
+  }
   // The dense paths: elements per pack (VW, which fit leaves 1 for complex
-  // types; complex ger's pairs: CPAIRS).
+  // types; complex ger's and row gemv's pairs: CPAIRS).
   static std::size_t vector_width(const Params& p, const Blas2Problem& problem) {
     if (!problem.dense) return 1;
-    const bool pairs = is_complex(problem.dtype) && !blas2_is_product(problem.routine) && p.at("CPAIRS");
-    return std::size_t(pairs ? p.at("CPAIRS") : p.at("VW"));
+    const bool by_pairs = is_complex(problem.dtype) && pairs(problem) && p.at("CPAIRS");
+    return std::size_t(by_pairs ? p.at("CPAIRS") : p.at("VW"));
   }
   // Rows of M a product's group owns.
   std::size_t rows_per_group(const Params& p, const Blas2Problem& problem) const;

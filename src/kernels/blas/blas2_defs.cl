@@ -128,6 +128,19 @@ OPTUNE_FUNC TYPE blas2_finish(const TYPE sum, const TYPE alpha, const TYPE beta,
   return (flags & F_BETA_ZERO) ? acc : acc + MUL(beta, yold);
 }
 
+// Row i's sum (alpha, beta and y applied) into y where one slice covers the
+// rows (the grid's second dimension 1), else into the slice's part.
+OPTUNE_FUNC void blas2_row_result(const TYPE sum, const long i, const ulong rows, __global ST* y, const ulong yb,
+                                  const long incy, const TYPE alpha, const TYPE beta, const int flags,
+                                  __global TYPE* part) {
+  if (get_num_groups(1) == 1) {
+    const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i);
+    PUT(y, yb, incy, i, blas2_finish(sum, alpha, beta, yold, flags));
+  } else {
+    part[(long)get_group_id(1) * (long)rows + i] = sum;
+  }
+}
+
 #define MV_KERNEL(NAME, FETCH)                                                                                     \
   __kernel OPTUNE_WG_SIZE(WGS, 1, 1) void NAME(                                                                    \
       const ulong rows, const ulong cols, const long lo, const long hi, __global const ST* a, const ulong ab,      \
@@ -159,12 +172,5 @@ OPTUNE_FUNC TYPE blas2_finish(const TYPE sum, const TYPE alpha, const TYPE beta,
       if (t < s) red[lid] = red[lid] + red[lid + s * stride];                                                      \
     }                                                                                                              \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                                  \
-    if (t == 0 && i < (long)rows) {                                                                                \
-      if (get_num_groups(1) == 1) {                                                                                \
-        const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i);                                      \
-        PUT(y, yb, incy, i, blas2_finish(red[lid], alpha, beta, yold, flags));                                     \
-      } else {                                                                                                     \
-        part[(long)get_group_id(1) * (long)rows + i] = red[lid];                                                   \
-      }                                                                                                            \
-    }                                                                                                              \
+    if (t == 0 && i < (long)rows) blas2_row_result(red[lid], i, rows, y, yb, incy, alpha, beta, flags, part);    \
   }

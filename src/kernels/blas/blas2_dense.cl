@@ -11,6 +11,8 @@
 // check-variant: -DHALF=1 -DVW=1
 // check-variant: -DTYPE=float -DREAL=float -DVW=4 -DGEMV_C_LOADS=1 -DGEMV_R_LOADS=1
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DGEMV_C_LOADS=1 -DGEMV_R_LOADS=0
+// check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DCPW=2
+// check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DCPW=1
 
 // ---- dense gemv and ger's packs: VW elements, several loads in flight ----
 //
@@ -237,14 +239,7 @@ void blas2_gemv_c(GEMV_ARGS) {
   barrier(CLK_LOCAL_MEM_FENCE);
   if (t == 0 && nl > 0) {
     const VT sums = red[lid];
-    for (int k = 0; k < nl; ++k) {
-      if (slices == 1) {
-        const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i0 + k);
-        PUT(y, yb, incy, i0 + k, blas2_finish(blas2_lane(sums, k), alpha, beta, yold, flags));
-      } else {
-        part[(long)get_group_id(1) * (long)rows + i0 + k] = blas2_lane(sums, k);
-      }
-    }
+    for (int k = 0; k < nl; ++k) blas2_row_result(blas2_lane(sums, k), i0 + k, rows, y, yb, incy, alpha, beta, flags, part);
   }
   if (slices > 1 && (flags & F_FUSE)) {
     const long first = (long)get_group_id(0) * rpg * VW;
@@ -253,6 +248,34 @@ void blas2_gemv_c(GEMV_ARGS) {
   }
 }
 
+// The start of a row-contiguous gemv: row i of the group's rpg, work-item t
+// of the row's tj, the flags, the slices.
+#define GEMV_R_HEAD                                                                                   \
+  __local TYPE red[WGS];                                                                              \
+  __local uint ticket;                                                                                \
+  const uint lid = get_local_id(0), rpg = WGS / tj;                                                   \
+  const uint r = lid / tj, t = lid % tj;                                                              \
+  const long i = (long)get_group_id(0) * rpg + r;                                                     \
+  const bool vec = (flags & F_VEC) != 0, xvec = (flags & F_XVEC) != 0, cj = (flags & F_CONJ) != 0; \
+  const uint slices = get_num_groups(1);
+// The end of a row-contiguous gemv (blas2_gemv_r, blas2_gemv_r_pairs): each
+// work-item's sum, then a fixed tree over the row's tj; with one slice the
+// row's first work-item writes y, with several the slice's sum goes to part
+// and (F_FUSE) the row block's last group adds them.
+#define GEMV_R_END(sum)                                                                 \
+  red[lid] = (sum);                                                                     \
+  for (uint s = tj / 2; s > 0; s >>= 1) {                                               \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                       \
+    if (t < s) red[lid] = red[lid] + red[lid + s];                                      \
+  }                                                                                     \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+  if (t == 0 && i < (long)rows) blas2_row_result(red[lid], i, rows, y, yb, incy, alpha, beta, flags, part); \
+  if (slices > 1 && (flags & F_FUSE)) {                                                 \
+    const long first = (long)get_group_id(0) * rpg;                                     \
+    const long nrows = (long)rows - first < (long)rpg ? (long)rows - first : (long)rpg; \
+    FUSED_FINAL(&count[get_group_id(0)], slices, first, nrows)                          \
+  }
+
 // gemv with M's rows contiguous (row-major N, column-major T / C): tj
 // work-items side by side per row, each summing packs of VW columns (tj VW
 // apart, four in flight, or GEMV_LOADS where GEMV_R_LOADS; x by packs too where F_XVEC), the
@@ -260,13 +283,7 @@ void blas2_gemv_c(GEMV_ARGS) {
 // The host makes chunk a multiple of VW, so packs start aligned.
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_gemv_r(GEMV_ARGS) {
-  __local TYPE red[WGS];
-  __local uint ticket;
-  const uint lid = get_local_id(0), rpg = WGS / tj;
-  const uint r = lid / tj, t = lid % tj;
-  const long i = (long)get_group_id(0) * rpg + r;
-  const bool vec = (flags & F_VEC) != 0, xvec = (flags & F_XVEC) != 0, cj = (flags & F_CONJ) != 0;
-  const uint slices = get_num_groups(1);
+  GEMV_R_HEAD
   VT acc = VZERO;
   if (i < (long)rows) {
     const long s0 = (long)get_group_id(1) * (long)chunk;
@@ -300,23 +317,98 @@ void blas2_gemv_r(GEMV_ARGS) {
     }
 #undef XPACK
   }
-  red[lid] = OPTUNE_VSUM(VW, acc);
-  for (uint s = tj / 2; s > 0; s >>= 1) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (t < s) red[lid] = red[lid] + red[lid + s];
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (t == 0 && i < (long)rows) {
-    if (slices == 1) {
-      const TYPE yold = (flags & F_BETA_ZERO) ? ZERO : GET(y, yb, incy, i);
-      PUT(y, yb, incy, i, blas2_finish(red[lid], alpha, beta, yold, flags));
-    } else {
-      part[(long)get_group_id(1) * (long)rows + i] = red[lid];
-    }
-  }
-  if (slices > 1 && (flags & F_FUSE)) {
-    const long first = (long)get_group_id(0) * rpg;
-    const long nrows = (long)rows - first < (long)rpg ? (long)rows - first : (long)rpg;
-    FUSED_FINAL(&count[get_group_id(0)], slices, first, nrows)
-  }
+  GEMV_R_END(OPTUNE_VSUM(VW, acc))
 }
+
+// ---- complex elements as pairs of reals (OpenCL, blas2 CPAIRS) ----
+//
+// Complex dense gemv (rows contiguous) and ger (blas2_ger.cl) can read A and
+// the vectors as REAL arrays, CPW elements (2 CPW reals) a pack: vector loads
+// and real arithmetic where the complex element types' loops vectorize badly
+// or not at all (PoCL; blas2_ger.cl says what crashed). Only compiled where
+// the host chose it (CPW > 0: blas2 CPAIRS), and not on CUDA, where fit keeps
+// CPAIRS 0 and the prelude's double4 has no arithmetic.
+#ifndef CPW
+#define CPW 0
+#endif
+#if COMPLEX && CPW > 0 && !OPTUNE_BACKEND_CUDA
+#if CPW == 1
+#define RW 2
+#define PAIRS_SWAP(v) ((v).yx)
+#define PAIRS_EVEN(v) ((v).x)
+#define PAIRS_ODD(v) ((v).y)
+#else
+#define RW 4
+#define PAIRS_SWAP(v) ((v).yxwz)
+#define PAIRS_EVEN(v) ((v).x + (v).z)
+#define PAIRS_ODD(v) ((v).y + (v).w)
+#endif
+#define RVT OPTUNE_VEC(REAL, RW)
+// Element i of a complex vector read as reals (base b and increment inc in
+// elements), conjugated where conj: *re, *im.
+OPTUNE_FUNC void pairs_element(__global const REAL* p, const long b, const long inc, const long i, const bool conj,
+                               REAL* re, REAL* im) {
+  const long q = 2 * (b + i * inc);
+  *re = p[q];
+  *im = conj ? -p[q + 1] : p[q + 1];
+}
+// The pack of elements e0, e0 + inc, ... (nl of them, 0 past nl) as reals:
+// one aligned load where whole (inc 1, e0 a multiple of CPW, nl = CPW).
+OPTUNE_FUNC RVT pairs_pack(__global const REAL* p, const long e0, const long inc, const int nl, const bool whole) {
+  if (whole) return OPTUNE_GLOAD(REAL, RW, e0 / CPW, p);
+  REAL l[RW];
+  for (int k = 0; k < CPW; ++k) {
+    l[2 * k] = (REAL)0, l[2 * k + 1] = (REAL)0;
+    if (k < nl) pairs_element(p, e0, inc, k, false, &l[2 * k], &l[2 * k + 1]);
+  }
+  return OPTUNE_VPACK(REAL, RW, l);
+}
+
+// blas2_gemv_r with complex elements as pairs of reals: the tj work-items of
+// a row sum packs of CPW elements tj packs apart, four in flight, A's packs
+// whole where F_VEC (the host checked base and leading dimension), x's where
+// F_XVEC. With a pack a = (r0, i0, r1, i1, ...) and x's (u0, v0, ...), p += a x
+// and q += a swap(x) (x's parts exchanged) lane by lane; then a x's real part
+// is p's even lanes less its odd ones and the imaginary part all of q
+// (conj(a) x, F_CONJ: all of p, and q's even lanes less its odd ones).
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_gemv_r_pairs(GEMV_ARGS) {
+  GEMV_R_HEAD
+  __global const REAL* ar = (__global const REAL*)a;
+  __global const REAL* xr = (__global const REAL*)x;
+  RVT pp = OPTUNE_SPLAT(REAL, RW, (REAL)0), qq = pp;
+  if (i < (long)rows) {
+    const long s0 = (long)get_group_id(1) * (long)chunk;
+    const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;
+    const long base = (long)ab + i * si, step = (long)tj * CPW;
+#define APACK(j, nl) pairs_pack(ar, base + (j), 1, nl, vec && (nl) == CPW)
+#define XPACK(j, nl) pairs_pack(xr, (long)xb + (j) * incx, incx, nl, xvec && (nl) == CPW)
+#define PAIRS_DOT(av, xv) \
+  {                       \
+    const RVT x_ = (xv);  \
+    pp += (av) * x_;      \
+    qq += (av) * PAIRS_SWAP(x_); \
+  }
+    long j = s0 + (long)t * CPW;
+    for (; j + 3 * step + CPW <= s1; j += 4 * step) {
+      const RVT a0 = APACK(j, CPW), a1 = APACK(j + step, CPW);
+      const RVT a2 = APACK(j + 2 * step, CPW), a3 = APACK(j + 3 * step, CPW);
+      PAIRS_DOT(a0, XPACK(j, CPW))
+      PAIRS_DOT(a1, XPACK(j + step, CPW))
+      PAIRS_DOT(a2, XPACK(j + 2 * step, CPW))
+      PAIRS_DOT(a3, XPACK(j + 3 * step, CPW))
+    }
+    for (; j < s1; j += step) {
+      const int nl = s1 - j < CPW ? (int)(s1 - j) : CPW;
+      PAIRS_DOT(APACK(j, nl), XPACK(j, nl))
+    }
+#undef PAIRS_DOT
+#undef XPACK
+#undef APACK
+  }
+  TYPE sum;
+  sum.x = cj ? PAIRS_EVEN(pp) + PAIRS_ODD(pp) : PAIRS_EVEN(pp) - PAIRS_ODD(pp);
+  sum.y = cj ? PAIRS_EVEN(qq) - PAIRS_ODD(qq) : PAIRS_EVEN(qq) + PAIRS_ODD(qq);
+  GEMV_R_END(sum)
+}
+#endif

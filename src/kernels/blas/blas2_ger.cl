@@ -144,25 +144,9 @@ void blas2_ger(const ulong rows, const ulong cols, __global ST* a, const ulong a
 // its loaded value (a select, as blas2_ger's lanes). Only compiled where the
 // host chose it (CPW > 0: CPAIRS elements a pack, 2 CPAIRS reals), and not
 // on CUDA, where fit keeps CPAIRS 0 (blas2_ger's VW 1 loop serves complex
-// ger there) and the prelude's double4 has no arithmetic.
-#ifndef CPW
-#define CPW 0
-#endif
+// ger there) and the prelude's double4 has no arithmetic. RW, RVT and
+// pairs_element: blas2_dense.cl's pairs of reals.
 #if COMPLEX && CPW > 0 && !OPTUNE_BACKEND_CUDA
-#if CPW == 1
-#define RW 2
-#else
-#define RW 4
-#endif
-#define RVT OPTUNE_VEC(REAL, RW)
-// Element i of a complex vector read as reals (base b and increment inc in
-// elements), conjugated where conj: *re, *im.
-OPTUNE_FUNC void pairs_element(__global const REAL* p, const long b, const long inc, const long i, const bool conj,
-                               REAL* re, REAL* im) {
-  const long q = 2 * (b + i * inc);
-  *re = p[q];
-  *im = conj ? -p[q + 1] : p[q + 1];
-}
 // Column fc's factor (gr, gi): c1(u_i) with F_SWAPIJ, else a1 c2(v_j), a
 // column whose v_j is 0 skipped (continue).
 #define PAIRS_FACTOR(fc)                                                                                    \
