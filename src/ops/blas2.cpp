@@ -212,15 +212,15 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     if (pr.dense) {
       // Whole packs are aligned accesses where A's base and the stride
       // between packs are multiples of VW (lanes contiguous); else lane by lane.
-      // Complex rows read as pairs of reals (CPAIRS, blas2_gemv_r_pairs) take
-      // whole packs of one element too.
-      const bool pairs = cplx && pr.row_major && p.at("CPAIRS") > 0;
+      // Complex elements read as pairs of reals (CPAIRS, blas2_gemv_r_pairs,
+      // blas2_gemv_c_pairs) take whole packs of one element too.
+      const bool pairs = cplx && p.at("CPAIRS") > 0;
       const std::int64_t lane = pr.row_major ? sj : si, across = pr.row_major ? si : sj;
       const bool packs = vw > 1 || pairs;
       if (packs && lane == 1 && am.base % std::int64_t(vw) == 0 && across % std::int64_t(vw) == 0) flags |= kVec;
       if (packs && pr.row_major && c.incx == 1 && blas_base_of(c.x, cols, c.incx) % vw == 0) flags |= kXVec;
       if (fuse) flags |= kFuse;
-      src.entry = pairs ? "blas2_gemv_r_pairs" : pr.row_major ? "blas2_gemv_r" : "blas2_gemv_c";
+      src.entry = std::string(pr.row_major ? "blas2_gemv_r" : "blas2_gemv_c") + (pairs ? "_pairs" : "");
       args = {KernelArg::scalar(std::uint64_t(rows)), KernelArg::scalar(std::uint64_t(cols)),
               KernelArg::buffer(*c.a.mem), KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si),
               KernelArg::scalar(sj)};

@@ -37,8 +37,8 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities& caps) const {
       // (NVIDIA's OpenCL compiler aborted on complex ger's other loops, which
       // fails every blas2 routine of the type).
       {"CPAIRS", {0, 1, 2}, caps.type == DeviceType::CPU ? 2 : 0,
-       "complex geru / gerc, and gemv whose rows are contiguous, in dense storage on OpenCL: packs of CPAIRS "
-       "elements read as 2 CPAIRS reals (blas2_ger_pairs, blas2_gemv_r_pairs; 0: blas2_rank, blas2_gemv_r)"},
+       "complex geru / gerc and gemv in dense storage on OpenCL: packs of CPAIRS elements read as 2 CPAIRS "
+       "reals (blas2_ger_pairs, blas2_gemv_r_pairs, blas2_gemv_c_pairs; 0: blas2_rank and the complex loops)"},
       // 0 everywhere: on the H100 (untuned) the strips read f32 symv at 0.10
       // of the copy ceiling, the blocks at 0.40.
       {"STRIP", {0, 256, 512, 1024, 2048, 4096}, 0,
@@ -105,7 +105,7 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     if (is_complex(problem.dtype)) p["VW"] = 1;
     while (std::size_t(p.at("VW")) * dtype_size(problem.dtype) > 16) p["VW"] /= 2;
     // Complex pairs of reals: OpenCL only (CUDA runs blas2_ger's VW 1 loop),
-    // ger and the dense gemv whose rows are contiguous (blas2_gemv_r_pairs).
+    // ger and dense gemv (blas2_gemv_r_pairs, blas2_gemv_c_pairs).
     if (!is_complex(problem.dtype) || caps.backend == Backend::CUDA || !Blas2Family::pairs(problem))
       p["CPAIRS"] = 0;
     if (p.at("VW") == 1 && !p.at("CPAIRS")) p["RC"] = ger_columns_vw1(p.at("RC"), caps);

@@ -60,12 +60,10 @@ class Blas2Family : public FamilyOf<Blas2Problem> {
   std::size_t threads_per_row(const Params& p, const Blas2Problem& problem) const;
   std::size_t slices(const Params& p, const Capabilities& caps, const Blas2Problem& problem) const;
   // The routines that can read complex elements as pairs of reals (CPAIRS):
-  // ger, and gemv in dense storage with its rows contiguous.
-  static bool pairs(const Blas2Problem& problem) {
-    return !blas2_is_product(problem.routine) || (problem.dense && problem.row_major);
-  }
+  // ger, and gemv in dense storage.
+  static bool pairs(const Blas2Problem& problem) { return !blas2_is_product(problem.routine) || problem.dense; }
   // The dense paths: elements per pack (VW, which fit leaves 1 for complex
-  // types; complex ger's and row gemv's pairs: CPAIRS).
+  // types; complex ger's and gemv's pairs: CPAIRS).
   static std::size_t vector_width(const Params& p, const Blas2Problem& problem) {
     if (!problem.dense) return 1;
     const bool by_pairs = is_complex(problem.dtype) && pairs(problem) && p.at("CPAIRS");

@@ -178,16 +178,21 @@ OPTUNE_FUNC void blas2_add_slices(const long first, const long nrows, const ulon
 // through a fixed tree; with one slice the group writes y, with several each
 // row's sum goes to part[slice rows + i] and (F_FUSE) the row block's last
 // group adds them (else blas2_mv_final does).
+// The start of a column-contiguous gemv: the partial sums' local array (of
+// RT), rows i0 .. i0 + nl - 1 of a pack of W, work-item t of the pack's tj.
+#define GEMV_C_HEAD(RT, W)                                                                     \
+  __local RT red[WGS];                                                                         \
+  __local uint ticket;                                                                         \
+  const uint lid = get_local_id(0), rpg = WGS / tj;                                            \
+  const uint r = lid % rpg, t = lid / rpg;                                                     \
+  const long i0 = ((long)get_group_id(0) * rpg + r) * (W);                                     \
+  const int nl = i0 < (long)rows ? ((long)rows - i0 < (W) ? (int)((long)rows - i0) : (W)) : 0; \
+  const bool cj = (flags & F_CONJ) != 0;                                                       \
+  const uint slices = get_num_groups(1);
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_gemv_c(GEMV_ARGS) {
-  __local VT red[WGS];
-  __local uint ticket;
-  const uint lid = get_local_id(0), rpg = WGS / tj;
-  const uint r = lid % rpg, t = lid / rpg;
-  const long i0 = ((long)get_group_id(0) * rpg + r) * VW;
-  const int nl = i0 < (long)rows ? ((long)rows - i0 < VW ? (int)((long)rows - i0) : VW) : 0;
-  const bool vec = (flags & F_VEC) != 0, cj = (flags & F_CONJ) != 0;
-  const uint slices = get_num_groups(1);
+  GEMV_C_HEAD(VT, VW)
+  const bool vec = (flags & F_VEC) != 0;
   VT acc = VZERO;
   if (nl > 0) {
     const long s0 = (long)get_group_id(1) * (long)chunk;
@@ -410,5 +415,66 @@ void blas2_gemv_r_pairs(GEMV_ARGS) {
   sum.x = cj ? PAIRS_EVEN(pp) + PAIRS_ODD(pp) : PAIRS_EVEN(pp) - PAIRS_ODD(pp);
   sum.y = cj ? PAIRS_EVEN(qq) - PAIRS_ODD(qq) : PAIRS_EVEN(qq) + PAIRS_ODD(qq);
   GEMV_R_END(sum)
+}
+
+// blas2_gemv_c with complex elements as pairs of reals: a work-item owns CPW
+// neighbouring rows (2 CPW reals of each column, one load where F_VEC) and
+// walks the slice's columns tj apart, four in flight; with x_j = (u, v),
+// p += a u and q += a v lane by lane, so row k's sum is (p's lane 2k less
+// q's 2k + 1, p's 2k + 1 plus q's 2k), conjugated (F_CONJ): (p's 2k plus q's
+// 2k + 1, q's 2k less p's 2k + 1). The tj sums of a pack then go through
+// gemv_c's tree as reals.
+#if CPW == 1
+#define PAIRS_SIGN ((RVT)((REAL)-1, (REAL)1))
+#else
+#define PAIRS_SIGN ((RVT)((REAL)-1, (REAL)1, (REAL)-1, (REAL)1))
+#endif
+__kernel OPTUNE_WG_SIZE(WGS, 1, 1)
+void blas2_gemv_c_pairs(GEMV_ARGS) {
+  GEMV_C_HEAD(RVT, CPW)
+  const bool whole = (flags & F_VEC) != 0 && nl == CPW;
+  __global const REAL* ar = (__global const REAL*)a;
+  RVT pp = OPTUNE_SPLAT(REAL, RW, (REAL)0), qq = pp;
+  if (nl > 0) {
+    const long s0 = (long)get_group_id(1) * (long)chunk;
+    const long s1 = s0 + (long)chunk < (long)cols ? s0 + (long)chunk : (long)cols;
+    const long base = (long)ab + i0 * si, step = tj;
+#define PAIRS_AXPY(j)                                          \
+  {                                                            \
+    const RVT a_ = pairs_pack(ar, base + (j) * sj, si, nl, whole); \
+    const TYPE x_ = GET(x, xb, incx, j);                       \
+    pp += a_ * x_.x;                                           \
+    qq += a_ * x_.y;                                           \
+  }
+    long j = s0 + t;
+    for (; j + 3 * step < s1; j += 4 * step) {
+      PAIRS_AXPY(j)
+      PAIRS_AXPY(j + step)
+      PAIRS_AXPY(j + 2 * step)
+      PAIRS_AXPY(j + 3 * step)
+    }
+    for (; j < s1; j += step) PAIRS_AXPY(j)
+#undef PAIRS_AXPY
+  }
+  red[lid] = cj ? PAIRS_SWAP(qq) - pp * PAIRS_SIGN : pp + PAIRS_SWAP(qq) * PAIRS_SIGN;
+  for (uint s = tj / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < s) red[lid] = red[lid] + red[lid + s * rpg];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t == 0 && nl > 0) {
+    REAL l[RW];
+    OPTUNE_VUNPACK(RW, red[lid], l);
+    for (int k = 0; k < nl; ++k) {
+      TYPE v;
+      v.x = l[2 * k], v.y = l[2 * k + 1];
+      blas2_row_result(v, i0 + k, rows, y, yb, incy, alpha, beta, flags, part);
+    }
+  }
+  if (slices > 1 && (flags & F_FUSE)) {
+    const long first = (long)get_group_id(0) * rpg * CPW;
+    const long nrows = (long)rows - first < (long)rpg * CPW ? (long)rows - first : (long)rpg * CPW;
+    FUSED_FINAL(&count[get_group_id(0)], slices, first, nrows)
+  }
 }
 #endif
