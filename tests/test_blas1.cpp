@@ -256,22 +256,32 @@ TYPED_TEST(Blas1, Nrm2) {
     // squares that would underflow, as well as ordinary values.
     const R big = R(std::sqrt(double(std::numeric_limits<R>::max())) * 4);
     const R tiny = R(std::sqrt(double(std::numeric_limits<R>::min())) / 4);
-    for (const R scale : {R(1), big, tiny}) {
+    // Modes 3 and 4: parts on both sides of Blue's thresholds in one vector
+    // (2^-1 and 2^1 times TBIG; 2^-1 and 2^1 times TSML, with zeros), at
+    // magnitudes where both sums count, so that a pack holds parts of two
+    // ranges (the kernel's packs of the middle range take the others part by
+    // part) and the result combines the sums.
+    const bool dbl = sizeof(R) == 8;
+    const R tbig = R(std::ldexp(1.0, dbl ? 486 : 52)), tsml = R(std::ldexp(1.0, dbl ? -511 : -63));
+    for (int mode = 0; mode < 5; ++mode) {
+      const R scale = mode == 0 ? R(1) : mode == 1 ? big : mode == 2 ? tiny : mode == 3 ? tbig : tsml;
       Vec<T> x(c.n, c.incx, c.offx);
       LD ss = 0;
+      const LD unit = LD(scale);
       for (std::int64_t i = 0; i < c.n; ++i) {
-        x.el(i) = x.el(i) * scale;
+        const R s = mode < 3 ? scale : mode == 4 && i % 5 == 0 ? R(0) : i % 2 ? scale * R(2) : scale / R(2);
+        x.el(i) = x.el(i) * s;
         const Ref<T> a = to_ref(x.el(i));
-        ss += std::norm(std::complex<LD>(a)) / (LD(scale) * LD(scale));
+        ss += std::norm(std::complex<LD>(a)) / (unit * unit);
       }
       q.upload(x.all, std::span<const T>(x.host));
-      const LD want = std::sqrt(ss) * LD(scale);
+      const LD want = std::sqrt(ss) * unit;
       Result<R> r;
       nrm2(q, c.n, x.view, c.incx, r.view).wait();
       const R got = r.get();
-      EXPECT_TRUE(std::isfinite(got)) << "scale " << double(scale);
-      EXPECT_LE(double(std::abs(LD(got) - want)), double(red_tol<T>(c.n) * 2 * want + LD(scale) * 1e-30L))
-          << "scale " << double(scale);
+      EXPECT_TRUE(std::isfinite(got)) << "scale " << double(scale) << " mode " << mode;
+      EXPECT_LE(double(std::abs(LD(got) - want)), double(red_tol<T>(c.n) * 2 * want + unit * 1e-30L))
+          << "scale " << double(scale) << " mode " << mode;
     }
   }
 }
