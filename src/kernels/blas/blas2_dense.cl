@@ -13,6 +13,7 @@
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DGEMV_C_LOADS=1 -DGEMV_R_LOADS=0
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DCPW=2
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DCPW=1
+// check-variant-opencl: -DTYPE=double -DREAL=double -DF64=1 -DVW=4
 
 // ---- dense gemv and ger's packs: VW elements, several loads in flight ----
 //
