@@ -531,10 +531,12 @@ TYPED_TEST(Blas2, DenseGemvPacks) {
   const std::int64_t sizes[][2] = {{8, 37}, {13, 16}, {5, 130}, {70, 9}};
   int round = 0, set = 0;
   for (const auto& base : kDenseParams) {
-    // Complex rows as pairs of reals (OpenCL, blas2_gemv_r_pairs): CPAIRS 2,
-    // 1 and 0 (blas2_gemv_r), one parameter set each.
+    // Complex elements as pairs of reals (OpenCL, blas2_gemv_r_pairs and
+    // blas2_gemv_c_pairs): CPAIRS 4, 1 and 0 (the complex loops), one
+    // parameter set each.
     optune::detail::Params fp = base;
-    fp["CPAIRS"] = kComplex<T> ? 2 - set++ : 0;
+    const std::int64_t pairs_of[] = {4, 1, 0};  // 4: c64 runs 2 (fit's 32-byte pack)
+    fp["CPAIRS"] = kComplex<T> ? pairs_of[set++] : 0;
     for (bool col : {true, false})
       for (BlasTranspose t : kTrans)
         for (const auto& mn : sizes)
@@ -641,7 +643,7 @@ TYPED_TEST(Blas2, DenseGerPacks) {
   const std::int64_t sizes[][2] = {{8, 37}, {13, 6}, {5, 30}, {70, 9}};
   int round = 0;
   for (const auto& base : kDenseParams)
-    for (std::int64_t pairs : {0, 1, 2}) {
+    for (std::int64_t pairs : {0, 1, 2, 4}) {
       if (pairs && !kComplex<T>) continue;
       optune::detail::Params fp = base;
       fp["CPAIRS"] = pairs;

@@ -37,7 +37,7 @@ std::vector<Parameter> Blas2Family::parameters(const Capabilities& caps) const {
       // were 2-3x slower than blas2_rank for both. GPUs keep 0 until measured
       // (NVIDIA's OpenCL compiler aborted on complex ger's other loops, which
       // fails every blas2 routine of the type).
-      {"CPAIRS", {0, 1, 2}, caps.type == DeviceType::CPU ? 2 : 0,
+      {"CPAIRS", {0, 1, 2, 4}, caps.type == DeviceType::CPU ? 4 : 0,
        "complex geru / gerc and gemv in dense storage on OpenCL: packs of CPAIRS elements read as 2 CPAIRS "
        "reals (blas2_ger_pairs, blas2_gemv_r_pairs, blas2_gemv_c_pairs; 0: blas2_rank and the complex loops)"},
       // 0 everywhere: on the H100 (untuned) the strips read f32 symv at 0.10
@@ -89,6 +89,7 @@ std::int64_t ger_columns_vw1(std::int64_t rc, const Capabilities& caps) {
 }
 
 Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Blas2Problem& problem) const {
+  const std::size_t pack_cap = caps.type == DeviceType::CPU ? 32 : 16;
   const auto adjust = [&](Params p) {
     // Halve symv's block, then the group, until the device takes them (CPUs
     // through PoCL may cap the group; complex double blocks need local memory).
@@ -106,11 +107,14 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     // 1.67-1.75 -> 1.09-1.26 ms by packs of 4, gemv_t 0.70 -> 0.46 ms);
     // complex elements are pairs already.
     if (is_complex(problem.dtype)) p["VW"] = 1;
-    while (std::size_t(p.at("VW")) * dtype_size(problem.dtype) > (caps.type == DeviceType::CPU ? 32u : 16u)) p["VW"] /= 2;
+    while (std::size_t(p.at("VW")) * dtype_size(problem.dtype) > pack_cap) p["VW"] /= 2;
     // Complex pairs of reals: OpenCL only (CUDA runs blas2_ger's VW 1 loop),
     // ger and dense gemv (blas2_gemv_r_pairs, blas2_gemv_c_pairs).
     if (!is_complex(problem.dtype) || caps.backend == Backend::CUDA || !Blas2Family::pairs(problem))
       p["CPAIRS"] = 0;
+    // A pack of 2 CPAIRS reals within VW's bytes (32 on CPUs, 16 elsewhere).
+    while (p.at("CPAIRS") > 1 && std::size_t(2 * p.at("CPAIRS")) * dtype_size(real_dtype(problem.dtype)) > pack_cap)
+      p["CPAIRS"] /= 2;
     if (p.at("VW") == 1 && !p.at("CPAIRS")) p["RC"] = ger_columns_vw1(p.at("RC"), caps);
     if (!walks(p, problem)) p["WALK"] = 0;  // one program whatever was tuned
     if (!as_gemm(p, problem)) p["GEMM"] = 0;  // the same

@@ -14,6 +14,7 @@
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DCPW=2
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DCPW=1
 // check-variant-opencl: -DTYPE=double -DREAL=double -DF64=1 -DVW=4
+// check-variant-opencl: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DCPW=4
 
 // ---- dense gemv and ger's packs: VW elements, several loads in flight ----
 //
@@ -343,11 +344,16 @@ void blas2_gemv_r(GEMV_ARGS) {
 #define PAIRS_SWAP(v) ((v).yx)
 #define PAIRS_EVEN(v) ((v).x)
 #define PAIRS_ODD(v) ((v).y)
-#else
+#elif CPW == 2
 #define RW 4
 #define PAIRS_SWAP(v) ((v).yxwz)
 #define PAIRS_EVEN(v) ((v).x + (v).z)
 #define PAIRS_ODD(v) ((v).y + (v).w)
+#else
+#define RW 8
+#define PAIRS_SWAP(v) ((v).s10325476)
+#define PAIRS_EVEN(v) ((v).s0 + (v).s2 + (v).s4 + (v).s6)
+#define PAIRS_ODD(v) ((v).s1 + (v).s3 + (v).s5 + (v).s7)
 #endif
 #define RVT OPTUNE_VEC(REAL, RW)
 // Element i of a complex vector read as reals (base b and increment inc in
@@ -427,8 +433,10 @@ void blas2_gemv_r_pairs(GEMV_ARGS) {
 // gemv_c's tree as reals.
 #if CPW == 1
 #define PAIRS_SIGN ((RVT)((REAL)-1, (REAL)1))
-#else
+#elif CPW == 2
 #define PAIRS_SIGN ((RVT)((REAL)-1, (REAL)1, (REAL)-1, (REAL)1))
+#else
+#define PAIRS_SIGN ((RVT)((REAL)-1, (REAL)1, (REAL)-1, (REAL)1, (REAL)-1, (REAL)1, (REAL)-1, (REAL)1))
 #endif
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas2_gemv_c_pairs(GEMV_ARGS) {

@@ -11,6 +11,7 @@
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DCPW=2
 // check-variant: -DTYPE=double2 -DREAL=double -DCOMPLEX=1 -DCPW=2
 // check-variant-opencl: -DTYPE=double -DREAL=double -DF64=1 -DVW=4
+// check-variant-opencl: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DCPW=4
 
 // ger, geru, gerc in dense storage: a work-item owns a pack of VW elements
 // along the contiguous direction e and walks rc columns f of its group's
