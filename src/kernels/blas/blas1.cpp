@@ -15,15 +15,8 @@ const char* blas1_routine_name(Blas1Routine r) noexcept {
 
 bool blas1_is_reduction(Blas1Routine r) noexcept { return int(r) >= int(Blas1Routine::Dot); }
 
-// Packs of at most 16 bytes on GPUs (CUDA's widest access, and what NVIDIA's
-// OpenCL was measured with), 32 on CPUs: on PoCL 3.1 (2-core EPYC, AVX-512,
-// 16 MiB vectors) axpy f32 by packs of 8 took 399-407 us against 614-624 by
-// packs of 4 (0.81x -> 1.17-1.79x CLBlast), f64 by 4 434-452 us against
-// 629-693 by 2.
-namespace {
-std::int64_t blas1_pack_bytes(const Capabilities& caps) { return caps.type == DeviceType::CPU ? 32 : 16; }
-}  // namespace
-
+// Packs of at most blas_pack_bytes (on PoCL axpy f32 by packs of 8: 0.81x ->
+// 1.17-1.79x CLBlast; f64 by 4 434-452 us against 629-693 by 2).
 std::vector<Parameter> Blas1Family::parameters(const Capabilities& caps) const {
   return {
       {"WGS", {64, 128, 256, 512}, 256, "work-items per group (a power of two)"},
@@ -48,17 +41,17 @@ std::string Blas1Family::check(const Params& p, const Capabilities& caps, const 
   if (wgs * partial_bytes(problem.dtype) > local_limit(caps)) return "the group's partial states exceed local memory";
   const std::int64_t vw = p.at("VW");
   if (is_complex(problem.dtype) && vw != 1) return "complex vectors go element by element (VW 1)";
-  if (vw * std::int64_t(dtype_size(problem.dtype)) > blas1_pack_bytes(caps))
-    return "pack wider than " + std::to_string(blas1_pack_bytes(caps)) + " bytes";
+  if (std::size_t(vw) * dtype_size(problem.dtype) > blas_pack_bytes(caps))
+    return "pack wider than " + std::to_string(blas_pack_bytes(caps)) + " bytes";
   return "";
 }
 
 Params Blas1Family::fit(const Params& tuned, const Capabilities& caps, const Blas1Problem& problem) const {
-  const std::int64_t es = std::int64_t(dtype_size(problem.dtype));
+  const std::size_t es = dtype_size(problem.dtype);
   const auto adjust = [&](Params p) {
-    // Packs of at most blas1_pack_bytes, none for complex types.
+    // Packs of at most blas_pack_bytes, none for complex types.
     if (is_complex(problem.dtype)) p["VW"] = 1;
-    while (p.at("VW") > 1 && p.at("VW") * es > blas1_pack_bytes(caps)) p["VW"] /= 2;
+    while (p.at("VW") > 1 && std::size_t(p.at("VW")) * es > blas_pack_bytes(caps)) p["VW"] /= 2;
     // Halve the group until the device takes it (CPUs through PoCL may cap it).
     while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
     return p;

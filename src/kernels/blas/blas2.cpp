@@ -89,7 +89,7 @@ std::int64_t ger_columns_vw1(std::int64_t rc, const Capabilities& caps) {
 }
 
 Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Blas2Problem& problem) const {
-  const std::size_t pack_cap = caps.type == DeviceType::CPU ? 32 : 16;
+  const std::size_t pack_cap = blas_pack_bytes(caps);
   const auto adjust = [&](Params p) {
     // Halve symv's block, then the group, until the device takes them (CPUs
     // through PoCL may cap the group; complex double blocks need local memory).
@@ -103,16 +103,15 @@ Params Blas2Family::fit(const Params& tuned, const Capabilities& caps, const Bla
     while (p.at("WGS") > 64 && !limits(p, caps, problem).empty()) p["WGS"] /= 2;
     p["TJ"] = std::min(p.at("TJ"), p.at("WGS"));
     p["CTJ"] = std::min(p.at("CTJ"), p.at("WGS"));
-    // Packs of at most 16 bytes (32 on CPUs, as blas1's: PoCL, f64 ger of 16 MiB
-    // 1.67-1.75 -> 1.09-1.26 ms by packs of 4, gemv_t 0.70 -> 0.46 ms);
-    // complex elements are pairs already.
+    // Packs of at most blas_pack_bytes (PoCL f64 by packs of 4: gemv_t 0.70 ->
+    // 0.46 ms); complex elements are pairs already.
     if (is_complex(problem.dtype)) p["VW"] = 1;
     while (std::size_t(p.at("VW")) * dtype_size(problem.dtype) > pack_cap) p["VW"] /= 2;
     // Complex pairs of reals: OpenCL only (CUDA runs blas2_ger's VW 1 loop),
     // ger and dense gemv (blas2_gemv_r_pairs, blas2_gemv_c_pairs).
     if (!is_complex(problem.dtype) || caps.backend == Backend::CUDA || !Blas2Family::pairs(problem))
       p["CPAIRS"] = 0;
-    // A pack of 2 CPAIRS reals within VW's bytes (32 on CPUs, 16 elsewhere).
+    // A pack of 2 CPAIRS reals within the same bytes.
     while (p.at("CPAIRS") > 1 && std::size_t(2 * p.at("CPAIRS")) * dtype_size(real_dtype(problem.dtype)) > pack_cap)
       p["CPAIRS"] /= 2;
     if (p.at("VW") == 1 && !p.at("CPAIRS")) p["RC"] = ger_columns_vw1(p.at("RC"), caps);
