@@ -555,7 +555,8 @@ TEST(CudaNvrtc, BuildErrorCarriesLogAndFile) {
 // The program the wgmma candidate builds (GemmWgmmaFamily's defines and
 // text) for every transposition at its defaults and a small tile: it
 // compiles for sm_90a (the defines ask for it) into a module that has the
-// kernel with its 27 parameters (gemm_mma's 25 and two tensor maps); the
+// kernel with its 29 parameters (gemm_mma's 25, split K's slice count and
+// span, and two tensor maps); the
 // same text for plain sm_90 or sm_80 has no kernel (the file is empty there).
 TEST(CudaNvrtc, GemmWgmmaDescriptorProgramCompiles) {
   require_nvrtc();
@@ -571,7 +572,7 @@ TEST(CudaNvrtc, GemmWgmmaDescriptorProgramCompiles) {
       const KernelSource src = fam.program(p, problem);
       try {
         const std::vector<std::uint8_t> bin = nvrtc_binary_text(src.label, src.text, src.defines, sm90_caps(), "sm_90");
-        EXPECT_EQ(cubin_param_count(bin, "gemm_wgmma"), std::optional<std::size_t>(27)) << describe(src.defines);
+        EXPECT_EQ(cubin_param_count(bin, "gemm_wgmma"), std::optional<std::size_t>(29)) << describe(src.defines);
       } catch (const Error& e) {
         ADD_FAILURE() << src.label << describe(src.defines) << ":\n" << e.what();
       }
