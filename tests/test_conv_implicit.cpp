@@ -238,7 +238,7 @@ TEST(Conv, ImplicitFlatDepth) {
 // The automatic rules on an H200's CUDA capabilities (132 compute units):
 // SPLITK 0 slices ResNet-50's deep 7 x 7 layer until the grid holds SK_FILL
 // work-items per compute unit, halved while a slice would hold less than
-// SK_MINK of the depth (0: 1024 on tensor cores, 256 SIMT), and leaves wide
+// SK_MINK of the depth (0: 1024 on tensor cores, 128 SIMT), and leaves wide
 // layers whole; FLAT 2 takes the flat depth where a group's channels fill at
 // most a quarter of KWG over more than one tap. On a CPU SPLITK is 1.
 TEST(Conv, ImplicitAutomaticSplitAndFlat) {
@@ -261,6 +261,9 @@ TEST(Conv, ImplicitAutomaticSplitAndFlat) {
   EXPECT_EQ(fit(simt, deep).at("SPLITK"), 4);  // 26624 work-items: 4 slices pass 132 x 512
   EXPECT_EQ(fit(simt, wide).at("SPLITK"), 1);
   EXPECT_EQ(fit(simt, point).at("SPLITK"), 2);
+  // MobileNetV2's 1 x 1 384 -> 64 at 14 x 14, batch 8: 13 tiles, a depth of
+  // 384: two slices of 192 (the SIMT least of 128; 256 left it whole).
+  EXPECT_EQ(fit(simt, conv_desc(8, 384, 14, 14, 64, 1, 1)).at("SPLITK"), 2);
   detail::Params p = simt;
   p["SK_MINK"] = 2048;
   EXPECT_EQ(fit(p, deep).at("SPLITK"), 2);
@@ -270,7 +273,7 @@ TEST(Conv, ImplicitAutomaticSplitAndFlat) {
   p["MMA"] = 1;
   EXPECT_EQ(fit(p, deep, DType::F16).at("SPLITK"), 4);   // 4608 over 4 slices of at least 1024
   EXPECT_EQ(fit(p, point, DType::F16).at("SPLITK"), 1);  // 1024: one slice
-  EXPECT_EQ(fit(p, deep).at("SPLITK"), 4);               // f32: MMA off, 256 a slice
+  EXPECT_EQ(fit(p, deep).at("SPLITK"), 4);               // f32: MMA off, 128 a slice
   p = simt;
   p["SPLITK"] = 2;  // a tuned count stays
   EXPECT_EQ(fit(p, wide).at("SPLITK"), 2);
