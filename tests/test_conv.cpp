@@ -402,14 +402,14 @@ TEST(Conv, WinogradEveryLayoutAndPad) {
     c.residual = true;
     c.activation = Unary::Silu;
     c.offset = 1;
-    const ConvForce f = conv_force("winograd");
+    const ConvForce f = conv_force("winograd", "conv_winograd", {{"WT", 2}});  // F(2x2)'s bound
     EXPECT_TRUE(ref::check_conv(c, &f));
   }
   // Many channels: the transforms' rounding against the bound's C term.
   ConvCase c;
   c.desc = conv_desc(1, 64, 6, 6, 8, 3, 3, 1, 1, 1);
   c.winograd = true;
-  const ConvForce f = conv_force("winograd");
+  const ConvForce f = conv_force("winograd", "conv_winograd", {{"WT", 2}});  // F(2x2)'s bound
   EXPECT_TRUE(ref::check_conv(c, &f));
 }
 
@@ -425,7 +425,7 @@ TEST(Conv, WinogradOnThinGemm) {
     c.desc = d;
     c.winograd = true;
     c.bias = true;
-    const ConvForce f = conv_force("winograd");
+    const ConvForce f = conv_force("winograd", "conv_winograd", {{"WT", 2}});  // F(2x2)'s bound
     EXPECT_TRUE(ref::check_conv(c, &f));
   }
 }

@@ -1,4 +1,5 @@
-// The fused Winograd F(2x2, 3x3) convolution (conv_wino_fused.cl) forced,
+// The fused Winograd F(2x2, 3x3) and F(4x4, 3x3) convolution
+// (conv_wino_fused.cl) forced,
 // against the double-precision direct convolution with Winograd's wider
 // bound (ConvCase::winograd, reference/conv_check): every layout pair with
 // partial tiles, asymmetric and absent pads, channels that are no multiple
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/families.hpp"
+#include "ops/gemm_ops.hpp"
 #include "reference/conv_check.hpp"
 #include "support/test_support.hpp"
 
@@ -90,6 +92,95 @@ TEST(ConvWinogradFused, BlockShapes) {
   EXPECT_EQ(ran, sets.size());
 }
 
+// F(4x4, 3x3) (WT 4): every layout pair with tiles cut by OH and OW at each
+// of their four offsets, pads absent and asymmetric, channels past the
+// step and block, each output pass size (OE) and both PREFETCH modes;
+// then the epilogue in each storage type and many channels, against the
+// bound that weights the transforms' amplification (winograd_tile 4).
+TEST(ConvWinogradFused, Tile4x4) {
+  std::size_t i = 0;
+  const std::int64_t oe[] = {1, 2, 4};
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC}) {
+      // OH 7, OW 9: tiles cut at 3 and 1 (C < BC, K odd); then in turn no
+      // pad (OH 6, OW 8; C past two steps, K past BK), 12 tiles of which
+      // the last block holds few, asymmetric pads.
+      std::vector<Conv2dDesc> descs{conv_desc(2, 3, 7, 9, 5, 3, 3, 1, 1, 1, in, out)};
+      if (in == out && in == NCHW) descs.push_back(conv_desc(3, 9, 8, 10, 20, 3, 3, 1, 0, 1, in, out));
+      if (in != out) descs.push_back(conv_desc(1, 6, 14, 11, 17, 3, 3, 1, 1, 1, in, out));
+      if (in == out && in == NHWC) {
+        Conv2dDesc d = conv_desc(2, 5, 5, 6, 8, 3, 3, 1, 0, 1, in, out);
+        d.pad_top = 2, d.pad_bottom = 0, d.pad_left = 0, d.pad_right = 3;
+        descs.push_back(d);
+      }
+      for (const Conv2dDesc& desc : descs) {
+        detail::Params p = kSmall;
+        p["WT"] = 4;
+        p["OE"] = oe[i % 3];
+        p["PREFETCH"] = i % 2;
+        const ConvForce f = conv_force("winograd_fused", "conv_winograd_fused", p);
+        ConvCase c = fused_case(desc, i);
+        c.winograd_tile = 4;
+        EXPECT_TRUE(ref::check_conv(c, &f)) << i;
+        ++i;
+      }
+    }
+  for (DType t : {DType::F32, DType::F16, DType::BF16}) {
+    ConvCase c = fused_case(conv_desc(2, 8, 9, 7, 12, 3, 3, 1, 1, 1, NCHW, NHWC), i++, t);
+    c.winograd_tile = 4;
+    c.bias = c.residual = true;
+    c.activation = Unary::Silu;
+    c.offset = 1;
+    detail::Params p{{"WT", 4}, {"BK", 16}, {"BT", 16}, {"BC", 8}, {"KPT", 4}, {"TPT", 4}, {"OE", 2}};
+    const ConvForce f = conv_force("winograd_fused", "conv_winograd_fused", p);
+    EXPECT_TRUE(ref::check_conv(c, &f)) << dtype_name(t);
+  }
+  ConvCase c = fused_case(conv_desc(1, 64, 10, 10, 8, 3, 3, 1, 1, 1), 1);
+  c.winograd_tile = 4;
+  detail::Params p = kSmall;
+  p["WT"] = 4;
+  p["OE"] = 1;
+  const ConvForce f = conv_force("winograd_fused", "conv_winograd_fused", p);
+  EXPECT_TRUE(ref::check_conv(c, &f));
+}
+
+// The unfused F(4x4, 3x3) (conv_winograd WT 4: 36 GEMMs on GEMM's direct
+// kernel, pinned so that one program serves): each layout pair with tiles
+// cut by OH and OW, no pad and asymmetric pads, the whole batch in one
+// chunk and one image per chunk, the epilogue, f16 storage, many channels.
+TEST(ConvWinograd, Tile4x4Unfused) {
+  const detail::GemmForce direct{"direct", {{"gemm_direct", {}}}};
+  const detail::GemmForceScope pinned(direct);
+  std::vector<Conv2dDesc> descs;
+  for (ConvLayout in : {NCHW, NHWC})
+    for (ConvLayout out : {NCHW, NHWC}) descs.push_back(conv_desc(2, 3, 7, 9, 5, 3, 3, 1, 1, 1, in, out));
+  descs.push_back(conv_desc(3, 6, 8, 10, 4, 3, 3, 1, 0, 1));  // no pad: OH 6, OW 8
+  Conv2dDesc d = conv_desc(2, 5, 9, 6, 7, 3, 3, 1, 0, 1, NHWC, NHWC);
+  d.pad_top = 2, d.pad_bottom = 0, d.pad_left = 0, d.pad_right = 3;
+  descs.push_back(d);
+  descs.push_back(conv_desc(1, 64, 10, 10, 8, 3, 3, 1, 1, 1));  // many channels
+  for (std::size_t i = 0; i < descs.size(); ++i) {
+    ConvCase c = fused_case(descs[i], i);
+    c.winograd_tile = 4;
+    const ConvForce f = conv_force("winograd", "conv_winograd", {{"WT", 4}, {"CHUNK_KIB", i % 2 ? 1 : 262144}});
+    EXPECT_TRUE(ref::check_conv(c, &f)) << i;
+  }
+  ConvCase c = fused_case(conv_desc(2, 8, 5, 7, 6, 3, 3, 1, 1, 1, NHWC, NCHW), 0, DType::F16);
+  c.winograd_tile = 4;
+  c.activation = Unary::Silu;
+  const ConvForce f = conv_force("winograd", "conv_winograd", {{"WT", 4}});
+  EXPECT_TRUE(ref::check_conv(c, &f));
+  // fit keeps F(2x2) where 36 planes of weights and one image's tiles
+  // exceed the largest allocation.
+  const auto& fam = detail::families::conv_winograd();
+  Capabilities small = test::device().caps();
+  const detail::ConvProblem pr = problem_of(conv_desc(1, 64, 10, 10, 64, 3, 3, 1, 1));
+  small.max_alloc_bytes = 36 * 64 * 64 * 4 + 36 * 128 * 9 * 4 - 1;
+  EXPECT_EQ(fam.fit(fam.complete({{"WT", 4}}, small), small, pr).at("WT"), 2);
+  small.max_alloc_bytes += 1;
+  EXPECT_EQ(fam.fit(fam.complete({{"WT", 4}}, small), small, pr).at("WT"), 4);
+}
+
 TEST(ConvWinogradFused, EpilogueAndStorageTypes) {
   std::size_t i = 0;
   for (DType t : {DType::F32, DType::F16, DType::BF16})
@@ -154,6 +245,24 @@ TEST(ConvWinogradFused, FamilyLimitsAndFit) {
   detail::Params forced = n;
   forced["UVEC"] = 1;
   EXPECT_NE(fam.check(forced, caps, narrow), "");
+  // WT 4: 36 positions; fit halves OE while the output passes' planes
+  // (36 (BK / KPT) OE (BT + 1) floats) hold more local memory than the
+  // product's tiles (36 (80 + 176)), and takes WT 2 where 36 planes of
+  // transformed weights exceed the largest allocation.
+  const detail::Params f4{{"WT", 4}, {"BK", 16}, {"BT", 32}, {"BC", 4}, {"KPT", 4}, {"TPT", 8}};
+  EXPECT_EQ(detail::ConvWinoFusedFamily::work_items(fam.complete(f4, caps)), 36 * 4 * 4);
+  EXPECT_EQ(detail::ConvWinoFusedFamily::local_bytes(fam.complete(f4, caps)), 36 * 4 * 4 * 33 * 4);
+  Capabilities wide = caps;
+  wide.max_work_group_size = wide.max_work_item_sizes[0] = 1024;
+  wide.local_mem_bytes = 48 * 1024;
+  const detail::Params f4fit = fam.fit(fam.complete(f4, wide), wide, pr);
+  EXPECT_EQ(fam.check(f4fit, wide, pr), "");
+  EXPECT_EQ(f4fit.at("OE"), 2);
+  EXPECT_EQ(f4fit.at("WT"), 4);
+  EXPECT_EQ(f4fit.at("BT"), 32);
+  EXPECT_EQ(detail::ConvWinoFusedFamily::local_bytes(f4fit), 36 * 4 * 2 * 33 * 4);
+  wide.max_alloc_bytes = 36 * 64 * 16 * 4 - 1;
+  EXPECT_EQ(fam.fit(fam.complete(f4, wide), wide, pr).at("WT"), 2);
   // The descriptors it takes: Winograd's.
   EXPECT_EQ(cand.applies(problem_of(conv_desc(1, 4, 5, 5, 3, 3, 3, 1, 1, 1, NHWC, NCHW)), caps), "");
   EXPECT_NE(cand.applies(problem_of(conv_desc(1, 4, 5, 5, 3, 3, 3, 2, 1)), caps), "");     // stride 2
@@ -185,6 +294,24 @@ TEST(ConvWinogradFused, DefaultOrder) {
   pr.dtype = DType::F16;
   EXPECT_EQ(chosen(pr), "implicit");
   EXPECT_EQ(chosen(pr, 8), "winograd_fused");
+}
+
+// conv_routine's winograd_deep bucket: Winograd's descriptors with at least
+// 128 input and output channels, refining general (whose entries it falls
+// back to); fewer channels, a stride or groups keep general.
+TEST(ConvWinogradFused, DeepBucket) {
+  const auto& routine = detail::families::conv_routine();
+  const detail::ConvProblem deep = problem_of(conv_desc(2, 128, 14, 14, 128, 3, 3, 1, 1));
+  EXPECT_EQ(routine.bucket(deep), "winograd_deep");
+  EXPECT_EQ(routine.bucket_chain(deep), (std::vector<std::string>{"winograd_deep", "general"}));
+  EXPECT_EQ(routine.bucket(problem_of(conv_desc(2, 127, 14, 14, 128, 3, 3, 1, 1))), "general");
+  EXPECT_EQ(routine.bucket(problem_of(conv_desc(2, 128, 14, 14, 64, 3, 3, 1, 1))), "general");
+  EXPECT_EQ(routine.bucket(problem_of(conv_desc(2, 128, 14, 14, 128, 3, 3, 2, 1))), "general");
+  EXPECT_EQ(routine.bucket(problem_of(conv_desc(2, 128, 14, 14, 128, 3, 3, 1, 1, 2))), "general");
+  EXPECT_EQ(routine.bucket_chain(problem_of(conv_desc(2, 64, 14, 14, 64, 3, 3, 1, 1))),
+            (std::vector<std::string>{"general"}));
+  const Capabilities& caps = test::device().caps();
+  EXPECT_EQ(routine.bucket(routine.make_example(DType::F32, "winograd_deep", caps)), "winograd_deep");
 }
 
 }  // namespace

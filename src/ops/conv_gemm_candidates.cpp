@@ -81,10 +81,11 @@ Event gemm_into_output(const Queue& q, const ConvCall& c, const GemmSource& src,
   return run_gemm(q, gc, wait);
 }
 
-// Winograd's transformed weights U (16 K x C floats, stored C x K:
-// conv_winograd.cl's conv_wino_weights), which both Winograd candidates
-// write at the start of their scratch.
-std::size_t wino_weight_bytes(const ConvProblem& pr) { return std::size_t(16 * pr.k * pr.c) * sizeof(float); }
+// Winograd's transformed weights U (16 or 36 positions' K x C floats,
+// stored C x K: conv_winograd.cl's conv_wino_weights, built with the
+// candidate's WT), which both Winograd candidates write at the start of
+// their scratch; F(2x2)'s size where the parameters are not yet known.
+std::size_t wino_weight_bytes(const ConvProblem& pr) { return ConvWinogradFamily::weight_bytes({{"WT", 2}}, pr); }
 
 // Launches conv_wino_weights (conv_winograd's parameters wp) from the call's
 // weights into U at offset 0 of `scratch`; returns its event (also in span).
@@ -191,7 +192,8 @@ class Im2colCandidate : public ConvCandidate {
 };
 
 // 3 x 3, stride 1, dilation 1, one group, any layouts and pads: Winograd
-// F(2x2, 3x3) (conv_winograd.cl). Slot 3 of the queue's scratch holds, in
+// F(2x2, 3x3) or, with WT 4, F(4x4, 3x3) (conv_winograd.cl; 16 or 36
+// positions: 16 below). Slot 3 of the queue's scratch holds, in
 // f32, the transformed weights U (16 K x C, stored C x K so that with few
 // tiles, P <= 16, GEMM's thin kernel streams U along K rather than reducing
 // a short C per work-group row: ResNet-50's 3x3 512 at 7 x 7, batch 1, took
@@ -208,7 +210,7 @@ class WinogradCandidate : public ConvCandidate {
   const FamilyOf<ConvProblem>* family() const override { return &families::conv_winograd(); }
   std::string applies(const ConvProblem& pr, const Capabilities& caps) const override {
     if (!ConvWinogradFamily::applies(pr)) return "not a 3x3, stride 1, dilation 1 convolution of one group";
-    if (wino_weight_bytes(pr) + image_bytes(pr) > caps.max_alloc_bytes)
+    if (wino_weight_bytes(pr) + ConvWinogradFamily::image_bytes({{"WT", 2}}, pr) > caps.max_alloc_bytes)
       return "the transformed weights and one image's tiles exceed the device's largest allocation";
     return "";
   }
@@ -220,21 +222,24 @@ class WinogradCandidate : public ConvCandidate {
   void run(const Queue& q, const ConvCall& c, const Params& p, const WaitList& wait, EventSpan& span) const override {
     const ConvProblem& pr = c.problem;
     const ConvWinogradFamily& fam = families::conv_winograd();
-    const std::int64_t th = (pr.oh + 1) / 2, tw = (pr.ow + 1) / 2;
-    const std::size_t budget = std::min<std::size_t>(std::size_t(p.at("CHUNK_KIB")) << 10,
-                                                     q.device().caps().max_alloc_bytes - wino_weight_bytes(pr));
-    const std::int64_t per_chunk = std::clamp<std::int64_t>(std::int64_t(budget / image_bytes(pr)), 1, pr.n);
-    ScratchLease s = lease_scratch(q, {0, 0, 0, wino_weight_bytes(pr) + std::size_t(per_chunk) * image_bytes(pr)});
+    const std::int64_t wt = p.at("WT"), np = ConvWinogradFamily::positions(p);
+    const std::int64_t th = (pr.oh + wt - 1) / wt, tw = (pr.ow + wt - 1) / wt;
+    const std::size_t u_bytes = ConvWinogradFamily::weight_bytes(p, pr), one = ConvWinogradFamily::image_bytes(p, pr);
+    // (fit keeps u_bytes + one within the largest allocation.)
+    const std::size_t budget =
+        std::min<std::size_t>(std::size_t(p.at("CHUNK_KIB")) << 10, q.device().caps().max_alloc_bytes - u_bytes);
+    const std::int64_t per_chunk = std::clamp<std::int64_t>(std::int64_t(budget / one), 1, pr.n);
+    ScratchLease s = lease_scratch(q, {0, 0, 0, u_bytes + std::size_t(per_chunk) * one});
     const std::shared_ptr<MemImpl>& scratch = s.slot[3];
     KernelPtr input = compile_kernel(q, fam.entry_program(p, pr, "conv_wino_input"));
     KernelPtr output = fam.kernel(q, p, pr);
-    const std::size_t u_off = 0, v_off = std::size_t(16 * pr.k * pr.c);
+    const std::size_t u_off = 0, v_off = std::size_t(np * pr.k * pr.c);
     Event done = transform_wino_weights(q, c, p, *scratch, wait, span);
     std::vector<KernelArg> args;
     const std::vector<KernelArg> tensors = tensor_args(c);
     for (std::int64_t n0 = 0; n0 < pr.n; n0 += per_chunk) {
       const std::int64_t images = std::min(per_chunk, pr.n - n0), tiles = images * th * tw;
-      const std::size_t m_off = v_off + std::size_t(16 * pr.c * tiles);
+      const std::size_t m_off = v_off + std::size_t(np * pr.c * tiles);
       args.clear();
       for (std::int64_t v : {pr.c, pr.h, pr.w, th, tw, pr.pad_t, pr.pad_l, n0, images}) args.push_back(int_arg(v));
       args.insert(args.end(), {KernelArg::buffer(*c.in.mem), ulong_arg(c.in.offset), KernelArg::buffer(*scratch),
@@ -243,7 +248,7 @@ class WinogradCandidate : public ConvCandidate {
       span.add(transformed);
       GemmCall gc;
       gc.dtype = gc.c_dtype = DType::F32;
-      gc.m = pr.k, gc.n = tiles, gc.k = pr.c, gc.batch = 16;
+      gc.m = pr.k, gc.n = tiles, gc.k = pr.c, gc.batch = np;
       gc.trans_a = true;  // U stored C x K (conv_winograd.cl)
       gc.a = GemmOperand{scratch, u_off, pr.k, pr.k * pr.c};
       gc.b = GemmOperand{scratch, v_off, tiles, pr.c * tiles};
@@ -260,11 +265,6 @@ class WinogradCandidate : public ConvCandidate {
     }
   }
 
- private:
-  // One image's transformed tiles and their product.
-  static std::size_t image_bytes(const ConvProblem& pr) {
-    return std::size_t(16 * (pr.c + pr.k) * ((pr.oh + 1) / 2) * ((pr.ow + 1) / 2)) * sizeof(float);
-  }
 };
 
 // The same descriptors as WinogradCandidate, in one kernel
@@ -300,8 +300,10 @@ class WinogradFusedCandidate : public ConvCandidate {
     const ConvProblem& pr = c.problem;
     const Capabilities& caps = q.device().caps();
     const ConvWinogradFamily& wf = families::conv_winograd();
-    const Params wp = wf.fit(wf.complete({}, caps), caps, pr);
-    ScratchLease s = lease_scratch(q, {0, 0, 0, wino_weight_bytes(pr)});
+    Params wp = wf.fit(wf.complete({}, caps), caps, pr);
+    wp["WT"] = p.at("WT");  // the weights' transform for the kernel's tiles
+    // (fit keeps WT 4's 36 planes within the device's largest allocation.)
+    ScratchLease s = lease_scratch(q, {0, 0, 0, ConvWinogradFamily::weight_bytes(wp, pr)});
     const Event transformed = transform_wino_weights(q, c, wp, *s.slot[3], wait, span);
     const ConvWinoFusedFamily& fam = families::conv_winograd_fused();
     std::vector<KernelArg> args;

@@ -1,5 +1,6 @@
 #include "reference/conv_check.hpp"
 
+#include <array>
 #include <cmath>
 #include <sstream>
 
@@ -133,6 +134,43 @@ std::string describe(const ConvCase& c) {
     }
     return t;
   };
+  // F(4x4, 3x3)'s scale: the same sums, each input-tap product weighted by
+  // how much the transforms can amplify its rounding into output (i, j) of
+  // the 4 x 4 block: kappa(i, r, p) kappa(j, s, q), kappa(i, r, p) =
+  // sum_a |A^T[i][a]| |G[a][r]| |B^T[a][p]| over the 6 positions a (at most
+  // 32/3: a bound 57 times F(2x2)'s at its worst position).
+  static const std::array<std::array<std::array<double, 6>, 3>, 4> kappa = [] {
+    const double at[4][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
+    const double g[6][3] = {{0.25, 0, 0},           {-1 / 6., -1 / 6., -1 / 6.}, {-1 / 6., 1 / 6., -1 / 6.},
+                            {1 / 24., 1 / 12., 1 / 6.}, {1 / 24., -1 / 12., 1 / 6.}, {0, 0, 1}};
+    const double bt[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
+                             {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
+    std::array<std::array<std::array<double, 6>, 3>, 4> k{};
+    for (int i = 0; i < 4; ++i)
+      for (int r = 0; r < 3; ++r)
+        for (int p = 0; p < 6; ++p)
+          for (int a = 0; a < 6; ++a) k[i][r][p] += std::fabs(at[i][a] * g[a][r] * bt[a][p]);
+    return k;
+  }();
+  const auto tile4_scale = [&](std::int64_t n, std::int64_t k, std::int64_t oy, std::int64_t ox) {
+    const std::int64_t i = oy % 4, j = ox % 4, y0 = oy / 4 * 4 - d.pad_top, x0 = ox / 4 * 4 - d.pad_left;
+    double t = 0;
+    for (std::int64_t ci = 0; ci < C; ++ci) {
+      double xs[6][6] = {};
+      for (std::int64_t p = 0; p < 6; ++p)
+        for (std::int64_t q = 0; q < 6; ++q)
+          if (y0 + p >= 0 && y0 + p < H && x0 + q >= 0 && x0 + q < W)
+            xs[p][q] = std::fabs(x[at(d.input_layout, n, ci, y0 + p, x0 + q, C, H, W)]);
+      for (int r = 0; r < 3; ++r)
+        for (int s = 0; s < 3; ++s) {
+          double sum = 0;
+          for (int p = 0; p < 6; ++p)
+            for (int q = 0; q < 6; ++q) sum += kappa[i][r][p] * kappa[j][s][q] * xs[p][q];
+          t += sum * std::fabs(w[std::size_t((k * C + ci) * 9 + r * 3 + s)]);
+        }
+    }
+    return t;
+  };
   std::size_t bad = 0;
   std::ostringstream first;
   for (std::int64_t n = 0; n < N; ++n)
@@ -160,7 +198,11 @@ std::string describe(const ConvCase& c) {
           const double want = unary(c.activation, sum, p.empty() ? 0 : p[0], p.size() < 2 ? 0 : p[1]);
           const double tol = u * (taps + 4) * L * scale + r * std::fabs(want) +
                              (act ? std::ldexp(1.0, -21) * scale : 0) +
-                             (c.winograd ? u * double(C + 16) * 2 * L * tile_scale(n, k, oy, ox) : 0) + 1e-30;
+                             (c.winograd && c.winograd_tile == 2 ? u * double(C + 16) * 2 * L * tile_scale(n, k, oy, ox)
+                                                                 : 0) +
+                             (c.winograd && c.winograd_tile == 4 ? u * double(C + 36) * 2 * L * tile4_scale(n, k, oy, ox)
+                                                                 : 0) +
+                             1e-30;
           const double have = got[off + o];
           if (!(std::fabs(have - want) <= tol)) {
             if (bad++ == 0)

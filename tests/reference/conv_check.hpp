@@ -21,7 +21,12 @@
 // 4 inputs and of quarter-weighted taps, and the output transform adds 9
 // products, so every input of the tile meets every tap. On data of one
 // magnitude tile is about 16 times the direct scale, so the bound is about
-// 4 times the direct one (docs/DESIGN.md).
+// 4 times the direct one (docs/DESIGN.md). F(4x4, 3x3) (winograd_tile 4)
+// adds instead
+//   + 2^-24 (C + 36) 2 L tile4
+// where tile4 = sum_c sum over the 6 x 6 input tile and the taps of
+// kappa(i, r, p) kappa(j, s, q) |x_pq| |w_rs|, kappa the sum over the six
+// positions of |A^T| |G| |B^T| along one axis (output i, tap r, input p).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -46,6 +51,10 @@ struct ConvCase {
   // input tile with every tap, so the bound's sum term is taken over the
   // tile (below).
   bool winograd = false;
+  // Its output tile: 2, F(2x2, 3x3); 4, F(4x4, 3x3) (the fused kernel's WT
+  // 4), whose bound weights each input-tap product by the transforms'
+  // amplification (conv_check.cpp's kappa).
+  int winograd_tile = 2;
 };
 
 std::string describe(const ConvCase& c);

@@ -329,7 +329,24 @@ std::vector<Parameter> ConvWinogradFamily::parameters(const Capabilities&) const
   return {{"WGS", {64, 128, 256, 512}, 256, "work-items per group (the three transforms)"},
           {"CHUNK_KIB", {1, 4096, 65536, 262144}, 262144,
            "the transformed input and product of a chunk of images in KiB (at least one image): the batch runs in "
-           "chunks of it (host only, no define)"}};
+           "chunks of it (host only, no define)"},
+          {"WT", {2, 4}, 2,
+           "output tile side: 2, F(2x2, 3x3) (a batch of 16 GEMMs, 4 products an output per channel); 4, F(4x4, "
+           "3x3) (36 GEMMs over 2.25 times fewer tiles, 2.25 products, larger rounding errors)"}};
+}
+
+std::int64_t ConvWinogradFamily::positions(const Params& p) {
+  const std::int64_t side = p.at("WT") + 2;
+  return side * side;
+}
+
+std::size_t ConvWinogradFamily::weight_bytes(const Params& p, const ConvProblem& pr) {
+  return std::size_t(positions(p) * pr.k * pr.c) * sizeof(float);
+}
+
+std::size_t ConvWinogradFamily::image_bytes(const Params& p, const ConvProblem& pr) {
+  const std::int64_t wt = p.at("WT");
+  return std::size_t(positions(p) * (pr.c + pr.k) * ceil_div(pr.oh, wt) * ceil_div(pr.ow, wt)) * sizeof(float);
 }
 
 std::string ConvWinogradFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
@@ -339,9 +356,12 @@ std::string ConvWinogradFamily::check(const Params& p, const Capabilities& caps,
   return "";
 }
 
-Params ConvWinogradFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem&) const {
+Params ConvWinogradFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
   Params p = complete(tuned, caps);
   while (p["WGS"] > 64 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
+  // F(4x4)'s 36 planes (weights and one image's tiles) within the largest
+  // allocation, else F(2x2)'s (the candidate's applies() checks those).
+  if (p["WT"] == 4 && weight_bytes(p, pr) + image_bytes(p, pr) > caps.max_alloc_bytes) p["WT"] = 2;
   return p;
 }
 
@@ -351,7 +371,8 @@ Geometry ConvWinogradFamily::items_geometry(const Params& p, std::int64_t items)
 
 Geometry ConvWinogradFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
   // The output transform over the whole batch (the candidate launches chunks).
-  return items_geometry(p, pr.n * ceil_div(pr.oh, 2) * ceil_div(pr.ow, 2) * pr.k);
+  const std::int64_t wt = p.at("WT");
+  return items_geometry(p, pr.n * ceil_div(pr.oh, wt) * ceil_div(pr.ow, wt) * pr.k);
 }
 
 Defines ConvWinogradFamily::defines(const Params& p, const ConvProblem& pr) const {
@@ -419,7 +440,14 @@ Geometry ConvRoutineFamily::geometry(const Params&, const Capabilities&, const C
 
 std::string ConvRoutineFamily::bucket(const ConvProblem& pr) const {
   if (pr.pointwise()) return pr.k / pr.groups <= GemmThinFamily::kMaxThinAlongK ? "pointwise_thin" : "pointwise";
+  if (ConvWinogradFamily::applies(pr) && pr.c >= kDeepChannels && pr.k >= kDeepChannels) return "winograd_deep";
   return pr.depthwise() ? "depthwise" : "general";
+}
+
+std::vector<std::string> ConvRoutineFamily::bucket_chain(const ConvProblem& pr) const {
+  const std::string b = bucket(pr);
+  if (b == "winograd_deep") return {b, "general"};
+  return {b};
 }
 
 std::vector<DType> ConvRoutineFamily::dtypes(const Capabilities&) const { return storage_types(); }
@@ -433,6 +461,9 @@ ConvProblem ConvRoutineFamily::make_example(DType dtype, const std::string& buck
     return cpu ? conv_kernels::make(dtype, 1, 64, 28, 28, 64, 1, 1, 1, 0, 1, true)
                : conv_kernels::make(dtype, 32, 256, 56, 56, 64, 1, 1, 1, 0, 1, true);
   if (bucket == "depthwise") return depthwise_example(dtype, true, caps);
+  // ResNet-50's 3 x 3 256 -> 256 at 14 x 14 (batch 32; CPU: 1).
+  if (bucket == "winograd_deep")
+    return conv_kernels::make(dtype, cpu ? 1 : 32, 256, 14, 14, 256, 3, 3, 1, 1, 1, true);
   return general_example(dtype, true, caps);
 }
 

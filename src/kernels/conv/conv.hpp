@@ -119,11 +119,12 @@ class ConvDepthwiseImageFamily : public ConvFamilyBase {
   Geometry pack_geometry(const Params& p, const ConvProblem& tile) const;
 };
 
-// Winograd F(2x2, 3x3) (3 x 3, stride 1, dilation 1, one group): the
-// kernels conv_wino_weights, conv_wino_input and conv_wino_output of
-// conv/conv_winograd.cl around a batched GEMM of GEMM's families over the
-// 16 transformed positions (ops/conv_launch.cpp). CHUNK_KIB (host only)
-// bounds the transformed input and product of a chunk of images.
+// Winograd F(2x2, 3x3) or, with WT 4, F(4x4, 3x3) (3 x 3, stride 1,
+// dilation 1, one group): the kernels conv_wino_weights, conv_wino_input
+// and conv_wino_output of conv/conv_winograd.cl around a batched GEMM of
+// GEMM's families over the 16 or 36 transformed positions
+// (ops/conv_gemm_candidates.cpp). CHUNK_KIB (host only) bounds the
+// transformed input and product of a chunk of images.
 class ConvWinogradFamily : public ConvFamilyBase {
  public:
   std::string name() const override { return "conv_winograd"; }
@@ -141,14 +142,21 @@ class ConvWinogradFamily : public ConvFamilyBase {
     return pr.r == 3 && pr.s == 3 && pr.stride_h == 1 && pr.stride_w == 1 && pr.dil_h == 1 && pr.dil_w == 1 &&
            pr.groups == 1;
   }
+  // (WT + 2)^2 positions; the transformed weights' bytes (positions K C
+  // floats); one image's transformed tiles and their product (positions
+  // (C + K) tiles floats).
+  static std::int64_t positions(const Params& p);
+  static std::size_t weight_bytes(const Params& p, const ConvProblem& pr);
+  static std::size_t image_bytes(const Params& p, const ConvProblem& pr);
 };
 
-// Winograd F(2x2, 3x3) in one kernel (conv/conv_wino_fused.cl, the same
-// descriptors as conv_winograd): BK output channels of BT 2 x 2 tiles per
-// work-group, the input transformed into local memory BC channels at a time
-// and the 16 products summed in registers (KPT x TPT per work-item), the
-// output transform and epilogue fused in the store. The weights come
-// transformed by conv_winograd's conv_wino_weights.
+// Winograd F(2x2, 3x3) or, with WT 4, F(4x4, 3x3) in one kernel
+// (conv/conv_wino_fused.cl, the same descriptors as conv_winograd): BK
+// output channels of BT WT x WT tiles per work-group, the input transformed
+// into local memory BC channels at a time and the 16 or 36 products summed
+// in registers (KPT x TPT per work-item), the output transform and epilogue
+// fused in the store. The weights come transformed by conv_winograd's
+// conv_wino_weights (built with the same WT).
 class ConvWinoFusedFamily : public ConvFamilyBase {
  public:
   std::string name() const override { return "conv_winograd_fused"; }
@@ -160,7 +168,7 @@ class ConvWinoFusedFamily : public ConvFamilyBase {
   Params fit(const Params& tuned, const Capabilities& caps, const ConvProblem& problem) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
-  // 16 (BK / KPT) (BT / TPT).
+  // (WT + 2)^2 positions (ConvWinogradFamily::positions) (BK / KPT) (BT / TPT).
   static std::int64_t work_items(const Params& p);
   // The larger of the product's tiles and the output passes' stage.
   static std::int64_t local_bytes(const Params& p);
@@ -228,11 +236,17 @@ class ConvRoutineFamily : public FamilyOf<ConvProblem> {
   std::vector<Parameter> parameters(const Capabilities& caps) const override;
   Geometry geometry(const Params& p, const Capabilities& caps, const ConvProblem& problem) const override;
   std::string bucket(const ConvProblem& problem) const override;
+  // winograd_deep, then general.
+  std::vector<std::string> bucket_chain(const ConvProblem& problem) const override;
   // pointwise_thin: 1 x 1 with at most 16 output channels per group (GEMM's
-  // thin side, ops/conv_launch.cpp).
+  // thin side, ops/conv_launch.cpp); winograd_deep: Winograd's descriptors
+  // (3 x 3, stride 1, one group) with at least kDeepChannels input and
+  // output channels, whose products are long enough for the unfused form's
+  // batched GEMM (ResNet-50's 3 x 3 layers past the first stage).
   std::vector<std::string> buckets() const override {
-    return {"pointwise", "pointwise_thin", "depthwise", "general"};
+    return {"pointwise", "pointwise_thin", "depthwise", "winograd_deep", "general"};
   }
+  static constexpr std::int64_t kDeepChannels = 128;
   std::vector<DType> dtypes(const Capabilities& caps) const override;
   ConvProblem make_example(DType dtype, const std::string& bucket, const Capabilities& caps) const override;
 };

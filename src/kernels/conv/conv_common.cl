@@ -75,6 +75,19 @@ OPTUNE_FUNC void conv_wino_in(const float* d, float* v) {
   }
 }
 
+// One row of a Winograd tile's outputs, y[0..cols) at (oy, ox0..), through
+// the epilogue into those inside OW (conv_wino_store, conv_wino4_store).
+OPTUNE_FUNC void conv_wino_row(const float* y, const int cols, const ulong n, const int k, const int oy,
+                               const int ox0, const int K, const int OH, const int OW, const uint flags, const real bk,
+                               __global const TYPE* res, const ulong res_off, __global TYPE* out, const ulong out_off,
+                               const real act_p0, const real act_p1) {
+  for (int j = 0; j < cols && ox0 + j < OW; ++j) {
+    const ulong oi = conv_index(OUT_NHWC, n, k, oy, ox0 + j, K, OH, OW);
+    const real v = conv_finish((real)y[j], flags, bk, conv_residual(flags, res, res_off + oi), act_p0, act_p1);
+    GEMM_STORE(v, out, out_off + oi);
+  }
+}
+
 // Winograd F(2x2, 3x3)'s output transform of one tile's 16 sums m[4 i + j]
 // (A^T M A) through the epilogue into the tile's outputs (n, k, 2 ty.., 2 tx..)
 // that lie inside OH x OW (conv_winograd.cl's output kernel and
@@ -92,12 +105,56 @@ OPTUNE_FUNC void conv_wino_store(const float* m, const ulong n, const int k, con
     const int oy = 2 * ty + i;
     if (oy >= OH) break;
     const float y[2] = {am[i][0] + am[i][1] + am[i][2], am[i][1] - am[i][2] - am[i][3]};
-    for (int j = 0; j < 2; ++j) {
-      const int ox = 2 * tx + j;
-      if (ox >= OW) break;
-      const ulong oi = conv_index(OUT_NHWC, n, k, oy, ox, K, OH, OW);
-      const real v = conv_finish((real)y[j], flags, bk, conv_residual(flags, res, res_off + oi), act_p0, act_p1);
-      GEMM_STORE(v, out, out_off + oi);
-    }
+    conv_wino_row(y, 2, n, k, oy, 2 * tx, K, OH, OW, flags, bk, res, res_off, out, out_off, act_p0, act_p1);
+  }
+}
+
+// Winograd F(4x4, 3x3) (conv_wino_fused.cl with WT 4; Lavin and Gray's
+// points 0, +-1, +-2): the input transform of one 6 x 6 patch d[6 i + j],
+// v = B^T d B, and the output transform of one tile's 36 sums, A^T M A, into
+// its 4 x 4 outputs inside OH x OW through the epilogue.
+//
+//        | 4  0 -5  0  1  0 |         | 1  1  1  1  1  0 |
+//        | 0 -4 -4  1  1  0 |   A^T = | 0  1 -1  2 -2  0 |
+//  B^T = | 0  4 -4 -1  1  0 |         | 0  1  1  4  4  0 |
+//        | 0 -2 -1  2  1  0 |         | 0  1 -1  8 -8  1 |
+//        | 0  2 -1 -2  1  0 |
+//        | 0  4  0 -5  0  1 |
+OPTUNE_FUNC void conv_wino4_bt(const float* x, const int step, float* y, const int ystep) {
+  y[0] = 4.0f * x[0] - 5.0f * x[2 * step] + x[4 * step];
+  y[ystep] = x[3 * step] + x[4 * step] - 4.0f * (x[step] + x[2 * step]);
+  y[2 * ystep] = 4.0f * (x[step] - x[2 * step]) - x[3 * step] + x[4 * step];
+  y[3 * ystep] = 2.0f * (x[3 * step] - x[step]) - x[2 * step] + x[4 * step];
+  y[4 * ystep] = 2.0f * (x[step] - x[3 * step]) - x[2 * step] + x[4 * step];
+  y[5 * ystep] = 4.0f * x[step] - 5.0f * x[3 * step] + x[5 * step];
+}
+
+OPTUNE_FUNC void conv_wino4_in(const float* d, float* v) {
+  float bd[36];  // B^T d, row-major
+  for (int j = 0; j < 6; ++j) conv_wino4_bt(d + j, 6, bd + j, 6);
+  for (int i = 0; i < 6; ++i) conv_wino4_bt(bd + 6 * i, 1, v + 6 * i, 1);
+}
+
+OPTUNE_FUNC void conv_wino4_at(const float* x, const int step, float* y, const int ystep) {
+  const float s12 = x[step] + x[2 * step], d12 = x[step] - x[2 * step];
+  const float s34 = x[3 * step] + x[4 * step], d34 = x[3 * step] - x[4 * step];
+  y[0] = x[0] + s12 + s34;
+  y[ystep] = d12 + 2.0f * d34;
+  y[2 * ystep] = s12 + 4.0f * s34;
+  y[3 * ystep] = d12 + 8.0f * d34 + x[5 * step];
+}
+
+OPTUNE_FUNC void conv_wino4_store(const float* m, const ulong n, const int k, const int ty, const int tx, const int K,
+                                  const int OH, const int OW, const uint flags, const real bk,
+                                  __global const TYPE* res, const ulong res_off, __global TYPE* out,
+                                  const ulong out_off, const real act_p0, const real act_p1) {
+  float am[24];  // A^T M, 4 x 6
+  for (int j = 0; j < 6; ++j) conv_wino4_at(m + j, 6, am + j, 6);
+  for (int i = 0; i < 4; ++i) {
+    const int oy = 4 * ty + i;
+    if (oy >= OH) break;
+    float y[4];
+    conv_wino4_at(am + 6 * i, 1, y, 1);
+    conv_wino_row(y, 4, n, k, oy, 4 * tx, K, OH, OW, flags, bk, res, res_off, out, out_off, act_p0, act_p1);
   }
 }

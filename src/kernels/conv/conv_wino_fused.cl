@@ -1,22 +1,23 @@
-// conv_wino_fused: Winograd F(2x2, 3x3) in one kernel (3 x 3, stride 1,
-// dilation 1, one group), the transformed input and the product never
-// leaving the work-group: what conv_winograd.cl's three kernels and batched
-// GEMM write to memory and read back (16 C x P and 16 K x P floats) here
-// stays in local memory and registers. The transformed weights come from
-// conv_winograd.cl's conv_wino_weights, run first by the host:
+// conv_wino_fused: Winograd F(WT x WT, 3x3) in one kernel (3 x 3, stride 1,
+// dilation 1, one group; WT 2 or 4), the transformed input and the product
+// never leaving the work-group: what conv_winograd.cl's three kernels and
+// batched GEMM write to memory and read back (NP C x P and NP K x P floats,
+// NP = (WT + 2)^2 positions: 16 or 36) here stays in local memory and
+// registers. The transformed weights come from conv_winograd.cl's
+// conv_wino_weights (built with the same WT), run first by the host:
 //
-//   u[xi][c][k] = (G g[k][c] G^T)[xi]          16 C x K floats, k fastest
+//   u[xi][c][k] = (G g[k][c] G^T)[xi]          NP C x K floats, k fastest
 //
 // A work-group computes BK output channels (k0..) of BT tiles (t0..) of
-// 2 x 2 outputs, tiles t = (n TH + ty) TW + tx (TH = ceil(OH / 2), TW =
-// ceil(OW / 2)); the groups run the channel blocks fastest, so that the
+// WT x WT outputs, tiles t = (n TH + ty) TW + tx (TH = ceil(OH / WT), TW =
+// ceil(OW / WT)); the groups run the channel blocks fastest, so that the
 // blocks reading the same input tiles run together. Along C, in steps of
 // BC channels:
-//   1. each (c, t) of the step: the 4 x 4 input patch d at (2 ty - PT,
-//      2 tx - PL) (zeros outside the input, past C and past the last tile)
+//   1. each (c, t) of the step: the (WT + 2)^2 input patch d at (WT ty - PT,
+//      WT tx - PL) (zeros outside the input, past C and past the last tile)
 //      into V[xi][c][t] = (B^T d B)[xi] in local memory, and the step's
 //      U[xi][c][k] from `u` beside it;
-//   2. for each of the 16 positions xi, M[xi][k][t] += sum_c U[xi][c][k]
+//   2. for each of the NP positions xi, M[xi][k][t] += sum_c U[xi][c][k]
 //      V[xi][c][t]: work-item (xi, tk, tt) holds KPT x TPT sums of one
 //      position, k = q BKQ + 4 tk + e and t = q BTQ + 4 tt + f (packs of 4
 //      along k and t: one wide local read each, neighbouring work-items on
@@ -24,15 +25,21 @@
 // With PREFETCH the next step's input patches and weights are loaded into
 // registers before the product (their latency behind its arithmetic) and
 // transformed into local memory after it; without, a step loads, stores
-// and multiplies in turn (fewer registers: more groups per multiprocessor). Then, KPT / 4 passes over the k packs, the
-// sums go to local memory as M[xi][k][t], and each (k, t) of the pass is
-// transformed out, y = A^T M A, through the epilogue (bias, residual,
-// activation) into the 2 x 2 outputs inside OH x OW, in either layout.
+// and multiplies in turn (fewer registers: more groups per multiprocessor).
+// Then, in KPT / OE passes (OE of each pack's 4 channels a pass: F(4x4)'s 36
+// planes of sums would not fit local memory whole), the sums go to local
+// memory as M[xi][k][t], and each (k, t) of the pass is transformed out,
+// y = A^T M A, through the epilogue (bias, residual, activation) into the
+// WT x WT outputs inside OH x OW, in either layout. F(2x2)'s matrices:
 //
 //        | 1  0 -1  0 |                         | 1  1  1  0 |
 //  B^T = | 0  1  1  0 |   (conv_winograd.cl's)  | 0  1 -1 -1 | = A^T
 //        | 0 -1  1  0 |
 //        | 0  1  0 -1 |
+//
+// and F(4x4)'s are conv_common.cl's (conv_wino4_in, conv_wino4_store): 2.25
+// products an output per channel rather than 4, and rounding errors a few
+// times larger (its transforms' entries reach 8).
 //
 // The sums are f32 for every storage type (TYPE; f16 and bf16 converted as
 // loaded). UVEC (the host's: K a multiple of 4) loads U as packs of 4.
@@ -44,6 +51,8 @@
 // check-variant: -DBK=16 -DBT=16 -DBC=16 -DKPT=4 -DTPT=4 -DUVEC=1 -DPREFETCH=0
 // check-variant: -DPREFETCH=0 -DIN_NHWC=1 -DBC=4 -DCU=2
 // check-variant: -DBK=16 -DBT=64 -DBC=4 -DKPT=8 -DCU=1
+// check-variant: -DWT=4 -DBK=16 -DBT=32 -DBC=4 -DKPT=4 -DOE=2
+// check-variant: -DWT=4 -DBK=16 -DBT=16 -DBC=4 -DKPT=4 -DTPT=4 -DOE=1 -DIN_NHWC=1 -DOUT_NHWC=1 -DPREFETCH=0
 
 #ifndef BK
 #define BK 32            // output channels per work-group
@@ -69,11 +78,27 @@
 #ifndef UVEC
 #define UVEC 0           // 1: U's rows loaded as packs of 4 (K a multiple of 4)
 #endif
+#ifndef WT
+#define WT 2             // output tile side: 2 (F(2x2, 3x3), 16 positions) or 4 (F(4x4, 3x3), 36)
+#endif
+#ifndef OE
+#define OE 4             // output channels per work-item in one output pass (1, 2 or 4: less local memory)
+#endif
+
+#define WF_A (WT + 2)                    // the input patch's side
+#define WF_NP (WF_A * WF_A)              // positions
+#if WT == 4
+#define WF_IN conv_wino4_in
+#define WF_STORE conv_wino4_store
+#else
+#define WF_IN conv_wino_in
+#define WF_STORE conv_wino_store
+#endif
 
 #define WF_WK (BK / KPT)                 // work-items along k, per position
 #define WF_WT (BT / TPT)                 // along t
 #define WF_XW (WF_WK * WF_WT)            // work-items per position
-#define WF_WG (16 * WF_XW)               // work-items per group
+#define WF_WG (WF_NP * WF_XW)            // work-items per group
 #define WF_KQ (KPT / 4)                  // packs of 4 along k per work-item
 #define WF_TQ (TPT / 4)
 #define WF_BKQ (BK / WF_KQ)              // the k span of one pack index (4 WF_WK)
@@ -86,15 +111,15 @@
 #define WF_VP (BT + 4)
 #define WF_UPL WF_HALF(BC * BK)
 #define WF_VPL WF_HALF(BC * WF_VP)
-#define WF_MPL (WF_BKQ * (BT + 1))       // the output passes' plane (rows padded by one)
-#define WF_MAIN (16 * (WF_UPL + WF_VPL))
-#define WF_OUT (16 * WF_MPL)
+#define WF_MPL (WF_WK * OE * (BT + 1))   // an output pass's plane (rows padded by one)
+#define WF_MAIN (WF_NP * (WF_UPL + WF_VPL))
+#define WF_OUT (WF_NP * WF_MPL)
 #define WF_WORDS (WF_MAIN > WF_OUT ? WF_MAIN : WF_OUT)
 #define WF_IPT ((BC * BT + WF_WG - 1) / WF_WG)   // input (c, t) pairs per work-item
 #define WF_UV (UVEC ? 4 : 1)
 #define WF_PRAGMA(x) _Pragma(#x)
 #define WF_UNROLL(n) WF_PRAGMA(unroll n)
-#define WF_UPT ((16 * BC * BK / WF_UV + WF_WG - 1) / WF_WG)   // weight loads per work-item
+#define WF_UPT ((WF_NP * BC * BK / WF_UV + WF_WG - 1) / WF_WG)   // weight loads per work-item
 
 __kernel OPTUNE_WG_SIZE(WF_WG, 1, 1)
 void conv_wino_fused(const int N, const int C, const int H, const int W, const int K, const int OH, const int OW,
@@ -105,8 +130,8 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
                      const ulong u_off) {
   __local float lm[WF_WORDS] __attribute__((aligned(16)));
   OPTUNE_LOCAL_PTR float* us = lm;
-  OPTUNE_LOCAL_PTR float* vs = lm + 16 * WF_UPL;
-  const int TH = (OH + 1) / 2, TW = (OW + 1) / 2;
+  OPTUNE_LOCAL_PTR float* vs = lm + WF_NP * WF_UPL;
+  const int TH = (OH + WT - 1) / WT, TW = (OW + WT - 1) / WT;
   const ulong P = (ulong)N * (ulong)TH * (ulong)TW;
   const int kblocks = (K + BK - 1) / BK;
   const int k0 = (int)(get_group_id(0) % (ulong)kblocks) * BK;
@@ -142,8 +167,8 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
     if (p >= BC * BT || tile >= P) continue;
     const int tx = (int)(tile % (ulong)TW), ty = (int)(tile / (ulong)TW % (ulong)TH);
     const long n = (long)(tile / ((ulong)TW * (ulong)TH));
-    const int y0 = 2 * ty - PT, x0 = 2 * tx - PL;
-    for (int i = 0; i < 4; ++i) {
+    const int y0 = WT * ty - PT, x0 = WT * tx - PL;
+    for (int i = 0; i < WF_A; ++i) {
       rmask[r] |= (y0 + i >= 0 && y0 + i < H) << i;
       cmask[r] |= (x0 + i >= 0 && x0 + i < W) << i;
     }
@@ -154,7 +179,7 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
 #endif
   }
 
-  float rd[WF_IPT][16];  // the next step's patches
+  float rd[WF_IPT][WF_NP];  // the next step's patches
 #if UVEC
   OPTUNE_VEC(float, 4) ru[WF_UPT];
 #else
@@ -178,17 +203,17 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
         for (int r = 0; r < WF_IPT; ++r) {
           const int ok = ic[r] < BC && c0 + ic[r] < C;
           const long at = base[r] + (long)ld * cstep;
-          for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) {
+          for (int i = 0; i < WF_A; ++i)
+            for (int j = 0; j < WF_A; ++j) {
               const int inside = ok && ((rmask[r] >> i) & 1) && ((cmask[r] >> j) & 1);
-              rd[r][4 * i + j] =
+              rd[r][WF_A * i + j] =
                   inside ? (float)GEMM_LOAD(in, in_off + (ulong)(at + ((long)i * W + j) * pix)) : 0.0f;
             }
         }
         for (int r = 0; r < WF_UPT; ++r) {
           const int e = lid + r * WF_WG;
           const int kk = e % (BK / WF_UV) * WF_UV, c = e / (BK / WF_UV) % BC, x = e / (BK / WF_UV) / BC;
-          const int ok = e < 16 * BC * BK / WF_UV && c0 + c < C && k0 + kk < K;
+          const int ok = e < WF_NP * BC * BK / WF_UV && c0 + c < C && k0 + kk < K;
           const ulong at = u_off + ((ulong)x * (ulong)C + (ulong)(c0 + c)) * (ulong)K + (ulong)(k0 + kk);
 #if UVEC
           ru[r] = OPTUNE_SPLAT(float, 4, 0.0f);
@@ -202,14 +227,14 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
         // Step st's registers into local memory: the patches transformed.
         for (int r = 0; r < WF_IPT; ++r) {
           if (ic[r] >= BC) continue;
-          float e[16];  // B^T d B
-          conv_wino_in(rd[r], e);
+          float e[WF_NP];  // B^T d B
+          WF_IN(rd[r], e);
           OPTUNE_LOCAL_PTR float* v = vs + ic[r] * WF_VP + it[r];
-          for (int x = 0; x < 16; ++x) v[x * WF_VPL] = e[x];
+          for (int x = 0; x < WF_NP; ++x) v[x * WF_VPL] = e[x];
         }
         for (int r = 0; r < WF_UPT; ++r) {
           const int e = lid + r * WF_WG;
-          if (e >= 16 * BC * BK / WF_UV) continue;
+          if (e >= WF_NP * BC * BK / WF_UV) continue;
           const int kk = e % (BK / WF_UV) * WF_UV, c = e / (BK / WF_UV) % BC, x = e / (BK / WF_UV) / BC;
 #if UVEC
           *(OPTUNE_LOCAL_PTR OPTUNE_VEC(float, 4)*)(us + x * WF_UPL + c * BK + kk) = ru[r];
@@ -244,30 +269,31 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
     }
   }
 
-  // The output, one pack of k per pass (the loop's last barrier closed the
-  // product's reads of local memory).
+  // The output, OE channels of each of the work-item's packs of k per pass
+  // (the loop's last barrier closed the product's reads of local memory).
   OPTUNE_LOCAL_PTR float* ms = lm;
   const ulong TT = (ulong)TH * (ulong)TW;
-  for (int q = 0; q < WF_KQ; ++q) {
-    for (int e = 0; e < 4; ++e)
-      for (int j = 0; j < TPT; ++j)
-        ms[xi * WF_MPL + (4 * tk + e) * (BT + 1) + j / 4 * WF_BTQ + 4 * tt + j % 4] = acc[4 * q + e][j];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int p = lid; p < WF_BKQ * BT; p += WF_WG) {
+  for (int q = 0; q < WF_KQ; ++q)
+    for (int e0 = 0; e0 < 4; e0 += OE) {
+      for (int e = 0; e < OE; ++e)
+        for (int j = 0; j < TPT; ++j)
+          ms[xi * WF_MPL + (OE * tk + e) * (BT + 1) + j / 4 * WF_BTQ + 4 * tt + j % 4] = acc[4 * q + e0 + e][j];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int p = lid; p < WF_WK * OE * BT; p += WF_WG) {
 #if OUT_NHWC
-      const int kl = p % WF_BKQ, t = p / WF_BKQ;  // channels fastest: neighbouring outputs
+        const int kl = p % (WF_WK * OE), t = p / (WF_WK * OE);  // channels fastest: neighbouring outputs
 #else
-      const int kl = p / BT, t = p % BT;          // tiles fastest
+        const int kl = p / BT, t = p % BT;                       // tiles fastest
 #endif
-      const int k = k0 + q * WF_BKQ + kl;
-      const ulong tile = t0 + (ulong)t;
-      if (k >= K || tile >= P) continue;
-      float m[16];
-      for (int x = 0; x < 16; ++x) m[x] = ms[x * WF_MPL + kl * (BT + 1) + t];
-      const int tx = (int)(tile % (ulong)TW), ty = (int)(tile / (ulong)TW % (ulong)TH);
-      conv_wino_store(m, tile / TT, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res,
-                      res_off, out, out_off, act_p0, act_p1);
+        const int k = k0 + q * WF_BKQ + 4 * (kl / OE) + e0 + kl % OE;
+        const ulong tile = t0 + (ulong)t;
+        if (k >= K || tile >= P) continue;
+        float m[WF_NP];
+        for (int x = 0; x < WF_NP; ++x) m[x] = ms[x * WF_MPL + kl * (BT + 1) + t];
+        const int tx = (int)(tile % (ulong)TW), ty = (int)(tile / (ulong)TW % (ulong)TH);
+        WF_STORE(m, tile / TT, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res, res_off, out,
+                 out_off, act_p0, act_p1);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
 }

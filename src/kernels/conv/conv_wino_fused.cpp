@@ -19,26 +19,33 @@ std::vector<Parameter> ConvWinoFusedFamily::parameters(const Capabilities& caps)
   return {{"BK", {16, 32, 64}, cpu ? 16 : 32, "output channels per work-group"},
           {"BT", {16, 32, 64}, cpu ? 16 : 32, "2 x 2 output tiles per work-group"},
           {"BC", {4, 8, 16}, 8, "input channels per step (transformed into local memory together)"},
-          {"KPT", {4, 8}, cpu ? 4 : 8, "output channels per work-item (of one of the 16 positions)"},
+          {"KPT", {4, 8}, cpu ? 4 : 8, "output channels per work-item (of one position)"},
           {"TPT", {4, 8}, cpu ? 4 : 8, "tiles per work-item"},
           {"PREFETCH", {0, 1}, 1,
            "1: the next step's input patches and weights loaded into registers before the product (more "
            "registers, the loads behind the arithmetic)"},
           {"CU", {0, 1, 2, 4}, 0,
            "the product's loop over a step's channels unrolled CU times (0: wholly; fewer: fewer local reads "
-           "in flight, fewer registers)"}};
+           "in flight, fewer registers)"},
+          {"WT", {2, 4}, 2,
+           "output tile side: 2, F(2x2, 3x3) (16 positions, 4 products an output per channel); 4, F(4x4, 3x3) "
+           "(36 positions, 2.25 products, larger rounding errors)"},
+          {"OE", {1, 2, 4}, 4,
+           "output channels of each pack of 4 a work-item writes out per output pass (fewer: smaller local "
+           "planes of sums, more passes)"}};
 }
 
 std::int64_t ConvWinoFusedFamily::work_items(const Params& p) {
-  return 16 * (p.at("BK") / p.at("KPT")) * (p.at("BT") / p.at("TPT"));
+  return ConvWinogradFamily::positions(p) * (p.at("BK") / p.at("KPT")) * (p.at("BT") / p.at("TPT"));
 }
 
 std::int64_t ConvWinoFusedFamily::local_bytes(const Params& p) {
   const std::int64_t bk = p.at("BK"), bt = p.at("BT"), bc = p.at("BC");
   // conv_wino_fused.cl's WF_UPL and WF_VPL: each plane padded to 16 words past a multiple of 32.
   const auto half = [](std::int64_t n) { return n + (48 - n % 32) % 32; };
-  const std::int64_t main = 16 * (half(bc * bk) + half(bc * (bt + 4)));
-  const std::int64_t out = 16 * (bk / (p.at("KPT") / 4)) * (bt + 1);
+  const std::int64_t np = ConvWinogradFamily::positions(p);
+  const std::int64_t main = np * (half(bc * bk) + half(bc * (bt + 4)));
+  const std::int64_t out = np * (bk / p.at("KPT")) * p.at("OE") * (bt + 1);
   return std::max(main, out) * std::int64_t(sizeof(float));
 }
 
@@ -47,7 +54,7 @@ std::string ConvWinoFusedFamily::check(const Params& p, const Capabilities& caps
   if (!ConvWinogradFamily::applies(pr)) return "not a 3x3, stride 1, dilation 1 convolution of one group";
   const std::int64_t wgs = work_items(p);
   if (std::size_t(wgs) > caps.max_work_group_size || std::size_t(wgs) > caps.max_work_item_sizes[0])
-    return "16 (BK / KPT) (BT / TPT) work-items exceed the device's work-group limit";
+    return "(WT + 2)^2 (BK / KPT) (BT / TPT) work-items exceed the device's work-group limit";
   // CUDA declares the local tiles as static shared memory (local_limit: 48 KiB there).
   if (std::uint64_t(local_bytes(p)) > local_limit(caps)) return "the local tiles exceed the device's local memory";
   if (p.count("UVEC") && p.at("UVEC") && pr.k % 4) return "UVEC needs K a multiple of 4";
@@ -56,13 +63,19 @@ std::string ConvWinoFusedFamily::check(const Params& p, const Capabilities& caps
 
 Params ConvWinoFusedFamily::fit(const Params& tuned, const Capabilities& caps, const ConvProblem& pr) const {
   Params p = complete(tuned, caps);
+  // F(4x4)'s 36 planes of transformed weights within the largest allocation.
+  if (p["WT"] == 4 && ConvWinogradFamily::weight_bytes(p, pr) > caps.max_alloc_bytes) p["WT"] = 2;
   // No wider channel block than the output has (at least 16).
   while (p["BK"] > 16 && p["BK"] / 2 >= pr.k) p["BK"] /= 2;
-  // Within the device: fewer tiles, then channels per step, then output
-  // channels, per work-group; then more tiles and channels per work-item
-  // (fewer work-items: 64 at the least).
+  // Within the device: smaller output passes; fewer tiles, then channels
+  // per step, then output channels, per work-group; then more tiles and
+  // channels per work-item (fewer work-items: 64 at the least).
   while (check(p, caps, pr).find("exceed") != std::string::npos) {
-    if (p["BT"] > 16 || p["BC"] > 4 || p["BK"] > 16)
+    Params fewer = p;
+    fewer["OE"] = std::max<std::int64_t>(1, p["OE"] / 2);
+    if (check(p, caps, pr).find("local") != std::string::npos && local_bytes(fewer) < local_bytes(p))
+      p = fewer;
+    else if (p["BT"] > 16 || p["BC"] > 4 || p["BK"] > 16)
       p[p["BT"] > 16 ? "BT" : p["BC"] > 4 ? "BC" : "BK"] /= 2;
     else if (p["TPT"] < 8 || p["KPT"] < 8)
       p[p["TPT"] < 8 ? "TPT" : "KPT"] *= 2;
@@ -74,7 +87,8 @@ Params ConvWinoFusedFamily::fit(const Params& tuned, const Capabilities& caps, c
 }
 
 Geometry ConvWinoFusedFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
-  const std::int64_t tiles = pr.n * ceil_div(pr.oh, 2) * ceil_div(pr.ow, 2);
+  const std::int64_t wt = p.at("WT");
+  const std::int64_t tiles = pr.n * ceil_div(pr.oh, wt) * ceil_div(pr.ow, wt);
   const std::int64_t wgs = work_items(p);
   Geometry g;
   g.local[0] = std::size_t(wgs);

@@ -1,18 +1,22 @@
-// conv_winograd: Winograd F(2x2, 3x3) for 3 x 3 filters, stride 1,
-// dilation 1, one group (Lavin and Gray's formulation). The host runs
-// (ops/conv_launch.cpp):
+// conv_winograd: Winograd F(WT x WT, 3x3) for 3 x 3 filters, stride 1,
+// dilation 1, one group (Lavin and Gray's formulation), WT 2 or 4: NP =
+// (WT + 2)^2 positions, 16 or 36. The host runs (ops/conv_gemm_candidates.cpp):
 //
-//   conv_wino_weights  U[xi][c][k] = (G g[k][c] G^T)[xi], 16 C x K matrices
+//   conv_wino_weights  U[xi][c][k] = (G g[k][c] G^T)[xi], NP C x K matrices
 //                      (stored transposed: GEMM reads them as K x C with
 //                      trans_a, so that whichever side of the product is
 //                      thin, GEMM's thin kernel streams a wide operand that
 //                      is contiguous along its long side)
-//   conv_wino_input    V[xi][c][t] = (B^T d[c][t] B)[xi] for the 4 x 4 input
-//                      patch d of tile t (its 2 x 2 outputs' receptive
-//                      field; zeros in the padding), 16 C x P matrices
-//   GEMM (batched, 16) M[xi] = U[xi]^T' V[xi], 16 K x P matrices, in f32
-//   conv_wino_output   out[n, k, 2 ty + i, 2 tx + j] = act((A^T M[.][k][t] A)[i][j]
-//                      + bias[k] + res[n, k, 2 ty + i, 2 tx + j])
+//   conv_wino_input    V[xi][c][t] = (B^T d[c][t] B)[xi] for the (WT + 2)^2
+//                      input patch d of tile t (its WT x WT outputs'
+//                      receptive field; zeros in the padding), NP C x P
+//                      matrices
+//   GEMM (batched, NP) M[xi] = U[xi]^T' V[xi], NP K x P matrices, in f32
+//   conv_wino_output   out[n, k, WT ty + i, WT tx + j] = act((A^T M[.][k][t] A)[i][j]
+//                      + bias[k] + res[n, k, WT ty + i, WT tx + j])
+//
+// F(2x2, 3x3)'s matrices (F(4x4, 3x3)'s: conv_wino4_g here, conv_common.cl's
+// conv_wino4_in and conv_wino4_store):
 //
 //        | 1    0    0  |         | 1  0 -1  0 |
 //    G = | 1/2  1/2  1/2|   B^T = | 0  1  1  0 |   A^T = | 1  1  1  0 |
@@ -20,7 +24,7 @@
 //        | 0    0    1  |         | 0  1  0 -1 |
 //
 // Tiles t = (n - n0) TH TW + ty TW + tx over the chunk's images (TH =
-// ceil(OH / 2), TW = ceil(OW / 2)); outputs past OH or OW are not stored.
+// ceil(OH / WT), TW = ceil(OW / WT)); outputs past OH or OW are not stored.
 // The transformed matrices are f32 (`float` scratch) for every storage
 // type; inputs and outputs are in the storage type (TYPE) and either layout
 // (IN_NHWC, OUT_NHWC). One element (weights: one c, k; input: one c, t;
@@ -30,10 +34,37 @@
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
 // check-variant: -DTYPE=bf16 -DBF16_STORAGE=1 -DOUT_NHWC=1
+// check-variant: -DWT=4 -DIN_NHWC=1
 
 #ifndef WGS
 #define WGS 256          // work-items per group
 #endif
+#ifndef WT
+#define WT 2             // output tile side: 2, F(2x2, 3x3) (16 positions); 4, F(4x4, 3x3) (36)
+#endif
+#define WN_A (WT + 2)    // the input patch's side
+#define WN_NP (WN_A * WN_A)
+#if WT == 4
+#define WN_IN conv_wino4_in
+#define WN_STORE conv_wino4_store
+#else
+#define WN_IN conv_wino_in
+#define WN_STORE conv_wino_store
+#endif
+
+// F(4x4, 3x3)'s G applied to one column (a, b, c): y[0..5 step], the rows
+//   G = (1/4, 0, 0), -(1, 1, 1)/6, -(1, -1, 1)/6, (1/24, 1/12, 1/6),
+//       (1/24, -1/12, 1/6), (0, 0, 1).
+OPTUNE_FUNC void conv_wino4_g(const float a, const float b, const float c, float* y, const int step) {
+  const float h = (a + c) * (-1.0f / 6.0f), e = b * (1.0f / 6.0f);
+  const float f = a * (1.0f / 24.0f) + c * (1.0f / 6.0f), q = b * (1.0f / 12.0f);
+  y[0] = 0.25f * a;
+  y[step] = h - e;
+  y[2 * step] = h + e;
+  y[3 * step] = f + q;
+  y[4 * step] = f - q;
+  y[5 * step] = c;
+}
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void conv_wino_weights(const int K, const int C, __global const TYPE* wt, const ulong wt_off, __global float* u,
@@ -44,6 +75,17 @@ void conv_wino_weights(const int K, const int C, __global const TYPE* wt, const 
   float g[3][3];
   for (int r = 0; r < 3; ++r)
     for (int s = 0; s < 3; ++s) g[r][s] = (float)GEMM_LOAD(wt, wt_off + (k * (ulong)C + c) * 9 + (ulong)(r * 3 + s));
+  const ulong plane = (ulong)K * (ulong)C;
+#if WT == 4
+  // U = G g G^T with F(4x4, 3x3)'s 6 x 3 G (conv_wino4_g): 36 positions.
+  float gg[6][3];  // G g
+  for (int s = 0; s < 3; ++s) conv_wino4_g(g[0][s], g[1][s], g[2][s], &gg[0][s], 3);
+  for (int i = 0; i < 6; ++i) {
+    float v[6];
+    conv_wino4_g(gg[i][0], gg[i][1], gg[i][2], v, 1);
+    for (int j = 0; j < 6; ++j) u[u_off + (ulong)(i * 6 + j) * plane + id] = v[j];
+  }
+#else
   float gg[4][3];  // G g
   for (int s = 0; s < 3; ++s) {
     gg[0][s] = g[0][s];
@@ -51,12 +93,12 @@ void conv_wino_weights(const int K, const int C, __global const TYPE* wt, const 
     gg[2][s] = 0.5f * (g[0][s] - g[1][s] + g[2][s]);
     gg[3][s] = g[2][s];
   }
-  const ulong plane = (ulong)K * (ulong)C;
   for (int i = 0; i < 4; ++i) {
     const float v[4] = {gg[i][0], 0.5f * (gg[i][0] + gg[i][1] + gg[i][2]), 0.5f * (gg[i][0] - gg[i][1] + gg[i][2]),
                         gg[i][2]};
     for (int j = 0; j < 4; ++j) u[u_off + (ulong)(i * 4 + j) * plane + id] = v[j];
   }
+#endif
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
@@ -70,18 +112,18 @@ void conv_wino_input(const int C, const int H, const int W, const int TH, const 
   const int c = (int)(id / P);
   const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
   const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
-  const int y0 = 2 * ty - PT, x0 = 2 * tx - PL;
-  float d[16];
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) {
+  const int y0 = WT * ty - PT, x0 = WT * tx - PL;
+  float d[WN_NP];
+  for (int i = 0; i < WN_A; ++i)
+    for (int j = 0; j < WN_A; ++j) {
       const int y = y0 + i, x = x0 + j;
       const int inside = y >= 0 && y < H && x >= 0 && x < W;
-      d[4 * i + j] = inside ? (float)GEMM_LOAD(in, in_off + conv_index(IN_NHWC, n, c, y, x, C, H, W)) : 0.0f;
+      d[WN_A * i + j] = inside ? (float)GEMM_LOAD(in, in_off + conv_index(IN_NHWC, n, c, y, x, C, H, W)) : 0.0f;
     }
-  float e[16];
-  conv_wino_in(d, e);
+  float e[WN_NP];
+  WN_IN(d, e);
   const ulong plane = (ulong)C * P, row = (ulong)c * P + t;
-  for (int x = 0; x < 16; ++x) v[v_off + (ulong)x * plane + row] = e[x];
+  for (int x = 0; x < WN_NP; ++x) v[v_off + (ulong)x * plane + row] = e[x];
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
@@ -97,8 +139,8 @@ void conv_wino_output(const int K, const int OH, const int OW, const int TH, con
   const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
   const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
   const ulong plane = (ulong)K * P, row = (ulong)k * P + t;
-  float a[16];
-  for (int x = 0; x < 16; ++x) a[x] = m[m_off + (ulong)x * plane + row];
-  conv_wino_store(a, n, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res, res_off, out, out_off,
-                  act_p0, act_p1);
+  float a[WN_NP];
+  for (int x = 0; x < WN_NP; ++x) a[x] = m[m_off + (ulong)x * plane + row];
+  WN_STORE(a, n, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res, res_off, out, out_off, act_p0,
+           act_p1);
 }
