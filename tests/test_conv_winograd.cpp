@@ -147,25 +147,26 @@ TEST(ConvWinogradFused, Tile4x4) {
 // The unfused F(4x4, 3x3) (conv_winograd WT 4: 36 GEMMs on GEMM's direct
 // kernel, pinned so that one program serves): each layout pair with tiles
 // cut by OH and OW, no pad and asymmetric pads, the whole batch in one
-// chunk and one image per chunk, the epilogue, f16 storage, many channels.
+// chunk and one image per chunk, the epilogue, f16 storage, many channels;
+// every case at least 32 tiles (kWt4MinTiles), so that fit keeps WT 4.
 TEST(ConvWinograd, Tile4x4Unfused) {
   const detail::GemmForce direct{"direct", {{"gemm_direct", {}}}};
   const detail::GemmForceScope pinned(direct);
   std::vector<Conv2dDesc> descs;
   for (ConvLayout in : {NCHW, NHWC})
-    for (ConvLayout out : {NCHW, NHWC}) descs.push_back(conv_desc(2, 3, 7, 9, 5, 3, 3, 1, 1, 1, in, out));
-  descs.push_back(conv_desc(3, 6, 8, 10, 4, 3, 3, 1, 0, 1));  // no pad: OH 6, OW 8
-  Conv2dDesc d = conv_desc(2, 5, 9, 6, 7, 3, 3, 1, 0, 1, NHWC, NHWC);
+    for (ConvLayout out : {NCHW, NHWC}) descs.push_back(conv_desc(6, 3, 7, 9, 5, 3, 3, 1, 1, 1, in, out));
+  descs.push_back(conv_desc(8, 6, 8, 10, 4, 3, 3, 1, 0, 1));  // no pad: OH 6, OW 8
+  Conv2dDesc d = conv_desc(6, 5, 9, 6, 7, 3, 3, 1, 0, 1, NHWC, NHWC);
   d.pad_top = 2, d.pad_bottom = 0, d.pad_left = 0, d.pad_right = 3;
   descs.push_back(d);
-  descs.push_back(conv_desc(1, 64, 10, 10, 8, 3, 3, 1, 1, 1));  // many channels
+  descs.push_back(conv_desc(4, 64, 10, 10, 8, 3, 3, 1, 1, 1));  // many channels
   for (std::size_t i = 0; i < descs.size(); ++i) {
     ConvCase c = fused_case(descs[i], i);
     c.winograd_tile = 4;
     const ConvForce f = conv_force("winograd", "conv_winograd", {{"WT", 4}, {"CHUNK_KIB", i % 2 ? 1 : 262144}});
     EXPECT_TRUE(ref::check_conv(c, &f)) << i;
   }
-  ConvCase c = fused_case(conv_desc(2, 8, 5, 7, 6, 3, 3, 1, 1, 1, NHWC, NCHW), 0, DType::F16);
+  ConvCase c = fused_case(conv_desc(8, 8, 5, 7, 6, 3, 3, 1, 1, 1, NHWC, NCHW), 0, DType::F16);
   c.winograd_tile = 4;
   c.activation = Unary::Silu;
   const ConvForce f = conv_force("winograd", "conv_winograd", {{"WT", 4}});
@@ -174,11 +175,21 @@ TEST(ConvWinograd, Tile4x4Unfused) {
   // exceed the largest allocation.
   const auto& fam = detail::families::conv_winograd();
   Capabilities small = test::device().caps();
-  const detail::ConvProblem pr = problem_of(conv_desc(1, 64, 10, 10, 64, 3, 3, 1, 1));
+  const detail::ConvProblem pr = problem_of(conv_desc(4, 64, 10, 10, 64, 3, 3, 1, 1));
   small.max_alloc_bytes = 36 * 64 * 64 * 4 + 36 * 128 * 9 * 4 - 1;
   EXPECT_EQ(fam.fit(fam.complete({{"WT", 4}}, small), small, pr).at("WT"), 2);
   small.max_alloc_bytes += 1;
   EXPECT_EQ(fam.fit(fam.complete({{"WT", 4}}, small), small, pr).at("WT"), 4);
+  // ... and where F(4x4) would leave fewer than 32 tiles: 10 x 10 has 9 an
+  // image (4 images: 36), 7 x 7 has 4 (8 images: 32).
+  const Capabilities& caps = test::device().caps();
+  const auto wt = [&](const Conv2dDesc& desc) {
+    return fam.fit(fam.complete({{"WT", 4}}, caps), caps, problem_of(desc)).at("WT");
+  };
+  EXPECT_EQ(wt(conv_desc(3, 8, 10, 10, 8, 3, 3, 1, 1)), 2);
+  EXPECT_EQ(wt(conv_desc(4, 8, 10, 10, 8, 3, 3, 1, 1)), 4);
+  EXPECT_EQ(wt(conv_desc(7, 8, 7, 7, 8, 3, 3, 1, 1)), 2);
+  EXPECT_EQ(wt(conv_desc(8, 8, 7, 7, 8, 3, 3, 1, 1)), 4);
 }
 
 TEST(ConvWinogradFused, EpilogueAndStorageTypes) {

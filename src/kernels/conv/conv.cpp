@@ -360,8 +360,13 @@ Params ConvWinogradFamily::fit(const Params& tuned, const Capabilities& caps, co
   Params p = complete(tuned, caps);
   while (p["WGS"] > 64 && !group_fits(p["WGS"], caps)) p["WGS"] /= 2;
   // F(4x4)'s 36 planes (weights and one image's tiles) within the largest
-  // allocation, else F(2x2)'s (the candidate's applies() checks those).
-  if (p["WT"] == 4 && weight_bytes(p, pr) + image_bytes(p, pr) > caps.max_alloc_bytes) p["WT"] = 2;
+  // allocation, else F(2x2)'s (the candidate's applies() checks those); and
+  // F(2x2) where F(4x4) would leave its 36 GEMMs fewer than kWt4MinTiles
+  // columns (PoCL, batch 1: 14 x 14 and 7 x 7, 16 and 4 tiles, ran 1.2-2x
+  // slower with WT 4; 28 x 28 and 56 x 56, 49 and 196 tiles, 0.8-0.5x).
+  if (p["WT"] == 4 && (weight_bytes(p, pr) + image_bytes(p, pr) > caps.max_alloc_bytes ||
+                       pr.n * ceil_div(pr.oh, 4) * ceil_div(pr.ow, 4) < kWt4MinTiles))
+    p["WT"] = 2;
   return p;
 }
 

@@ -148,6 +148,8 @@ class ConvWinogradFamily : public ConvFamilyBase {
   static std::int64_t positions(const Params& p);
   static std::size_t weight_bytes(const Params& p, const ConvProblem& pr);
   static std::size_t image_bytes(const Params& p, const ConvProblem& pr);
+  // The fewest 4 x 4 tiles (over the batch) that fit leaves WT 4 at.
+  static constexpr std::int64_t kWt4MinTiles = 32;
 };
 
 // Winograd F(2x2, 3x3) or, with WT 4, F(4x4, 3x3) in one kernel
