@@ -344,9 +344,13 @@ std::size_t ConvWinogradFamily::weight_bytes(const Params& p, const ConvProblem&
   return std::size_t(positions(p) * pr.k * pr.c) * sizeof(float);
 }
 
-std::size_t ConvWinogradFamily::image_bytes(const Params& p, const ConvProblem& pr) {
+std::int64_t ConvWinogradFamily::tiles(const Params& p, const ConvProblem& pr) {
   const std::int64_t wt = p.at("WT");
-  return std::size_t(positions(p) * (pr.c + pr.k) * ceil_div(pr.oh, wt) * ceil_div(pr.ow, wt)) * sizeof(float);
+  return pr.n * ceil_div(pr.oh, wt) * ceil_div(pr.ow, wt);
+}
+
+std::size_t ConvWinogradFamily::image_bytes(const Params& p, const ConvProblem& pr) {
+  return std::size_t(positions(p) * (pr.c + pr.k) * (tiles(p, pr) / pr.n)) * sizeof(float);
 }
 
 std::string ConvWinogradFamily::check(const Params& p, const Capabilities& caps, const ConvProblem& pr) const {
@@ -365,7 +369,7 @@ Params ConvWinogradFamily::fit(const Params& tuned, const Capabilities& caps, co
   // columns (PoCL, batch 1: 14 x 14 and 7 x 7, 16 and 4 tiles, ran 1.2-2x
   // slower with WT 4; 28 x 28 and 56 x 56, 49 and 196 tiles, 0.8-0.5x).
   if (p["WT"] == 4 && (weight_bytes(p, pr) + image_bytes(p, pr) > caps.max_alloc_bytes ||
-                       pr.n * ceil_div(pr.oh, 4) * ceil_div(pr.ow, 4) < kWt4MinTiles))
+                       tiles(p, pr) < kWt4MinTiles))
     p["WT"] = 2;
   return p;
 }
@@ -376,8 +380,7 @@ Geometry ConvWinogradFamily::items_geometry(const Params& p, std::int64_t items)
 
 Geometry ConvWinogradFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
   // The output transform over the whole batch (the candidate launches chunks).
-  const std::int64_t wt = p.at("WT");
-  return items_geometry(p, pr.n * ceil_div(pr.oh, wt) * ceil_div(pr.ow, wt) * pr.k);
+  return items_geometry(p, tiles(p, pr) * pr.k);
 }
 
 Defines ConvWinogradFamily::defines(const Params& p, const ConvProblem& pr) const {

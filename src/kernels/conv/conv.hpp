@@ -146,6 +146,8 @@ class ConvWinogradFamily : public ConvFamilyBase {
   // floats); one image's transformed tiles and their product (positions
   // (C + K) tiles floats).
   static std::int64_t positions(const Params& p);
+  // WT x WT output tiles over the batch.
+  static std::int64_t tiles(const Params& p, const ConvProblem& pr);
   static std::size_t weight_bytes(const Params& p, const ConvProblem& pr);
   static std::size_t image_bytes(const Params& p, const ConvProblem& pr);
   // The fewest 4 x 4 tiles (over the batch) that fit leaves WT 4 at.

@@ -158,3 +158,19 @@ OPTUNE_FUNC void conv_wino4_store(const float* m, const ulong n, const int k, co
     conv_wino_row(y, 4, n, k, oy, 4 * tx, K, OH, OW, flags, bk, res, res_off, out, out_off, act_p0, act_p1);
   }
 }
+
+// The Winograd kernels' tile (WT, their parameter: 2, F(2x2, 3x3), where a
+// program gives none; 4, F(4x4, 3x3)) selects the input patch's side, the
+// positions and the transforms (conv_winograd.cl, conv_wino_fused.cl).
+#ifndef WT
+#define WT 2
+#endif
+#define WINO_A (WT + 2)
+#define WINO_NP (WINO_A * WINO_A)
+#if WT == 4
+#define WINO_IN conv_wino4_in
+#define WINO_STORE conv_wino4_store
+#else
+#define WINO_IN conv_wino_in
+#define WINO_STORE conv_wino_store
+#endif

@@ -78,27 +78,16 @@
 #ifndef UVEC
 #define UVEC 0           // 1: U's rows loaded as packs of 4 (K a multiple of 4)
 #endif
-#ifndef WT
-#define WT 2             // output tile side: 2 (F(2x2, 3x3), 16 positions) or 4 (F(4x4, 3x3), 36)
-#endif
+// WT, the output tile's side (2, F(2x2, 3x3), 16 positions; 4, F(4x4, 3x3),
+// 36), and what it selects (WINO_A, WINO_NP, WINO_IN, WINO_STORE): conv_common.cl.
 #ifndef OE
 #define OE 4             // output channels per work-item in one output pass (1, 2 or 4: less local memory)
-#endif
-
-#define WF_A (WT + 2)                    // the input patch's side
-#define WF_NP (WF_A * WF_A)              // positions
-#if WT == 4
-#define WF_IN conv_wino4_in
-#define WF_STORE conv_wino4_store
-#else
-#define WF_IN conv_wino_in
-#define WF_STORE conv_wino_store
 #endif
 
 #define WF_WK (BK / KPT)                 // work-items along k, per position
 #define WF_WT (BT / TPT)                 // along t
 #define WF_XW (WF_WK * WF_WT)            // work-items per position
-#define WF_WG (WF_NP * WF_XW)            // work-items per group
+#define WF_WG (WINO_NP * WF_XW)          // work-items per group
 #define WF_KQ (KPT / 4)                  // packs of 4 along k per work-item
 #define WF_TQ (TPT / 4)
 #define WF_BKQ (BK / WF_KQ)              // the k span of one pack index (4 WF_WK)
@@ -112,14 +101,14 @@
 #define WF_UPL WF_HALF(BC * BK)
 #define WF_VPL WF_HALF(BC * WF_VP)
 #define WF_MPL (WF_WK * OE * (BT + 1))   // an output pass's plane (rows padded by one)
-#define WF_MAIN (WF_NP * (WF_UPL + WF_VPL))
-#define WF_OUT (WF_NP * WF_MPL)
+#define WF_MAIN (WINO_NP * (WF_UPL + WF_VPL))
+#define WF_OUT (WINO_NP * WF_MPL)
 #define WF_WORDS (WF_MAIN > WF_OUT ? WF_MAIN : WF_OUT)
 #define WF_IPT ((BC * BT + WF_WG - 1) / WF_WG)   // input (c, t) pairs per work-item
 #define WF_UV (UVEC ? 4 : 1)
 #define WF_PRAGMA(x) _Pragma(#x)
 #define WF_UNROLL(n) WF_PRAGMA(unroll n)
-#define WF_UPT ((WF_NP * BC * BK / WF_UV + WF_WG - 1) / WF_WG)   // weight loads per work-item
+#define WF_UPT ((WINO_NP * BC * BK / WF_UV + WF_WG - 1) / WF_WG)   // weight loads per work-item
 
 __kernel OPTUNE_WG_SIZE(WF_WG, 1, 1)
 void conv_wino_fused(const int N, const int C, const int H, const int W, const int K, const int OH, const int OW,
@@ -130,7 +119,7 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
                      const ulong u_off) {
   __local float lm[WF_WORDS] __attribute__((aligned(16)));
   OPTUNE_LOCAL_PTR float* us = lm;
-  OPTUNE_LOCAL_PTR float* vs = lm + WF_NP * WF_UPL;
+  OPTUNE_LOCAL_PTR float* vs = lm + WINO_NP * WF_UPL;
   const int TH = (OH + WT - 1) / WT, TW = (OW + WT - 1) / WT;
   const ulong P = (ulong)N * (ulong)TH * (ulong)TW;
   const int kblocks = (K + BK - 1) / BK;
@@ -168,7 +157,7 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
     const int tx = (int)(tile % (ulong)TW), ty = (int)(tile / (ulong)TW % (ulong)TH);
     const long n = (long)(tile / ((ulong)TW * (ulong)TH));
     const int y0 = WT * ty - PT, x0 = WT * tx - PL;
-    for (int i = 0; i < WF_A; ++i) {
+    for (int i = 0; i < WINO_A; ++i) {
       rmask[r] |= (y0 + i >= 0 && y0 + i < H) << i;
       cmask[r] |= (x0 + i >= 0 && x0 + i < W) << i;
     }
@@ -179,7 +168,7 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
 #endif
   }
 
-  float rd[WF_IPT][WF_NP];  // the next step's patches
+  float rd[WF_IPT][WINO_NP];  // the next step's patches
 #if UVEC
   OPTUNE_VEC(float, 4) ru[WF_UPT];
 #else
@@ -203,17 +192,17 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
         for (int r = 0; r < WF_IPT; ++r) {
           const int ok = ic[r] < BC && c0 + ic[r] < C;
           const long at = base[r] + (long)ld * cstep;
-          for (int i = 0; i < WF_A; ++i)
-            for (int j = 0; j < WF_A; ++j) {
+          for (int i = 0; i < WINO_A; ++i)
+            for (int j = 0; j < WINO_A; ++j) {
               const int inside = ok && ((rmask[r] >> i) & 1) && ((cmask[r] >> j) & 1);
-              rd[r][WF_A * i + j] =
+              rd[r][WINO_A * i + j] =
                   inside ? (float)GEMM_LOAD(in, in_off + (ulong)(at + ((long)i * W + j) * pix)) : 0.0f;
             }
         }
         for (int r = 0; r < WF_UPT; ++r) {
           const int e = lid + r * WF_WG;
           const int kk = e % (BK / WF_UV) * WF_UV, c = e / (BK / WF_UV) % BC, x = e / (BK / WF_UV) / BC;
-          const int ok = e < WF_NP * BC * BK / WF_UV && c0 + c < C && k0 + kk < K;
+          const int ok = e < WINO_NP * BC * BK / WF_UV && c0 + c < C && k0 + kk < K;
           const ulong at = u_off + ((ulong)x * (ulong)C + (ulong)(c0 + c)) * (ulong)K + (ulong)(k0 + kk);
 #if UVEC
           ru[r] = OPTUNE_SPLAT(float, 4, 0.0f);
@@ -227,14 +216,14 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
         // Step st's registers into local memory: the patches transformed.
         for (int r = 0; r < WF_IPT; ++r) {
           if (ic[r] >= BC) continue;
-          float e[WF_NP];  // B^T d B
-          WF_IN(rd[r], e);
+          float e[WINO_NP];  // B^T d B
+          WINO_IN(rd[r], e);
           OPTUNE_LOCAL_PTR float* v = vs + ic[r] * WF_VP + it[r];
-          for (int x = 0; x < WF_NP; ++x) v[x * WF_VPL] = e[x];
+          for (int x = 0; x < WINO_NP; ++x) v[x * WF_VPL] = e[x];
         }
         for (int r = 0; r < WF_UPT; ++r) {
           const int e = lid + r * WF_WG;
-          if (e >= WF_NP * BC * BK / WF_UV) continue;
+          if (e >= WINO_NP * BC * BK / WF_UV) continue;
           const int kk = e % (BK / WF_UV) * WF_UV, c = e / (BK / WF_UV) % BC, x = e / (BK / WF_UV) / BC;
 #if UVEC
           *(OPTUNE_LOCAL_PTR OPTUNE_VEC(float, 4)*)(us + x * WF_UPL + c * BK + kk) = ru[r];
@@ -288,10 +277,10 @@ void conv_wino_fused(const int N, const int C, const int H, const int W, const i
         const int k = k0 + q * WF_BKQ + 4 * (kl / OE) + e0 + kl % OE;
         const ulong tile = t0 + (ulong)t;
         if (k >= K || tile >= P) continue;
-        float m[WF_NP];
-        for (int x = 0; x < WF_NP; ++x) m[x] = ms[x * WF_MPL + kl * (BT + 1) + t];
+        float m[WINO_NP];
+        for (int x = 0; x < WINO_NP; ++x) m[x] = ms[x * WF_MPL + kl * (BT + 1) + t];
         const int tx = (int)(tile % (ulong)TW), ty = (int)(tile / (ulong)TW % (ulong)TH);
-        WF_STORE(m, tile / TT, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res, res_off, out,
+        WINO_STORE(m, tile / TT, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res, res_off, out,
                  out_off, act_p0, act_p1);
       }
       barrier(CLK_LOCAL_MEM_FENCE);

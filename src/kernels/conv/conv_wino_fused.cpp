@@ -70,10 +70,10 @@ Params ConvWinoFusedFamily::fit(const Params& tuned, const Capabilities& caps, c
   // Within the device: smaller output passes; fewer tiles, then channels
   // per step, then output channels, per work-group; then more tiles and
   // channels per work-item (fewer work-items: 64 at the least).
-  while (check(p, caps, pr).find("exceed") != std::string::npos) {
+  for (std::string why = check(p, caps, pr); why.find("exceed") != std::string::npos; why = check(p, caps, pr)) {
     Params fewer = p;
     fewer["OE"] = std::max<std::int64_t>(1, p["OE"] / 2);
-    if (check(p, caps, pr).find("local") != std::string::npos && local_bytes(fewer) < local_bytes(p))
+    if (why.find("local") != std::string::npos && local_bytes(fewer) < local_bytes(p))
       p = fewer;
     else if (p["BT"] > 16 || p["BC"] > 4 || p["BK"] > 16)
       p[p["BT"] > 16 ? "BT" : p["BC"] > 4 ? "BC" : "BK"] /= 2;
@@ -87,8 +87,7 @@ Params ConvWinoFusedFamily::fit(const Params& tuned, const Capabilities& caps, c
 }
 
 Geometry ConvWinoFusedFamily::geometry(const Params& p, const Capabilities&, const ConvProblem& pr) const {
-  const std::int64_t wt = p.at("WT");
-  const std::int64_t tiles = pr.n * ceil_div(pr.oh, wt) * ceil_div(pr.ow, wt);
+  const std::int64_t tiles = ConvWinogradFamily::tiles(p, pr);
   const std::int64_t wgs = work_items(p);
   Geometry g;
   g.local[0] = std::size_t(wgs);

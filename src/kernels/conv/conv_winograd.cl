@@ -39,18 +39,7 @@
 #ifndef WGS
 #define WGS 256          // work-items per group
 #endif
-#ifndef WT
-#define WT 2             // output tile side: 2, F(2x2, 3x3) (16 positions); 4, F(4x4, 3x3) (36)
-#endif
-#define WN_A (WT + 2)    // the input patch's side
-#define WN_NP (WN_A * WN_A)
-#if WT == 4
-#define WN_IN conv_wino4_in
-#define WN_STORE conv_wino4_store
-#else
-#define WN_IN conv_wino_in
-#define WN_STORE conv_wino_store
-#endif
+// WT, the output tile's side (2 or 4), and what it selects: conv_common.cl.
 
 // F(4x4, 3x3)'s G applied to one column (a, b, c): y[0..5 step], the rows
 //   G = (1/4, 0, 0), -(1, 1, 1)/6, -(1, -1, 1)/6, (1/24, 1/12, 1/6),
@@ -113,17 +102,17 @@ void conv_wino_input(const int C, const int H, const int W, const int TH, const 
   const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
   const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
   const int y0 = WT * ty - PT, x0 = WT * tx - PL;
-  float d[WN_NP];
-  for (int i = 0; i < WN_A; ++i)
-    for (int j = 0; j < WN_A; ++j) {
+  float d[WINO_NP];
+  for (int i = 0; i < WINO_A; ++i)
+    for (int j = 0; j < WINO_A; ++j) {
       const int y = y0 + i, x = x0 + j;
       const int inside = y >= 0 && y < H && x >= 0 && x < W;
-      d[WN_A * i + j] = inside ? (float)GEMM_LOAD(in, in_off + conv_index(IN_NHWC, n, c, y, x, C, H, W)) : 0.0f;
+      d[WINO_A * i + j] = inside ? (float)GEMM_LOAD(in, in_off + conv_index(IN_NHWC, n, c, y, x, C, H, W)) : 0.0f;
     }
-  float e[WN_NP];
-  WN_IN(d, e);
+  float e[WINO_NP];
+  WINO_IN(d, e);
   const ulong plane = (ulong)C * P, row = (ulong)c * P + t;
-  for (int x = 0; x < WN_NP; ++x) v[v_off + (ulong)x * plane + row] = e[x];
+  for (int x = 0; x < WINO_NP; ++x) v[v_off + (ulong)x * plane + row] = e[x];
 }
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
@@ -139,8 +128,8 @@ void conv_wino_output(const int K, const int OH, const int OW, const int TH, con
   const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
   const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
   const ulong plane = (ulong)K * P, row = (ulong)k * P + t;
-  float a[WN_NP];
-  for (int x = 0; x < WN_NP; ++x) a[x] = m[m_off + (ulong)x * plane + row];
-  WN_STORE(a, n, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res, res_off, out, out_off, act_p0,
+  float a[WINO_NP];
+  for (int x = 0; x < WINO_NP; ++x) a[x] = m[m_off + (ulong)x * plane + row];
+  WINO_STORE(a, n, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res, res_off, out, out_off, act_p0,
            act_p1);
 }
