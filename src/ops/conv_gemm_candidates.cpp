@@ -200,7 +200,8 @@ class Im2colCandidate : public ConvCandidate {
 // 1.7 s on PoCL stored K x C), then for a chunk of images the
 // transformed input tiles V (16 C x P, P the chunk's 2 x 2 output tiles)
 // and the product M = U V (16 K x P), one batched GEMM of 16 (GEMM's own
-// choice of kernel); the output transform applies the epilogue. A chunk's V
+// choice of kernel; V and M lie P x C and P x K where the input and the
+// output are NHWC); the output transform applies the epilogue. A chunk's V
 // and M stay within CHUNK_KIB and the device's largest allocation (at least
 // one image, which applies() checks against the latter).
 class WinogradCandidate : public ConvCandidate {
@@ -246,13 +247,24 @@ class WinogradCandidate : public ConvCandidate {
                                ulong_arg(v_off)});
       const Event transformed = launch_kernel(q, *input, args, fam.items_geometry(p, tiles * pr.c), {done}, &p);
       span.add(transformed);
+      // U is stored C x K; V C x P, or P x C from an NHWC input; M K x P, or
+      // P x K (M^T = V^T U) for an NHWC output (conv_winograd.cl).
       GemmCall gc;
       gc.dtype = gc.c_dtype = DType::F32;
-      gc.m = pr.k, gc.n = tiles, gc.k = pr.c, gc.batch = np;
-      gc.trans_a = true;  // U stored C x K (conv_winograd.cl)
-      gc.a = GemmOperand{scratch, u_off, pr.k, pr.k * pr.c};
-      gc.b = GemmOperand{scratch, v_off, tiles, pr.c * tiles};
-      gc.c = GemmOperand{scratch, m_off, tiles, pr.k * tiles};
+      gc.k = pr.c, gc.batch = np;
+      const GemmOperand u{scratch, u_off, pr.k, pr.k * pr.c};
+      const GemmOperand v{scratch, v_off, pr.in_nhwc ? pr.c : tiles, pr.c * tiles};
+      if (pr.out_nhwc) {
+        gc.m = tiles, gc.n = pr.k;
+        gc.trans_a = !pr.in_nhwc;
+        gc.a = v, gc.b = u;
+        gc.c = GemmOperand{scratch, m_off, pr.k, pr.k * tiles};
+      } else {
+        gc.m = pr.k, gc.n = tiles;
+        gc.trans_a = true, gc.trans_b = pr.in_nhwc;
+        gc.a = u, gc.b = v;
+        gc.c = GemmOperand{scratch, m_off, tiles, pr.k * tiles};
+      }
       const Event multiplied = run_gemm(q, gc, {transformed});
       span.add(multiplied);
       args.clear();

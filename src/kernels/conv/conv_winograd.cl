@@ -10,8 +10,13 @@
 //   conv_wino_input    V[xi][c][t] = (B^T d[c][t] B)[xi] for the (WT + 2)^2
 //                      input patch d of tile t (its WT x WT outputs'
 //                      receptive field; zeros in the padding), NP C x P
-//                      matrices
-//   GEMM (batched, NP) M[xi] = U[xi]^T' V[xi], NP K x P matrices, in f32
+//                      matrices; from an NHWC input NP P x C ones
+//                      (V[xi][t][c]), so that neighbouring work-items read
+//                      and write neighbouring words in either layout
+//   GEMM (batched, NP) M[xi] = U[xi]^T' V[xi], NP K x P matrices, in f32;
+//                      for an NHWC output NP P x K ones (M[xi][t][k] =
+//                      V[xi]^T' U[xi]): the host sets each operand's
+//                      transpose from the layouts
 //   conv_wino_output   out[n, k, WT ty + i, WT tx + j] = act((A^T M[.][k][t] A)[i][j]
 //                      + bias[k] + res[n, k, WT ty + i, WT tx + j])
 //
@@ -29,7 +34,8 @@
 // type; inputs and outputs are in the storage type (TYPE) and either layout
 // (IN_NHWC, OUT_NHWC). One element (weights: one c, k; input: one c, t;
 // output: one k, t) per work-item, the fastest index the one that is
-// contiguous in the matrix written (the weights': k).
+// contiguous in the matrix written (the weights': k; the input's: t, or c
+// from NHWC; the output's: t, or k to NHWC).
 //
 // check-prepend: gemm/gemm_flags.cl gemm/gemm_common.cl conv/conv_common.cl
 // check-variant: -DTYPE=half -DHALF_STORAGE=1 -DIN_NHWC=1
@@ -97,8 +103,13 @@ void conv_wino_input(const int C, const int H, const int W, const int TH, const 
   const ulong P = (ulong)images * (ulong)TH * (ulong)TW;
   const ulong id = get_global_id(0);
   if (id >= P * (ulong)C) return;
+#if IN_NHWC
+  const ulong t = id / (ulong)C;  // channel fastest: the input's and V's rows are contiguous along c
+  const int c = (int)(id % (ulong)C);
+#else
   const ulong t = id % P;  // tile fastest: V's rows are contiguous along t
   const int c = (int)(id / P);
+#endif
   const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
   const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
   const int y0 = WT * ty - PT, x0 = WT * tx - PL;
@@ -111,7 +122,12 @@ void conv_wino_input(const int C, const int H, const int W, const int TH, const 
     }
   float e[WINO_NP];
   WINO_IN(d, e);
-  const ulong plane = (ulong)C * P, row = (ulong)c * P + t;
+  const ulong plane = (ulong)C * P;
+#if IN_NHWC
+  const ulong row = t * (ulong)C + (ulong)c;
+#else
+  const ulong row = (ulong)c * P + t;
+#endif
   for (int x = 0; x < WINO_NP; ++x) v[v_off + (ulong)x * plane + row] = e[x];
 }
 
@@ -123,11 +139,18 @@ void conv_wino_output(const int K, const int OH, const int OW, const int TH, con
   const ulong P = (ulong)images * (ulong)TH * (ulong)TW;
   const ulong id = get_global_id(0);
   if (id >= P * (ulong)K) return;
+#if OUT_NHWC
+  const ulong t = id / (ulong)K;  // channel fastest: M's rows and the output's are contiguous along k
+  const int k = (int)(id % (ulong)K);
+  const ulong row = t * (ulong)K + (ulong)k;
+#else
   const ulong t = id % P;
   const int k = (int)(id / P);
+  const ulong row = (ulong)k * P + t;
+#endif
   const int tx = (int)(t % (ulong)TW), ty = (int)(t / (ulong)TW % (ulong)TH);
   const ulong n = (ulong)n0 + t / ((ulong)TW * (ulong)TH);
-  const ulong plane = (ulong)K * P, row = (ulong)k * P + t;
+  const ulong plane = (ulong)K * P;
   float a[WINO_NP];
   for (int x = 0; x < WINO_NP; ++x) a[x] = m[m_off + (ulong)x * plane + row];
   WINO_STORE(a, n, k, ty, tx, K, OH, OW, flags, conv_bias(flags, bias, bias_off, k), res, res_off, out, out_off, act_p0,
