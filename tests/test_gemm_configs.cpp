@@ -178,6 +178,16 @@ TEST(GemmConfigs, BucketsAndExamples) {
   EXPECT_EQ(detail::gemm_kernels::bucket(pr), "skinny");
   pr = test::dense_problem(DType::F32, 64, 64, 64, 512);
   EXPECT_EQ(detail::gemm_kernels::bucket(pr), "batched");
+  // Batches of larger products: with a side of 64 (the Winograd
+  // convolutions' 36 products of 64 x P x 64) up to 400^3 each, else 256^3.
+  pr = test::dense_problem(DType::F32, 64, 6272, 64, 36);
+  EXPECT_EQ(detail::gemm_kernels::bucket(pr), "batched");
+  pr = test::dense_problem(DType::F32, 64, 16384, 128, 36);
+  EXPECT_EQ(detail::gemm_kernels::bucket(pr), "skinny");
+  pr = test::dense_problem(DType::F32, 128, 1568, 128, 36);
+  EXPECT_EQ(detail::gemm_kernels::bucket(pr), "medium");
+  pr = test::dense_problem(DType::F32, 64, 6272, 64, 8);
+  EXPECT_EQ(detail::gemm_kernels::bucket(pr), "skinny");
   pr = test::dense_problem(DType::F32, 8192, 8192, 8192);
   EXPECT_EQ(detail::gemm_kernels::bucket(pr), "large");
 

@@ -27,13 +27,16 @@ bool is_nvidia(const Capabilities& caps) {
 }
 }  // namespace
 
-// Buckets by the shape of one product: many small products ("batched"),
-// one thin dimension ("skinny"), else by the product's volume m n k.
+// Buckets by the shape of one product: many small products ("batched": up
+// to 256^3 each, or up to 400^3 with a side of at most 64, whose batch fills
+// the device with tiles of its own where "skinny"'s entries split one product
+// along K: the Winograd convolutions' 16 or 36 products of 64 x P x 64), one
+// thin dimension ("skinny"), else by the product's volume m n k.
 std::string size_bucket(const GemmProblem& pr) {
   const std::int64_t m = pr.m, n = pr.n, k = pr.k, batch = pr.batch;
   const double v = volume(pr);
-  if (batch >= 16 && v <= 16777216.0) return "batched";
   const std::int64_t thin = std::min(m, n), wide = std::max({m, n, k});
+  if (batch >= 16 && (v <= 16777216.0 || (thin <= 64 && v <= 67108864.0))) return "batched";
   if (thin <= 64 && wide >= 16 * thin) return "skinny";
   if (v <= 16777216.0) return "small";      // up to 256^3
   if (v <= 1073741824.0) return "medium";   // up to 1024^3
