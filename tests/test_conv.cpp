@@ -110,6 +110,52 @@ TEST(Conv, DepthwiseNhwcEveryPack) {
     }
 }
 
+// ROLL (stride 1): each output row stored once its last input row is in.
+// Tall tiles (RPT 16 past OH; RPT 4 against OH 7), pads that put the first
+// or last input rows outside the input (their rows' stores must still
+// happen), NCHW with and without the local staging, NHWC with packs, the
+// epilogue with a residual; and where it changes nothing (stride 2; one row
+// per work-item) check refuses it and fit drops it.
+TEST(Conv, DepthwiseRolledRows) {
+  std::vector<std::pair<Conv2dDesc, detail::Params>> runs;
+  for (const ConvLayout l : {NCHW, NHWC}) {
+    const bool nchw = l == NCHW;
+    Conv2dDesc d = conv_desc(2, 4, 7, 16, 4, 3, 3, 1, 1, 4, l, l);
+    d.pad_top = 2, d.pad_bottom = 0;
+    runs.push_back({d, {{"RPT", 16}}});
+    runs.push_back({conv_desc(1, 4, 9, 20, 4, 5, 5, 1, 2, 4, l, l), {{"RPT", 4}}});
+    runs.push_back({conv_desc(2, 8, 7, 16, 8, 3, 3, 1, 1, 8, l, l), {{"RPT", 4}, {"LOC", nchw ? 1 : 0}}});
+    for (auto& [desc, p] : runs)
+      if (desc.input_layout == l) {
+        p["ROLL"] = 1, p["WGS"] = 32, p["FILL"] = 0;
+        p["WPT"] = nchw ? 4 : 1, p["VW"] = nchw ? 1 : 4, p["PPT"] = nchw ? 1 : 2;
+      }
+  }
+  const auto& fam = detail::families::conv_depthwise();
+  const Capabilities caps = test::device().caps();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& [d, p] = runs[i];
+    const detail::ConvProblem pr = problem_of(d);
+    const detail::Params fitted = fam.fit(p, caps, pr);
+    ASSERT_EQ(fitted.at("ROLL"), 1) << "run " << i;
+    ASSERT_EQ(fam.check(fitted, caps, pr), "") << "run " << i;
+    ConvCase c;
+    c.desc = d;
+    c.bias = true;
+    c.residual = i % 2 == 1;
+    const ConvForce f = conv_force("depthwise", "conv_depthwise", p);
+    EXPECT_TRUE(ref::check_conv(c, &f)) << "run " << i;
+  }
+  detail::Params rolled{{"ROLL", 1}, {"RPT", 4}, {"FILL", 0}};
+  const detail::ConvProblem strided = problem_of(conv_desc(1, 4, 9, 20, 4, 3, 3, 2, 1, 4, NCHW, NCHW));
+  EXPECT_NE(fam.check(fam.complete(rolled, caps), caps, strided), "");
+  EXPECT_EQ(fam.fit(rolled, caps, strided).at("ROLL"), 0);
+  rolled["RPT"] = 1;
+  const detail::ConvProblem unit = problem_of(conv_desc(1, 4, 9, 20, 4, 3, 3, 1, 1, 4, NCHW, NCHW));
+  EXPECT_NE(fam.check(fam.complete(rolled, caps), caps, unit), "");
+  EXPECT_EQ(fam.fit(rolled, caps, unit).at("ROLL"), 0);
+}
+
 // LOC (NCHW, stride 1): rows staged in local memory, with groups that end
 // in the middle of a row (W 96 / WPT 4 = 24 work-items per row against
 // groups of 32: the first and last work-items of a group load their edges),

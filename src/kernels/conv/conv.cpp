@@ -177,8 +177,11 @@ std::vector<Parameter> ConvDepthwiseFamily::parameters(const Capabilities& caps)
           {"WPT", {1, 2, 4, 8}, 4, "NCHW: outputs along W per work-item (one pack where aligned)"},
           {"VW", lanes, 4, "NHWC: channels per work-item, loaded and stored as one pack"},
           {"PPT", {1, 2, 4, 8}, 1, "NHWC: output pixels along W per work-item"},
-          {"RPT", {1, 2, 4, 8}, 4,
+          {"RPT", {1, 2, 4, 8, 16}, 4,
            "output rows per work-item (with stride and dilation 1, each input row loaded once for all)"},
+          {"ROLL", {0, 1}, 0,
+           "stride and dilation 1: 1 stores each output row once its last input row is in (FR rows of sums live, "
+           "not RPT: tall tiles at the registers of short ones)"},
           {"FILL", {0, 256, 512, 1024, 2048}, caps.type == DeviceType::CPU ? 0 : 1024,
            "work-items per compute unit that fit keeps by fewer rows (RPT), then pixels (PPT), per work-item "
            "(small layers; 0: the tuned sizes always)"},
@@ -207,6 +210,8 @@ std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps
     return "FILL changes nothing for a layer this large (the default stands)";
   if (p.at("LOC") != dflt.at("LOC") && !depthwise_loc(p, caps, pr))
     return "LOC does not apply to this layer (the default stands)";
+  if (p.at("ROLL") && (!depthwise_fast(pr) || p.at("RPT") < 2))
+    return "ROLL changes nothing without stride and dilation 1 and two rows per work-item (the default stands)";
   if (pr.in_nhwc) {
     if (p.at("WPT") != dflt.at("WPT") && p.at("WPT") != 1) return "WPT applies to NCHW only";
     const std::int64_t vw = p.at("VW");
@@ -250,6 +255,9 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
     p["PLC"] = p["VIN"] ? pr.pad_l : 0;
   }
   p["FAST"] = fast;
+  // ROLL where it changes the program (a tuned set's, on a layer that takes
+  // a stride or was given fewer rows above, goes).
+  p["ROLL"] = p["ROLL"] && fast && p["RPT"] > 1;
   // LOC stays as given (check refuses a value that changes nothing); the
   // kernel's STAGE is what applies.
   p["STAGE"] = p["LOC"] && depthwise_loc(p, caps, pr);

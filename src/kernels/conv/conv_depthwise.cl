@@ -26,6 +26,11 @@
 // by one. Otherwise each output row loads each tap where it falls. The
 // filter size is a define, so the loops over taps unroll. Sums are in
 // `real` (f32; f16 and bf16 are storage).
+// ROLL (with FAST) stores each output row as soon as its last input row is
+// in (after input row j + FR - 1), not all RPT rows at the end: the same
+// sums in the same order, but only FR rows of sums live at once, so that a
+// tall tile (RPT 8, 16: each input row loaded once for more output rows)
+// costs no more registers than FR rows.
 // STAGE (NCHW with FAST and VIN; the host's, where the tuned LOC applies)
 // stages each work-item's WPT middle inputs of every window row in local
 // memory, so that the window's edges come from the neighbours' packs there
@@ -41,6 +46,8 @@
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=2 -DPPT=1 -DWPT=1 -DTYPE=bf16 -DBF16_STORAGE=1 -DFAST=1 -DRPT=4
 // check-variant: -DWPT=4 -DVEC=1 -DVIN=1 -DPLC=1 -DFAST=1 -DRPT=2 -DSTAGE=1
 // check-variant: -DWPT=2 -DVEC=1 -DVIN=1 -DPLC=2 -DFAST=1 -DRPT=4 -DSTAGE=1 -DFS=5 -DFR=5 -DIDX64=1 -DTYPE=half -DHALF_STORAGE=1
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=4 -DPPT=4 -DWPT=1 -DFAST=1 -DWVEC=1 -DRPT=16 -DROLL=1 -DTYPE=half -DHALF_STORAGE=1
+// check-variant: -DWPT=4 -DVEC=1 -DVIN=1 -DPLC=1 -DFAST=1 -DRPT=8 -DSTAGE=1 -DROLL=1
 
 #ifndef WGS
 #define WGS 128          // work-items per group
@@ -84,6 +91,9 @@
 #ifndef IDX64
 #define IDX64 0          // 1: the work-item's index divided in 64 bits (grids past 2^32 work-items)
 #endif
+#ifndef ROLL
+#define ROLL 0           // FAST: 1 stores each output row once its last input row is in
+#endif
 #define TAPS (FR * FS)
 
 // The NV sums S[0 .. NV-1] of output elements oi ... (one pack) through the
@@ -102,6 +112,45 @@
       v_[e_] = (float)conv_finish((S)[e_], flags, BIAS, rv_[e_], act_p0, act_p1);                     \
     CONV_VSTORE(NV, OPTUNE_VPACK(float, NV, v_), (out_off + (oi)) / NV, out);                         \
   }
+
+// Output row oy0 + J of the work-item's tile through the epilogue: NHWC,
+// its PPT pixels' VW channels (bias bv); NCHW, its WPT outputs (bias b).
+#define NHWC_STORE_ROW(J)                                                                             \
+  {                                                                                                   \
+    const int oy = oy0 + (J);                                                                         \
+    if (oy < OH) {                                                                                    \
+      _Pragma("unroll") for (int p = 0; p < PPT; ++p) {                                               \
+        const int ox = ox0 + p;                                                                       \
+        if (ox >= OW) break;                                                                          \
+        const ulong oi = ((n * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox) * (ulong)C + (ulong)c0;  \
+        STORE_PACK(VW, acc[J][p], bv[e_], oi)                                                         \
+      }                                                                                               \
+    }                                                                                                 \
+  }
+#if VEC
+#define NCHW_STORE_ROW(J)                                                                             \
+  {                                                                                                   \
+    const int oy = oy0 + (J);                                                                         \
+    if (oy < OH) {                                                                                    \
+      const ulong oi = (plane * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox0;                      \
+      STORE_PACK(WPT, acc[J], b, oi)                                                                  \
+    }                                                                                                 \
+  }
+#else
+#define NCHW_STORE_ROW(J)                                                                             \
+  {                                                                                                   \
+    const int oy = oy0 + (J);                                                                         \
+    if (oy < OH) {                                                                                    \
+      const ulong oi = (plane * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox0;                      \
+      _Pragma("unroll") for (int w = 0; w < WPT; ++w) {                                               \
+        if (ox0 + w >= OW) break;                                                                     \
+        const real v =                                                                                \
+            conv_finish(acc[J][w], flags, b, conv_residual(flags, res, res_off + oi + w), act_p0, act_p1); \
+        GEMM_STORE(v, out, out_off + oi + w);                                                         \
+      }                                                                                               \
+    }                                                                                                 \
+  }
+#endif
 
 __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void conv_depthwise(const int N, const int C, const int H, const int W, const int OH, const int OW, const int SH,
@@ -159,6 +208,9 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
 #pragma unroll
       for (int l = 0; l < VW; ++l) acc[j][p][l] = (real)0;
   const ulong img = in_off + n * (ulong)H * (ulong)W * (ulong)C + (ulong)c0;
+  real bv[VW];
+#pragma unroll
+  for (int l = 0; l < VW; ++l) bv[l] = conv_bias(flags, bias, bias_off, c0 + l);
 #if FAST
   // The window's columns all inside the input (all but the edge tiles): its
   // packs load without a test each.
@@ -167,6 +219,9 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
 #pragma unroll
   for (int ir = 0; ir < RPT + FR - 1; ++ir) {
     const int iy = oy0 - PT + ir;
+#if ROLL
+    if (ir >= FR && ir - FR < RPT) NHWC_STORE_ROW(ir - FR)  // its last input row was ir - 1
+#endif
     if (iy < 0 || iy >= H) continue;
     const ulong row = img + (ulong)iy * (ulong)W * (ulong)C;
     real xs[PPT + FS - 1][VW];
@@ -202,6 +257,11 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
           for (int l = 0; l < VW; ++l) acc[j][p][l] += wf[l][r * FS + s] * xs[p + s][l];
     }
   }
+#if ROLL
+  // The rows whose last input row was the loop's last.
+#pragma unroll
+  for (int j = RPT - 1 > 0 ? RPT - 1 : 0; j < RPT; ++j) NHWC_STORE_ROW(j)
+#endif
 #else
 #pragma unroll
   for (int j = 0; j < RPT; ++j) {
@@ -226,21 +286,10 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     }
   }
 #endif
-  real bv[VW];
+#if !(FAST && ROLL)
 #pragma unroll
-  for (int l = 0; l < VW; ++l) bv[l] = conv_bias(flags, bias, bias_off, c0 + l);
-#pragma unroll
-  for (int j = 0; j < RPT; ++j) {
-    const int oy = oy0 + j;
-    if (oy >= OH) break;
-#pragma unroll
-    for (int p = 0; p < PPT; ++p) {
-      const int ox = ox0 + p;
-      if (ox >= OW) break;
-      const ulong oi = ((n * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox) * (ulong)C + (ulong)c0;
-      STORE_PACK(VW, acc[j][p], bv[e_], oi)
-    }
-  }
+  for (int j = 0; j < RPT; ++j) NHWC_STORE_ROW(j)
+#endif
 #else
   const int XB = (OW + WPT - 1) / WPT;
   const ulong items = (ulong)N * (ulong)C * (ulong)YB * (ulong)XB;
@@ -275,6 +324,7 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
 #pragma unroll
     for (int w = 0; w < WPT; ++w) acc[j][w] = (real)0;
   const ulong img = in_off + plane * (ulong)H * (ulong)W;
+  const real b = conv_bias(flags, bias, bias_off, c);
 #if XLOC
   // Every window row's middle WPT inputs into xl as one pack (VIN: W a multiple of WPT,
   // so they are whole); work-item lid's at lid.
@@ -301,6 +351,9 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
 #pragma unroll
   for (int ir = 0; ir < RPT + FR - 1; ++ir) {
     const int iy = oy0 - PT + ir;
+#if ROLL
+    if (ir >= FR && ir - FR < RPT) NCHW_STORE_ROW(ir - FR)  // its last input row was ir - 1
+#endif
     if (iy < 0 || iy >= H) continue;
     const ulong row = img + (ulong)iy * (ulong)W;
     real xs[WPT + FS - 1];
@@ -372,6 +425,11 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
         for (int w = 0; w < WPT; ++w) acc[j][w] += wf[r * FS + s] * xs[w + s];
     }
   }
+#if ROLL
+  // The rows whose last input row was the loop's last.
+#pragma unroll
+  for (int j = RPT - 1 > 0 ? RPT - 1 : 0; j < RPT; ++j) NCHW_STORE_ROW(j)
+#endif
 #else
 #pragma unroll
   for (int j = 0; j < RPT; ++j) {
@@ -391,22 +449,9 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     }
   }
 #endif
-  const real b = conv_bias(flags, bias, bias_off, c);
+#if !(FAST && ROLL)
 #pragma unroll
-  for (int j = 0; j < RPT; ++j) {
-    const int oy = oy0 + j;
-    if (oy >= OH) break;
-    const ulong oi = (plane * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox0;
-#if VEC
-    STORE_PACK(WPT, acc[j], b, oi)
-#else
-#pragma unroll
-    for (int w = 0; w < WPT; ++w) {
-      if (ox0 + w >= OW) break;
-      const real v = conv_finish(acc[j][w], flags, b, conv_residual(flags, res, res_off + oi + w), act_p0, act_p1);
-      GEMM_STORE(v, out, out_off + oi + w);
-    }
+  for (int j = 0; j < RPT; ++j) NCHW_STORE_ROW(j)
 #endif
-  }
 #endif
 }
