@@ -40,6 +40,9 @@ bool depthwise_vin(const Params& p, const Capabilities& caps, const ConvProblem&
   return !pr.in_nhwc && wpt > 1 && wpt <= max_lanes(caps) && depthwise_fast(pr) && pr.w % wpt == 0 &&
          pr.align % wpt == 0 && pr.pad_l >= 0 && pr.pad_l <= pr.s - 1;
 }
+// conv_depthwise's rolled rows (ROLL) change the program with stride and
+// dilation 1 and at least two rows per work-item.
+bool depthwise_roll(const Params& p, const ConvProblem& pr) { return depthwise_fast(pr) && p.at("RPT") > 1; }
 // conv_depthwise's rows staged in local memory (LOC; NCHW with VIN) apply
 // where the window's edges fit in the neighbours' packs and the rows in half
 // of what the device gives a group (a small footprint keeps the occupancy).
@@ -210,7 +213,7 @@ std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps
     return "FILL changes nothing for a layer this large (the default stands)";
   if (p.at("LOC") != dflt.at("LOC") && !depthwise_loc(p, caps, pr))
     return "LOC does not apply to this layer (the default stands)";
-  if (p.at("ROLL") && (!depthwise_fast(pr) || p.at("RPT") < 2))
+  if (p.at("ROLL") && !depthwise_roll(p, pr))
     return "ROLL changes nothing without stride and dilation 1 and two rows per work-item (the default stands)";
   if (pr.in_nhwc) {
     if (p.at("WPT") != dflt.at("WPT") && p.at("WPT") != 1) return "WPT applies to NCHW only";
@@ -257,7 +260,7 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
   p["FAST"] = fast;
   // ROLL where it changes the program (a tuned set's, on a layer that takes
   // a stride or was given fewer rows above, goes).
-  p["ROLL"] = p["ROLL"] && fast && p["RPT"] > 1;
+  p["ROLL"] = p["ROLL"] && depthwise_roll(p, pr);
   // LOC stays as given (check refuses a value that changes nothing); the
   // kernel's STAGE is what applies.
   p["STAGE"] = p["LOC"] && depthwise_loc(p, caps, pr);

@@ -220,7 +220,7 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
   for (int ir = 0; ir < RPT + FR - 1; ++ir) {
     const int iy = oy0 - PT + ir;
 #if ROLL
-    if (ir >= FR && ir - FR < RPT) NHWC_STORE_ROW(ir - FR)  // its last input row was ir - 1
+    if (ir >= FR) NHWC_STORE_ROW(ir - FR)  // its last input row was ir - 1
 #endif
     if (iy < 0 || iy >= H) continue;
     const ulong row = img + (ulong)iy * (ulong)W * (ulong)C;
@@ -258,9 +258,7 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     }
   }
 #if ROLL
-  // The rows whose last input row was the loop's last.
-#pragma unroll
-  for (int j = RPT - 1 > 0 ? RPT - 1 : 0; j < RPT; ++j) NHWC_STORE_ROW(j)
+  NHWC_STORE_ROW(RPT - 1)  // the one row whose last input row was the loop's last
 #endif
 #else
 #pragma unroll
@@ -352,7 +350,7 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
   for (int ir = 0; ir < RPT + FR - 1; ++ir) {
     const int iy = oy0 - PT + ir;
 #if ROLL
-    if (ir >= FR && ir - FR < RPT) NCHW_STORE_ROW(ir - FR)  // its last input row was ir - 1
+    if (ir >= FR) NCHW_STORE_ROW(ir - FR)  // its last input row was ir - 1
 #endif
     if (iy < 0 || iy >= H) continue;
     const ulong row = img + (ulong)iy * (ulong)W;
@@ -426,9 +424,7 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     }
   }
 #if ROLL
-  // The rows whose last input row was the loop's last.
-#pragma unroll
-  for (int j = RPT - 1 > 0 ? RPT - 1 : 0; j < RPT; ++j) NCHW_STORE_ROW(j)
+  NCHW_STORE_ROW(RPT - 1)  // the one row whose last input row was the loop's last
 #endif
 #else
 #pragma unroll
