@@ -66,6 +66,7 @@ std::vector<Conv2dDesc> depthwise_descs(ConvLayout l) {
   std::vector<Conv2dDesc> v;
   v.push_back(conv_desc(2, 8, 9, 13, 8, 3, 3, 1, 1, 8, l, l));   // 3x3, pad 1, odd width
   v.push_back(conv_desc(1, 4, 10, 11, 4, 3, 3, 2, 0, 4, l, l));  // stride 2, no pad
+  v.push_back(conv_desc(2, 4, 11, 12, 4, 3, 3, 2, 1, 4, l, l));  // stride 2, pad 1 (MobileNetV2's)
   Conv2dDesc d = conv_desc(1, 12, 12, 9, 12, 5, 5, 1, 0, 12, l, l);  // 5x5, dilation 2, asymmetric pads
   d.dilation_h = d.dilation_w = 2;
   d.pad_top = 3, d.pad_bottom = 1, d.pad_left = 0, d.pad_right = 4;
@@ -110,12 +111,78 @@ TEST(Conv, DepthwiseNhwcEveryPack) {
     }
 }
 
-// ROLL (stride 1): each output row stored once its last input row is in.
-// Tall tiles (RPT 16 past OH; RPT 4 against OH 7), pads that put the first
-// or last input rows outside the input (their rows' stores must still
-// happen), NCHW with and without the local staging, NHWC with packs, the
-// epilogue with a residual; and where it changes nothing (stride 2; one row
-// per work-item) check refuses it and fit drops it.
+// HALF (NHWC f16, half arithmetic): sums in half2 pairs of channels, with
+// every pack width, the tall rolled tiles, strides (no window), edges and
+// the epilogue, checked against conv.hpp's f16-sum bound; fit takes it only
+// where it applies (a device with half arithmetic, Accumulate::Default,
+// VW even, NHWC) and check refuses it elsewhere.
+TEST(Conv, DepthwiseHalfSums) {
+  const auto& fam = detail::families::conv_depthwise();
+  const Capabilities caps = test::device().caps();
+  const auto f16 = [](const Conv2dDesc& d, Accumulate a = Accumulate::Default) {
+    detail::ConvProblem pr = problem_of(d);
+    pr.dtype = DType::F16;
+    pr.half_arith = a == Accumulate::Default;
+    return pr;
+  };
+  const detail::Params half{{"HALF", 1}, {"VW", 4}, {"PPT", 2}, {"RPT", 4}, {"WGS", 32}, {"WPT", 1}, {"FILL", 0}};
+  const Conv2dDesc nhwc = conv_desc(2, 8, 7, 9, 8, 3, 3, 1, 1, 8, NHWC, NHWC);
+  if (!caps.fp16) {
+    EXPECT_NE(fam.check(fam.complete(half, caps), caps, f16(nhwc)), "");
+    EXPECT_EQ(fam.fit(half, caps, f16(nhwc)).at("HALF"), 0);
+    GTEST_SKIP() << "the device has no half arithmetic";
+  }
+  EXPECT_EQ(fam.check(fam.complete(half, caps), caps, f16(nhwc)), "");
+  EXPECT_EQ(fam.fit(half, caps, f16(nhwc)).at("HALF"), 1);
+  // Not with f32 sums asked for (the rest of the set still serves: check
+  // accepts it, fit drops HALF), f32 data, NCHW or an odd VW.
+  EXPECT_EQ(fam.check(fam.complete(half, caps), caps, f16(nhwc, Accumulate::F32)), "");
+  EXPECT_EQ(fam.fit(half, caps, f16(nhwc, Accumulate::F32)).at("HALF"), 0);
+  EXPECT_NE(fam.check(fam.complete(half, caps), caps, problem_of(nhwc)), "");
+  const Conv2dDesc nchw = conv_desc(2, 8, 7, 9, 8, 3, 3, 1, 1, 8, NCHW, NCHW);
+  EXPECT_NE(fam.check(fam.complete(half, caps), caps, f16(nchw)), "");
+  EXPECT_EQ(fam.fit(half, caps, f16(nchw)).at("HALF"), 0);
+  detail::Params odd = half;
+  odd["VW"] = 1;
+  EXPECT_NE(fam.check(fam.complete(odd, caps), caps, f16(nhwc)), "");
+  // C 6 lets VW 4 fall to 2 in fit: still pairs.
+  EXPECT_EQ(fam.fit(half, caps, f16(conv_desc(1, 6, 5, 5, 6, 3, 3, 1, 1, 6, NHWC, NHWC))).at("HALF"), 1);
+
+  std::vector<std::pair<Conv2dDesc, detail::Params>> runs;
+  Conv2dDesc tall = conv_desc(2, 8, 7, 16, 8, 3, 3, 1, 1, 8, NHWC, NHWC);
+  tall.pad_top = 2, tall.pad_bottom = 0;
+  runs.push_back({tall, {{"VW", 4}, {"PPT", 4}, {"RPT", 8}, {"ROLL", 1}}});
+  runs.push_back({conv_desc(1, 16, 9, 11, 16, 3, 3, 1, 1, 16, NHWC, NHWC), {{"VW", 8}, {"PPT", 2}, {"RPT", 2}}});
+  runs.push_back({conv_desc(1, 32, 6, 7, 32, 3, 3, 1, 1, 32, NHWC, NHWC), {{"VW", 16}, {"PPT", 1}, {"RPT", 4}}});
+  runs.push_back({conv_desc(2, 6, 10, 9, 6, 3, 3, 2, 1, 6, NHWC, NHWC), {{"VW", 2}, {"PPT", 2}, {"RPT", 2}}});
+  runs.push_back({conv_desc(1, 4, 9, 20, 4, 5, 5, 1, 2, 4, NHWC, NHWC), {{"VW", 4}, {"PPT", 8}, {"RPT", 4}, {"ROLL", 1}}});
+  Conv2dDesc dil = conv_desc(1, 8, 11, 10, 8, 3, 3, 1, 0, 8, NHWC, NHWC);
+  dil.dilation_h = 2, dil.pad_top = 2, dil.pad_left = 1, dil.pad_right = 3;
+  runs.push_back({dil, {{"VW", 4}, {"PPT", 1}, {"RPT", 2}}});
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto& [d, p] = runs[i];
+    p["HALF"] = 1, p["WGS"] = 32, p["WPT"] = 1, p["FILL"] = 0;
+    ASSERT_EQ(fam.fit(p, caps, f16(d)).at("HALF"), 1) << "run " << i;
+    ConvCase c;
+    c.desc = d;
+    c.dtype = DType::F16;
+    c.bias = true;
+    c.residual = i % 2 == 1;
+    c.activation = i % 3 == 2 ? Unary::Relu6 : Unary::Copy;
+    const ConvForce f = conv_force("depthwise", "conv_depthwise", p);
+    EXPECT_TRUE(ref::check_conv(c, &f)) << "run " << i;
+    // The same parameters with f32 sums asked for: the f32 bound holds.
+    c.accumulate = Accumulate::F32;
+    EXPECT_TRUE(ref::check_conv(c, &f)) << "run " << i << ", accumulate f32";
+  }
+}
+
+// ROLL (the windows: dilation 1, strides 1 and 2): each output row stored
+// once its last input row is in. Tall tiles (RPT 16 past OH; RPT 4 against
+// OH 7), pads that put the first or last input rows outside the input (their
+// rows' stores must still happen), NCHW with and without the local staging,
+// NHWC with packs, strides of 2, the epilogue with a residual; and where it
+// changes nothing (stride 3; one row per work-item) fit drops it.
 TEST(Conv, DepthwiseRolledRows) {
   std::vector<std::pair<Conv2dDesc, detail::Params>> runs;
   for (const ConvLayout l : {NCHW, NHWC}) {
@@ -125,6 +192,12 @@ TEST(Conv, DepthwiseRolledRows) {
     runs.push_back({d, {{"RPT", 16}}});
     runs.push_back({conv_desc(1, 4, 9, 20, 4, 5, 5, 1, 2, 4, l, l), {{"RPT", 4}}});
     runs.push_back({conv_desc(2, 8, 7, 16, 8, 3, 3, 1, 1, 8, l, l), {{"RPT", 4}, {"LOC", nchw ? 1 : 0}}});
+    // Strides 2 (the windows step two inputs per output; a row is done
+    // after input row 2 j + FR - 1) and 2 along H only, with a 5 x 5.
+    runs.push_back({conv_desc(2, 4, 13, 17, 4, 3, 3, 2, 1, 4, l, l), {{"RPT", 4}}});
+    Conv2dDesc s21 = conv_desc(1, 4, 14, 9, 4, 5, 5, 1, 2, 4, l, l);
+    s21.stride_h = 2, s21.pad_top = 1, s21.pad_bottom = 3;
+    runs.push_back({s21, {{"RPT", 8}}});
     for (auto& [desc, p] : runs)
       if (desc.input_layout == l) {
         p["ROLL"] = 1, p["WGS"] = 32, p["FILL"] = 0;
@@ -146,9 +219,13 @@ TEST(Conv, DepthwiseRolledRows) {
     const ConvForce f = conv_force("depthwise", "conv_depthwise", p);
     EXPECT_TRUE(ref::check_conv(c, &f)) << "run " << i;
   }
+  // A layer without windows (stride 3) takes the set without ROLL (check
+  // accepts it: a stored entry serves every layer of its bucket); one row
+  // per work-item is refused (no layer gains), and fit drops it where FILL
+  // leaves one row.
   detail::Params rolled{{"ROLL", 1}, {"RPT", 4}, {"FILL", 0}};
-  const detail::ConvProblem strided = problem_of(conv_desc(1, 4, 9, 20, 4, 3, 3, 2, 1, 4, NCHW, NCHW));
-  EXPECT_NE(fam.check(fam.complete(rolled, caps), caps, strided), "");
+  const detail::ConvProblem strided = problem_of(conv_desc(1, 4, 9, 20, 4, 3, 3, 3, 1, 4, NCHW, NCHW));
+  EXPECT_EQ(fam.check(fam.complete(rolled, caps), caps, strided), "");
   EXPECT_EQ(fam.fit(rolled, caps, strided).at("ROLL"), 0);
   rolled["RPT"] = 1;
   const detail::ConvProblem unit = problem_of(conv_desc(1, 4, 9, 20, 4, 3, 3, 1, 1, 4, NCHW, NCHW));
@@ -180,12 +257,9 @@ TEST(Conv, DepthwiseLocalStaging) {
     detail::ConvProblem pr = problem_of(d);
     const detail::Params fitted = fam.fit(p, caps, pr);
     EXPECT_EQ(fitted.at("STAGE"), applies ? 1 : 0) << "run " << i;
-    if (!applies) {
-      // Where it changes nothing check refuses LOC off its default (the
-      // tuner runs no program twice); the default runs.
-      EXPECT_NE(fam.check(fitted, caps, pr), "");
-      p["LOC"] = 0;
-    }
+    // A layer it does not apply to still takes the rest of the set (a
+    // stored entry serves every layer of its bucket): fit drops the staging.
+    EXPECT_EQ(fam.check(fam.complete(p, caps), caps, pr), "") << "run " << i;
     ConvCase c;
     c.desc = d;
     c.bias = i % 2 == 0;

@@ -185,6 +185,10 @@ TEST(ConvErrors, Tensors) {
     Call c;
     c.o.activation = Unary(999);
     expect_error(Status::InvalidArgument, "unknown activation", [&] { c.run(); });
+    c.o.activation = Unary::Copy;
+    c.o.accumulate = Accumulate(7);
+    expect_error(Status::InvalidArgument, "unknown accumulate", [&] { c.run(); });
+    c.o.accumulate = Accumulate::Default;
     c.o.activation = Unary::Clamp;
     expect_error(Status::InvalidArgument, "activation clamp: alpha (low) and beta (high) are required",
                  [&] { c.run(); });
@@ -201,7 +205,8 @@ TEST(ConvErrors, CApi) {
   const optune_tensor tin{&in, 0, 0, nullptr, nullptr};
   const std::int64_t n144[] = {144};
   const optune_tensor vin{&in, 0, 1, n144, nullptr}, vwt{&wt, 0, 1, n144, nullptr}, vout{&out, 0, 1, n144, nullptr};
-  optune_conv2d_desc d{1, 4, 6, 6, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, OPTUNE_CONV_NCHW, OPTUNE_CONV_NCHW};
+  optune_conv2d_desc d{1, 4, 6, 6, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, OPTUNE_CONV_NCHW, OPTUNE_CONV_NCHW,
+                       OPTUNE_ACCUMULATE_DEFAULT};
   const auto call = [&](const optune_conv2d_desc* desc, const optune_tensor* i, optune_unary_op act) {
     return optune_conv2d(&qh, desc, i, &vwt, &vout, nullptr, nullptr, act, nullptr, nullptr, 0, nullptr);
   };
@@ -221,6 +226,13 @@ TEST(ConvErrors, CApi) {
   bad.input_layout = optune_conv_layout(2);
   EXPECT_EQ(call(&bad, &vin, OPTUNE_UNARY_COPY), OPTUNE_INVALID_ARGUMENT);
   EXPECT_NE(std::string(optune_last_error_message()).find("input_layout 2"), std::string::npos);
+  bad = d;
+  bad.accumulate = optune_accumulate(2);
+  EXPECT_EQ(call(&bad, &vin, OPTUNE_UNARY_COPY), OPTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(optune_last_error_message()).find("optune_conv2d: accumulate 2"), std::string::npos)
+      << optune_last_error_message();
+  bad.accumulate = OPTUNE_ACCUMULATE_F32;
+  EXPECT_EQ(call(&bad, &vin, OPTUNE_UNARY_COPY), OPTUNE_SUCCESS) << optune_last_error_message();
   bad = d;
   bad.groups = 3;
   EXPECT_EQ(call(&bad, &vin, OPTUNE_UNARY_COPY), OPTUNE_INVALID_ARGUMENT);

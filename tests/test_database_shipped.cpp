@@ -7,9 +7,11 @@
 // time with a warning, which no CI run would see: the GPU machine is the only
 // place such an entry applies.
 #include <string_view>
+#include <vector>
 
 #include "database/database.hpp"
 #include "database/format.hpp"
+#include "kernels/conv/conv.hpp"
 #include "kernels/families.hpp"
 #include "runtime/embedded.hpp"
 #include "support/gemm_fixture.hpp"
@@ -33,10 +35,11 @@ Capabilities hopper_caps(const std::string& backend, const detail::DbEntry& e) {
   return caps;
 }
 
-}  // namespace
-
-TEST(DatabaseShipped, NvidiaEntriesPassTheirFamiliesChecks) {
-  int files = 0, entries = 0;
+// Calls visit(path, backend, entry) for every entry of the embedded NVIDIA
+// files (parsed strictly); returns how many files there were.
+template <class Visit>
+int for_each_nvidia_entry(Visit visit) {
+  int files = 0;
   for (const detail::EmbeddedFile* f = detail::embedded_database_files(); f && f->path; ++f) {
     const std::string_view path(f->path);
     const char* backend = path.rfind("cuda/nvidia/", 0) == 0     ? "cuda"
@@ -44,19 +47,28 @@ TEST(DatabaseShipped, NvidiaEntriesPassTheirFamiliesChecks) {
                                                                  : nullptr;
     if (!backend) continue;
     ++files;
-    const std::vector<detail::DbEntry> all =
-        detail::parse_database_json(std::string(f->data, f->size), "database/" + std::string(path), /*strict=*/true);
-    for (const detail::DbEntry& e : all) {
-      ++entries;
-      const std::string what = std::string(path) + ": " + e.family + " " + e.dtype + " " + e.bucket + " " +
-                               detail::params_to_json(e.params);
-      const Capabilities caps = hopper_caps(backend, e);
-      const detail::KernelFamily& fam = detail::families::find(e.family);
-      ASSERT_TRUE(fam.knows_bucket(e.bucket)) << what;
-      EXPECT_EQ(detail::entry_unusable(fam, e.params, caps, fam.example(parse_dtype(e.dtype), e.bucket, caps)), "")
-          << what;
-    }
+    for (const detail::DbEntry& e :
+         detail::parse_database_json(std::string(f->data, f->size), "database/" + std::string(path), /*strict=*/true))
+      visit(path, std::string(backend), e);
   }
+  return files;
+}
+
+}  // namespace
+
+TEST(DatabaseShipped, NvidiaEntriesPassTheirFamiliesChecks) {
+  int entries = 0;
+  const int files = for_each_nvidia_entry([&](std::string_view path, const std::string& backend,
+                                              const detail::DbEntry& e) {
+    ++entries;
+    const std::string what = std::string(path) + ": " + e.family + " " + e.dtype + " " + e.bucket + " " +
+                             detail::params_to_json(e.params);
+    const Capabilities caps = hopper_caps(backend, e);
+    const detail::KernelFamily& fam = detail::families::find(e.family);
+    ASSERT_TRUE(fam.knows_bucket(e.bucket)) << what;
+    EXPECT_EQ(detail::entry_unusable(fam, e.params, caps, fam.example(parse_dtype(e.dtype), e.bucket, caps)), "")
+        << what;
+  });
   EXPECT_GE(files, 4);
   EXPECT_GT(entries, 50);
 }
@@ -73,4 +85,40 @@ TEST(DatabaseShipped, UnusableEntriesAreNamed) {
   EXPECT_EQ(detail::entry_unusable(blas2, {{"GEMM", 22}}, caps, example), "symv's strip sums exceed local memory");
   EXPECT_EQ(detail::entry_unusable(blas2, {{"GEMM", 22}, {"SB", 32}}, caps, example), "");
   EXPECT_EQ(detail::entry_unusable(blas2, {{"GEMM", 22}, {"NOPE", 1}}, caps, example), "unknown parameter NOPE");
+}
+
+// A stored entry serves every layer of its bucket: each shipped
+// conv_depthwise entry passes its family's check (as the database's lookup
+// asks it) on the bucket's other layers, strided, dilated, with widths that
+// are no multiple of the packs, a 5 x 5 filter, and f16 with f32 sums asked
+// for (Accumulate::F32). The H200's ROLL 1 entries once failed it on every
+// strided layer, which then ran the family's defaults.
+TEST(DatabaseShipped, ConvDepthwiseEntriesServeEveryLayerOfTheirBucket) {
+  int checked = 0;
+  for_each_nvidia_entry([&](std::string_view path, const std::string& backend, const detail::DbEntry& e) {
+    if (e.family != "conv_depthwise") return;
+    const Capabilities caps = hopper_caps(backend, e);
+    const detail::KernelFamily& fam = detail::families::find(e.family);
+    const DType t = parse_dtype(e.dtype);
+    const bool nhwc = e.bucket == "nhwc";
+    std::vector<detail::ConvProblem> layers{
+        detail::conv_kernels::make(t, 8, 96, 112, 112, 96, 3, 3, 2, 1, 96, nhwc),   // stride 2
+        detail::conv_kernels::make(t, 1, 576, 14, 14, 576, 3, 3, 1, 1, 576, nhwc),  // 14 wide
+        detail::conv_kernels::make(t, 1, 40, 9, 9, 40, 5, 5, 1, 2, 40, nhwc),       // 5 x 5, odd sizes
+        detail::conv_kernels::make(t, 1, 64, 20, 20, 64, 3, 3, 3, 1, 64, nhwc),     // stride 3: no windows
+    };
+    detail::ConvProblem dil = layers[1];
+    dil.dil_h = dil.dil_w = 2, dil.pad_t = dil.pad_b = dil.pad_l = dil.pad_r = 2;
+    layers.push_back(dil);
+    detail::ConvProblem f32_sums = layers[1];
+    f32_sums.half_arith = false;
+    layers.push_back(f32_sums);
+    const detail::Params p = fam.complete(e.params, caps);
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+      EXPECT_EQ(fam.check(p, caps, detail::Problem(layers[i])), "")
+          << path << ": " << e.dtype << " " << e.bucket << " " << detail::params_to_json(e.params) << ", layer " << i;
+      ++checked;
+    }
+  });
+  EXPECT_GT(checked, 0);
 }

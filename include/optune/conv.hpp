@@ -13,7 +13,13 @@
 // groups == C == K. It never leaves the device.
 //
 // Data types: input, weight, output, bias and residual share one type: f32,
-// f16 or bf16 (f16 and bf16 are storage; products are summed in f32).
+// f16 or bf16 (f16 and bf16 are storage; products are summed in f32, except
+// where Conv2dOptions::accumulate allows f16 sums: with Accumulate::Default
+// an f16 depthwise convolution in NHWC on a device with half arithmetic
+// (cl_khr_fp16, CUDA) may add its R S products in f16 where the device's
+// tuned parameters say so (as GEMM's half -> half does, optune/gemm.hpp):
+// |error| up to about (R S + 1) 2^-11 sum |x w| rather than 2^-11.
+// Accumulate::F32 keeps every sum in f32).
 //
 // Epilogue (Conv2dOptions), in the kernel's own store (or GEMM's epilogue
 // for the 1x1 candidate), never as a second pass over the output:
@@ -45,6 +51,7 @@
 #include <optional>
 
 #include "optune/elementwise.hpp"
+#include "optune/gemm.hpp"
 
 namespace optune {
 
@@ -81,6 +88,8 @@ struct Conv2dOptions {
   std::optional<Operand> residual;  // the output's shape, layout and type
   Unary activation = Unary::Copy;
   OpParams activation_params;       // e.g. the leaky_relu slope, clamp bounds
+  // f16: Default lets a depthwise kernel sum in f16 (above); F32 never.
+  Accumulate accumulate = Accumulate::Default;
 };
 
 Event conv2d(const Queue& q, const Conv2dDesc& desc, const Operand& input, const Operand& weight,

@@ -370,6 +370,9 @@ typedef struct optune_conv2d_desc {
   int64_t pad_top, pad_bottom, pad_left, pad_right;
   int64_t groups;
   optune_conv_layout input_layout, output_layout;
+  /* Conv2dOptions::accumulate: OPTUNE_ACCUMULATE_DEFAULT (what a zeroed
+   * descriptor holds; f16 depthwise may sum in f16) or OPTUNE_ACCUMULATE_F32. */
+  optune_accumulate accumulate;
 } optune_conv2d_desc;
 
 /* Every tensor of one dtype (f32, f16, bf16), dense from its offset: ndim 1

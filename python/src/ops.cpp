@@ -354,7 +354,7 @@ TensorPtr py_conv2d(const py::object& x_obj, const py::object& w_obj, const py::
                     const py::object& residual_obj, const py::object& stride, const py::object& padding,
                     const py::object& dilation, std::int64_t groups, const std::string& layout,
                     const py::object& out_layout, const std::string& activation, const py::object& act_alpha,
-                    const py::object& act_beta, const py::object& out) {
+                    const py::object& act_beta, const py::object& out, const std::string& accumulate) {
   TensorPtr x = as_tensor(x_obj, "x"), w = as_tensor(w_obj, "weight");
   same_device(x->dev, *w, "weight");
   if (x->shape.size() != 4)
@@ -391,6 +391,9 @@ TensorPtr py_conv2d(const py::object& x_obj, const py::object& w_obj, const py::
   o.residual = optional_operand(r, x->dev, "residual");
   o.activation = lookup(unary_ops(), activation, "conv2d activation");
   o.activation_params = params(act_alpha, act_beta);
+  if (accumulate == "f32") o.accumulate = Accumulate::F32;
+  else if (accumulate != "default")
+    throw Error(Status::InvalidArgument, "conv2d: accumulate must be 'default' or 'f32', not '" + accumulate + "'");
   std::vector<const Tensor*> all{x.get(), w.get(), y.get()};
   for (const auto* t : {&b, &r})
     if (*t) all.push_back(t->value().get());
@@ -547,9 +550,10 @@ void bind_ops(py::module_& m) {
   m.def("conv2d", &py_conv2d, arg("x"), arg("weight"), py::kw_only(), arg("bias") = none, arg("residual") = none,
         arg("stride") = 1, arg("padding") = 0, arg("dilation") = 1, arg("groups") = 1, arg("layout") = "nchw",
         arg("out_layout") = none, arg("activation") = "copy", arg("activation_alpha") = none,
-        arg("activation_beta") = none, arg("out") = none,
+        arg("activation_beta") = none, arg("out") = none, arg("accumulate") = "default",
         "out = activation(conv2d(x, weight) + bias + residual); x (N, C, H, W) or (N, H, W, C) as layout says, "
-        "weight (K, C / groups, R, S); padding (h, w) or (top, bottom, left, right); out_layout defaults to layout.");
+        "weight (K, C / groups, R, S); padding (h, w) or (top, bottom, left, right); out_layout defaults to layout; "
+        "accumulate 'f32' keeps f16 sums in f32 ('default' lets f16 depthwise sum in f16 where tuned).");
   m.def("_cpp_unary_loop", [](const std::string& name, const TensorPtr& x, const TensorPtr& y, int iterations) {
     // The same call as optune.unary(name, x, out=y), `iterations` times from
     // C++: the host time of the enqueues (the queue is drained before and

@@ -30,6 +30,7 @@ optune_status optune_conv2d(optune_queue queue, const optune_conv2d_desc* desc, 
     o.bias = optional_operand(bias, "optune_conv2d: bias");
     o.residual = optional_operand(residual, "optune_conv2d: residual");
     o.activation = need_enum<Unary>(int(activation), int(Unary::Clamp), "optune_conv2d: activation");
+    o.accumulate = need_enum<Accumulate>(int(c.accumulate), int(Accumulate::F32), "optune_conv2d: accumulate");
     o.activation_params = op_params(activation_params);
     out.set(conv2d(q, d, operand(input, "optune_conv2d: input"), operand(weight, "optune_conv2d: weight"),
                    operand(output, "optune_conv2d: output"), o, wait_list(wait, wait_count, fn)));

@@ -152,6 +152,8 @@ Event conv2d(const Queue& q, const Conv2dDesc& d, const Operand& input, const Op
   d.validate();
   if (int(o.activation) < 0 || int(o.activation) > int(Unary::Clamp))
     fail(Status::InvalidArgument, "unknown activation");
+  if (o.accumulate != Accumulate::Default && o.accumulate != Accumulate::F32)
+    fail(Status::InvalidArgument, "unknown accumulate");
   std::vector<double> act;
   try {
     act = unary_params(o.activation, o.activation_params);
@@ -197,6 +199,7 @@ Event conv2d(const Queue& q, const Conv2dDesc& d, const Operand& input, const Op
   pr.activation = o.activation;
   pr.align = offset_alignment({input.offset, output.offset, o.residual ? o.residual->offset : 0});
   pr.wt_align = offset_alignment({weight.offset});
+  pr.half_arith = t == DType::F16 && o.accumulate == Accumulate::Default;
   call.in = {input.mem, input.offset};
   call.wt = {weight.mem, weight.offset};
   call.out = {output.mem, output.offset};

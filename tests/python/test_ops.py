@@ -412,6 +412,10 @@ def test_conv2d(rng, layout):
                       out_layout=other)
     got = y.numpy().transpose(0, 3, 1, 2) if other == "nhwc" else y.numpy()
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
+    # f32 data: accumulate "f32" changes nothing.
+    y = optune.conv2d(tx, tw, stride=(2, 1), padding=pads, dilation=(1, 2), groups=2, layout=layout,
+                      accumulate="f32")
+    np.testing.assert_allclose(back(y.numpy()), ref, rtol=1e-5, atol=1e-5)
 
 
 def test_conv2d_errors():
@@ -428,3 +432,5 @@ def test_conv2d_errors():
         optune.conv2d(x, optune.zeros((4, 4, 3, 3), dtype=np.float32), layout="chwn")
     with pytest.raises(ValueError, match="must be 4-d"):
         optune.conv2d(optune.zeros((4, 5, 5), dtype=np.float32), optune.zeros((4, 4, 3, 3), dtype=np.float32))
+    with pytest.raises(ValueError, match="accumulate must be 'default' or 'f32'"):
+        optune.conv2d(x, optune.zeros((4, 4, 3, 3), dtype=np.float32), accumulate="f16")

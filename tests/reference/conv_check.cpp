@@ -61,6 +61,7 @@ std::string describe(const ConvCase& c) {
     << name(d.output_layout) << " off " << c.offset << (c.rank4 ? " rank4" : "");
   if (c.bias) s << " bias";
   if (c.residual) s << (c.residual_in_place ? " residual(in place)" : " residual");
+  if (c.accumulate == Accumulate::F32) s << " accumulate f32";
   if (c.activation != Unary::Copy) s << " " << unary_name(c.activation);
   return s.str();
 }
@@ -93,6 +94,7 @@ std::string describe(const ConvCase& c) {
   Conv2dOptions opt;
   opt.activation = c.activation;
   opt.activation_params = c.activation_params;
+  opt.accumulate = c.accumulate;
   if (c.bias) opt.bias = db.operand({K}, {}, off);
   if (c.residual) opt.residual = tensor(c.residual_in_place ? dout : dr, out_shape);
   try {
@@ -108,7 +110,11 @@ std::string describe(const ConvCase& c) {
 
   const std::vector<double> p = detail::unary_params(c.activation, c.activation_params);
   const bool act = c.activation != Unary::Copy;
-  const double u = std::ldexp(1.0, -24), L = act ? 1.5 : 1.0;
+  // conv.hpp's f16 sums: an f16 depthwise NHWC convolution with Default
+  // accumulation on a device with half arithmetic.
+  const bool half_sums = t == DType::F16 && c.accumulate == Accumulate::Default && q.device().caps().fp16 &&
+                         G == C && K == C && d.input_layout == ConvLayout::NHWC;
+  const double u = std::ldexp(1.0, half_sums ? -11 : -24), L = act ? 1.5 : 1.0;
   const double r = (t == DType::F16 ? std::ldexp(1.0, -11) : t == DType::BF16 ? std::ldexp(1.0, -8) : 0.0) +
                    (act ? std::ldexp(1.0, -21) : 0.0);
   const double taps = double(Cg * R * S);

@@ -55,6 +55,10 @@ struct ConvCase {
   // 4), whose bound weights each input-tap product by the transforms'
   // amplification (conv_check.cpp's kappa).
   int winograd_tile = 2;
+  // Conv2dOptions::accumulate. Where conv.hpp lets f16 sums run in f16
+  // (Default, f16 depthwise in NHWC on a device with half arithmetic) the
+  // bound's unit roundoff is f16's (2^-11) instead of f32's.
+  Accumulate accumulate = Accumulate::Default;
 };
 
 std::string describe(const ConvCase& c);

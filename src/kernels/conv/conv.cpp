@@ -31,18 +31,29 @@ std::int64_t depthwise_items(const Params& p, const ConvProblem& pr) {
                     : pr.n * pr.c * rows * ceil_div(pr.ow, p.at("WPT"));
 }
 
+// conv_depthwise's windows (FAST): dilation 1 and strides of 1 or 2 (compiled
+// in as SHC, SWC: a program per stride), each input row of a tile loaded once.
 bool depthwise_fast(const ConvProblem& pr) {
+  return pr.stride_h <= 2 && pr.stride_w <= 2 && pr.dil_h == 1 && pr.dil_w == 1;
+}
+// Stride 1 and dilation 1: the window's middle is the tile's own WPT inputs.
+bool depthwise_unit(const ConvProblem& pr) {
   return pr.stride_h == 1 && pr.stride_w == 1 && pr.dil_h == 1 && pr.dil_w == 1;
 }
 // NCHW: the window's middle inputs as one pack where every input row starts on one.
 bool depthwise_vin(const Params& p, const Capabilities& caps, const ConvProblem& pr) {
   const std::int64_t wpt = p.at("WPT");
-  return !pr.in_nhwc && wpt > 1 && wpt <= max_lanes(caps) && depthwise_fast(pr) && pr.w % wpt == 0 &&
+  return !pr.in_nhwc && wpt > 1 && wpt <= max_lanes(caps) && depthwise_unit(pr) && pr.w % wpt == 0 &&
          pr.align % wpt == 0 && pr.pad_l >= 0 && pr.pad_l <= pr.s - 1;
 }
-// conv_depthwise's rolled rows (ROLL) change the program with stride and
-// dilation 1 and at least two rows per work-item.
+// conv_depthwise's rolled rows (ROLL) change the program with the windows
+// (FAST) and at least two rows per work-item.
 bool depthwise_roll(const Params& p, const ConvProblem& pr) { return depthwise_fast(pr) && p.at("RPT") > 1; }
+// conv_depthwise's half arithmetic (HALF): NHWC f16 on a device with half
+// arithmetic, the caller's accumulation allowing it, pairs of channels.
+bool depthwise_half(const Params& p, const Capabilities& caps, const ConvProblem& pr) {
+  return pr.in_nhwc && pr.half_arith && pr.dtype == DType::F16 && caps.fp16 && p.at("VW") % 2 == 0;
+}
 // conv_depthwise's rows staged in local memory (LOC; NCHW with VIN) apply
 // where the window's edges fit in the neighbours' packs and the rows in half
 // of what the device gives a group (a small footprint keeps the occupancy).
@@ -91,6 +102,7 @@ ConvProblem make(DType dtype, std::int64_t n, std::int64_t c, std::int64_t h, st
   pr.oh = out_size(h, pad, pad, 1, r, stride);
   pr.ow = out_size(w, pad, pad, 1, s, stride);
   pr.in_nhwc = pr.out_nhwc = nhwc;
+  pr.half_arith = dtype == DType::F16;  // Accumulate::Default
   return pr;
 }
 
@@ -185,6 +197,9 @@ std::vector<Parameter> ConvDepthwiseFamily::parameters(const Capabilities& caps)
           {"ROLL", {0, 1}, 0,
            "stride and dilation 1: 1 stores each output row once its last input row is in (FR rows of sums live, "
            "not RPT: tall tiles at the registers of short ones)"},
+          {"HALF", {0, 1}, 0,
+           "NHWC f16 on devices with half arithmetic (and Accumulate::Default): 1 sums in half2 pairs of channels "
+           "(VW even)"},
           {"FILL", {0, 256, 512, 1024, 2048}, caps.type == DeviceType::CPU ? 0 : 1024,
            "work-items per compute unit that fit keeps by fewer rows (RPT), then pixels (PPT), per work-item "
            "(small layers; 0: the tuned sizes always)"},
@@ -211,10 +226,16 @@ std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps
                                                depthwise_items(p, pr) >= std::int64_t(caps.compute_units) *
                                                                              std::max(fill, dflt.at("FILL")))
     return "FILL changes nothing for a layer this large (the default stands)";
-  if (p.at("LOC") != dflt.at("LOC") && !depthwise_loc(p, caps, pr))
-    return "LOC does not apply to this layer (the default stands)";
-  if (p.at("ROLL") && !depthwise_roll(p, pr))
-    return "ROLL changes nothing without stride and dilation 1 and two rows per work-item (the default stands)";
+  // LOC, ROLL and HALF are refused only where they could change nothing on
+  // any layer of the bucket (the layout, the type, the device, the other
+  // parameters): a stored entry serves every layer of its bucket, and fit
+  // drops them on a layer they do not apply to (a stride, a window that is
+  // not packs, f32 sums asked for), where the rest of the entry still holds.
+  if (p.at("LOC") != dflt.at("LOC") && (pr.in_nhwc || p.at("WPT") < 2))
+    return "LOC applies to NCHW with WPT 2 or more only (the default stands)";
+  if (p.at("ROLL") && p.at("RPT") < 2) return "ROLL changes nothing with one row per work-item (the default stands)";
+  if (p.at("HALF") && !(pr.in_nhwc && pr.dtype == DType::F16 && caps.fp16 && p.at("VW") % 2 == 0))
+    return "HALF needs NHWC f16, half arithmetic on the device and VW even";
   if (pr.in_nhwc) {
     if (p.at("WPT") != dflt.at("WPT") && p.at("WPT") != 1) return "WPT applies to NCHW only";
     const std::int64_t vw = p.at("VW");
@@ -258,11 +279,16 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
     p["PLC"] = p["VIN"] ? pr.pad_l : 0;
   }
   p["FAST"] = fast;
+  p["SHC"] = fast ? pr.stride_h : 1;
+  p["SWC"] = fast ? pr.stride_w : 1;
   // ROLL where it changes the program (a tuned set's, on a layer that takes
   // a stride or was given fewer rows above, goes).
   p["ROLL"] = p["ROLL"] && depthwise_roll(p, pr);
-  // LOC stays as given (check refuses a value that changes nothing); the
-  // kernel's STAGE is what applies.
+  // HALF where it applies (VW may have shrunk above; a caller asking for f32
+  // sums, or a device without half arithmetic, runs f32).
+  p["HALF"] = p["HALF"] && depthwise_half(p, caps, pr);
+  // LOC stays as given (check accepts it on any NCHW layer); the kernel's
+  // STAGE is what applies.
   p["STAGE"] = p["LOC"] && depthwise_loc(p, caps, pr);
   if (depthwise_items(p, pr) > std::int64_t(0xffffffff)) p["IDX64"] = 1;
   return p;

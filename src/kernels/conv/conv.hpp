@@ -26,13 +26,17 @@ struct ConvProblem {
   std::int64_t align = 16;
   // The same for the weights' offset (conv_depthwise loads them as packs).
   std::int64_t wt_align = 16;
+  // f16 whose caller lets the sums run in f16 (Conv2dOptions::accumulate
+  // Default): a kernel may add its products in half arithmetic where the
+  // device has it (conv_depthwise's HALF).
+  bool half_arith = false;
   std::vector<std::int64_t> sizes() const { return {n, c, h, w, k, r, s}; }
   std::map<std::string, std::int64_t> fields() const {
     return {{"oh", oh},         {"ow", ow},           {"stride_h", stride_h}, {"stride_w", stride_w},
             {"dil_h", dil_h},   {"dil_w", dil_w},     {"pad_t", pad_t},       {"pad_l", pad_l},
             {"pad_b", pad_b},   {"pad_r", pad_r},     {"groups", groups},     {"in_nhwc", in_nhwc},
             {"out_nhwc", out_nhwc}, {"bias", bias},   {"residual", residual}, {"activation", int(activation)},
-            {"align", align}};
+            {"align", align},         {"half_arith", half_arith}};
   }
   bool depthwise() const { return groups == c && k == c; }
   bool pointwise() const {

@@ -16,21 +16,28 @@
 //         of PPT adjacent output pixels along W per row; with WVEC (the
 //         weights' offset a multiple of VW) the VW channels' weights, FR FS
 //         VW consecutive elements, load as FR FS packs.
-// FAST (the host's: stride 1 and dilation 1 on both axes): the tile's
-// RPT + FR - 1 input rows are each loaded once, as a window of the tile's
-// width plus FS - 1, and every output row that the filter places on an
-// input row takes its products from it (a row of the input serves up to FR
-// rows of output without a second load). With VIN as well (NCHW: W and the
+// FAST (the host's: dilation 1 on both axes, the strides SHC and SWC
+// compiled in): the tile's (RPT - 1) SHC + FR input rows are each loaded
+// once, as a window of (tile width - 1) SWC + FS, and every output row that
+// the filter places on an input row takes its products from it (a row of
+// the input serves up to FR / SHC rows of output without a second load). With VIN as well (NCHW: W and the
 // input's offset multiples of WPT, the left pad PLC at most FS - 1) the
 // window's middle WPT inputs load as one pack and only its FS - 1 edges one
 // by one. Otherwise each output row loads each tap where it falls. The
 // filter size is a define, so the loops over taps unroll. Sums are in
 // `real` (f32; f16 and bf16 are storage).
 // ROLL (with FAST) stores each output row as soon as its last input row is
-// in (after input row j + FR - 1), not all RPT rows at the end: the same
+// in (after input row j SHC + FR - 1), not all RPT rows at the end: the same
 // sums in the same order, but only FR rows of sums live at once, so that a
 // tall tile (RPT 8, 16: each input row loaded once for more output rows)
 // costs no more registers than FR rows.
+// HALF (NHWC, f16 on a device with half arithmetic, VW even; the host's,
+// where the caller's accumulation allows it): the products and sums in
+// half2, pairs of adjacent channels (one HFMA2 per two taps' products on
+// CUDA), the VW halves of a pack loaded as VW / 2 pairs with no conversion;
+// the sums leave for the epilogue (bias, residual, activation in f32) as
+// floats. A sum of FR FS terms rounded at each step: |error| up to about
+// (FR FS + 1) 2^-11 sum |x w|, against 2^-11 for f32 sums rounded once.
 // STAGE (NCHW with FAST and VIN; the host's, where the tuned LOC applies)
 // stages each work-item's WPT middle inputs of every window row in local
 // memory, so that the window's edges come from the neighbours' packs there
@@ -48,6 +55,13 @@
 // check-variant: -DWPT=2 -DVEC=1 -DVIN=1 -DPLC=2 -DFAST=1 -DRPT=4 -DSTAGE=1 -DFS=5 -DFR=5 -DIDX64=1 -DTYPE=half -DHALF_STORAGE=1
 // check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=4 -DPPT=4 -DWPT=1 -DFAST=1 -DWVEC=1 -DRPT=16 -DROLL=1 -DTYPE=half -DHALF_STORAGE=1
 // check-variant: -DWPT=4 -DVEC=1 -DVIN=1 -DPLC=1 -DFAST=1 -DRPT=8 -DSTAGE=1 -DROLL=1
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=4 -DPPT=4 -DWPT=1 -DFAST=1 -DWVEC=1 -DRPT=8 -DROLL=1 -DHALF=1 -DTYPE=half -DHALF_STORAGE=1
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=8 -DPPT=2 -DWPT=1 -DHALF=1 -DTYPE=half -DHALF_STORAGE=1 -DIDX64=1
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=2 -DPPT=1 -DWPT=1 -DFAST=1 -DRPT=2 -DHALF=1 -DTYPE=half -DHALF_STORAGE=1
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=16 -DPPT=1 -DWPT=1 -DFAST=1 -DWVEC=1 -DRPT=4 -DHALF=1 -DTYPE=half -DHALF_STORAGE=1
+// check-variant: -DIN_NHWC=1 -DOUT_NHWC=1 -DVW=4 -DPPT=4 -DWPT=1 -DFAST=1 -DSHC=2 -DSWC=2 -DRPT=8 -DROLL=1 -DHALF=1 -DTYPE=half -DHALF_STORAGE=1
+// check-variant: -DWPT=4 -DVEC=1 -DFAST=1 -DSHC=2 -DSWC=2 -DRPT=8 -DROLL=1
+// check-variant: -DWPT=8 -DFAST=1 -DSHC=1 -DSWC=2 -DRPT=4 -DFR=5 -DFS=5 -DTYPE=bf16 -DBF16_STORAGE=1
 
 #ifndef WGS
 #define WGS 128          // work-items per group
@@ -83,7 +97,13 @@
 #define WVEC 0           // NHWC: 1 loads the VW channels' weights as FR FS packs of VW
 #endif
 #ifndef FAST
-#define FAST 0           // 1: stride 1 and dilation 1 (each input row of the tile loaded once)
+#define FAST 0           // 1: dilation 1, strides SHC, SWC (each input row of the tile loaded once)
+#endif
+#ifndef SHC
+#define SHC 1            // FAST: the stride along H (the argument SH)
+#endif
+#ifndef SWC
+#define SWC 1            // FAST: the stride along W (the argument SW)
 #endif
 #ifndef STAGE
 #define STAGE 0          // NCHW: 1 stages the window rows' middle packs in local memory
@@ -94,7 +114,73 @@
 #ifndef ROLL
 #define ROLL 0           // FAST: 1 stores each output row once its last input row is in
 #endif
+#ifndef HALF
+#define HALF 0           // NHWC f16: 1 sums in half2 pairs of channels (half arithmetic)
+#endif
 #define TAPS (FR * FS)
+// FAST: the tile's input rows, and its window's width (NHWC: pixels; NCHW: elements).
+#define NIR ((RPT - 1) * SHC + FR)
+#define XWN ((PPT - 1) * SWC + FS)
+#define XWC ((WPT - 1) * SWC + FS)
+// ROLL: at input row ir, the output row whose last input row was ir - 1, if any.
+#define ROLL_DUE(ir) ((ir) >= FR && ((ir) - FR) % SHC == 0)
+
+// NHWC sums: LANES values of ACC_T per pack of VW channels; X_LOAD(i, dst)
+// the input's pack i (of VW elements) into dst[LANES], MAC one product added.
+#if IN_NHWC && HALF
+#define LANES (VW / 2)
+#define ACC_T half2
+// The pair (a, b) and (0, 0).
+OPTUNE_FUNC half2 conv_pair(const half a, const half b) {
+  half2 r;
+  r.x = a;
+  r.y = b;
+  return r;
+}
+#define ACC_ZERO conv_pair((half)0, (half)0)
+#define MAC(a, w, x) a = fma(w, x, a)
+#if OPTUNE_BACKEND_CUDA
+// A pack of VW halves as one access of 4, 8 or 16 bytes (two of 16 for 16
+// halves), split into pairs.
+OPTUNE_FUNC half2 conv_word_pair(const uint u) { return *reinterpret_cast<const half2*>(&u); }
+#if VW == 2
+#define X_LOAD(i, dst) dst[0] = ((const __global half2*)in)[i];
+#elif VW == 4
+#define X_LOAD(i, dst)                                          \
+  {                                                             \
+    const uint2 w_ = ((const __global uint2*)in)[i];            \
+    dst[0] = conv_word_pair(w_.x);                              \
+    dst[1] = conv_word_pair(w_.y);                              \
+  }
+#else
+#define X_LOAD(i, dst)                                                     \
+  {                                                                        \
+    _Pragma("unroll") for (int h_ = 0; h_ < VW / 8; ++h_) {                \
+      const uint4 w_ = ((const __global uint4*)in)[(i) * (VW / 8) + h_];   \
+      dst[4 * h_] = conv_word_pair(w_.x);                                  \
+      dst[4 * h_ + 1] = conv_word_pair(w_.y);                              \
+      dst[4 * h_ + 2] = conv_word_pair(w_.z);                              \
+      dst[4 * h_ + 3] = conv_word_pair(w_.w);                              \
+    }                                                                      \
+  }
+#endif
+#define CONV_PAIR_FLOATS(h) __half22float2(h)
+#else
+#define X_LOAD(i, dst) \
+  _Pragma("unroll") for (int h_ = 0; h_ < LANES; ++h_) dst[h_] = ((const __global half2*)in)[(i) * LANES + h_];
+#define CONV_PAIR_FLOATS(h) convert_float2(h)
+#endif
+#elif IN_NHWC
+#define LANES VW
+#define ACC_T real
+#define ACC_ZERO ((real)0)
+#define MAC(a, w, x) a += (w) * (x)
+#define X_LOAD(i, dst)                                  \
+  {                                                     \
+    const OPTUNE_VEC(float, VW) xv_ = CONV_VLOAD(VW, i, in); \
+    OPTUNE_VUNPACK(VW, xv_, dst);                       \
+  }
+#endif
 
 // The NV sums S[0 .. NV-1] of output elements oi ... (one pack) through the
 // epilogue, element e_'s bias BIAS, the residual read as one pack.
@@ -113,6 +199,18 @@
     CONV_VSTORE(NV, OPTUNE_VPACK(float, NV, v_), (out_off + (oi)) / NV, out);                         \
   }
 
+// sums_[VW]: the sums of pixel p of output row J (HALF: the pairs as floats).
+#if HALF
+#define NHWC_SUMS(J, p)                                         \
+  real sums_[VW];                                               \
+  _Pragma("unroll") for (int q_ = 0; q_ < LANES; ++q_) {        \
+    const float2 f_ = CONV_PAIR_FLOATS(acc[J][p][q_]);          \
+    sums_[2 * q_] = f_.x;                                       \
+    sums_[2 * q_ + 1] = f_.y;                                   \
+  }
+#else
+#define NHWC_SUMS(J, p) real* sums_ = acc[J][p];
+#endif
 // Output row oy0 + J of the work-item's tile through the epilogue: NHWC,
 // its PPT pixels' VW channels (bias bv); NCHW, its WPT outputs (bias b).
 #define NHWC_STORE_ROW(J)                                                                             \
@@ -123,7 +221,8 @@
         const int ox = ox0 + p;                                                                       \
         if (ox >= OW) break;                                                                          \
         const ulong oi = ((n * (ulong)OH + (ulong)oy) * (ulong)OW + (ulong)ox) * (ulong)C + (ulong)c0;  \
-        STORE_PACK(VW, acc[J][p], bv[e_], oi)                                                         \
+        NHWC_SUMS(J, p)                                                                               \
+        STORE_PACK(VW, sums_, bv[e_], oi)                                                             \
       }                                                                                               \
     }                                                                                                 \
   }
@@ -182,8 +281,13 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     n = u / (ulong)YB;
   }
 
-  // The VW channels' weights, wf[l][tap]: FR FS VW consecutive elements.
+  // The VW channels' weights, wl[l][tap]: FR FS VW consecutive elements.
+#if HALF
+  real wl[VW][TAPS];
+#else
+#define wl wf
   real wf[VW][TAPS];
+#endif
 #if WVEC
 #pragma unroll
   for (int k = 0; k < TAPS; ++k) {
@@ -191,22 +295,32 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     const OPTUNE_VEC(float, VW) w4 = CONV_VLOAD(VW, (wt_off + (ulong)c0 * TAPS) / VW + (ulong)k, wt);
     OPTUNE_VUNPACK(VW, w4, wv);
 #pragma unroll
-    for (int v = 0; v < VW; ++v) wf[(k * VW + v) / TAPS][(k * VW + v) % TAPS] = wv[v];
+    for (int v = 0; v < VW; ++v) wl[(k * VW + v) / TAPS][(k * VW + v) % TAPS] = wv[v];
   }
 #else
 #pragma unroll
   for (int l = 0; l < VW; ++l)
 #pragma unroll
-    for (int e = 0; e < TAPS; ++e) wf[l][e] = GEMM_LOAD(wt, wt_off + (ulong)(c0 + l) * TAPS + e);
+    for (int e = 0; e < TAPS; ++e) wl[l][e] = GEMM_LOAD(wt, wt_off + (ulong)(c0 + l) * TAPS + e);
+#endif
+#if HALF
+  // Channels 2 q and 2 q + 1 of a tap as one pair (halves to begin with: exact).
+  half2 wf[LANES][TAPS];
+#pragma unroll
+  for (int q = 0; q < LANES; ++q)
+#pragma unroll
+    for (int e = 0; e < TAPS; ++e) wf[q][e] = conv_pair((half)wl[2 * q][e], (half)wl[2 * q + 1][e]);
+#else
+#undef wl
 #endif
 
-  real acc[RPT][PPT][VW];
+  ACC_T acc[RPT][PPT][LANES];
 #pragma unroll
   for (int j = 0; j < RPT; ++j)
 #pragma unroll
     for (int p = 0; p < PPT; ++p)
 #pragma unroll
-      for (int l = 0; l < VW; ++l) acc[j][p][l] = (real)0;
+      for (int l = 0; l < LANES; ++l) acc[j][p][l] = ACC_ZERO;
   const ulong img = in_off + n * (ulong)H * (ulong)W * (ulong)C + (ulong)c0;
   real bv[VW];
 #pragma unroll
@@ -214,47 +328,44 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
 #if FAST
   // The window's columns all inside the input (all but the edge tiles): its
   // packs load without a test each.
-  const int inner = ox0 - PL >= 0 && ox0 - PL + PPT + FS - 1 <= W;
-  // Input row oy0 - PT + ir serves output row oy0 + j through filter row ir - j.
+  const int ix0 = ox0 * SWC - PL;
+  const int inner = ix0 >= 0 && ix0 + XWN <= W;
+  // Input row oy0 SHC - PT + ir serves output row oy0 + j through filter row ir - j SHC.
 #pragma unroll
-  for (int ir = 0; ir < RPT + FR - 1; ++ir) {
-    const int iy = oy0 - PT + ir;
+  for (int ir = 0; ir < NIR; ++ir) {
+    const int iy = oy0 * SHC - PT + ir;
 #if ROLL
-    if (ir >= FR) NHWC_STORE_ROW(ir - FR)  // its last input row was ir - 1
+    if (ROLL_DUE(ir)) NHWC_STORE_ROW((ir - FR) / SHC)  // its last input row was ir - 1
 #endif
     if (iy < 0 || iy >= H) continue;
     const ulong row = img + (ulong)iy * (ulong)W * (ulong)C;
-    real xs[PPT + FS - 1][VW];
+    ACC_T xs[XWN][LANES];
     if (inner) {
-      const ulong first = (row + (ulong)(ox0 - PL) * (ulong)C) / VW, step = (ulong)(C / VW);
+      const ulong first = (row + (ulong)ix0 * (ulong)C) / VW, step = (ulong)(C / VW);
 #pragma unroll
-      for (int u = 0; u < PPT + FS - 1; ++u) {
-        const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, first + (ulong)u * step, in);
-        OPTUNE_VUNPACK(VW, xv, xs[u]);
-      }
+      for (int u = 0; u < XWN; ++u) X_LOAD(first + (ulong)u * step, xs[u])
     } else {
 #pragma unroll
-      for (int u = 0; u < PPT + FS - 1; ++u) {
-        const int ix = ox0 - PL + u;
+      for (int u = 0; u < XWN; ++u) {
+        const int ix = ix0 + u;
         if (ix >= 0 && ix < W) {
-          const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, (row + (ulong)ix * (ulong)C) / VW, in);
-          OPTUNE_VUNPACK(VW, xv, xs[u]);
+          X_LOAD((row + (ulong)ix * (ulong)C) / VW, xs[u])
         } else {
 #pragma unroll
-          for (int l = 0; l < VW; ++l) xs[u][l] = (real)0;
+          for (int l = 0; l < LANES; ++l) xs[u][l] = ACC_ZERO;
         }
       }
     }
 #pragma unroll
     for (int j = 0; j < RPT; ++j) {
-      const int r = ir - j;
+      const int r = ir - j * SHC;
       if (r < 0 || r >= FR) continue;
 #pragma unroll
       for (int s = 0; s < FS; ++s)
 #pragma unroll
         for (int p = 0; p < PPT; ++p)
 #pragma unroll
-          for (int l = 0; l < VW; ++l) acc[j][p][l] += wf[l][r * FS + s] * xs[p + s][l];
+          for (int l = 0; l < LANES; ++l) MAC(acc[j][p][l], wf[l][r * FS + s], xs[p * SWC + s][l]);
     }
   }
 #if ROLL
@@ -275,11 +386,10 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
         for (int p = 0; p < PPT; ++p) {
           const int ix = (ox0 + p) * SW - PL + s * DW;
           if (ix < 0 || ix >= W) continue;
-          real x[VW];
-          const OPTUNE_VEC(float, VW) xv = CONV_VLOAD(VW, (row + (ulong)ix * (ulong)C) / VW, in);
-          OPTUNE_VUNPACK(VW, xv, x);
+          ACC_T x[LANES];
+          X_LOAD((row + (ulong)ix * (ulong)C) / VW, x)
 #pragma unroll
-          for (int l = 0; l < VW; ++l) acc[j][p][l] += wf[l][r * FS + s] * x[l];
+          for (int l = 0; l < LANES; ++l) MAC(acc[j][p][l], wf[l][r * FS + s], x[l]);
         }
     }
   }
@@ -345,16 +455,16 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
   const bool lnb = xb > 0 && lid > 0, rnb = xb < XB - 1 && lid < WGS - 1;
 #endif
 #if FAST
-  // Input row oy0 - PT + ir serves output row oy0 + j through filter row ir - j.
+  // Input row oy0 SHC - PT + ir serves output row oy0 + j through filter row ir - j SHC.
 #pragma unroll
-  for (int ir = 0; ir < RPT + FR - 1; ++ir) {
-    const int iy = oy0 - PT + ir;
+  for (int ir = 0; ir < NIR; ++ir) {
+    const int iy = oy0 * SHC - PT + ir;
 #if ROLL
-    if (ir >= FR) NCHW_STORE_ROW(ir - FR)  // its last input row was ir - 1
+    if (ROLL_DUE(ir)) NCHW_STORE_ROW((ir - FR) / SHC)  // its last input row was ir - 1
 #endif
     if (iy < 0 || iy >= H) continue;
     const ulong row = img + (ulong)iy * (ulong)W;
-    real xs[WPT + FS - 1];
+    real xs[XWC];
 #if XLOC
     {
       // xw: the left neighbour's, this work-item's and the right
@@ -406,21 +516,29 @@ void conv_depthwise(const int N, const int C, const int H, const int W, const in
     } else
 #endif
     {
+      // The window's inputs one by one (SWC > 1: every other one of a span);
+      // inside the row (all but the edge tiles) without a test each.
+      const int ix0 = ox0 * SWC - PL;
+      if (ix0 >= 0 && ix0 + XWC <= W) {
 #pragma unroll
-      for (int u = 0; u < WPT + FS - 1; ++u) {
-        const int ix = ox0 - PL + u;
-        xs[u] = ix >= 0 && ix < W ? GEMM_LOAD(in, row + (ulong)ix) : (real)0;
+        for (int u = 0; u < XWC; ++u) xs[u] = GEMM_LOAD(in, row + (ulong)(ix0 + u));
+      } else {
+#pragma unroll
+        for (int u = 0; u < XWC; ++u) {
+          const int ix = ix0 + u;
+          xs[u] = ix >= 0 && ix < W ? GEMM_LOAD(in, row + (ulong)ix) : (real)0;
+        }
       }
     }
 #endif
 #pragma unroll
     for (int j = 0; j < RPT; ++j) {
-      const int r = ir - j;
+      const int r = ir - j * SHC;
       if (r < 0 || r >= FR) continue;
 #pragma unroll
       for (int s = 0; s < FS; ++s)
 #pragma unroll
-        for (int w = 0; w < WPT; ++w) acc[j][w] += wf[r * FS + s] * xs[w + s];
+        for (int w = 0; w < WPT; ++w) acc[j][w] += wf[r * FS + s] * xs[w * SWC + s];
     }
   }
 #if ROLL

@@ -59,7 +59,9 @@ class ClblastConv : public ReferenceConv {
   }
 
   PreparedConv prepare(const Queue& q, const Conv2dDesc& d, DType t, const interop::NativeBuffer& in,
-                       const interop::NativeBuffer& wt, const interop::NativeBuffer& out) override {
+                       const interop::NativeBuffer& wt, const interop::NativeBuffer& out,
+                       bool half_sums = false) override {
+    (void)half_sums;
     if (std::string why = unsupported(d, t); !why.empty()) throw Error(Status::Unsupported, why);
     ConvgemmFn* fn = t == DType::F16 ? h_ : s_;
     const std::string what = t == DType::F16 ? "CLBlastHconvgemm" : "CLBlastSconvgemm";

@@ -5,7 +5,9 @@
 // Math: f32 runs CUDNN_FMA_MATH (no TF32, as the PyTorch figures
 // with allow_tf32 = False); f16 and bf16 CUDNN_TENSOR_OP_MATH with f32
 // accumulation (the convolution descriptor's compute type CUDNN_DATA_FLOAT,
-// as PyTorch sets it for half). Cross-correlation, as optune's conv2d.
+// as PyTorch sets it for half); CUDNN_DATA_HALF on request (half_sums: the
+// bench's second reference beside a row whose own sums were f16).
+// Cross-correlation, as optune's conv2d.
 // cudnnFindConvolutionForwardAlgorithmEx times the algorithms on the case's
 // own buffers with a workspace as large as the largest any algorithm asks
 // (up to 1 GiB and the device's largest allocation), and the fastest that
@@ -184,7 +186,8 @@ class Cudnn : public ReferenceConv {
   }
 
   PreparedConv prepare(const Queue& q, const Conv2dDesc& d, DType t, const interop::NativeBuffer& in,
-                       const interop::NativeBuffer& wt, const interop::NativeBuffer& out) override {
+                       const interop::NativeBuffer& wt, const interop::NativeBuffer& out,
+                       bool half_sums = false) override {
     if (std::string why = unsupported(d, t); !why.empty()) throw Error(Status::Unsupported, why);
     const int type = t == DType::F32 ? kFloat : t == DType::F16 ? kHalf : kBfloat16;
     const int format = d.input_layout == ConvLayout::NHWC ? kNhwc : kNchw;
@@ -216,7 +219,7 @@ class Cudnn : public ReferenceConv {
            api_.set_conv(p->conv, checked_int(d.pad_top, "pad"), checked_int(d.pad_left, "pad"),
                          checked_int(d.stride_h, "stride"), checked_int(d.stride_w, "stride"),
                          checked_int(d.dilation_h, "dilation"), checked_int(d.dilation_w, "dilation"),
-                         kCrossCorrelation, kFloat));
+                         kCrossCorrelation, half_sums && t == DType::F16 ? kHalf : kFloat));
       step("cudnnSetConvolutionGroupCount", api_.set_groups(p->conv, checked_int(d.groups, "groups")));
       step("cudnnSetConvolutionMathType", api_.set_math(p->conv, t == DType::F32 ? kFmaMath : kTensorOpMath));
     });
@@ -253,7 +256,7 @@ class Cudnn : public ReferenceConv {
     const int algo = best->algo;
     const std::size_t need = best->memory;
     PreparedConv r;
-    r.algorithm = kAlgoNames[algo];
+    r.algorithm = std::string(kAlgoNames[algo]) + (half_sums && t == DType::F16 ? " (f16 sums)" : "");
     const Handle handle = handle_;
     const CudnnApi* api = &api_;
     r.run = [p, api, handle, algo, xp, wp, yp, ws, need]() {

@@ -39,9 +39,12 @@ class ReferenceConv {
   // descriptor's layout; the weights K x C/groups x R x S read as K x R x S x
   // C/groups in NHWC, as the library's channels-last filters are, which
   // changes the values, not the work) and returns the prepared call. Throws
-  // Error naming the library's status on failure.
+  // Error naming the library's status on failure. half_sums (f16): sum in
+  // f16, as a row whose own sums were f16 did (cuDNN's compute type
+  // CUDNN_DATA_HALF; CLBlast's Hconvgemm has one mode and ignores it).
   virtual PreparedConv prepare(const Queue& q, const Conv2dDesc& d, DType t, const interop::NativeBuffer& in,
-                               const interop::NativeBuffer& wt, const interop::NativeBuffer& out) = 0;
+                               const interop::NativeBuffer& wt, const interop::NativeBuffer& out,
+                               bool half_sums = false) = 0;
 };
 
 // The library alone. OPTUNE_CUDNN_LIBRARY names a file to use instead of the
