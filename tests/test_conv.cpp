@@ -260,6 +260,14 @@ TEST(Conv, DepthwiseLocalStaging) {
     // A layer it does not apply to still takes the rest of the set (a
     // stored entry serves every layer of its bucket): fit drops the staging.
     EXPECT_EQ(fam.check(fam.complete(p, caps), caps, pr), "") << "run " << i;
+    // Whatever fit returns passes check (an NHWC layer or WPT 1: LOC goes).
+    EXPECT_EQ(fam.check(fitted, caps, pr), "") << "run " << i;
+    detail::ConvProblem nhwc = pr;
+    nhwc.in_nhwc = nhwc.out_nhwc = true;
+    EXPECT_EQ(fam.check(fam.fit(p, caps, nhwc), caps, nhwc), "") << "run " << i;
+    detail::Params one = p;
+    one["WPT"] = 1;
+    EXPECT_EQ(fam.check(fam.fit(one, caps, pr), caps, pr), "") << "run " << i;
     ConvCase c;
     c.desc = d;
     c.bias = i % 2 == 0;

@@ -18,8 +18,9 @@
 // an f16 depthwise convolution in NHWC on a device with half arithmetic
 // (cl_khr_fp16, CUDA) may add its R S products in f16 where the device's
 // tuned parameters say so (as GEMM's half -> half does, optune/gemm.hpp):
-// |error| up to about (R S + 1) 2^-11 sum |x w| rather than 2^-11.
-// Accumulate::F32 keeps every sum in f32).
+// |error| up to about (R S + 1) 2^-11 sum |x w| rather than 2^-11, and a
+// partial sum past f16's range (65504) is inf before the bias and residual
+// are added in f32. Accumulate::F32 keeps every sum in f32).
 //
 // Epilogue (Conv2dOptions), in the kernel's own store (or GEMM's epilogue
 // for the 1x1 candidate), never as a second pass over the output:

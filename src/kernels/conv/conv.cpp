@@ -238,9 +238,8 @@ std::string ConvDepthwiseFamily::check(const Params& p, const Capabilities& caps
     return "HALF needs NHWC f16, half arithmetic on the device and VW even";
   if (pr.in_nhwc) {
     if (p.at("WPT") != dflt.at("WPT") && p.at("WPT") != 1) return "WPT applies to NCHW only";
-    const std::int64_t vw = p.at("VW");
-    if (vw > max_lanes(caps)) return "VW wider than the backend's vectors";
-    if (pr.c % vw || pr.align % vw) return "channels or offsets not a multiple of VW";
+    // (fit narrows VW to what the layer's channels and offsets allow.)
+    if (p.at("VW") > max_lanes(caps)) return "VW wider than the backend's vectors";
   } else {
     if ((p.at("VW") != dflt.at("VW") && p.at("VW") != 1) || (p.at("PPT") != dflt.at("PPT") && p.at("PPT") != 1))
       return "VW and PPT apply to NHWC only";
@@ -287,8 +286,9 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
   // HALF where it applies (VW may have shrunk above; a caller asking for f32
   // sums, or a device without half arithmetic, runs f32).
   p["HALF"] = p["HALF"] && depthwise_half(p, caps, pr);
-  // LOC stays as given (check accepts it on any NCHW layer); the kernel's
-  // STAGE is what applies.
+  // LOC stays as given where check accepts it (NCHW, WPT 2 or more; the
+  // kernel's STAGE is what applies), and goes to its default elsewhere.
+  if (pr.in_nhwc || p["WPT"] < 2) p["LOC"] = defaults(caps).at("LOC");
   p["STAGE"] = p["LOC"] && depthwise_loc(p, caps, pr);
   if (depthwise_items(p, pr) > std::int64_t(0xffffffff)) p["IDX64"] = 1;
   return p;

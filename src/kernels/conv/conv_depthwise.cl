@@ -118,6 +118,9 @@
 #define HALF 0           // NHWC f16: 1 sums in half2 pairs of channels (half arithmetic)
 #endif
 #define TAPS (FR * FS)
+#if (VIN || STAGE) && (SHC != 1 || SWC != 1)
+#error "VIN and STAGE read the window as the tile's own stride-1 inputs"
+#endif
 // FAST: the tile's input rows, and its window's width (NHWC: pixels; NCHW: elements).
 #define NIR ((RPT - 1) * SHC + FR)
 #define XWN ((PPT - 1) * SWC + FS)
@@ -142,6 +145,8 @@ OPTUNE_FUNC half2 conv_pair(const half a, const half b) {
 #if OPTUNE_BACKEND_CUDA
 // A pack of VW halves as one access of 4, 8 or 16 bytes (two of 16 for 16
 // halves), split into pairs.
+// (NVRTC has no memcpy builtin; cuda_fp16.h's own __HALF2_TO_UI reads a
+// half2's word through the same cast.)
 OPTUNE_FUNC half2 conv_word_pair(const uint u) { return *reinterpret_cast<const half2*>(&u); }
 #if VW == 2
 #define X_LOAD(i, dst) dst[0] = ((const __global half2*)in)[i];
