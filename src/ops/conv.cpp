@@ -132,6 +132,30 @@ Checked check_arg(const Queue& q, const char* name, const Operand& op, DType typ
 
 }  // namespace
 
+namespace detail {
+
+ConvProblem conv_problem(const Conv2dDesc& d, DType t, const Conv2dOptions& o, std::int64_t align,
+                         std::int64_t wt_align) {
+  ConvProblem pr;
+  pr.dtype = t;
+  pr.n = d.batch, pr.c = d.in_channels, pr.h = d.in_height, pr.w = d.in_width, pr.k = d.out_channels;
+  pr.r = d.kernel_h, pr.s = d.kernel_w, pr.oh = d.out_height(), pr.ow = d.out_width();
+  pr.stride_h = d.stride_h, pr.stride_w = d.stride_w, pr.dil_h = d.dilation_h, pr.dil_w = d.dilation_w;
+  pr.pad_t = d.pad_top, pr.pad_b = d.pad_bottom, pr.pad_l = d.pad_left, pr.pad_r = d.pad_right;
+  pr.groups = d.groups;
+  pr.in_nhwc = d.input_layout == ConvLayout::NHWC;
+  pr.out_nhwc = d.output_layout == ConvLayout::NHWC;
+  pr.bias = o.bias.has_value();
+  pr.residual = o.residual.has_value();
+  pr.activation = o.activation;
+  pr.align = align;
+  pr.wt_align = wt_align;
+  pr.half_arith = t == DType::F16 && o.accumulate == Accumulate::Default;
+  return pr;
+}
+
+}  // namespace detail
+
 Event conv2d(const Queue& q, const Conv2dDesc& d, const Operand& input, const Operand& weight, const Operand& output,
              const Conv2dOptions& o, const WaitList& wait) {
   trace::Span traced("conv2d");
@@ -185,21 +209,8 @@ Event conv2d(const Queue& q, const Conv2dDesc& d, const Operand& input, const Op
     fail(Status::InvalidArgument, "the residual overlaps the output without being the output itself");
 
   ConvCall call;
-  ConvProblem& pr = call.problem;
-  pr.dtype = t;
-  pr.n = d.batch, pr.c = d.in_channels, pr.h = d.in_height, pr.w = d.in_width, pr.k = d.out_channels;
-  pr.r = d.kernel_h, pr.s = d.kernel_w, pr.oh = oh, pr.ow = ow;
-  pr.stride_h = d.stride_h, pr.stride_w = d.stride_w, pr.dil_h = d.dilation_h, pr.dil_w = d.dilation_w;
-  pr.pad_t = d.pad_top, pr.pad_b = d.pad_bottom, pr.pad_l = d.pad_left, pr.pad_r = d.pad_right;
-  pr.groups = d.groups;
-  pr.in_nhwc = d.input_layout == ConvLayout::NHWC;
-  pr.out_nhwc = d.output_layout == ConvLayout::NHWC;
-  pr.bias = o.bias.has_value();
-  pr.residual = o.residual.has_value();
-  pr.activation = o.activation;
-  pr.align = offset_alignment({input.offset, output.offset, o.residual ? o.residual->offset : 0});
-  pr.wt_align = offset_alignment({weight.offset});
-  pr.half_arith = t == DType::F16 && o.accumulate == Accumulate::Default;
+  const std::int64_t align = offset_alignment({input.offset, output.offset, o.residual ? o.residual->offset : 0});
+  call.problem = conv_problem(d, t, o, align, offset_alignment({weight.offset}));
   call.in = {input.mem, input.offset};
   call.wt = {weight.mem, weight.offset};
   call.out = {output.mem, output.offset};

@@ -96,6 +96,12 @@ struct ConvChoice {
 // applies and is not passed over (direct at the end applies always).
 ConvChoice choose_conv(const Queue& q, const ConvProblem& problem, const ConvForce* force);
 
+// The kernel problem of a validated call: its sizes, layouts, type, epilogue
+// and accumulation; align and wt_align the largest packs that the input's,
+// output's and residual's offsets and the weight's offset allow.
+ConvProblem conv_problem(const Conv2dDesc& d, DType t, const Conv2dOptions& o, std::int64_t align,
+                         std::int64_t wt_align);
+
 // Enqueues a validated call.
 Event run_conv(const Queue& q, const ConvCall& call, const WaitList& wait, const ConvForce* force = nullptr);
 

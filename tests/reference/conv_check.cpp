@@ -120,14 +120,9 @@ std::string describe(const ConvCase& c) {
     if (t != DType::F16 || c.accumulate != Accumulate::Default || !q.device().caps().fp16 || G != C || K != C ||
         d.input_layout != ConvLayout::NHWC)
       return false;
-    detail::ConvProblem pr = problem_of(d);
-    pr.dtype = t, pr.half_arith = true;
-    pr.stride_w = d.stride_w, pr.dil_h = d.dilation_h, pr.dil_w = d.dilation_w;
-    pr.pad_b = d.pad_bottom, pr.pad_r = d.pad_right, pr.pad_l = d.pad_left;
-    pr.oh = OH, pr.ow = OW;
-    pr.bias = c.bias, pr.residual = c.residual, pr.activation = c.activation;
-    pr.align = pr.wt_align = detail::offset_alignment({off});
-    const detail::ConvChoice ch = detail::choose_conv(q, pr, force);
+    // Every view starts at off.
+    const std::int64_t align = detail::offset_alignment({off});
+    const detail::ConvChoice ch = detail::choose_conv(q, detail::conv_problem(d, t, opt, align, align), force);
     return ch.candidate && ch.candidate->name() == "depthwise" && ch.params.count("HALF") && ch.params.at("HALF");
   }();
   const double u = std::ldexp(1.0, half_sums ? -11 : -24), L = act ? 1.5 : 1.0;
