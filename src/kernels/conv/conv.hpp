@@ -269,6 +269,18 @@ ConvProblem make(DType dtype, std::int64_t n, std::int64_t c, std::int64_t h, st
 // The general buckets' tuning example: the conv 3x3 32 x 64 x 56 x
 // 56 -> 64 (CPUs: 1 x 32 x 28 x 28 -> 32).
 ConvProblem general_example(DType dtype, bool nhwc, const Capabilities& caps);
+// The depthwise buckets' tuning example: the depthwise 3x3
+// 8 x 256 x 112 x 112 (CPUs: 1 x 64 x 56 x 56).
+ConvProblem depthwise_example(DType dtype, bool nhwc, const Capabilities& caps);
+// What the family descriptors share: whether a group of wgs work-items fits
+// the device; the widest pack (lanes) a backend's vectors carry (more than 4
+// on OpenCL only); a / b rounded up; a 1-D launch of items in groups of wgs;
+// the storage types of the kernel families (f32, f16, bf16).
+bool group_fits(std::int64_t wgs, const Capabilities& caps);
+std::int64_t max_lanes(const Capabilities& caps);
+std::int64_t ceil_div(std::int64_t a, std::int64_t b);
+Geometry one_dim(std::int64_t items, std::int64_t wgs);
+std::vector<DType> storage_types();
 }  // namespace conv_kernels
 
 }  // namespace optune::detail

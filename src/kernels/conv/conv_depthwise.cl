@@ -20,10 +20,10 @@
 // compiled in): the tile's (RPT - 1) SHC + FR input rows are each loaded
 // once, as a window of (tile width - 1) SWC + FS, and every output row that
 // the filter places on an input row takes its products from it (a row of
-// the input serves up to FR / SHC rows of output without a second load). With VIN as well (NCHW: W and the
-// input's offset multiples of WPT, the left pad PLC at most FS - 1) the
-// window's middle WPT inputs load as one pack and only its FS - 1 edges one
-// by one. Otherwise each output row loads each tap where it falls. The
+// the input serves up to FR / SHC rows of output without a second load).
+// With VIN as well (NCHW, stride 1: W and the input's offset multiples of
+// WPT, the left pad PLC at most FS - 1) the window's middle WPT inputs load
+// as one pack and only its FS - 1 edges one by one. Otherwise each output row loads each tap where it falls. The
 // filter size is a define, so the loops over taps unroll. Sums are in
 // `real` (f32; f16 and bf16 are storage).
 // ROLL (with FAST) stores each output row as soon as its last input row is

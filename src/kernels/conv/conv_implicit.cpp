@@ -31,7 +31,7 @@ std::string mma_tiling(const Params& p) {
   return "";
 }
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+using conv_kernels::ceil_div;
 
 std::int64_t pixels(const ConvProblem& pr) { return pr.n * pr.oh * pr.ow; }
 

@@ -8,11 +8,7 @@
 
 namespace optune::detail {
 
-namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
-}  // namespace
+using conv_kernels::ceil_div;
 
 std::vector<Parameter> ConvWinoFusedFamily::parameters(const Capabilities& caps) const {
   const bool cpu = caps.type == DeviceType::CPU;
