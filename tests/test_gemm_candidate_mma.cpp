@@ -62,7 +62,8 @@ TEST(GemmMmaDescriptor, DefaultsRunOnSm80AndNewer) {
   }
   const Params d = fam().defaults(test::nvidia_caps(Backend::CUDA, 90));
   EXPECT_EQ(d, (Params{{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"STAGES", 3},
-                       {"SWIZZLE_GROUP", 8}, {"SPLITK", 0}, {"SK_FILL", 1}, {"SK_MINK", 256}, {"FUSE", 0}}));
+                       {"SWIZZLE_GROUP", 8}, {"FULL_TILES", 2}, {"SPLITK", 0}, {"SK_FILL", 1}, {"SK_MINK", 256},
+                       {"FUSE", 0}}));
   EXPECT_EQ(detail::GemmMmaFamily::smem_bytes(d), 48u * 1024u);
   EXPECT_EQ(why(kSmallTiles, test::nvidia_caps(Backend::CUDA, 80), f16(1, 1, 1)), "");
 }
@@ -136,6 +137,7 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   EXPECT_EQ(fam().geometry(fam().defaults(sm90), sm90, pr).shared_bytes, 0u);  // f16: static
   std::map<std::string, std::string> d64 = define_map(fam().defines(*p64, f64));
   EXPECT_EQ(d64["MMA_F64"], "1");
+  EXPECT_EQ(d64["FULL_TILES"], "1");
   EXPECT_EQ(d64["MMA_TF32"], "0");
   EXPECT_EQ(d64["COMP"], "double");
   EXPECT_EQ(d64["EPI_DOUBLE"], "1");
@@ -172,6 +174,7 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   EXPECT_EQ(d["BM"], "128");
   EXPECT_EQ(d["SWIZZLE_GROUP"], "8");
   EXPECT_EQ(d["MMA_TF32"], "0");
+  EXPECT_EQ(d["FULL_TILES"], "0");  // 2 (the default): untested copies for f64 only
 
   // bf16 A and B with an f32 C; f32 (tf32) with f32 C.
   detail::GemmProblem bf = test::dense_problem(DType::BF16, 256, 256, 256);
@@ -773,6 +776,35 @@ TEST_P(GemmCandidateMma, F64) {
   big.dtype = DType::F64;
   big.m = 1024, big.n = 512, big.k = 768, big.beta = 0.5;
   EXPECT_TRUE(ref::check_gemm(big));
+}
+
+// FULL_TILES: tiles wholly inside A, B and K copy without edge tests, the
+// others with them; both forms give the tested result. Products with inside
+// tiles, edge tiles along M and N and a K tail (small tiles), every
+// transpose pair, f16, tf32 (three products a term) and f64, with 1 and 0.
+TEST_P(GemmCandidateMma, FullTilesAndEdgeTiles) {
+  if (wgmma()) GTEST_SKIP() << "FULL_TILES is the mma candidate's";
+  const bool f64 = test::why_not_cuda_sm80("f64", true).empty();
+  for (DType t : {DType::F16, DType::F32, DType::F64}) {
+    if (t == DType::F64 && !f64) continue;
+    const std::int64_t chunk = t == DType::F16 ? 8 : t == DType::F32 ? 4 : 2;
+    for (std::int64_t full : {1, 0}) {
+      Params p{{"BM", 64}, {"BN", 64}, {"BK", t == DType::F16 ? 32 : 16}, {"WM", 32}, {"WN", 32}, {"STAGES", 3},
+               {"SWIZZLE_GROUP", 1}, {"FULL_TILES", full}};
+      for (Transpose ta : {Transpose::No, Transpose::Yes})
+        for (Transpose tb : {Transpose::No, Transpose::Yes})
+          for (auto [m, n, k] : {std::tuple{192, 128, 96}, {200, 136, 300}, {64, 64, 32}}) {
+            GemmCase c;
+            c.dtype = t;
+            if (t == DType::F16) c.accumulate = Accumulate::F32;
+            c.m = m, c.n = n, c.k = k;
+            c.trans_a = ta, c.trans_b = tb;
+            c.alpha = 0.75, c.beta = 0.5;
+            align_operands(c, 0, chunk);
+            EXPECT_TRUE(check(c, &p)) << dtype_name(t) << " FULL_TILES " << full;
+          }
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Candidates, GemmCandidateMma, ::testing::Values("mma", "wgmma"),

@@ -91,6 +91,8 @@
 // check-variant-cuda: -DTYPE=half -DHALF_STORAGE=1 -DBM=16 -DWM=16 -DBN=128 -DWN=32 -DSTAGES=4 -DMMA_FUSE=1
 // check-variant-cuda: -DMMA_TF32=1 -DMMA_X3=1 -DTRANS_B=1 -DMMA_FUSE=1 -DBM=16 -DWM=16 -DBN=128 -DWN=32 -DBK=16 -DSTAGES=4
 // check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DMMA_FUSE=1 -DWM=64 -DWN=32 -DBM=128 -DBN=128 -DBK=16
+// check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DFULL_TILES=0 -DTRANS_B=1 -DWM=64 -DWN=32 -DBM=64 -DBN=128 -DBK=32
+// check-variant-cuda: -DTYPE=double -DCTYPE=double -DEPI=double -DEPI_DOUBLE=1 -DCOMP=double -DMMA_F64=1 -DMMA_TF32=0 -DTRANS_A=1 -DWM=32 -DWN=32 -DBM=64 -DBN=64 -DBK=64 -DSTAGES=2
 
 #if OPTUNE_BACKEND_CUDA && MMA_ARCH_OK
 __kernel OPTUNE_WG_SIZE(MMA_THREADS, 1, 1)
@@ -139,6 +141,11 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
   // alpha == 0: A and B are not read.
   const ulong kk = alpha_z == (real)0 ? 0 : K;
   const int steps = (int)((kk + BK - 1) / BK);
+  // FULL_TILES: the group's tile lies inside C (so its rows of A and columns
+  // of B exist), and K tiles 0 .. full_steps - 1 lie inside the K range.
+  const bool inside = m0 + BM <= M && n0 + BN <= N;
+  const int full_steps = (int)(kk / BK);
+  (void)inside, (void)full_steps;
 
   // The copies: chunk q = tid + l * MMA_THREADS of a stage's tile, so a
   // work-item's chunks of one operand share their column e and lie
@@ -149,6 +156,8 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
   const uint smem = (uint)__cvta_generic_to_shared(mma_smem);
   const int a_r0 = tid / A_CPR, a_e = (tid % A_CPR) * MMA_CHUNK;
   const int b_r0 = tid / B_CPR, b_e = (tid % B_CPR) * MMA_CHUNK;
+  const uint a_dst0 = (uint)MMA_SWZ(tid, A_SHIFT, A_KMAJOR) * 16u, b_dst0 = (uint)MMA_SWZ(tid, B_SHIFT, B_KMAJOR) * 16u;
+  (void)a_dst0, (void)b_dst0;
 #if TRANS_A
   const __global uchar* a_next = ap + ((ulong)a_r0 * lda + m0 + a_e) * MMA_ESIZE;
   const ulong a_step = lda * A_RSTEP * MMA_ESIZE, a_tile = lda * BK * MMA_ESIZE;
@@ -182,6 +191,15 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
 // edge (kb); K-major tiles check the k row and share the M or N edge.
 #define MMA_BYTES_ROWMAJOR(X, l, kb) (((X##_rows >> (l)) & 1u) ? (kb) : 0u)
 #define MMA_BYTES_KMAJOR(X, l, kb) ((l) * X##_RSTEP_ < X##_left ? X##_bytes : 0u)
+// Byte offset of copy l (chunk q) in its tile. Where a work-item's copies
+// lie whole swizzle periods of lines apart (the XOR of a line repeats every
+// 8 lines, every 2 for f64's K-major tiles), the XOR is the same for all of
+// them: the first copy's offset plus l strides, a constant.
+#define MMA_SWZ_PERIOD(kmajor) (MMA_F64 && (kmajor) ? 2 : 8)
+#define MMA_DST(X, q, l) \
+  (MMA_THREADS % (MMA_SWZ_PERIOD(X##_KMAJOR_) << X##_SHIFT_) == 0 \
+       ? X##_dst0 + (uint)(l) * (MMA_THREADS * 16u) \
+       : (uint)MMA_SWZ(q, X##_SHIFT_, X##_KMAJOR_) * 16u)
 #define MMA_COPIES(X, LOADS, TILE_OFF, BYTES) { \
     const uint kb = X##_left <= 0 ? 0u : X##_left >= MMA_CHUNK ? 16u : (uint)X##_left * MMA_ESIZE; \
     (void)kb; \
@@ -189,9 +207,22 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
       const int q = tid + l * MMA_THREADS; \
       if (LOADS * MMA_THREADS == X##_CHUNKS_ || q < X##_CHUNKS_) { \
         const uint bytes = BYTES(X, l, kb); \
-        optune_cp_async16_zfill(base + (TILE_OFF) + (uint)MMA_SWZ(q, X##_SHIFT_, X##_KMAJOR_) * 16u, \
+        optune_cp_async16_zfill(base + (TILE_OFF) + MMA_DST(X, q, l), \
                      bytes ? (const void*)(X##_next + l * X##_step) : (const void*)ap, bytes); \
       } \
+    } \
+    X##_next += X##_tile; \
+    X##_left -= BK; \
+  }
+// The same for a tile wholly inside the operand (FULL_TILES): every copy
+// reads its 16 bytes, no edge to test; the sources step by X_step.
+#define MMA_COPIES_FULL(X, LOADS, TILE_OFF) { \
+    const __global uchar* src_ = X##_next; \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) { \
+      const int q = tid + l * MMA_THREADS; \
+      if (LOADS * MMA_THREADS == X##_CHUNKS_ || q < X##_CHUNKS_) \
+        optune_cp_async16_zfill(base + (TILE_OFF) + MMA_DST(X, q, l), (const void*)src_, 16u); \
+      src_ += X##_step; \
     } \
     X##_next += X##_tile; \
     X##_left -= BK; \
@@ -214,11 +245,17 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
 #else
 #define MMA_B_BYTES MMA_BYTES_KMAJOR
 #endif
-// Starts the copies of the next K tile into stage s (tiles go in order).
-#define MMA_LOAD_TILE(s) { \
+// Starts the copies of K tile tl into stage s (tiles go in order): tiles
+// wholly inside A, B and the K range (FULL_TILES) without the edge tests.
+#define MMA_LOAD_TILE(s, tl) { \
     const uint base = smem + (uint)(s) * (STAGE_CHUNKS * 16u); \
-    MMA_COPIES(a, A_LOADS, 0u, MMA_A_BYTES) \
-    MMA_COPIES(b, B_LOADS, A_CHUNKS * 16u, MMA_B_BYTES) \
+    if (FULL_TILES && inside && (tl) < full_steps) { \
+      MMA_COPIES_FULL(a, A_LOADS, 0u) \
+      MMA_COPIES_FULL(b, B_LOADS, A_CHUNKS * 16u) \
+    } else { \
+      MMA_COPIES(a, A_LOADS, 0u, MMA_A_BYTES) \
+      MMA_COPIES(b, B_LOADS, A_CHUNKS * 16u, MMA_B_BYTES) \
+    } \
   }
 
   mma_acc acc[MMA_MI][MMA_NI][4];
@@ -237,7 +274,7 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
   // free for the copies issued at step 0.
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < steps) MMA_LOAD_TILE(s)
+    if (s < steps) MMA_LOAD_TILE(s, s)
     optune_cp_async_commit();
   }
   optune_cp_async_wait<STAGES - 2>();
@@ -248,7 +285,7 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
   // on the H100 at the default tile, 128 x 4096 x 4096 +7%), before them for
   // tf32 (slower after: 79 -> 74, its fragments' conversions compete).
 #define MMA_NEXT_TILE { \
-    if (t + STAGES - 1 < steps) MMA_LOAD_TILE(ws) \
+    if (t + STAGES - 1 < steps) MMA_LOAD_TILE(ws, t + STAGES - 1) \
     optune_cp_async_commit(); \
     ws = ws == STAGES - 1 ? 0 : ws + 1; \
   }
@@ -262,20 +299,25 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
   // before its products). The last step's barrier comes after its reads, so
   // the stage of tile t - 1 is free when step 0 of tile t issues the copies
   // into it.
+  // The loads are the stage's address plus a lane register plus a constant
+  // (gemm_mma_defs.cl, f64_lane_offsets).
   int rs = 0, ws = STAGES - 1;  // stage read, stage written next
   mma_frag af[2][4], bf[2][MMA_NI][2];
+  uint oa[F64_A_CLASSES], ob[F64_B_CLASSES];
+  f64_lane_offsets(oa, ob, wm0, wn0, lane);
+  const char* stages = (const char*)mma_smem;
   for (int t = 0; t < steps; ++t) {
 #pragma unroll
     for (int ks = 0; ks < MMA_KSTEPS; ++ks) {
-      const uint sa = smem + (uint)rs * (STAGE_CHUNKS * 16u);
-      if (ks == 0) f64_b_fragments(bf[0], sa + A_CHUNKS * 16u, 0, wn0, lane);
-      f64_a_fragment(af[0], sa, ks, wm0, lane);
+      const char* sa = stages + rs * (STAGE_CHUNKS * 16);
+      if (ks == 0) f64_b_fragments(bf[0], sa + A_CHUNKS * 16, ob, 0);
+      f64_a_fragment(af[0], sa, oa, ks, 0);
 #pragma unroll
       for (int i = 0; i < MMA_MI; ++i) {
         if (i + 1 < MMA_MI)
-          f64_a_fragment(af[(i + 1) & 1], sa, ks, wm0 + (i + 1) * 16, lane);
+          f64_a_fragment(af[(i + 1) & 1], sa, oa, ks, i + 1);
         else if (ks + 1 < MMA_KSTEPS)
-          f64_b_fragments(bf[(ks + 1) & 1], sa + A_CHUNKS * 16u, ks + 1, wn0, lane);
+          f64_b_fragments(bf[(ks + 1) & 1], sa + A_CHUNKS * 16, ob, ks + 1);
 #pragma unroll
         for (int j = 0; j < MMA_NI; ++j) mma_step(acc[i][j], af[i & 1], bf[ks & 1][j]);
       }
@@ -395,6 +437,9 @@ void gemm_mma(const ulong M, const ulong N, const ulong K_all, const real alpha,
 #undef MMA_STORE_PAIR
 #undef MMA_LOAD_TILE
 #undef MMA_COPIES
+#undef MMA_COPIES_FULL
+#undef MMA_DST
+#undef MMA_SWZ_PERIOD
 #undef MMA_NEXT_TILE
 #undef MMA_COPIES_LATE
 }

@@ -62,6 +62,12 @@ std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities& caps) const
       {"WN", {16, 32, 64}, 64, "columns of C per warp"},
       {"STAGES", {2, 3, 4, 5}, 3, "shared stages of the cp.async pipeline"},
       {"SWIZZLE_GROUP", {1, 4, 8, 16}, 8, "tile rows (along M) visited together, for L2 reuse; 1: row by row"},
+      // H200: f64 4096^3 2859 -> 2520 us with 1; tf32's three products
+      // 1-4% slower with it (48 x 4096 x 4096, 512 x 2048 x 512), f16
+      // unchanged: 2 takes 1 for f64 only (docs/DESIGN.md, "gemm_mma's f64 loads").
+      {"FULL_TILES", {0, 1, 2}, 2,
+       "1: K tiles wholly inside A, B and the K range are copied without edge tests; 0: every tile tested; "
+       "2: 1 for f64, 0 otherwise"},
   };
   for (Parameter& sp : gemm_kernels::split_parameters(caps)) params.push_back(std::move(sp));
   params.push_back({"FUSE", {0, 1}, 0,
@@ -158,7 +164,8 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
                      {"MMA_X3", pr.dtype == DType::F32 && !pr.tf32 ? "1" : "0"},
                      {"MMA_F64", pr.dtype == DType::F64 ? "1" : "0"},
                      {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
-  for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
+  for (const auto& [k, v] : p)
+    d.emplace_back(k, k == "FULL_TILES" && v == 2 ? (pr.dtype == DType::F64 ? "1" : "0") : std::to_string(v));
   gemm_kernels::strip_split(d);
   std::erase_if(d, [](const auto& kv) { return kv.first == "FUSE"; });
   const bool split_k = split(p, pr).splits > 1, fuse = split_k && fused(p);

@@ -38,6 +38,9 @@
 #ifndef STAGES
 #define STAGES 3         // shared stages of the cp.async pipeline (2 to 5)
 #endif
+#ifndef FULL_TILES
+#define FULL_TILES 1     // 1: K tiles wholly inside A, B and the K range copy without edge tests
+#endif
 #ifndef MMA_RAW
 #define MMA_RAW 0        // 1: raw partial products (EPI) of a split K into the temporary c
 #endif
@@ -193,33 +196,73 @@ OPTUNE_FUNC void mma_x3_products(float (*acc)[MMA_NI][4], const uint (*af)[4], c
 #if MMA_F64
 // f64 (m16n8k8): lane (g, t) holds A's (g, t), (g + 8, t), (g, t + 4),
 // (g + 8, t + 4) of each 16 x 8 fragment and B's (k t, n g), (k t + 4, n g).
-// The A fragment of rows m0 .. m0 + 15 and k step ks.
-OPTUNE_FUNC void f64_a_fragment(double* af, const uint sa, const int ks, const int m0, const int lane) {
-  const int m = m0 + (lane >> 2), k = ks * MMA_KSTEP + (lane & 3);
+// A load's byte offset in its stage splits into a lane part and a constant:
+// the swizzle XORs a chunk index with bits that depend on the lane alone (a
+// row-major tile's line is its row, g mod 8; a K-major tile's is its k row,
+// t mod 2), and the constant parts (fragment rows, k steps) add above those
+// bits, except the XORed bits' own: 4 classes of k step along a row-major
+// tile (k / 2 mod 8 in steps of 2), 2 of row (or column) block along a
+// K-major one (bit 2 of the chunk). Each class is one register per lane
+// (f64_lane_offsets) and every load is stage + register + a constant, which
+// the loads take as their immediate offset (no address arithmetic per load).
+// Classes and constants, by tile (c = 4 ks + 2 hk, the k half-chunk of step
+// ks and k half hk; CPR its chunks per row):
+//   row-major (A, or B with TRANS_B): class (c mod 8) / 2, constant
+//     (fragment row x CPR + c - c mod 8) 16;
+//   K-major: class = the fragment's 8-row (A) or 8-column (B) block mod 2,
+//     constant ((8 ks + 4 hk) CPR + the 16-element blocks above it / 2) 16.
+#define F64_A_CLASSES (TRANS_A ? 2 : 4)
+#define F64_B_CLASSES (TRANS_B ? 4 : 2)
+static_assert(A_CPR >= 8 && B_CPR >= 8 && A_CPR <= 128 && B_CPR <= 128, "f64 tiles: a line is one row");
+// Lane part of a row-major tile's loads: row r0 + g of the tile (r0 a
+// multiple of 8), k half-chunk class cls.
+OPTUNE_FUNC uint f64_rowmajor_offset(const int r0, const int cpr, const int cls, const int lane) {
+  const int g = lane >> 2, t = lane & 3;
+  return (uint)(((r0 + g) * cpr + ((2 * cls) ^ ((t >> 1) ^ g))) * 16 + (t & 1) * 8);
+}
+// Lane part of a K-major tile's loads: k row t, columns c0 + g of the
+// tile's contiguous dimension (c0 a multiple of 16), 8-column block class p.
+OPTUNE_FUNC uint f64_kmajor_offset(const int c0, const int cpr, const int p, const int lane) {
+  const int g = lane >> 2, t = lane & 3;
+  return (uint)((t * cpr + c0 / 2 + (g >> 1) + 4 * (p ^ (t & 1))) * 16 + (g & 1) * 8);
+}
+OPTUNE_FUNC void f64_lane_offsets(uint* oa, uint* ob, const int wm0, const int wn0, const int lane) {
+#pragma unroll
+  for (int c = 0; c < F64_A_CLASSES; ++c)
+    oa[c] = TRANS_A ? f64_kmajor_offset(wm0, A_CPR, c, lane) : f64_rowmajor_offset(wm0, A_CPR, c, lane);
+#pragma unroll
+  for (int c = 0; c < F64_B_CLASSES; ++c)
+    ob[c] = TRANS_B ? f64_rowmajor_offset(wn0, B_CPR, c, lane) : f64_kmajor_offset(wn0, B_CPR, c, lane);
+}
+// One double of a stage (sa: its first byte, generic, in shared memory).
+#define F64_LD(sa, off, imm) (*(const double*)((sa) + (off) + (imm)))
+// The A fragment of rows wm0 + 16 i .. + 15 (the warp's fragment i) and k step ks.
+OPTUNE_FUNC void f64_a_fragment(double* af, const char* sa, const uint* oa, const int ks, const int i) {
 #if TRANS_A
-  af[0] = optune_lds64d(sa + A_AT(k, m));
-  af[1] = optune_lds64d(sa + A_AT(k, m + 8));
-  af[2] = optune_lds64d(sa + A_AT(k + 4, m));
-  af[3] = optune_lds64d(sa + A_AT(k + 4, m + 8));
+  const int k0 = 8 * ks * A_CPR * 16, k4 = (8 * ks + 4) * A_CPR * 16;
+  af[0] = F64_LD(sa, oa[0], k0 + 8 * i * 16);
+  af[1] = F64_LD(sa, oa[1], k0 + 8 * i * 16);
+  af[2] = F64_LD(sa, oa[0], k4 + 8 * i * 16);
+  af[3] = F64_LD(sa, oa[1], k4 + 8 * i * 16);
 #else
-  af[0] = optune_lds64d(sa + A_AT(m, k));
-  af[1] = optune_lds64d(sa + A_AT(m + 8, k));
-  af[2] = optune_lds64d(sa + A_AT(m, k + 4));
-  af[3] = optune_lds64d(sa + A_AT(m + 8, k + 4));
+  const int c0 = 4 * ks, c1 = 4 * ks + 2;
+  af[0] = F64_LD(sa, oa[(c0 & 7) / 2], (16 * i * A_CPR + (c0 & ~7)) * 16);
+  af[1] = F64_LD(sa, oa[(c0 & 7) / 2], ((16 * i + 8) * A_CPR + (c0 & ~7)) * 16);
+  af[2] = F64_LD(sa, oa[(c1 & 7) / 2], (16 * i * A_CPR + (c1 & ~7)) * 16);
+  af[3] = F64_LD(sa, oa[(c1 & 7) / 2], ((16 * i + 8) * A_CPR + (c1 & ~7)) * 16);
 #endif
 }
 // The warp's NI B fragments of k step ks.
-OPTUNE_FUNC void f64_b_fragments(double (*bf)[2], const uint sb, const int ks, const int wn0, const int lane) {
-  const int k = ks * MMA_KSTEP + (lane & 3);
+OPTUNE_FUNC void f64_b_fragments(double (*bf)[2], const char* sb, const uint* ob, const int ks) {
 #pragma unroll
   for (int j = 0; j < MMA_NI; ++j) {
-    const int n = wn0 + j * 8 + (lane >> 2);
 #if TRANS_B
-    bf[j][0] = optune_lds64d(sb + B_AT(n, k));
-    bf[j][1] = optune_lds64d(sb + B_AT(n, k + 4));
+    const int c0 = 4 * ks, c1 = 4 * ks + 2;
+    bf[j][0] = F64_LD(sb, ob[(c0 & 7) / 2], (8 * j * B_CPR + (c0 & ~7)) * 16);
+    bf[j][1] = F64_LD(sb, ob[(c1 & 7) / 2], (8 * j * B_CPR + (c1 & ~7)) * 16);
 #else
-    bf[j][0] = optune_lds64d(sb + B_AT(k, n));
-    bf[j][1] = optune_lds64d(sb + B_AT(k + 4, n));
+    bf[j][0] = F64_LD(sb, ob[j & 1], (8 * ks * B_CPR + 4 * (j & ~1)) * 16);
+    bf[j][1] = F64_LD(sb, ob[j & 1], ((8 * ks + 4) * B_CPR + 4 * (j & ~1)) * 16);
 #endif
   }
 }
