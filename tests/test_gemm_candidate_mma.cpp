@@ -122,8 +122,12 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   const Capabilities sm90 = test::nvidia_caps(Backend::CUDA, 90);
   detail::GemmProblem pr = f16(300, 520, 64);
   // Stored values that cannot run fall back to the defaults; nothing runs f32.
-  EXPECT_EQ(fam().fit({{"BM", 256}, {"BN", 256}}, sm90, pr), fam().defaults(sm90));
-  EXPECT_EQ(fam().fit(kSmallTiles, sm90, pr), fam().complete(kSmallTiles, sm90));
+  Params settled_defaults = fam().defaults(sm90);
+  settled_defaults["FULL_TILES"] = 0;  // settled: 2 is 0 for f16
+  EXPECT_EQ(fam().fit({{"BM", 256}, {"BN", 256}}, sm90, pr), settled_defaults);
+  Params small_fitted = fam().complete(kSmallTiles, sm90);
+  small_fitted["FULL_TILES"] = 0;
+  EXPECT_EQ(fam().fit(kSmallTiles, sm90, pr), small_fitted);
   EXPECT_FALSE(fam().fit_or_none({}, test::nvidia_caps(Backend::CUDA, 80), test::dense_problem(DType::F64, 64, 64, 64)));
   // f64: 128 x 128 tiles of eight 64 x 32 warps, 96 KiB of dynamic shared memory.
   const detail::GemmProblem f64 = test::dense_problem(DType::F64, 300, 200, 64);
@@ -137,6 +141,7 @@ TEST(GemmMmaDescriptor, FitGeometryAndDefines) {
   EXPECT_EQ(fam().geometry(fam().defaults(sm90), sm90, pr).shared_bytes, 0u);  // f16: static
   std::map<std::string, std::string> d64 = define_map(fam().defines(*p64, f64));
   EXPECT_EQ(d64["MMA_F64"], "1");
+  EXPECT_EQ(p64->at("FULL_TILES"), 1);  // settled: 2 is 1 for f64
   EXPECT_EQ(d64["FULL_TILES"], "1");
   EXPECT_EQ(d64["MMA_TF32"], "0");
   EXPECT_EQ(d64["COMP"], "double");

@@ -129,6 +129,31 @@ TEST(Tuner, AnnealingFindsPlantedOptimum) {
   EXPECT_LE(r.evaluated, 19u);  // the candidates plus the default
 }
 
+// Values that the family's fit makes equal run once: with WGS capped at 32
+// by fit, WGS 64 is the default's run (32) and takes its time unrun; the
+// result records it as a duplicate. The same under annealing.
+TEST(Tuner, CandidatesThatFitToOneRunAreTimedOnce) {
+  static const SyntheticFamily capped(20000, 32);
+  const Problem pr = capped.example(DType::F32, "small", queue().device().caps());
+  TuneOptions o = options(Strategy::Exhaustive);
+  o.vary = {"WGS"};
+  const TuneResult r = tune(queue(), capped, pr, o);
+  EXPECT_EQ(r.evaluated, 2u);  // the default (WGS 32) and WGS 16
+  EXPECT_EQ(r.duplicates, 1u);  // WGS 64, fitted to 32
+  EXPECT_NE(r.best.at("WGS"), 64);
+  // P and WGS: 21 points, P = 5 refused (3); each other P's WGS 64 matches its
+  // WGS 32, P = 6's failed compile included (its failure is what it takes).
+  o.vary = {"P", "WGS"};
+  const TuneResult all = tune(queue(), capped, pr, o);
+  EXPECT_EQ(all.rejected, 3u);
+  EXPECT_EQ(all.duplicates, 6u);
+  EXPECT_EQ(all.evaluated, 12u);
+  EXPECT_EQ(all.best.at("P"), 4);
+  const TuneResult plain = tune(queue(), family(), small_problem(), o);
+  EXPECT_EQ(plain.duplicates, 0u);  // no fit merges values: every accepted point runs
+  EXPECT_EQ(plain.evaluated, 18u);
+}
+
 TEST(Tuner, BudgetStopsTheSearchAndKeepsTheBestSoFar) {
   TuneOptions o = options(Strategy::Random);
   o.budget_seconds = 0.02;

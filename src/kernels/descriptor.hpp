@@ -147,6 +147,14 @@ class KernelFamily {
     return std::nullopt;
   }
 
+  // The parameters a configuration runs with on a problem (the family's
+  // fit), so that the tuner times each distinct run once (two values the fit
+  // makes equal, such as a parameter that does not apply to the problem);
+  // nothing where the family cannot say. May throw as fit does.
+  virtual std::optional<Params> fitted(const Params& p, const Capabilities& caps, const Problem& problem) const {
+    return std::nullopt;
+  }
+
   Params defaults(const Capabilities& caps) const;
   // Fills parameters missing from p with defaults and drops unknown names.
   Params complete(const Params& p, const Capabilities& caps) const;
@@ -203,6 +211,9 @@ class FamilyOf : public KernelFamily {
     if (source().empty()) return std::nullopt;
     const P& x = pr.as<P>();
     return program(fit(p, caps, x), x);
+  }
+  std::optional<Params> fitted(const Params& p, const Capabilities& caps, const Problem& pr) const override {
+    return fit(p, caps, pr.as<P>());
   }
 };
 

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <map>
+#include <optional>
 #include <future>
 #include <thread>
 #include <vector>
@@ -148,6 +150,24 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
   r.fastest_seconds = r.default_seconds;
   const double timeout = o.timeout_seconds > 0 ? o.timeout_seconds : 1.0 + 20 * r.default_seconds;
 
+  // Each distinct run once: a candidate whose fitted parameters are those of
+  // one already run (a parameter that does not apply here, a value the fit
+  // resolves to another) takes that run's outcome without running.
+  struct SeenRun {
+    SearchStrategy::Outcome outcome;
+    double seconds;
+  };
+  std::map<Params, SeenRun> seen;
+  const auto fitted = [&](const Params& p) -> std::optional<Params> {
+    try {
+      return family.fitted(p, caps, problem);
+    } catch (const std::exception&) {
+      return std::nullopt;  // the run meets and reports it
+    }
+  };
+  if (const std::optional<Params> k = fitted(r.default_params))
+    seen.emplace(*k, SeenRun{SearchStrategy::Outcome::Measured, r.default_seconds});
+
   std::unique_ptr<SearchStrategy> strategy = make_strategy(o, space, r.default_seconds);
   Progress progress(o.progress, o.label.empty() ? family.name() : o.label);
   std::uint64_t done = 0;
@@ -212,6 +232,17 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
       }
     }
     const Params& p = *next;
+    const std::optional<Params> key = fitted(p);
+    if (key)
+      if (auto it = seen.find(*key); it != seen.end()) {
+        ++done;
+        ++r.duplicates;
+        strategy->report(p, it->second.outcome, it->second.seconds);
+        if (o.verbose) std::fprintf(stderr, "  %s  runs as %s (timed)\n", params_to_json(p).c_str(),
+                                    params_to_json(*key).c_str());
+        progress.update(done, std::max(total, done), r.fastest_seconds, r.default_seconds, since(t0), o.budget_seconds);
+        continue;
+      }
     const auto cand_start = Clock::now();
     const Measurement m = measurer.measure(p, reference, 3 * r.fastest_seconds, timeout);
     const double cost = since(cand_start);
@@ -220,6 +251,10 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
     // the run ends within its budget rather than one compile past it.
     expected = std::max(done == 1 ? 0.0 : expected, cost);
     ++r.evaluated;
+    if (key)
+      seen.emplace(*key, SeenRun{m.outcome == Measurement::Outcome::Invalid ? SearchStrategy::Outcome::Failed
+                                                                           : SearchStrategy::Outcome::Measured,
+                                 m.outcome == Measurement::Outcome::Invalid ? double(INFINITY) : m.median});
     switch (m.outcome) {
       case Measurement::Outcome::Invalid:
         r.invalid.push_back({p, m.stage, m.reason});
@@ -254,7 +289,8 @@ TuneResult tune(const Queue& queue, const KernelFamily& family, const Problem& p
   r.elapsed_seconds = since(t0);
   log_info("tuned " + family.name() + " " + std::string(dtype_name(r.dtype)) + " " + r.bucket + " on " + caps.name +
            ": " + params_to_json(r.best) + " " + format_time(r.best_seconds) + " (default " +
-           format_time(r.default_seconds) + ", " + std::to_string(r.evaluated) + " evaluated in " +
+           format_time(r.default_seconds) + ", " + std::to_string(r.evaluated) + " evaluated" +
+           (r.duplicates ? ", " + std::to_string(r.duplicates) + " duplicates not run" : std::string()) + " in " +
            format_time(r.elapsed_seconds) + ")");
   return r;
 }

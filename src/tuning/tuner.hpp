@@ -67,6 +67,7 @@ struct TuneResult {
   std::size_t evaluated = 0;   // distinct configurations run, the default included
   std::size_t abandoned = 0;   // stopped early: first timed run > 3x the best median
   std::size_t rejected = 0;    // refused by family.check(); examples in invalid
+  std::size_t duplicates = 0;  // fitted to the parameters of one already run (KernelFamily::fitted): not run again
   std::uint64_t space_size = 0;  // valid points (or the raw size of a space too large to list)
   std::vector<InvalidCandidate> invalid;  // failed runs (all) and check rejections (the first kMaxRejected)
   double elapsed_seconds = 0;

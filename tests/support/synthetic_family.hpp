@@ -43,7 +43,9 @@ struct SyntheticProblem {
 
 class SyntheticFamily : public detail::FamilyOf<SyntheticProblem> {
  public:
-  explicit SyntheticFamily(std::int64_t k) : k_(k) {
+  // wgs_cap > 0: fit() lowers WGS to it (two values of WGS, one run: the
+  // tuner's duplicates), and the case runs what fit() gives.
+  explicit SyntheticFamily(std::int64_t k, std::int64_t wgs_cap = 0) : k_(k), wgs_cap_(wgs_cap) {
     detail::register_case(*this, [this](const Queue& q, const detail::Problem& pr) -> std::unique_ptr<detail::TuningCase> {
       return std::make_unique<Case>(*this, q, pr.as<SyntheticProblem>());
     });
@@ -66,6 +68,11 @@ class SyntheticFamily : public detail::FamilyOf<SyntheticProblem> {
     g.local[0] = std::size_t(p.at("WGS"));
     g.global[0] = detail::round_up(std::size_t(pr.n), g.local[0]);
     return g;
+  }
+  detail::Params fit(const detail::Params& tuned, const Capabilities& caps, const SyntheticProblem&) const override {
+    detail::Params p = complete(tuned, caps);
+    if (wgs_cap_ > 0 && p.at("WGS") > wgs_cap_) p["WGS"] = wgs_cap_;
+    return p;
   }
   std::string bucket(const SyntheticProblem& pr) const override { return pr.n <= 256 ? "small" : "large"; }
   SyntheticProblem make_example(DType dtype, const std::string& bucket, const Capabilities&) const override {
@@ -101,7 +108,8 @@ class SyntheticFamily : public detail::FamilyOf<SyntheticProblem> {
       y_ = q.context().alloc<float>(host.size());
       q.upload(x_, std::span<const float>(host));
     }
-    Event run(const detail::Params& p) override {
+    Event run(const detail::Params& given) override {
+      const detail::Params p = f_.fit(given, q_.device().caps(), pr_);
       detail::KernelPtr k =
           detail::get_program_from_text(*q_.context().impl(), "synthetic.cl", kSyntheticSource, planted(p))
               ->kernel("synthetic");
@@ -122,7 +130,7 @@ class SyntheticFamily : public detail::FamilyOf<SyntheticProblem> {
     SyntheticProblem pr_;
     Buffer<float> x_, y_;
   };
-  std::int64_t k_;
+  std::int64_t k_, wgs_cap_;
 };
 
 }  // namespace optune::test

@@ -58,6 +58,7 @@ nlohmann::json result_json(const TuneResult& r, const Problem& pr) {
           {"evaluated", r.evaluated},
           {"abandoned", r.abandoned},
           {"rejected", r.rejected},
+          {"duplicates", r.duplicates},
           {"failed", r.failed()},
           {"invalid", invalid},
           {"elapsed_s", r.elapsed_seconds},
@@ -186,6 +187,8 @@ void run_tune(const TuneCommand& o) {
                   format_time(r.best_seconds).c_str(), r.speedup(), noise, r.evaluated, r.failed(),
                   params_to_json(r.best).c_str(), r.improved() ? "" : " (default)");
       if (r.rejected) std::printf("%-*s %zu refused by the family's constraints\n", w, "", r.rejected);
+      if (r.duplicates)
+        std::printf("%-*s %zu not run: their fitted parameters were those of one already run\n", w, "", r.duplicates);
       if (r.failed()) std::printf("%-*s invalid: %s\n", w, "", first_reasons(r).c_str());
       if (r.budget_exhausted) std::printf("%-*s budget spent: %zu configuration(s) tried\n", w, "", r.evaluated);
       std::fflush(stdout);

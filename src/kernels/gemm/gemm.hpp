@@ -241,6 +241,8 @@ class GemmTensorCoreFamily : public GemmFamilyBase {
 
  protected:
   virtual Params fallback(const Capabilities& caps, const GemmProblem&) const { return defaults(caps); }
+  // Values that stand for a choice by problem, made concrete (p has passed check).
+  virtual void settle(Params&, const GemmProblem&) const {}
 };
 
 // The tensor-core kernel (gemm_mma.cl): f16 or bf16 A and B, or f32 ones
@@ -284,6 +286,8 @@ class GemmMmaFamily : public GemmTensorCoreFamily {
  protected:
   // The defaults; for tf32 the kernel's own (BK 16, WN 32: 48 KiB, registers).
   Params fallback(const Capabilities& caps, const GemmProblem& problem) const override;
+  // FULL_TILES 2: 1 for f64, 0 otherwise.
+  void settle(Params& p, const GemmProblem& problem) const override;
 };
 
 // The Hopper tensor-core kernel (gemm_wgmma.cl, compute capability 9.0,

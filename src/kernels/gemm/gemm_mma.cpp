@@ -164,6 +164,7 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
                      {"MMA_X3", pr.dtype == DType::F32 && !pr.tf32 ? "1" : "0"},
                      {"MMA_F64", pr.dtype == DType::F64 ? "1" : "0"},
                      {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
+  // (FULL_TILES 2 as settle() makes it, for parameters that were not fitted.)
   for (const auto& [k, v] : p)
     d.emplace_back(k, k == "FULL_TILES" && v == 2 ? (pr.dtype == DType::F64 ? "1" : "0") : std::to_string(v));
   gemm_kernels::strip_split(d);
@@ -172,6 +173,10 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   d.emplace_back("MMA_RAW", split_k && !fuse ? "1" : "0");
   d.emplace_back("MMA_FUSE", fuse ? "1" : "0");
   return d;
+}
+
+void GemmMmaFamily::settle(Params& p, const GemmProblem& pr) const {
+  if (auto it = p.find("FULL_TILES"); it != p.end() && it->second == 2) it->second = pr.dtype == DType::F64 ? 1 : 0;
 }
 
 bool GemmMmaFamily::fused(const Params& p) {

@@ -277,10 +277,10 @@ KernelSource GemmFamilyBase::program(const Params& p, const GemmProblem& pr) con
 std::optional<Params> GemmTensorCoreFamily::fit_or_none(const Params& tuned, const Capabilities& caps,
                                                         const GemmProblem& pr) const {
   Params p = complete(tuned, caps);
-  if (check(p, caps, pr).empty()) return p;
-  p = fallback(caps, pr);
-  if (check(p, caps, pr).empty()) return p;
-  return std::nullopt;
+  if (!check(p, caps, pr).empty()) p = fallback(caps, pr);
+  if (!check(p, caps, pr).empty()) return std::nullopt;
+  settle(p, pr);
+  return p;
 }
 
 Params GemmTensorCoreFamily::fit(const Params& tuned, const Capabilities& caps, const GemmProblem& pr) const {
