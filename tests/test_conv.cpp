@@ -257,6 +257,7 @@ TEST(Conv, DepthwiseLocalStaging) {
     detail::ConvProblem pr = problem_of(d);
     const detail::Params fitted = fam.fit(p, caps, pr);
     EXPECT_EQ(fitted.at("STAGE"), applies ? 1 : 0) << "run " << i;
+    EXPECT_EQ(fitted.at("LOC"), fitted.at("STAGE")) << "run " << i;  // what runs
     // A layer it does not apply to still takes the rest of the set (a
     // stored entry serves every layer of its bucket): fit drops the staging.
     EXPECT_EQ(fam.check(fam.complete(p, caps), caps, pr), "") << "run " << i;
