@@ -99,7 +99,8 @@ std::vector<Case> cases() {
   for (std::int64_t n : sizes) {
     for (int k = 0; k < 4; ++k) out.push_back({n, incs[k][0], incs[k][1], k ? 3u : 0u, k ? 5u : 0u});
     // Contiguous vectors at offsets that allow packs of 4 (real types run
-    // packs there), and at offsets that allow none.
+    // packs there, complex ones in the element-wise routines), and at
+    // offsets that allow none.
     out.push_back({n, 1, 1, 4, 8});
     out.push_back({n, 1, 1, 1, 2});
   }

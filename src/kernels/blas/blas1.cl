@@ -29,6 +29,8 @@
 // check-variant: -DTYPE=float -DREAL=float -DVW=4
 // check-variant: -DTYPE=double -DREAL=double -DREAL_DOUBLE=1 -DVW=2
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DVW=4
+// check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1 -DVW=2
+// check-variant: -DTYPE=double2 -DREAL=double -DREAL_DOUBLE=1 -DCOMPLEX=1 -DVW=2
 // check-variant: -DTYPE=double -DREAL=double -DREAL_DOUBLE=1
 // check-variant: -DTYPE=double2 -DREAL=double -DREAL_DOUBLE=1 -DCOMPLEX=1
 // check-variant: -DHALF=1 -DVW=4
@@ -105,6 +107,32 @@
 #endif
 #endif
 
+// Complex vectors (CVEC: OpenCL, where the host sets it, on CPUs) go by
+// packs too in the element-wise entries: VW elements as 2 VW reals, one
+// access each; a product by a complex alpha is re(alpha) v + im(alpha)
+// CSWAP(v), CSWAP(v) = (-im, re) of each element.
+#define CVEC (VW > 1 && COMPLEX && !OPTUNE_BACKEND_CUDA)
+#if CVEC
+#if VW == 2
+#define CW 4
+#define CSWAP(v) ((VT)(-(v).s1, (v).s0, -(v).s3, (v).s2))
+#elif VW == 4
+#define CW 8
+#define CSWAP(v) ((VT)(-(v).s1, (v).s0, -(v).s3, (v).s2, -(v).s5, (v).s4, -(v).s7, (v).s6))
+#else
+#error "complex packs of 2 or 4 elements"
+#endif
+#define VT OPTUNE_VEC(REAL, CW)
+#define CONTIG(xb, incx, yb, incy) ((incx) == 1 && (incy) == 1 && (xb) % VW == 0 && (yb) % VW == 0)
+#define LOADV(p, b, at) OPTUNE_GLOAD(REAL, CW, p, (__global const REAL*)((b) + (at)))
+#define STOREV(v, p, b, at) OPTUNE_GSTORE(REAL, CW, v, p, (__global REAL*)((b) + (at)))
+#define VMUL(a, v) ((a).x * (v) + (a).y * CSWAP(v))
+#else
+#define VMUL(a, v) ((a) * (v))
+#endif
+// The element-wise entries' packs (VT, LOADV, STOREV, VMUL: real or complex).
+#define PACKED (VEC || CVEC)
+
 // ---- element-wise ----
 
 #define EW_BEGIN                                 \
@@ -118,7 +146,7 @@ __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_swap(const ulong n, const ulong step, __global ST* x, const ulong xb, const long incx,
                 __global ST* y, const ulong yb, const long incy) {
   EW_BEGIN
-#if VEC
+#if PACKED
   if (CONTIG(xb, incx, yb, incy)) {
     PACKS(step) {
       const VT t = LOADV(p, x, xb);
@@ -141,9 +169,16 @@ __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_scal(const ulong n, const ulong step, const TYPE alpha, const int real_alpha, __global ST* x,
                 const ulong xb, const long incx) {
   EW_BEGIN
-#if VEC
+#if PACKED
   if (CONTIG(xb, incx, xb, incx)) {
-    PACKS(step) { STOREV(alpha * LOADV(p, x, xb), p, x, xb); }
+    PACKS(step) {
+      const VT v = LOADV(p, x, xb);
+#if COMPLEX
+      STOREV(real_alpha ? alpha.x * v : VMUL(alpha, v), p, x, xb);
+#else
+      STOREV(VMUL(alpha, v), p, x, xb);
+#endif
+    }
     first = n / VW * VW;
   }
 #endif
@@ -161,7 +196,7 @@ __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_copy(const ulong n, const ulong step, __global const ST* x, const ulong xb, const long incx,
                 __global ST* y, const ulong yb, const long incy) {
   EW_BEGIN
-#if VEC
+#if PACKED
   if (CONTIG(xb, incx, yb, incy)) {
     PACKS(step) { STOREV(LOADV(p, x, xb), p, y, yb); }
     first = n / VW * VW;
@@ -175,9 +210,9 @@ __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_axpy(const ulong n, const ulong step, const TYPE alpha, __global const ST* x, const ulong xb,
                 const long incx, __global ST* y, const ulong yb, const long incy) {
   EW_BEGIN
-#if VEC
+#if PACKED
   if (CONTIG(xb, incx, yb, incy)) {
-    PACKS(step) { STOREV(LOADV(p, y, yb) + alpha * LOADV(p, x, xb), p, y, yb); }
+    PACKS(step) { STOREV(LOADV(p, y, yb) + VMUL(alpha, LOADV(p, x, xb)), p, y, yb); }
     first = n / VW * VW;
   }
 #endif
@@ -189,7 +224,7 @@ __kernel OPTUNE_WG_SIZE(WGS, 1, 1)
 void blas1_rot(const ulong n, const ulong step, __global ST* x, const ulong xb, const long incx, __global ST* y,
                const ulong yb, const long incy, const REAL c, const REAL s) {
   EW_BEGIN
-#if VEC
+#if PACKED
   if (CONTIG(xb, incx, yb, incy)) {
     PACKS(step) {
       const VT w = LOADV(p, x, xb), z = LOADV(p, y, yb);
