@@ -182,14 +182,10 @@ OPTUNE_MMA(optune_mma_f16_16816, "m16n8k16", "f16")
 OPTUNE_MMA(optune_mma_bf16_16816, "m16n8k16", "bf16")
 OPTUNE_MMA(optune_mma_tf32_1688, "m16n8k8", "tf32")
 #undef OPTUNE_MMA
-// f64: one double from shared memory, and d += a b for one 16 x 8 fragment
-// of m16n8k8 in f64 (sm_90: the FP64 tensor cores' full rate; sm_80's
-// m8n8k4 runs at half of it on an H100, scripts/gpu/dmma_peak.cu).
-OPTUNE_FUNC double optune_lds64d(const uint addr) {
-  double v;
-  asm volatile("ld.shared.f64 %0, [%1];\n" : "=d"(v) : "r"(addr));
-  return v;
-}
+// f64: d += a b for one 16 x 8 fragment of m16n8k8 in f64 (sm_90: the FP64
+// tensor cores' full rate; sm_80's m8n8k4 runs at half of it on an H100,
+// scripts/gpu/dmma_peak.cu). gemm_mma reads its f64 fragments as plain
+// shared loads (gemm_mma_defs.cl: constant offsets become immediates).
 #if __CUDA_ARCH__ >= 900
 OPTUNE_FUNC void optune_mma_f64_1688(double* d, const double* a, const double* b) {
   asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "

@@ -25,6 +25,9 @@ bool f64_device(const Capabilities& caps) { return mma_device(caps) && caps.comp
 
 bool power_of_two(std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
+// FULL_TILES as the kernel takes it: 2 is 1 for f64, 0 otherwise.
+std::int64_t full_tiles(std::int64_t v, const GemmProblem& pr) { return v == 2 ? pr.dtype == DType::F64 : v; }
+
 std::int64_t threads_of(const Params& p) {
   return 32 * (p.at("BM") / p.at("WM")) * (p.at("BN") / p.at("WN"));
 }
@@ -164,9 +167,8 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
                      {"MMA_X3", pr.dtype == DType::F32 && !pr.tf32 ? "1" : "0"},
                      {"MMA_F64", pr.dtype == DType::F64 ? "1" : "0"},
                      {"TRANS_A", pr.trans_a ? "1" : "0"}, {"TRANS_B", pr.trans_b ? "1" : "0"}});
-  // (FULL_TILES 2 as settle() makes it, for parameters that were not fitted.)
-  for (const auto& [k, v] : p)
-    d.emplace_back(k, k == "FULL_TILES" && v == 2 ? (pr.dtype == DType::F64 ? "1" : "0") : std::to_string(v));
+  // (FULL_TILES as settle() makes it, for parameters that were not fitted.)
+  for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(k == "FULL_TILES" ? full_tiles(v, pr) : v));
   gemm_kernels::strip_split(d);
   std::erase_if(d, [](const auto& kv) { return kv.first == "FUSE"; });
   const bool split_k = split(p, pr).splits > 1, fuse = split_k && fused(p);
@@ -176,7 +178,7 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
 }
 
 void GemmMmaFamily::settle(Params& p, const GemmProblem& pr) const {
-  if (auto it = p.find("FULL_TILES"); it != p.end() && it->second == 2) it->second = pr.dtype == DType::F64 ? 1 : 0;
+  if (auto it = p.find("FULL_TILES"); it != p.end()) it->second = full_tiles(it->second, pr);
 }
 
 bool GemmMmaFamily::fused(const Params& p) {
