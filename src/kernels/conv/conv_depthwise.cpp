@@ -156,10 +156,11 @@ Params ConvDepthwiseFamily::fit(const Params& tuned, const Capabilities& caps, c
   // HALF where it applies (VW may have shrunk above; a caller asking for f32
   // sums, or a device without half arithmetic, runs f32).
   p["HALF"] = p["HALF"] && pr.half_arith && depthwise_half_bucket(p, caps, pr);
-  // LOC asks for the kernel's STAGE, which applies where depthwise_loc says;
-  // fitted, LOC is what runs (STAGE), so that sets that run alike fit alike
-  // (the tuner times them once) and the result passes check (NHWC, WPT 1: 0).
-  p["STAGE"] = p["LOC"] && !pr.in_nhwc && p["WPT"] >= 2 && depthwise_loc(p, caps, pr);
+  // LOC asks for the kernel's STAGE, which applies where depthwise_loc says
+  // (never on NHWC or with WPT 1); fitted, LOC is what runs (STAGE), so that
+  // sets that run alike fit alike (the tuner times them once) and the result
+  // passes check (0 where LOC cannot apply).
+  p["STAGE"] = p["LOC"] && depthwise_loc(p, caps, pr);
   p["LOC"] = p["STAGE"];
   if (depthwise_items(p, pr) > std::int64_t(0xffffffff)) p["IDX64"] = 1;
   return p;
