@@ -23,7 +23,7 @@
 // asum), Blue's three sums of squares for nrm2 (the reference's dnrm2 of
 // LAPACK 3.10), the key and index for iamax/iamin.
 //
-// check-prepend: blas/blas_storage.cl
+// check-prepend: blas/blas_storage.cl blas/blas1_defs.cl
 // check-variant: -DTYPE=float2 -DREAL=float -DCOMPLEX=1
 // check-variant: -DTYPE=float -DREAL=float -DCOMPLEX=0 -DWGS=64
 // check-variant: -DTYPE=float -DREAL=float -DVW=4
@@ -42,96 +42,7 @@
 // check-variant-opencl: -DTYPE=double -DREAL=double -DREAL_DOUBLE=1 -DVW=2 -DNRM2V=1
 // check-variant-opencl: -DHALF=1 -DVW=4 -DNRM2V=1
 
-#ifndef WGS
-#define WGS 256          // work-items per group (a power of two)
-#endif
-#ifndef VW
-#define VW 1             // real types: elements per access where increments are 1 (1, 2, 4; 8 on CPUs)
-#endif
-#ifndef NRM2V
-#define NRM2V 0          // nrm2 by packs: 1 the middle range's squares as vectors (not on CUDA)
-#endif
-
-#ifndef INFINITY
-#define INFINITY (1.0f / 0.0f)
-#endif
-
-#define AT(p, b, inc, i) (p)[(long)(b) + (long)(i) * (inc)]
-
-// Storage (blas_storage.cl): ST the vectors' element (and dot's and sum's
-// result), RST asum's and nrm2's result.
-#if HALF
-#define RST half
-#else
-#define RST REAL
-#endif
-#define SET STE
-
-#if COMPLEX
-#define ABS1(a) OPTUNE_CAT(optune_cabs1_, REAL)(a)
-#else
-#define ABS1(a) fabs(a)
-#endif
-
-// Blue's thresholds and scales (LAPACK's la_constants): values above TBIG are
-// summed scaled by SBIG, below TSML scaled by SSML, the rest as they are.
-#ifndef REAL_DOUBLE
-#define REAL_DOUBLE 0    // 1 when REAL is double
-#endif
-#if REAL_DOUBLE
-#define TSML 0x1p-511
-#define TBIG 0x1p486
-#define SSML 0x1p537
-#define SBIG 0x1p-538
-#else
-#define TSML 0x1p-63f
-#define TBIG 0x1p52f
-#define SSML 0x1p75f
-#define SBIG 0x1p-76f
-#endif
-
-// Contiguous vectors of a real type (both increments 1, both bases multiples
-// of VW: allocations are aligned far beyond a pack) go by packs of VW
-// elements, one access each; the last n mod VW elements, and every other
-// call, element by element from `first`.
-#define VEC (VW > 1 && !COMPLEX)
-#if VEC
-#define VT OPTUNE_VEC(TYPE, VW)
-#define CONTIG(xb, incx, yb, incy) ((incx) == 1 && (incy) == 1 && (xb) % VW == 0 && (yb) % VW == 0)
-#if HALF
-#define LOADV(p, b, at) OPTUNE_CAT(optune_vload_half, VW)(p, (b) + (at))
-#define STOREV(v, p, b, at) OPTUNE_CAT(optune_vstore_half, VW)(v, p, (b) + (at))
-#else
-#define LOADV(p, b, at) OPTUNE_GLOAD(TYPE, VW, p, (b) + (at))
-#define STOREV(v, p, b, at) OPTUNE_GSTORE(TYPE, VW, v, p, (b) + (at))
-#endif
-#endif
-
-// Complex vectors (CVEC: OpenCL, where the host sets it, on CPUs) go by
-// packs too in the element-wise entries: VW elements as 2 VW reals, one
-// access each; a product by a complex alpha is re(alpha) v + im(alpha)
-// CSWAP(v), CSWAP(v) = (-im, re) of each element.
-#define CVEC (VW > 1 && COMPLEX && !OPTUNE_BACKEND_CUDA)
-#if CVEC
-#if VW == 2
-#define CW 4
-#define CSWAP(v) ((VT)(-(v).s1, (v).s0, -(v).s3, (v).s2))
-#elif VW == 4
-#define CW 8
-#define CSWAP(v) ((VT)(-(v).s1, (v).s0, -(v).s3, (v).s2, -(v).s5, (v).s4, -(v).s7, (v).s6))
-#else
-#error "complex packs of 2 or 4 elements"
-#endif
-#define VT OPTUNE_VEC(REAL, CW)
-#define CONTIG(xb, incx, yb, incy) ((incx) == 1 && (incy) == 1 && (xb) % VW == 0 && (yb) % VW == 0)
-#define LOADV(p, b, at) OPTUNE_GLOAD(REAL, CW, p, (__global const REAL*)((b) + (at)))
-#define STOREV(v, p, b, at) OPTUNE_GSTORE(REAL, CW, v, p, (__global REAL*)((b) + (at)))
-#define VMUL(a, v) ((a).x * (v) + (a).y * CSWAP(v))
-#else
-#define VMUL(a, v) ((a) * (v))
-#endif
-// The element-wise entries' packs (VT, LOADV, STOREV, VMUL: real or complex).
-#define PACKED (VEC || CVEC)
+// The parameters, nrm2's constants and the packs: blas1_defs.cl.
 
 // ---- element-wise ----
 
