@@ -267,7 +267,8 @@ TEST(Cli, TuneBlasTriAndExtra) {
 }
 
 // The blas1 family tunes through its case: every candidate that runs gives
-// the default's results (complex types keep VW 1).
+// the default's results (complex reductions keep VW 1: only the element-wise
+// routines read complex vectors by packs).
 TEST(Cli, TuneBlas1) {
   const nlohmann::json r = tune_one_bucket("blas1 --dtype c32 --sizes 'reduce/n<=2^16' --strategy random --candidates 4");
   ASSERT_FALSE(r.is_null());

@@ -42,9 +42,11 @@ std::string Blas1Family::check(const Params& p, const Capabilities& caps, const 
   if (wgs * partial_bytes(problem.dtype) > local_limit(caps)) return "the group's partial states exceed local memory";
   const std::int64_t vw = p.at("VW");
   // Complex packs: measured on PoCL only (axpy c32 950-1064 -> 539-646 us
-  // by packs of 4 on a 2-core EPYC); GPUs keep single elements.
-  if (is_complex(problem.dtype) && vw > 1 && caps.type != DeviceType::CPU)
-    return "complex vectors go by packs on CPUs only (VW 1)";
+  // by packs of 4 on a 2-core EPYC); GPUs keep single elements, and the
+  // reductions read complex vectors element by element whatever VW says
+  // (refused there, so that the tuner does not time one program twice).
+  if (is_complex(problem.dtype) && vw > 1 && (caps.type != DeviceType::CPU || blas1_is_reduction(problem.routine)))
+    return "complex vectors go by packs on CPUs only, in the element-wise routines (VW 1)";
   if (is_complex(problem.dtype) && vw > 4) return "complex vectors go by packs of at most 4 elements";
   if (std::size_t(vw) * dtype_size(problem.dtype) > blas_pack_bytes(caps))
     return "pack wider than " + std::to_string(blas_pack_bytes(caps)) + " bytes";
@@ -56,7 +58,9 @@ Params Blas1Family::fit(const Params& tuned, const Capabilities& caps, const Bla
   const auto adjust = [&](Params p) {
     // Packs of at most blas_pack_bytes (complex: on CPUs, of at most 4
     // elements, the element-wise entries only).
-    if (is_complex(problem.dtype)) p["VW"] = caps.type == DeviceType::CPU ? std::min<std::int64_t>(p.at("VW"), 4) : 1;
+    if (is_complex(problem.dtype))
+      p["VW"] = caps.type == DeviceType::CPU && !blas1_is_reduction(problem.routine)
+                    ? std::min<std::int64_t>(p.at("VW"), 4) : 1;
     while (p.at("VW") > 1 && std::size_t(p.at("VW")) * es > blas_pack_bytes(caps)) p["VW"] /= 2;
     // Halve the group until the device takes it (CPUs through PoCL may cap it).
     while (p.at("WGS") > 64 && !check(p, caps, problem).empty()) p["WGS"] /= 2;
