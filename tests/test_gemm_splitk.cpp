@@ -420,3 +420,60 @@ TEST(GemmSplitK, MmaForcedSplitsOnTheGpu) {
     }
   }
 }
+
+// TILE_FILL 1 (gemm_mma, a host parameter): tiles that leave compute units
+// idle are halved, warp tiles with them, before the automatic split; tiles
+// that fill the device, and TILE_FILL 0, are kept; warp tiles never drop
+// below 16; the parameter never reaches the program's defines.
+TEST(GemmSplitK, MmaTileFill) {
+  Capabilities h100 = test::nvidia_caps(Backend::CUDA, 90);
+  h100.compute_units = 132;
+  const detail::GemmCandidate& mma = detail::mma_candidate();
+  const auto& mfam = detail::families::gemm_mma();
+  Params d = mfam.defaults(h100);
+  EXPECT_EQ(d.at("TILE_FILL"), 0);
+  d["BM"] = d["BN"] = 64, d["WM"] = d["WN"] = 32, d["TILE_FILL"] = 1;
+  const auto fitted = [&](const Params& p, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1) {
+    const auto r = mma.fit(p, false, h100, test::dense_problem(DType::F32, m, n, k, batch));
+    EXPECT_TRUE(r.has_value());
+    return r.value_or(Params{});
+  };
+  // 512^3: 64 tiles of 64 x 64 -> 256 of 32 x 32, which fill: no split.
+  Params p = fitted(d, 512, 512, 512);
+  EXPECT_EQ(p.at("BM"), 32);
+  EXPECT_EQ(p.at("BN"), 32);
+  EXPECT_EQ(p.at("WM"), 16);
+  EXPECT_EQ(p.at("WN"), 16);
+  EXPECT_EQ(mfam.split(p, test::dense_problem(DType::F32, 512, 512, 512)).splits, 1);
+  // 768^3: 144 tiles of 64 x 64 already fill 132 units.
+  p = fitted(d, 768, 768, 768);
+  EXPECT_EQ(p.at("BM"), 64);
+  EXPECT_EQ(p.at("WM"), 32);
+  // 256^3: 32 x 32 is as far as it goes (16-row warp tiles); 64 groups
+  // stay below the units, and K = 256 is too short to split (SK_MINK 256).
+  p = fitted(d, 256, 256, 256);
+  EXPECT_EQ(p.at("BM"), 32);
+  EXPECT_EQ(p.at("WN"), 16);
+  EXPECT_EQ(mfam.split(p, test::dense_problem(DType::F32, 256, 256, 256)).splits, 1);
+  // A batch that fills the device keeps the tiles.
+  p = fitted(d, 512, 512, 512, 64);
+  EXPECT_EQ(p.at("BM"), 64);
+  // From 128 x 128 (warps of 64 x 64): halved twice for 512^3.
+  Params big = d;
+  big["BM"] = big["BN"] = 128, big["WM"] = big["WN"] = 64, big["BK"] = 16;
+  ASSERT_EQ(mfam.check(big, h100, test::dense_problem(DType::F32, 512, 512, 512)), "");
+  p = fitted(big, 512, 512, 512);
+  EXPECT_EQ(p.at("BM"), 32);
+  EXPECT_EQ(p.at("WM"), 16);
+  p = fitted(big, 1024, 1024, 1024);  // 64 tiles -> 256 of 64 x 64
+  EXPECT_EQ(p.at("BM"), 64);
+  EXPECT_EQ(p.at("WN"), 32);
+  // TILE_FILL 0 keeps 64 x 64 and splits K instead.
+  Params off = d;
+  off["TILE_FILL"] = 0;
+  p = fitted(off, 512, 512, 512);
+  EXPECT_EQ(p.at("BM"), 64);
+  EXPECT_EQ(p.at("SPLITK"), 2);
+  for (const auto& [k, v] : mfam.defines(fitted(d, 512, 512, 512), test::dense_problem(DType::F32, 512, 512, 512)))
+    EXPECT_NE(k, "TILE_FILL");
+}

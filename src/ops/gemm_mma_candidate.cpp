@@ -2,7 +2,7 @@
 // bf16 operands, or f32 ones in tf32 when the call opts in
 // (GemmCompute::FastTF32), else at f32's accuracy as three tf32 products
 // each (MMA_X3: hi hi + hi lo + lo hi; taken only where gemm_routine's
-// KERNEL names it, for thin products), or (sm_90+) f64 ones on the FP64 tensor cores
+// KERNEL names it: thin products, and on the H200 small and medium ones), or (sm_90+) f64 ones on the FP64 tensor cores
 // (exact f64 products: no opt-in), as they lie, one launch, gemm_direct's
 // arguments. It applies where A and B are 16-byte aligned (leading
 // dimensions, offsets, batch strides and listed offsets multiples of 8
@@ -14,7 +14,9 @@
 // it is 0, as the tiled candidate's): each product as ranges of K in one
 // launch, raw partial products into scratch, summed in range order by each
 // tile's last range to finish (FUSE 1: arrival tickets in the zero-kept
-// scratch slot) or by gemm_copy_back, a second launch (FUSE 0).
+// scratch slot) or by gemm_copy_back, a second launch (FUSE 0). Before the
+// split, TILE_FILL 1 halves tiles that leave compute units idle
+// (GemmMmaFamily::fill_tiles).
 #include "kernels/families.hpp"
 #include "ops/gemm_candidates.hpp"
 #include "runtime/scratch.hpp"
@@ -72,6 +74,9 @@ class MmaCandidate : public GemmCandidate {
     // in the bucket do not fit it, and the routine goes on to the default
     // order (the thin kernel for them). Forced parameters run as given.
     if (p && !forced && !tile_suits(*p, pr)) return std::nullopt;
+    // Then tiles halved where they leave compute units idle (TILE_FILL), and
+    // the automatic split over what remains.
+    if (p) families::gemm_mma().fill_tiles(*p, caps, pr);
     if (p) gemm_kernels::resolve_split(*p, caps, GemmMmaFamily::groups(*p, pr), pr.k, pr.list);
     return p;
   }

@@ -282,6 +282,12 @@ class GemmMmaFamily : public GemmTensorCoreFamily {
   std::size_t ticket_bytes(const Params& p, const GemmProblem& problem) const;
   // Tiles times products, the automatic split's measure.
   static std::int64_t groups(const Params& p, const GemmProblem& problem);
+  // TILE_FILL 1 (a host parameter, like SPLITK): while the groups stay
+  // below SK_FILL per compute unit, BM, BN, WM and WN are halved (the warp
+  // grid, and so the work-items, unchanged) as long as the warp tiles stay
+  // 16 or more and the halved tile passes check(). The candidate's fit
+  // calls it before the automatic split, which then sees the smaller tiles.
+  void fill_tiles(Params& p, const Capabilities& caps, const GemmProblem& problem) const;
 
  protected:
   // The defaults; for tf32 the kernel's own (BK 16, WN 32: 48 KiB, registers).

@@ -76,6 +76,12 @@ std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities& caps) const
   params.push_back({"FUSE", {0, 1}, 0,
                     "split K: 1 the partials added by each tile's last range in the same kernel (arrival tickets), "
                     "0 by gemm_copy_back, a second launch"});
+  // H200, f32 (three tf32 products) from a 64 x 64 entry: 512^3 28.6 -> 19.0
+  // us, 640^3 37.4 -> 32.0, 384^3 23.1 -> 16.2; 768^3 and 1024^3 fill the
+  // device with 64 x 64 tiles and keep them (docs/DESIGN.md, "Tiles that fill").
+  params.push_back({"TILE_FILL", {0, 1}, 0,
+                    "1: where the tiles leave compute units idle (fewer groups than SK_FILL per compute unit), "
+                    "BM, BN, WM and WN are halved while the warp tiles stay 16 or more, before K is split"});
   return params;
 }
 
@@ -170,7 +176,7 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   // (FULL_TILES as settle() makes it, for parameters that were not fitted.)
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(k == "FULL_TILES" ? full_tiles(v, pr) : v));
   gemm_kernels::strip_split(d);
-  std::erase_if(d, [](const auto& kv) { return kv.first == "FUSE"; });
+  std::erase_if(d, [](const auto& kv) { return kv.first == "FUSE" || kv.first == "TILE_FILL"; });
   const bool split_k = split(p, pr).splits > 1, fuse = split_k && fused(p);
   d.emplace_back("MMA_RAW", split_k && !fuse ? "1" : "0");
   d.emplace_back("MMA_FUSE", fuse ? "1" : "0");
@@ -179,6 +185,18 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
 
 void GemmMmaFamily::settle(Params& p, const GemmProblem& pr) const {
   if (auto it = p.find("FULL_TILES"); it != p.end()) it->second = full_tiles(it->second, pr);
+}
+
+void GemmMmaFamily::fill_tiles(Params& p, const Capabilities& caps, const GemmProblem& pr) const {
+  const auto it = p.find("TILE_FILL");
+  if (it == p.end() || it->second == 0) return;
+  const std::int64_t target = std::max<std::int64_t>(caps.compute_units, 1) * p.at("SK_FILL");
+  while (groups(p, pr) < target && p.at("WM") >= 32 && p.at("WN") >= 32) {
+    Params half = p;
+    for (const char* k : {"BM", "BN", "WM", "WN"}) half[k] /= 2;
+    if (!check(half, caps, pr).empty()) return;  // (the copies' cover, the chunks' rows)
+    p = std::move(half);
+  }
 }
 
 bool GemmMmaFamily::fused(const Params& p) {
