@@ -476,4 +476,20 @@ TEST(GemmSplitK, MmaTileFill) {
   EXPECT_EQ(p.at("SPLITK"), 2);
   for (const auto& [k, v] : mfam.defines(fitted(d, 512, 512, 512), test::dense_problem(DType::F32, 512, 512, 512)))
     EXPECT_NE(k, "TILE_FILL");
+  // The family's fit applies the rule and leaves TILE_FILL 0: a set whose
+  // tiles fill the device fits alike with 0 and 1 (the tuner times it once),
+  // and a halved one fits as the halved tile stated outright.
+  const detail::GemmProblem p1024 = test::dense_problem(DType::F32, 1024, 1024, 1024);
+  EXPECT_EQ(mfam.fit(d, h100, p1024), mfam.fit(off, h100, p1024));
+  const detail::GemmProblem p512 = test::dense_problem(DType::F32, 512, 512, 512);
+  Params stated = off;
+  stated["BM"] = stated["BN"] = 32, stated["WM"] = stated["WN"] = 16;
+  EXPECT_EQ(mfam.fit(d, h100, p512), mfam.fit(stated, h100, p512));
+  // A tile that is not square stops before a side would drop below 64 (the
+  // candidate would take that tile for a thin one): 64 x 128 stays.
+  Params wide = d;
+  wide["BN"] = 128, wide["WN"] = 64, wide["BK"] = 16;
+  p = fitted(wide, 512, 512, 512);
+  EXPECT_EQ(p.at("BM"), 64);
+  EXPECT_EQ(p.at("BN"), 128);
 }

@@ -74,9 +74,8 @@ class MmaCandidate : public GemmCandidate {
     // in the bucket do not fit it, and the routine goes on to the default
     // order (the thin kernel for them). Forced parameters run as given.
     if (p && !forced && !tile_suits(*p, pr)) return std::nullopt;
-    // Then tiles halved where they leave compute units idle (TILE_FILL), and
-    // the automatic split over what remains.
-    if (p) families::gemm_mma().fill_tiles(*p, caps, pr);
+    // (The family's fit has halved tiles that left compute units idle,
+    // TILE_FILL.) Then the automatic split over the tiles that remain.
     if (p) gemm_kernels::resolve_split(*p, caps, GemmMmaFamily::groups(*p, pr), pr.k, pr.list);
     return p;
   }

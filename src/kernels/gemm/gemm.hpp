@@ -242,7 +242,7 @@ class GemmTensorCoreFamily : public GemmFamilyBase {
  protected:
   virtual Params fallback(const Capabilities& caps, const GemmProblem&) const { return defaults(caps); }
   // Values that stand for a choice by problem, made concrete (p has passed check).
-  virtual void settle(Params&, const GemmProblem&) const {}
+  virtual void settle(Params&, const Capabilities&, const GemmProblem&) const {}
 };
 
 // The tensor-core kernel (gemm_mma.cl): f16 or bf16 A and B, or f32 ones
@@ -285,15 +285,19 @@ class GemmMmaFamily : public GemmTensorCoreFamily {
   // TILE_FILL 1 (a host parameter, like SPLITK): while the groups stay
   // below SK_FILL per compute unit, BM, BN, WM and WN are halved (the warp
   // grid, and so the work-items, unchanged) as long as the warp tiles stay
-  // 16 or more and the halved tile passes check(). The candidate's fit
-  // calls it before the automatic split, which then sees the smaller tiles.
+  // 16 or more, the halved tile is square or has no side below 64 (the mma
+  // candidate's thin tiles), and it passes check(). The family's fit
+  // (settle) applies it before the candidate's automatic split, which then
+  // sees the smaller tiles.
   void fill_tiles(Params& p, const Capabilities& caps, const GemmProblem& problem) const;
 
  protected:
   // The defaults; for tf32 the kernel's own (BK 16, WN 32: 48 KiB, registers).
   Params fallback(const Capabilities& caps, const GemmProblem& problem) const override;
-  // FULL_TILES 2: 1 for f64, 0 otherwise.
-  void settle(Params& p, const GemmProblem& problem) const override;
+  // FULL_TILES 2: 1 for f64, 0 otherwise; TILE_FILL 1: fill_tiles, then 0
+  // (the tiles it leaves are the parameters that run, so a tuned set that
+  // fills the device anyway fits to the same run with TILE_FILL 0 or 1).
+  void settle(Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
 };
 
 // The Hopper tensor-core kernel (gemm_wgmma.cl, compute capability 9.0,

@@ -183,8 +183,10 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   return d;
 }
 
-void GemmMmaFamily::settle(Params& p, const GemmProblem& pr) const {
+void GemmMmaFamily::settle(Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   if (auto it = p.find("FULL_TILES"); it != p.end()) it->second = full_tiles(it->second, pr);
+  fill_tiles(p, caps, pr);
+  if (auto it = p.find("TILE_FILL"); it != p.end()) it->second = 0;
 }
 
 void GemmMmaFamily::fill_tiles(Params& p, const Capabilities& caps, const GemmProblem& pr) const {
@@ -194,7 +196,10 @@ void GemmMmaFamily::fill_tiles(Params& p, const Capabilities& caps, const GemmPr
   while (groups(p, pr) < target && p.at("WM") >= 32 && p.at("WN") >= 32) {
     Params half = p;
     for (const char* k : {"BM", "BN", "WM", "WN"}) half[k] /= 2;
-    if (!check(half, caps, pr).empty()) return;  // (the copies' cover, the chunks' rows)
+    // Never a tile the candidate takes for a thin one (a side below 64 and
+    // below the other), nor one check() refuses (the copies' cover).
+    if (half.at("BM") != half.at("BN") && std::min(half.at("BM"), half.at("BN")) < 64) return;
+    if (!check(half, caps, pr).empty()) return;
     p = std::move(half);
   }
 }

@@ -279,7 +279,7 @@ std::optional<Params> GemmTensorCoreFamily::fit_or_none(const Params& tuned, con
   Params p = complete(tuned, caps);
   if (!check(p, caps, pr).empty()) p = fallback(caps, pr);
   if (!check(p, caps, pr).empty()) return std::nullopt;
-  settle(p, pr);
+  settle(p, caps, pr);
   return p;
 }
 
