@@ -81,7 +81,8 @@ std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities& caps) const
   // device with 64 x 64 tiles and keep them (docs/DESIGN.md, "Tiles that fill").
   params.push_back({"TILE_FILL", {0, 1}, 0,
                     "1: where the tiles leave compute units idle (fewer groups than SK_FILL per compute unit), "
-                    "BM, BN, WM and WN are halved while the warp tiles stay 16 or more, before K is split"});
+                    "BM, BN, WM and WN are halved while the warp tiles stay 16 or more and the tile square or at least 64 a "
+                    "side, before K is split"});
   return params;
 }
 
