@@ -187,6 +187,11 @@ TEST(BenchGemm, OneProductAndTheThinGroup) {
     nt += row["trans"] == "NT";
     EXPECT_EQ(row["group"], "thin");
     EXPECT_GT(row["fraction_of_copy_ceiling"].get<double>(), 0.0);
+    // The same bytes copied once, timed alike: a positive time and its ratio.
+    EXPECT_GT(row["same_size_copy_us"].get<double>(), 0.0) << row.dump();
+    EXPECT_NEAR(row["fraction_of_same_size_copy"].get<double>(),
+                row["same_size_copy_us"].get<double>() / row["median_us"].get<double>(), 1e-9)
+        << row.dump();
     EXPECT_FALSE(row["flagged"].get<bool>()) << row.dump();
   }
   EXPECT_EQ(nt, 3) << out;

@@ -493,3 +493,44 @@ TEST(GemmSplitK, MmaTileFill) {
   EXPECT_EQ(p.at("BM"), 64);
   EXPECT_EQ(p.at("BN"), 128);
 }
+
+// X3_FILL_MAX (gemm_mma, a host parameter): f32 products without the tf32
+// opt-in (three tf32 products a term) whose groups exceed X3_FILL_MAX per
+// compute unit are declined by the candidate (the routine's default order
+// runs them); fuller grids only, f32 only, never forced runs; where it does
+// not decline, the family's fit leaves 0 (one run for the tuner).
+TEST(GemmSplitK, MmaDeclinesFullF32Grids) {
+  Capabilities h100 = test::nvidia_caps(Backend::CUDA, 90);
+  h100.compute_units = 132;
+  const detail::GemmCandidate& mma = detail::mma_candidate();
+  const auto& mfam = detail::families::gemm_mma();
+  Params d = mfam.defaults(h100);
+  EXPECT_EQ(d.at("X3_FILL_MAX"), 0);
+  d["BM"] = d["BN"] = 64, d["WM"] = d["WN"] = 32, d["TILE_FILL"] = 1, d["X3_FILL_MAX"] = 16;
+  // 64 x 512^3: 4096 tiles, 31 per unit: declined; forced, it runs.
+  const detail::GemmProblem batched = test::dense_problem(DType::F32, 512, 512, 512, 64);
+  ASSERT_EQ(mma.applies(batched, h100), "");
+  EXPECT_TRUE(detail::GemmMmaFamily::declines(d, h100, batched));
+  EXPECT_FALSE(mma.fit(d, false, h100, batched).has_value());
+  EXPECT_TRUE(mma.fit(d, true, h100, batched).has_value());
+  // 16 x 512^3: 1024 tiles, 7.8 per unit: kept, and the fit leaves 0.
+  const detail::GemmProblem fewer = test::dense_problem(DType::F32, 512, 512, 512, 16);
+  const auto kept = mma.fit(d, false, h100, fewer);
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->at("X3_FILL_MAX"), 0);
+  EXPECT_EQ(kept->at("BM"), 64);
+  // 1024^3 alone (256 tiles) and 512^3 (halved to 32 x 32 first: 256) are kept.
+  EXPECT_TRUE(mma.fit(d, false, h100, test::dense_problem(DType::F32, 1024, 1024, 1024)).has_value());
+  const auto halved = mma.fit(d, false, h100, test::dense_problem(DType::F32, 512, 512, 512));
+  ASSERT_TRUE(halved.has_value());
+  EXPECT_EQ(halved->at("BM"), 32);
+  // tf32 (the opt-in) and f16 run one product a term: never declined.
+  detail::GemmProblem tf32 = batched;
+  tf32.tf32 = true;
+  EXPECT_FALSE(detail::GemmMmaFamily::declines(d, h100, tf32));
+  const detail::GemmProblem f16 = test::dense_problem(DType::F16, 512, 512, 512, 64);
+  EXPECT_FALSE(detail::GemmMmaFamily::declines(d, h100, f16));
+  // Never a define: one program whatever the rule.
+  Params forced = *mma.fit(d, true, h100, batched);
+  for (const auto& [k, v] : mfam.defines(forced, batched)) EXPECT_NE(k, "X3_FILL_MAX");
+}

@@ -74,6 +74,9 @@ class MmaCandidate : public GemmCandidate {
     // in the bucket do not fit it, and the routine goes on to the default
     // order (the thin kernel for them). Forced parameters run as given.
     if (p && !forced && !tile_suits(*p, pr)) return std::nullopt;
+    // f32's three tf32 products on a grid fuller than X3_FILL_MAX groups
+    // per compute unit: the FFMA tiles' (the default order's) product.
+    if (p && !forced && GemmMmaFamily::declines(*p, caps, pr)) return std::nullopt;
     // (The family's fit has halved tiles that left compute units idle,
     // TILE_FILL.) Then the automatic split over the tiles that remain.
     if (p) gemm_kernels::resolve_split(*p, caps, GemmMmaFamily::groups(*p, pr), pr.k, pr.list);

@@ -290,13 +290,19 @@ class GemmMmaFamily : public GemmTensorCoreFamily {
   // (settle) applies it before the candidate's automatic split, which then
   // sees the smaller tiles.
   void fill_tiles(Params& p, const Capabilities& caps, const GemmProblem& problem) const;
+  // X3_FILL_MAX (a host parameter): an f32 product without the tf32 opt-in
+  // (three tf32 products a term) whose groups exceed X3_FILL_MAX per compute
+  // unit is declined by the candidate's fit, so the routine's default order
+  // (the FFMA tiles) runs it; 0 never declines.
+  static bool declines(const Params& p, const Capabilities& caps, const GemmProblem& problem);
 
  protected:
   // The defaults; for tf32 the kernel's own (BK 16, WN 32: 48 KiB, registers).
   Params fallback(const Capabilities& caps, const GemmProblem& problem) const override;
   // FULL_TILES 2: 1 for f64, 0 otherwise; TILE_FILL 1: fill_tiles, then 0
   // (the tiles it leaves are the parameters that run, so a tuned set that
-  // fills the device anyway fits to the same run with TILE_FILL 0 or 1).
+  // fills the device anyway fits to the same run with TILE_FILL 0 or 1);
+  // X3_FILL_MAX 0 where it does not decline the product.
   void settle(Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
 };
 

@@ -83,6 +83,13 @@ std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities& caps) const
                     "1: where the tiles leave compute units idle (fewer groups than SK_FILL per compute unit), "
                     "BM, BN, WM and WN are halved while the warp tiles stay 16 or more and the tile square or at least 64 a "
                     "side, before K is split"});
+  // H200, f32 64 x 512^3: 4096 tiles of 64 x 64 (31 per multiprocessor)
+  // 476.6 us on three tf32 products a term, 399.1-409.9 on the FFMA tiles;
+  // 1024^3's 256 tiles (two per multiprocessor) 58.6 against 76-100
+  // (docs/DESIGN.md, "Full grids").
+  params.push_back({"X3_FILL_MAX", {0, 4, 8, 16, 32, 64}, 0,
+                    "f32 as three tf32 products: groups per compute unit beyond which the candidate declines the "
+                    "product (the routine's default order, the FFMA tiles, runs it); 0: never"});
   return params;
 }
 
@@ -177,7 +184,9 @@ Defines GemmMmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   // (FULL_TILES as settle() makes it, for parameters that were not fitted.)
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(k == "FULL_TILES" ? full_tiles(v, pr) : v));
   gemm_kernels::strip_split(d);
-  std::erase_if(d, [](const auto& kv) { return kv.first == "FUSE" || kv.first == "TILE_FILL"; });
+  std::erase_if(d, [](const auto& kv) {
+    return kv.first == "FUSE" || kv.first == "TILE_FILL" || kv.first == "X3_FILL_MAX";
+  });
   const bool split_k = split(p, pr).splits > 1, fuse = split_k && fused(p);
   d.emplace_back("MMA_RAW", split_k && !fuse ? "1" : "0");
   d.emplace_back("MMA_FUSE", fuse ? "1" : "0");
@@ -188,6 +197,15 @@ void GemmMmaFamily::settle(Params& p, const Capabilities& caps, const GemmProble
   if (auto it = p.find("FULL_TILES"); it != p.end()) it->second = full_tiles(it->second, pr);
   fill_tiles(p, caps, pr);
   if (auto it = p.find("TILE_FILL"); it != p.end()) it->second = 0;
+  // X3_FILL_MAX stays only where it declines this product (for the
+  // candidate's fit to see), else 0: one run for the tuner either way.
+  if (auto it = p.find("X3_FILL_MAX"); it != p.end() && !declines(p, caps, pr)) it->second = 0;
+}
+
+bool GemmMmaFamily::declines(const Params& p, const Capabilities& caps, const GemmProblem& pr) {
+  const auto it = p.find("X3_FILL_MAX");
+  if (it == p.end() || it->second == 0 || pr.dtype != DType::F32 || pr.tf32) return false;
+  return groups(p, pr) > it->second * std::max<std::int64_t>(caps.compute_units, 1);
 }
 
 void GemmMmaFamily::fill_tiles(Params& p, const Capabilities& caps, const GemmProblem& pr) const {
