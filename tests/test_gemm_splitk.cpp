@@ -425,14 +425,29 @@ TEST(GemmSplitK, MmaForcedSplitsOnTheGpu) {
 // idle are halved, warp tiles with them, before the automatic split; tiles
 // that fill the device, and TILE_FILL 0, are kept; warp tiles never drop
 // below 16; the parameter never reaches the program's defines.
+namespace {
+
+// An H100's 132 compute units, and gemm_mma's defaults with the 64 x 64 tile
+// of four 32 x 32 warps (the H200's f32 medium entry) and TILE_FILL 1.
+Capabilities sm90_132() {
+  Capabilities c = test::nvidia_caps(Backend::CUDA, 90);
+  c.compute_units = 132;
+  return c;
+}
+Params mma_64x64(const Capabilities& caps) {
+  Params d = detail::families::gemm_mma().defaults(caps);
+  d["BM"] = d["BN"] = 64, d["WM"] = d["WN"] = 32, d["TILE_FILL"] = 1;
+  return d;
+}
+
+}  // namespace
+
 TEST(GemmSplitK, MmaTileFill) {
-  Capabilities h100 = test::nvidia_caps(Backend::CUDA, 90);
-  h100.compute_units = 132;
+  const Capabilities h100 = sm90_132();
   const detail::GemmCandidate& mma = detail::mma_candidate();
   const auto& mfam = detail::families::gemm_mma();
-  Params d = mfam.defaults(h100);
-  EXPECT_EQ(d.at("TILE_FILL"), 0);
-  d["BM"] = d["BN"] = 64, d["WM"] = d["WN"] = 32, d["TILE_FILL"] = 1;
+  EXPECT_EQ(mfam.defaults(h100).at("TILE_FILL"), 0);
+  Params d = mma_64x64(h100);
   const auto fitted = [&](const Params& p, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1) {
     const auto r = mma.fit(p, false, h100, test::dense_problem(DType::F32, m, n, k, batch));
     EXPECT_TRUE(r.has_value());
@@ -500,13 +515,12 @@ TEST(GemmSplitK, MmaTileFill) {
 // runs them); fuller grids only, f32 only, never forced runs; where it does
 // not decline, the family's fit leaves 0 (one run for the tuner).
 TEST(GemmSplitK, MmaDeclinesFullF32Grids) {
-  Capabilities h100 = test::nvidia_caps(Backend::CUDA, 90);
-  h100.compute_units = 132;
+  const Capabilities h100 = sm90_132();
   const detail::GemmCandidate& mma = detail::mma_candidate();
   const auto& mfam = detail::families::gemm_mma();
-  Params d = mfam.defaults(h100);
-  EXPECT_EQ(d.at("X3_FILL_MAX"), 0);
-  d["BM"] = d["BN"] = 64, d["WM"] = d["WN"] = 32, d["TILE_FILL"] = 1, d["X3_FILL_MAX"] = 16;
+  EXPECT_EQ(mfam.defaults(h100).at("X3_FILL_MAX"), 0);
+  Params d = mma_64x64(h100);
+  d["X3_FILL_MAX"] = 16;
   // 64 x 512^3: 4096 tiles, 31 per unit: declined; forced, it runs.
   const detail::GemmProblem batched = test::dense_problem(DType::F32, 512, 512, 512, 64);
   ASSERT_EQ(mma.applies(batched, h100), "");
