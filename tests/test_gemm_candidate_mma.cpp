@@ -63,7 +63,7 @@ TEST(GemmMmaDescriptor, DefaultsRunOnSm80AndNewer) {
   const Params d = fam().defaults(test::nvidia_caps(Backend::CUDA, 90));
   EXPECT_EQ(d, (Params{{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"STAGES", 3},
                        {"SWIZZLE_GROUP", 8}, {"FULL_TILES", 2}, {"SPLITK", 0}, {"SK_FILL", 1}, {"SK_MINK", 256},
-                       {"FUSE", 0}}));
+                       {"FUSE", 0}, {"TILE_FILL", 0}, {"X3_FILL_MAX", 0}}));
   EXPECT_EQ(detail::GemmMmaFamily::smem_bytes(d), 48u * 1024u);
   EXPECT_EQ(why(kSmallTiles, test::nvidia_caps(Backend::CUDA, 80), f16(1, 1, 1)), "");
 }
