@@ -33,10 +33,10 @@ constexpr std::int64_t kX3MinK = 32;
 // to 4 against 16, are the thin kernel's: H200, f32 1 x 4096 x 4096 NT 23.4
 // us there, 37.8 through a 16-row tile; thicker ones keep the square tiles).
 bool tile_suits(const Params& p, const GemmProblem& pr) {
+  if (!GemmMmaFamily::thin_tile(p)) return true;
   const std::int64_t bm = p.at("BM"), bn = p.at("BN");
-  if (bm < 64 && bm < bn) return pr.m <= pr.n && 4 * pr.m > bm && pr.m <= bm;
-  if (bn < 64 && bn < bm) return pr.n <= pr.m && 4 * pr.n > bn && pr.n <= bn;
-  return true;
+  if (bm < bn) return pr.m <= pr.n && 4 * pr.m > bm && pr.m <= bm;
+  return pr.n <= pr.m && 4 * pr.n > bn && pr.n <= bn;
 }
 
 class MmaCandidate : public GemmCandidate {

@@ -101,6 +101,9 @@ std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem
 // program's defines, so one program serves every count).
 std::vector<Parameter> split_parameters(const Capabilities& caps);
 void strip_split(Defines& d);
+// SK_FILL groups per compute unit: the groups that fill the device, for the
+// automatic split and for gemm_mma's TILE_FILL.
+std::int64_t fill_target(const Params& p, const Capabilities& caps);
 // The automatic count: 1 where `groups` (tiles x products) reach SK_FILL per
 // compute unit or the call is listed; else the least of 2, 4, 8, 16 that
 // reaches them, halved while a range of `k` would be shorter than SK_MINK.
@@ -285,11 +288,14 @@ class GemmMmaFamily : public GemmTensorCoreFamily {
   // TILE_FILL 1 (a host parameter, like SPLITK): while the groups stay
   // below SK_FILL per compute unit, BM, BN, WM and WN are halved (the warp
   // grid, and so the work-items, unchanged) as long as the warp tiles stay
-  // 16 or more, the halved tile is square or has no side below 64 (the mma
-  // candidate's thin tiles), and it passes check(). The family's fit
+  // 16 or more, the halved tile is not a thin one (thin_tile), and it
+  // passes check(). The family's fit
   // (settle) applies it before the candidate's automatic split, which then
   // sees the smaller tiles.
   void fill_tiles(Params& p, const Capabilities& caps, const GemmProblem& problem) const;
+  // A thin tile: one side below 64 and below the other (BM 16 x BN 128, the
+  // skinny entries'), which the candidate runs for products thin on that side only.
+  static bool thin_tile(const Params& p);
   // X3_FILL_MAX (a host parameter): an f32 product without the tf32 opt-in
   // (three tf32 products a term) whose groups exceed X3_FILL_MAX per compute
   // unit is declined by the candidate's fit, so the routine's default order

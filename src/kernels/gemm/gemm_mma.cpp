@@ -211,16 +211,20 @@ bool GemmMmaFamily::declines(const Params& p, const Capabilities& caps, const Ge
 void GemmMmaFamily::fill_tiles(Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   const auto it = p.find("TILE_FILL");
   if (it == p.end() || it->second == 0) return;
-  const std::int64_t target = std::max<std::int64_t>(caps.compute_units, 1) * p.at("SK_FILL");
+  const std::int64_t target = gemm_kernels::fill_target(p, caps);
   while (groups(p, pr) < target && p.at("WM") >= 32 && p.at("WN") >= 32) {
     Params half = p;
     for (const char* k : {"BM", "BN", "WM", "WN"}) half[k] /= 2;
-    // Never a tile the candidate takes for a thin one (a side below 64 and
-    // below the other), nor one check() refuses (the copies' cover).
-    if (half.at("BM") != half.at("BN") && std::min(half.at("BM"), half.at("BN")) < 64) return;
-    if (!check(half, caps, pr).empty()) return;
+    // Never a thin tile (the candidate keeps those for thin products), nor
+    // one check() refuses (the copies' cover).
+    if (thin_tile(half) || !check(half, caps, pr).empty()) return;
     p = std::move(half);
   }
+}
+
+bool GemmMmaFamily::thin_tile(const Params& p) {
+  const std::int64_t bm = p.at("BM"), bn = p.at("BN");
+  return (bm < 64 && bm < bn) || (bn < 64 && bn < bm);
 }
 
 bool GemmMmaFamily::fused(const Params& p) {

@@ -221,8 +221,12 @@ void strip_split(Defines& d) {
   std::erase_if(d, [](const auto& kv) { return kv.first == "SPLITK" || kv.first == "SK_FILL" || kv.first == "SK_MINK"; });
 }
 
+std::int64_t fill_target(const Params& p, const Capabilities& caps) {
+  return std::max<std::int64_t>(caps.compute_units, 1) * p.at("SK_FILL");
+}
+
 std::int64_t auto_split(const Params& p, const Capabilities& caps, std::int64_t groups, std::int64_t k, bool list) {
-  const std::int64_t target = std::max<std::int64_t>(caps.compute_units, 1) * p.at("SK_FILL");
+  const std::int64_t target = fill_target(p, caps);
   if (list || groups >= target) return 1;
   std::int64_t s = 2;
   while (s < 16 && groups * s < target) s *= 2;
