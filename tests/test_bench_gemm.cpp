@@ -153,6 +153,13 @@ TEST(BenchGemm, OneProductAndTheThinGroup) {
   EXPECT_FALSE(r["flagged"].get<bool>()) << out;
   EXPECT_DOUBLE_EQ(r["operand_bytes"].get<double>(), 4.0 * (3 * 41 + 41 * 70 + 3 * 70));
   EXPECT_NE(test::run_cli("bench gemm --gemm-product 3,70", &out), 0) << out;
+  // bf16 products too (storage on devices without it), checked like the others.
+  g = gemm_suite("--gemm-product 3,70,41 --gemm-types bf16,f32 --no-reference", "", &out);
+  ASSERT_TRUE(g.is_object()) << out;
+  ASSERT_EQ(g["rows"].size(), 2u) << out;
+  EXPECT_EQ(g["rows"][1]["dtype"], "bf16");
+  EXPECT_FALSE(g["rows"][1]["flagged"].get<bool>()) << out;
+  EXPECT_DOUBLE_EQ(g["rows"][1]["operand_bytes"].get<double>(), 2.0 * (3 * 41 + 41 * 70 + 3 * 70));
   // Several triples, with --gemm-trans; a count that is not a multiple of 3,
   // or an unknown transpose pair, is refused.
   g = gemm_suite("--gemm-product 3,70,41,66,5,17 --gemm-trans NT --gemm-types f32 --no-reference", "", &out);

@@ -60,13 +60,20 @@ std::vector<Case> make_cases(const Capabilities& caps, const GemmBenchOptions& o
     if (o.trans.empty() || (o.trans.size() != 1 && o.trans.size() != count))
       throw std::invalid_argument("--gemm-trans takes one transpose pair, or one per product: " +
                                   std::to_string(o.trans.size()) + " given for " + std::to_string(count) + " products");
-    for (DType t : types)
-      if (contains(o.dtypes, std::string(dtype_name(t))))
+    // bf16 runs everywhere (storage elsewhere), tf32 where the batched and
+    // inference groups run it (CUDA sm_80+), as in those groups.
+    std::vector<std::pair<DType, bool>> product_types;
+    for (DType t : types) product_types.push_back({t, false});
+    product_types.push_back({DType::BF16, false});
+    if (caps.backend == Backend::CUDA && caps.compute_capability_major >= 8) product_types.push_back({DType::F32, true});
+    for (const auto& [t, tf32] : product_types)
+      if (contains(o.dtypes, tf32 ? std::string("tf32") : std::string(dtype_name(t))))
         for (std::size_t i = 0; i < count; ++i) {
           const std::string& tr = o.trans[o.trans.size() == 1 ? 0 : i];
           const Transpose ta = tr[0] == 'T' ? Transpose::Yes : Transpose::No;
           const Transpose tb = tr[1] == 'T' ? Transpose::Yes : Transpose::No;
-          cases.push_back({"product", t, {ta, tb, o.product[3 * i], o.product[3 * i + 1], o.product[3 * i + 2], 1}});
+          cases.push_back(
+              {"product", t, {ta, tb, o.product[3 * i], o.product[3 * i + 1], o.product[3 * i + 2], 1}, tf32});
         }
     return cases;
   }
