@@ -548,3 +548,40 @@ TEST(GemmSplitK, MmaDeclinesFullF32Grids) {
   Params forced = *mma.fit(d, true, h100, batched);
   for (const auto& [k, v] : mfam.defines(forced, batched)) EXPECT_NE(k, "X3_FILL_MAX");
 }
+
+// wgmma and the mma tile decline tf32 products that would fill less than
+// half of their tiles (a batch of 64^3: the tiled kernel's FMAs ran it 4-5x
+// faster), unless forced; 16-bit products and tf32 products that fill their
+// tiles keep them.
+TEST(GemmSplitK, WgmmaDeclinesMostlyPaddedTf32Tiles) {
+  const Capabilities h100 = sm90_132();
+  const detail::GemmCandidate& wgmma = detail::wgmma_candidate();
+  const Params d = detail::families::gemm_wgmma().defaults(h100);
+  const auto tf32 = [](std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1) {
+    detail::GemmProblem pr = test::dense_problem(DType::F32, m, n, k, batch);
+    pr.tf32 = true;
+    return pr;
+  };
+  EXPECT_FALSE(wgmma.fit(d, false, h100, tf32(64, 64, 64, 4096)).has_value());
+  EXPECT_TRUE(wgmma.fit(d, true, h100, tf32(64, 64, 64, 4096)).has_value());
+  EXPECT_FALSE(wgmma.fit(d, false, h100, tf32(40, 300, 64)).has_value());  // 12000 of 128 x 384
+  // Half the tile's rows (64 of 128) over whole columns is not "less than half".
+  EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(64, 4096, 4096)).has_value());
+  EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(128, 4096, 4096)).has_value());
+  EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(512, 512, 512, 64)).has_value());
+  EXPECT_TRUE(wgmma.fit(d, false, h100, test::dense_problem(DType::F16, 64, 64, 64, 4096)).has_value());
+  // The mma tile, next in the routine's order, on the same rule: its
+  // default 128 x 128 tile declines the batch of 64^3 (unless forced), a 64 x
+  // 64 one keeps it; 16-bit products keep any tile.
+  const detail::GemmCandidate& mma = detail::mma_candidate();
+  Params m = detail::families::gemm_mma().defaults(h100);
+  ASSERT_EQ(m.at("BM"), 128);
+  ASSERT_EQ(m.at("BN"), 128);
+  EXPECT_FALSE(mma.fit(m, false, h100, tf32(64, 64, 64, 4096)).has_value());
+  EXPECT_TRUE(mma.fit(m, true, h100, tf32(64, 64, 64, 4096)).has_value());
+  EXPECT_TRUE(mma.fit(m, false, h100, test::dense_problem(DType::BF16, 64, 64, 64, 4096)).has_value());
+  m["BM"] = m["BN"] = 64, m["WM"] = m["WN"] = 32;
+  EXPECT_TRUE(mma.fit(m, false, h100, tf32(64, 64, 64, 4096)).has_value());
+  EXPECT_TRUE(detail::gemm_kernels::mostly_padding(40, 300, 128, 128));
+  EXPECT_FALSE(detail::gemm_kernels::mostly_padding(64, 4096, 128, 128));
+}

@@ -104,6 +104,11 @@ void strip_split(Defines& d);
 // SK_FILL groups per compute unit: the groups that fill the device, for the
 // automatic split and for gemm_mma's TILE_FILL.
 std::int64_t fill_target(const Params& p, const Capabilities& caps);
+// Whether less than half of the bm x bn tiles that cover an m x n product
+// is the product: tf32's tensor-core tiles decline such products (unless
+// forced) for the tiled kernel's exact f32 FMAs (a batch of 64^3 on 128-row
+// tiles ran 4-5x slower than those).
+bool mostly_padding(std::int64_t m, std::int64_t n, std::int64_t bm, std::int64_t bn);
 // The automatic count: 1 where `groups` (tiles x products) reach SK_FILL per
 // compute unit or the call is listed; else the least of 2, 4, 8, 16 that
 // reaches them, halved while a range of `k` would be shorter than SK_MINK.
