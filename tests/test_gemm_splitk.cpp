@@ -549,11 +549,12 @@ TEST(GemmSplitK, MmaDeclinesFullF32Grids) {
   for (const auto& [k, v] : mfam.defines(forced, batched)) EXPECT_NE(k, "X3_FILL_MAX");
 }
 
-// wgmma and the mma tile decline tf32 products that would fill less than
-// half of their tiles (a batch of 64^3: the tiled kernel's FMAs ran it 4-5x
-// faster), unless forced; 16-bit products and tf32 products that fill their
-// tiles keep them.
-TEST(GemmSplitK, WgmmaDeclinesMostlyPaddedTf32Tiles) {
+// wgmma and the mma tile decline a tf32 batch that fills the device on tiles
+// mostly of padding (4096 x 64^3: the tiled kernel's FMAs ran it 4-5x
+// faster), unless its parameters are forced; single products (thin ones are
+// memory-bound), short batches, 16-bit products and tiles the batch fills
+// keep them.
+TEST(GemmSplitK, TensorCoresDeclineMostlyPaddedTf32Batches) {
   const Capabilities h100 = sm90_132();
   const detail::GemmCandidate& wgmma = detail::wgmma_candidate();
   const Params d = detail::families::gemm_wgmma().defaults(h100);
@@ -564,15 +565,17 @@ TEST(GemmSplitK, WgmmaDeclinesMostlyPaddedTf32Tiles) {
   };
   EXPECT_FALSE(wgmma.fit(d, false, h100, tf32(64, 64, 64, 4096)).has_value());
   EXPECT_TRUE(wgmma.fit(d, true, h100, tf32(64, 64, 64, 4096)).has_value());
-  EXPECT_FALSE(wgmma.fit(d, false, h100, tf32(40, 300, 64)).has_value());  // 12000 of 128 x 384
+  EXPECT_FALSE(wgmma.fit(d, false, h100, tf32(40, 300, 64, 200)).has_value());  // 12000 of 128 x 512, 400 groups
+  EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(40, 300, 64)).has_value());        // one product
+  EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(64, 48, 40, 3)).has_value());      // 3 groups
+  EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(24, 4096, 4096)).has_value());     // thin
   // Half the tile's rows (64 of 128) over whole columns is not "less than half".
-  EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(64, 4096, 4096)).has_value());
-  EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(128, 4096, 4096)).has_value());
+  EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(64, 4096, 4096, 8)).has_value());
   EXPECT_TRUE(wgmma.fit(d, false, h100, tf32(512, 512, 512, 64)).has_value());
   EXPECT_TRUE(wgmma.fit(d, false, h100, test::dense_problem(DType::F16, 64, 64, 64, 4096)).has_value());
   // The mma tile, next in the routine's order, on the same rule: its
   // default 128 x 128 tile declines the batch of 64^3 (unless forced), a 64 x
-  // 64 one keeps it; 16-bit products keep any tile.
+  // 64 one keeps it; 16-bit products and single thin ones keep any tile.
   const detail::GemmCandidate& mma = detail::mma_candidate();
   Params m = detail::families::gemm_mma().defaults(h100);
   ASSERT_EQ(m.at("BM"), 128);
@@ -582,6 +585,5 @@ TEST(GemmSplitK, WgmmaDeclinesMostlyPaddedTf32Tiles) {
   EXPECT_TRUE(mma.fit(m, false, h100, test::dense_problem(DType::BF16, 64, 64, 64, 4096)).has_value());
   m["BM"] = m["BN"] = 64, m["WM"] = m["WN"] = 32;
   EXPECT_TRUE(mma.fit(m, false, h100, tf32(64, 64, 64, 4096)).has_value());
-  EXPECT_TRUE(detail::gemm_kernels::mostly_padding(40, 300, 128, 128));
-  EXPECT_FALSE(detail::gemm_kernels::mostly_padding(64, 4096, 128, 128));
+  EXPECT_TRUE(mma.fit(m, false, h100, tf32(24, 4096, 4096)).has_value());
 }

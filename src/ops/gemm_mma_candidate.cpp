@@ -77,11 +77,11 @@ class MmaCandidate : public GemmCandidate {
     // f32's three tf32 products on a grid fuller than X3_FILL_MAX groups
     // per compute unit: the FFMA tiles' (the default order's) product.
     if (p && !forced && GemmMmaFamily::declines(*p, caps, pr)) return std::nullopt;
-    // tf32 on tiles that would mostly hold padding (a batch of 64^3 on the
-    // default 128 x 128 tile: 328.6 us against the tiled kernel's 73.5): the
-    // tiled kernel's exact FMAs, next in the routine's order.
+    // A tf32 batch that fills the device on tiles mostly of padding (4096 x
+    // 64^3 on the default 128 x 128 tile: 328.6 us against the tiled
+    // kernel's 73.5): the tiled kernel's exact FMAs, next in the routine's order.
     if (p && !forced && pr.dtype == DType::F32 && pr.tf32 &&
-        gemm_kernels::mostly_padding(pr.m, pr.n, p->at("BM"), p->at("BN")))
+        gemm_kernels::mostly_padded_batch(pr, *p, caps, GemmMmaFamily::groups(*p, pr), p->at("BM"), p->at("BN")))
       return std::nullopt;
     // (The family's fit has halved tiles that left compute units idle,
     // TILE_FILL.) Then the automatic split over the tiles that remain.

@@ -14,8 +14,8 @@
 // (SPLITK, resolved here where it is 0; 1, none, unless an entry or a forced
 // setting says otherwise): each product as ranges of K in one launch, raw
 // f32 partials into scratch slot 2, summed in range order by gemm_copy_back.
-// tf32 products that would fill less than half of their tiles are declined
-// (unless forced): the tiled kernel runs them.
+// tf32 batches that fill the device with tiles mostly of padding are
+// declined (unless their parameters are forced): the tiled kernel runs them.
 #include <algorithm>
 
 #include "kernels/families.hpp"
@@ -114,12 +114,15 @@ class WgmmaCandidate : public GemmCandidate {
       if (GemmWgmmaFamily::groups(*p, pr) < std::int64_t(caps.compute_units) && fam.check(narrow, caps, pr).empty())
         p = narrow;
     }
-    // tf32 tiles that would mostly hold padding (products under half of the
-    // 128 x BN tiles that cover them, e.g. a batch of 64^3: a quarter) are
-    // declined unless forced: with the two packing passes they ran 5x slower
-    // than the tiled kernel's exact f32 FMAs (the mma tile, next in the
-    // routine's order, declines them on the same rule where its tile is too big).
-    if (!forced && tf32(pr) && gemm_kernels::mostly_padding(pr.m, pr.n, 128, p->at("BN"))) return std::nullopt;
+    // A tf32 batch that fills the device on tiles mostly of padding (e.g.
+    // 4096 x 64^3: a quarter) is declined unless its parameters are forced:
+    // with the two packing passes it ran 5x slower than the tiled kernel's
+    // exact f32 FMAs (the mma tile, next in the routine's order where it
+    // applies, declines it on the same rule where its tile is too big).
+    if (!forced && tf32(pr) &&
+        gemm_kernels::mostly_padded_batch(pr, *p, caps, GemmWgmmaFamily::groups(*p, pr), GemmWgmmaFamily::kTileRows,
+                                          p->at("BN")))
+      return std::nullopt;
     gemm_kernels::resolve_split(*p, caps, GemmWgmmaFamily::groups(*p, pr), pr.k, pr.list);
     return p;
   }

@@ -104,11 +104,14 @@ void strip_split(Defines& d);
 // SK_FILL groups per compute unit: the groups that fill the device, for the
 // automatic split and for gemm_mma's TILE_FILL.
 std::int64_t fill_target(const Params& p, const Capabilities& caps);
-// Whether less than half of the bm x bn tiles that cover an m x n product
-// is the product: tf32's tensor-core tiles decline such products (unless
+// Whether the product is a batch (batch > 1) whose `groups` fill the device
+// (fill_target) and less than half of whose bm x bn tiles is the product:
+// tf32's tensor-core tiles decline such batches (unless their parameters are
 // forced) for the tiled kernel's exact f32 FMAs (a batch of 64^3 on 128-row
-// tiles ran 4-5x slower than those).
-bool mostly_padding(std::int64_t m, std::int64_t n, std::int64_t bm, std::int64_t bn);
+// tiles ran 4-5x slower than those). Single products and short grids keep
+// their tiles: memory or latency bounds them, not the padded multiply-adds.
+bool mostly_padded_batch(const GemmProblem& pr, const Params& p, const Capabilities& caps, std::int64_t groups,
+                         std::int64_t bm, std::int64_t bn);
 // The automatic count: 1 where `groups` (tiles x products) reach SK_FILL per
 // compute unit or the call is listed; else the least of 2, 4, 8, 16 that
 // reaches them, halved while a range of `k` would be shorter than SK_MINK.
@@ -327,6 +330,7 @@ class GemmWgmmaFamily : public GemmTensorCoreFamily {
   std::string name() const override { return "gemm_wgmma"; }
   std::string source() const override { return "gemm/gemm_wgmma.cl"; }
   std::string kernel_name() const override { return "gemm_wgmma"; }
+  static constexpr std::int64_t kTileRows = 128;  // rows of C per group (two consumer warpgroups)
   static bool device_ok(const Capabilities& caps);
   // {F16, BF16, F32} on CUDA devices of compute capability 9.0 (f32 as
   // tf32: the only f32 it runs); else none.

@@ -10,7 +10,7 @@ namespace optune::detail {
 
 namespace {
 
-constexpr std::int64_t kRows = 128;        // rows of C per group (two consumer warpgroups)
+constexpr std::int64_t kRows = GemmWgmmaFamily::kTileRows;
 constexpr std::int64_t kRowBytes = 128;    // bytes of K per stage and row (64 halves, 32 floats)
 constexpr std::int64_t kThreads = 384;     // producer + two consumers
 constexpr std::int64_t kMaxGridY = 65535;  // CUDA's grid limit in y (the M tiles)
