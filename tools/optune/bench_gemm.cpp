@@ -47,6 +47,7 @@ std::vector<Case> make_cases(const Capabilities& caps, const GemmBenchOptions& o
                                           : std::vector<std::int64_t>{256, 512, 1024, 2048, 4096, 8192};
   if (o.quick) squares = cpu ? std::vector<std::int64_t>{512} : std::vector<std::int64_t>{1024, 4096, 8192};
   if (!o.sizes.empty()) squares = o.sizes;
+  const bool tensor_cores = caps.backend == Backend::CUDA && caps.compute_capability_major >= 8;  // tf32
   std::vector<DType> types{DType::F32};
   if (caps.fp16 && !o.quick) types.push_back(DType::F16);
   if (caps.fp64 && !o.quick) types.push_back(DType::F64);
@@ -65,7 +66,7 @@ std::vector<Case> make_cases(const Capabilities& caps, const GemmBenchOptions& o
     std::vector<std::pair<DType, bool>> product_types;
     for (DType t : types) product_types.push_back({t, false});
     product_types.push_back({DType::BF16, false});
-    if (caps.backend == Backend::CUDA && caps.compute_capability_major >= 8) product_types.push_back({DType::F32, true});
+    if (tensor_cores) product_types.push_back({DType::F32, true});
     for (const auto& [t, tf32] : product_types)
       if (contains(o.dtypes, tf32 ? std::string("tf32") : std::string(dtype_name(t))))
         for (std::size_t i = 0; i < count; ++i) {
@@ -111,7 +112,6 @@ std::vector<Case> make_cases(const Capabilities& caps, const GemmBenchOptions& o
   // cores, CUDA sm_80+ only): squares from 1024, the inference shapes and
   // batched; bf16 C, f32 C for tf32.
   if (o.quick) return cases;
-  const bool tensor_cores = caps.backend == Backend::CUDA && caps.compute_capability_major >= 8;
   for (bool tf32 : {false, true}) {
     if ((tf32 && !tensor_cores) || !contains(o.dtypes, tf32 ? "tf32" : "bf16")) continue;
     const DType t = tf32 ? DType::F32 : DType::BF16;

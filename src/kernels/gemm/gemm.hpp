@@ -19,6 +19,8 @@
 // that run them are in the ops layer (gemm_candidates.hpp there).
 #pragma once
 
+#include <algorithm>
+
 #include "kernels/descriptor.hpp"
 #include "kernels/gemm/gemm_flags.cl"
 #include "optune/elementwise.hpp"
@@ -90,6 +92,8 @@ std::string program_text(const std::string& source, Unary activation);
 // round to tf32 (PAD_TF32, CUDA f32).
 KernelSource helper_program(const GemmProblem& problem, const std::string& entry, std::size_t tile,
                             bool tf32_round = false);
+// The tiles of `t` that cover `x` (at least one: an empty side still launches one).
+inline std::int64_t tiles(std::int64_t x, std::int64_t t) { return (std::max<std::int64_t>(x, 1) + t - 1) / t; }
 // elem x rows x cols x batch bytes of a scratch operand, Error(Overflow)
 // naming `what` beyond the address space.
 std::size_t scratch_bytes(std::int64_t rows, std::int64_t cols, std::size_t elem, std::int64_t batch,

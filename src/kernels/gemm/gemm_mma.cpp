@@ -94,8 +94,7 @@ std::vector<Parameter> GemmMmaFamily::parameters(const Capabilities& caps) const
 }
 
 std::int64_t GemmMmaFamily::groups(const Params& p, const GemmProblem& pr) {
-  const auto tiles = [](std::int64_t x, std::int64_t t) { return (std::max<std::int64_t>(x, 1) + t - 1) / t; };
-  return tiles(pr.m, p.at("BM")) * tiles(pr.n, p.at("BN")) * pr.batch;
+  return gemm_kernels::tiles(pr.m, p.at("BM")) * gemm_kernels::tiles(pr.n, p.at("BN")) * pr.batch;
 }
 
 gemm_kernels::KSplit GemmMmaFamily::split(const Params& p, const GemmProblem& pr) const {

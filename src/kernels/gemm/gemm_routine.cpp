@@ -228,10 +228,8 @@ std::int64_t fill_target(const Params& p, const Capabilities& caps) {
 bool mostly_padded_batch(const GemmProblem& pr, const Params& p, const Capabilities& caps, std::int64_t groups,
                          std::int64_t bm, std::int64_t bn) {
   if (pr.batch <= 1 || groups < fill_target(p, caps)) return false;
-  const auto covered = [](std::int64_t x, std::int64_t tile) {
-    return double((std::max<std::int64_t>(x, 1) + tile - 1) / tile * tile);
-  };
-  return 2.0 * double(pr.m) * double(pr.n) < covered(pr.m, bm) * covered(pr.n, bn);
+  const double covered = double(tiles(pr.m, bm) * bm) * double(tiles(pr.n, bn) * bn);
+  return 2.0 * double(pr.m) * double(pr.n) < covered;
 }
 
 std::int64_t auto_split(const Params& p, const Capabilities& caps, std::int64_t groups, std::int64_t k, bool list) {

@@ -161,7 +161,7 @@ std::optional<Params> GemmTiledFamily::fit_or_none(const Params& tuned, const Ca
 }
 
 std::int64_t GemmTiledFamily::auto_split(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
-  const auto tiles = [](std::int64_t x, std::int64_t t) { return (std::max<std::int64_t>(x, 1) + t - 1) / t; };
+  using gemm_kernels::tiles;
   const std::int64_t groups = tiles(pr.m, p.at("MWG")) * tiles(pr.n, p.at("NWG")) * pr.batch;
   return gemm_kernels::auto_split(p, caps, groups, tiles(pr.k, p.at("KWG")) * p.at("KWG"), pr.list);
 }

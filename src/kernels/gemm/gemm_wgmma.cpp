@@ -46,8 +46,7 @@ std::vector<Parameter> GemmWgmmaFamily::parameters(const Capabilities& caps) con
 }
 
 std::int64_t GemmWgmmaFamily::groups(const Params& p, const GemmProblem& pr) {
-  const auto tiles = [](std::int64_t x, std::int64_t t) { return (std::max<std::int64_t>(x, 1) + t - 1) / t; };
-  return tiles(pr.m, kRows) * tiles(pr.n, p.at("BN")) * pr.batch;
+  return gemm_kernels::tiles(pr.m, kRows) * gemm_kernels::tiles(pr.n, p.at("BN")) * pr.batch;
 }
 
 gemm_kernels::KSplit GemmWgmmaFamily::split(const Params& p, const GemmProblem& pr) {
