@@ -17,6 +17,7 @@
 #include "kernels/families.hpp"
 #include "ops/blas2_ops.hpp"
 #include "ops/blas_common.hpp"
+#include "runtime/scratch.hpp"
 #include "optune/blas2.hpp"
 #include "support/blas_values.hpp"
 #include "support/test_support.hpp"
@@ -556,6 +557,35 @@ TYPED_TEST(Blas2, DenseGemvPacks) {
             check_dense_gemv<T>(q, fp, "dense gemv", col, t, m, n, inc, k, lda, aoff, xoff);
           }
   }
+}
+
+// Dense gemv's fused split counts its row blocks' arrivals in the queue's
+// ticket slot, which is filled with zeros only when allocated: the last group
+// of each row block sets its counter back to 0. Calls in a row on a fresh
+// queue (more row blocks, fewer, either layout, a split of 2, 4 and 7) are
+// each right, and leave the slot zero.
+TYPED_TEST(Blas2, DenseGemvFusedSplitLeavesTheTicketsZero) {
+  using T = TypeParam;
+  SCOPED_TRACE(test::seed());
+  const Queue q(test::context());
+  const std::int64_t inc[2] = {1, 1};
+  int i = 0;
+  for (std::int64_t slices : {4, 2, 7})
+    for (const auto& mn : {std::array<std::int64_t, 2>{300, 90}, {45, 64}, {129, 33}})
+      for (bool col : {true, false}) {
+        optune::detail::Params fp = kDenseParams[0];
+        fp["SLICES"] = slices;
+        const std::int64_t m = mn[0], n = mn[1], lda = col ? m : n;
+        SCOPED_TRACE("SLICES=" + std::to_string(slices));
+        check_dense_gemv<T>(q, fp, "fused dense gemv", col, BlasTranspose::No, m, n, inc,
+                            ++i % 2 ? Scalars::Random : Scalars::BetaZero, lda, 0, 0);
+        std::array<std::size_t, optune::detail::kScratchSlots> bytes{};
+        bytes[optune::detail::kTicketSlot] = 4;
+        const std::shared_ptr<optune::detail::MemImpl> mem = optune::detail::lease_scratch(q, bytes).slot[optune::detail::kTicketSlot];
+        ASSERT_TRUE(mem);
+        const Buffer<std::uint32_t> tickets(mem, 0, 64);  // the slot holds at least 256 bytes
+        for (std::uint32_t w : q.download(tickets)) ASSERT_EQ(w, 0u);
+      }
 }
 
 // Dense real gemv run as a GEMM whose N is 1 (the blas2 parameter GEMM;

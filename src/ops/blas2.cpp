@@ -186,8 +186,14 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     std::size_t chunk = (std::size_t(cols) + slices - 1) / slices;
     if (pr.dense && pr.row_major) chunk = round_up(chunk, vw);  // packs start aligned in every slice
     const std::size_t row_blocks = strips ? g.global[1] : g.global[0] / g.local[0];
-    ScratchLease lease = lease_scratch(q, {split ? slices * std::size_t(rows) * dtype_size(blas_compute_dtype(t)) : 0,
-                                           fuse ? row_blocks * sizeof(std::uint32_t) : 0, 0, 0});
+    // Dense gemv's fused split counts on the zero-kept ticket slot (its last
+    // group sets each counter back to 0), so it needs no fill; symv's strips
+    // count on slot 1, filled with zeros before the kernel.
+    const std::size_t counters = fuse ? row_blocks * sizeof(std::uint32_t) : 0;
+    std::array<std::size_t, kScratchSlots> bytes{};
+    bytes[0] = split ? slices * std::size_t(rows) * dtype_size(blas_compute_dtype(t)) : 0;
+    bytes[pr.dense ? kTicketSlot : 1] = counters;
+    ScratchLease lease = lease_scratch(q, bytes);
     const MemImpl& part = split ? *lease.slot[0] : *c.y.mem;
     KernelSource src = fam.program(p, pr);
     std::vector<KernelArg> args;
@@ -204,8 +210,8 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
     };
     EventSpan span;
     WaitList first_wait = wait;
-    if (fuse) {
-      // The row blocks' arrival counters start at 0.
+    if (fuse && !pr.dense) {
+      // The strips' arrival counters start at 0.
       span.add(q.fill(Buffer<std::uint32_t>(lease.slot[1], 0, row_blocks), std::uint32_t(0), wait));
       first_wait = {};
     }
@@ -225,7 +231,7 @@ Event run_blas2(const Queue& q, const Blas2Call& c, const WaitList& wait, const 
               KernelArg::buffer(*c.a.mem), KernelArg::scalar(std::uint64_t(am.base)), KernelArg::scalar(si),
               KernelArg::scalar(sj)};
       product_tail(args);
-      args.push_back(KernelArg::buffer(fuse ? *lease.slot[1] : part));
+      args.push_back(KernelArg::buffer(fuse ? *lease.slot[kTicketSlot] : part));
     } else if (strips) {
       // The view whose stored columns are contiguous: a row-major matrix is
       // its transpose (the other triangle; conjugated if Hermitian).

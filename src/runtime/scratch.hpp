@@ -21,9 +21,9 @@
 // around the real GEMM, which writes its own into slot 5), each written by a
 // non-blocking upload (ops/gemm_launch.cpp, upload_list_table). Slot 7
 // (kTicketSlot) holds arrival counters that a kernel's groups count on and
-// that the last one sets back to 0 (the thin GEMM's fused split): it is
-// filled with zeros when allocated, and every kernel that uses it leaves it
-// zero, so no call pays for a fill.
+// that the last one sets back to 0 (the fused splits of the thin GEMM, the
+// mma tile and dense gemv): it is filled with zeros when allocated, and
+// every kernel that uses it leaves it zero, so no call pays for a fill.
 #pragma once
 
 #include <array>

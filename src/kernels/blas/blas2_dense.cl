@@ -147,7 +147,9 @@ OPTUNE_FUNC void blas2_add_slices(const long first, const long nrows, const ulon
 // The fused second pass: every group of a row block has written its slice's
 // sums; the one that arrives last (the counter, after a global fence) adds
 // them in slice order, so the result does not depend on the arrival order
-// (`ticket`: a __local uint of the kernel).
+// (`ticket`: a __local uint of the kernel), and sets the counter back to 0:
+// the counters live in the queue's zero-kept ticket slot, so no call fills
+// them first.
 #define FUSED_FINAL(counter, arrivals, first, nrows)                                            \
   {                                                                                             \
     mem_fence(CLK_GLOBAL_MEM_FENCE);                                                            \
@@ -157,6 +159,7 @@ OPTUNE_FUNC void blas2_add_slices(const long first, const long nrows, const ulon
     if (ticket == (arrivals) - 1) {                                                            \
       mem_fence(CLK_GLOBAL_MEM_FENCE);                                                          \
       blas2_add_slices(first, nrows, rows, slices, part, y, yb, incy, alpha, beta, flags, lid); \
+      if (lid == 0) atomic_xchg(counter, 0u); /* an atomic: the others counted on it */         \
     }                                                                                           \
   }
 
