@@ -62,6 +62,22 @@ TEST(Blas1Errors, BuffersTooSmall) {
   scal(q, 100, 2.0f, x, -1).wait();
 }
 
+// A hand-made view that claims more elements, or a larger offset, than its
+// allocation holds is refused for x, y and the result before any kernel runs.
+TEST(Blas1Errors, ViewsBeyondTheirAllocation) {
+  const Queue& q = test::queue();
+  Buffer<float> x = floats(8), y = floats(8), r = floats(1);
+  for (bool far : {false, true}) {
+    const auto beyond = [&](const Buffer<float>& b) {
+      return Buffer<float>(b.mem(), far ? std::size_t(1) << 40 : 0, b.size() + 4096);
+    };
+    expect_error(Status::BufferTooSmall, "axpy: x", [&] { axpy(q, 4000, 2.0f, beyond(x), 1, y, 0); });
+    expect_error(Status::BufferTooSmall, "swap: y", [&] { swap(q, 4, x, 1, beyond(y), 1); });
+    expect_error(Status::BufferTooSmall, "dot: result", [&] { dot(q, 4, x, 1, y, 1, beyond(r)); });
+    expect_error(Status::BufferTooSmall, "scal: x", [&] { scal(q, 4, 2.0f, beyond(x), 1); });
+  }
+}
+
 TEST(Blas1Errors, Overflow) {
   const Queue& q = test::queue();
   Buffer<float> x = floats(8), y = floats(8), r = floats(1);

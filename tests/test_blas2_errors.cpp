@@ -119,6 +119,24 @@ TEST(Blas2Errors, EmptyForeignAndSmallBuffers) {
   expect_error(small, "ger: y", [&] { ger<float>(q, kCol, 3, 4, 1, x, 1, y.view(0, 3), 1, a, 3); });
 }
 
+// A hand-made view that claims more elements, or a larger offset, than its
+// allocation holds is refused for every vector and matrix before any kernel
+// runs (the kernels would otherwise read or write past the allocation).
+TEST(Blas2Errors, ViewsBeyondTheirAllocation) {
+  const Queue& q = test::queue();
+  Buffer<float> a = zeros<float>(16), x = zeros<float>(4), y = zeros<float>(4);
+  for (bool far : {false, true}) {
+    const auto beyond = [&](const Buffer<float>& b) {
+      return Buffer<float>(b.mem(), far ? std::size_t(1) << 40 : 0, b.size() + 4096);
+    };
+    const Status small = Status::BufferTooSmall;
+    expect_error(small, "gemv: a", [&] { gemv<float>(q, kCol, kN, 64, 64, 1, beyond(a), 64, x, 1, 0, y, 1); });
+    expect_error(small, "gemv: x", [&] { gemv<float>(q, kCol, kN, 4, 4, 1, a, 4, beyond(x), 1, 0, y, 1); });
+    expect_error(small, "symv: y", [&] { symv<float>(q, kCol, kUp, 4, 1, a, 4, x, 1, 0, beyond(y), 1); });
+    expect_error(small, "ger: a", [&] { ger<float>(q, kCol, 4, 4, 1, x, 1, y, 1, beyond(a), 4); });
+  }
+}
+
 // Types, enumerators, NULLs and scalars through the C API.
 TEST(Blas2Errors, TypesAndEnumsThroughTheCApi) {
   const auto& e = env();

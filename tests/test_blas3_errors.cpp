@@ -263,3 +263,53 @@ TEST(Blas3Errors, Complex) {
     expect_error(Status::Unsupported, "herk", [&] { herk(q, R, U, N, 2, 2, 1.0, z, 2, 0.0, z.view(32, 32), 2); });
   }
 }
+
+// A hand-made view that claims more elements, or a larger offset, than its
+// allocation holds is refused for every matrix before any kernel runs (the
+// kernels would otherwise read or write past the allocation).
+TEST(Blas3Errors, ViewsBeyondTheirAllocation) {
+  const Queue& q = test::queue();
+  const auto beyond = [](const Buffer<float>& b, bool far) {
+    return Buffer<float>(b.mem(), far ? std::size_t(1) << 40 : 0, b.size() + 4096);
+  };
+  for (bool far : {false, true}) {
+    // 32 x 32 matrices (1024 elements); the bad views are of 64.
+    Buffer<float> a = floats(1024), b = floats(1024), c = floats(1024), small = floats(64);
+    expect_error(Status::BufferTooSmall, "syrk: argument 6 (A)",
+                 [&] { syrk(q, R, U, N, 32, 32, 1.0, beyond(small, far), 32, 0.0, c, 32); });
+    expect_error(Status::BufferTooSmall, "syrk: argument 9 (C)",
+                 [&] { syrk(q, R, U, N, 32, 32, 1.0, a, 32, 0.0, beyond(small, far), 32); });
+    expect_error(Status::BufferTooSmall, "trsm: argument 8 (A)",
+                 [&] { trsm(q, R, L, U, N, NU, 32, 32, 1.0, beyond(small, far), 32, b, 32); });
+    expect_error(Status::BufferTooSmall, "trmm: argument 10 (B)",
+                 [&] { trmm(q, R, L, U, N, NU, 32, 32, 1.0, a, 32, beyond(small, far), 32); });
+  }
+}
+
+// The buffers' own checks (empty, another context), the batch's extent past
+// 64 bits, and the untyped call's checks of what the templates fix (the
+// routine, a known element type).
+TEST(Blas3Errors, BuffersBatchOverflowAndUntyped) {
+  const Queue& q = test::queue();
+  Buffer<float> a = floats(64), b = floats(64), c = floats(64);
+  expect_error(Status::InvalidArgument, "syrk: argument 6 (A) is an empty buffer",
+               [&] { syrk(q, R, U, N, 4, 4, 1.0, Buffer<float>(), 4, 0.0, c, 4); });
+  const Context other(test::device());
+  expect_error(Status::InvalidArgument, "trsm: argument 10 (B) belongs to another context",
+               [&] { trsm(q, R, L, U, N, NU, 4, 4, 1.0, a, 4, other.alloc<float>(16), 4); });
+  expect_error(Status::Overflow, "trsm_strided_batched: argument 10 (B)", [&] {
+    trsm_strided_batched(q, R, L, U, N, NU, 2, 2, 1.0, a, 2, 0, b, 2, std::int64_t(1) << 62, 8);
+  });
+  optune::detail::Blas3Call x;
+  x.n = x.k = 4;
+  x.a = {a.mem(), 0, 64, DType::F32};
+  x.c = {c.mem(), 0, 64, DType::F32};
+  x.lda = x.ldc = 4;
+  x.routine = optune::detail::Blas3Routine(99);
+  expect_error(Status::InvalidArgument, "blas3: routine 99 is not known",
+               [&] { optune::detail::blas3_untyped(q, x, {}); });
+  x.routine = optune::detail::Blas3Routine::Syrk;
+  x.a.dtype = DType(99);
+  expect_error(Status::InvalidArgument, "syrk: argument 6 (A): unknown data type 99",
+               [&] { optune::detail::blas3_untyped(q, x, {}); });
+}

@@ -244,6 +244,50 @@ TEST(BlasExtraErrors, Every) {
   expect_error(Status::InvalidType, "had: y is f64 but the first operand is f32", [&] { detail::blas_extra_untyped(q, c, {}); });
 }
 
+// The checks the test above leaves: each increment and size of each routine,
+// each operand's view too small, extents past 64 bits, y overlapping z, and
+// hand-made views that claim more than their allocation holds.
+TEST(BlasExtraErrors, EveryOperand) {
+  const Queue& q = test::queue();
+  Buffer<float> x = test::context().alloc<float>(16), y = test::context().alloc<float>(16), z = test::context().alloc<float>(16);
+  const std::int64_t huge = std::numeric_limits<std::int64_t>::max(), most_negative = std::numeric_limits<std::int64_t>::min();
+  expect_error(Status::InvalidArgument, "had: incy is 0", [&] { had(q, 4, 1.0f, x, 1, y, 0, 0.0f, z, 1); });
+  expect_error(Status::BufferTooSmall, "had: x", [&] { had(q, 9, 1.0f, x, 2, y, 1, 0.0f, z, 1); });
+  expect_error(Status::BufferTooSmall, "had: z", [&] { had(q, 9, 1.0f, x, 1, y, 1, 0.0f, z, -2); });
+  expect_error(Status::Overflow, "had: x (n, incx)", [&] { had(q, 4, 1.0f, x, most_negative, y, 1, 0.0f, z, 1); });
+  expect_error(Status::InvalidArgument, "had: y and z overlap without being the same vector",
+               [&] { had(q, 8, 1.0f, x, 1, y, 1, 0.0f, y.view(4, 12), 1); });
+  expect_error(Status::InvalidArgument, "omatcopy: n must not be negative", [&] {
+    omatcopy(q, Layout::RowMajor, BlasTranspose::No, 2, -3, 1.0f, x, 3, y, 3);
+  });
+  expect_error(Status::BufferTooSmall, "omatcopy: a", [&] {
+    omatcopy(q, Layout::RowMajor, BlasTranspose::No, 4, 4, 1.0f, x.view(0, 15), 4, y, 4);
+  });
+  expect_error(Status::Overflow, "omatcopy: a (m, n, lda)", [&] {
+    omatcopy(q, Layout::RowMajor, BlasTranspose::No, 4, 4, 1.0f, x, huge, y, 4);
+  });
+  expect_error(Status::Overflow, "omatcopy: b (m, n, ldb)", [&] {
+    omatcopy(q, Layout::ColMajor, BlasTranspose::Yes, 4, 4, 1.0f, x, 4, y, huge);
+  });
+  const float alphas[2] = {1, 2};
+  const std::int64_t xo[2] = {0, 4}, yo[2] = {0, 8}, far[2] = {0, 13};
+  const auto batched = [&](std::int64_t n, std::span<const std::int64_t> x_offsets, std::int64_t incx) {
+    axpy_batched(q, n, std::span<const float>(alphas), x, x_offsets, incx, y, std::span<const std::int64_t>(yo), 1);
+  };
+  expect_error(Status::InvalidArgument, "axpy_batched: n must not be negative", [&] { batched(-1, xo, 1); });
+  expect_error(Status::BufferTooSmall, "axpy_batched: x (batch 1)", [&] { batched(4, far, 1); });
+  expect_error(Status::Overflow, "axpy_batched: x (n, incx)", [&] { batched(4, xo, most_negative); });
+  // Views of 16 that claim 4096 more, or start far past the end.
+  Buffer<float> big = test::context().alloc<float>(1024);
+  for (std::size_t at : {std::size_t(0), std::size_t(1) << 40}) {
+    const Buffer<float> bad(x.mem(), at, 16 + 4096);
+    expect_error(Status::BufferTooSmall, "had: z", [&] { had(q, 1024, 1.0f, big, 1, big, 1, 0.0f, bad, 1); });
+    expect_error(Status::BufferTooSmall, "omatcopy: a", [&] {
+      omatcopy(q, Layout::RowMajor, BlasTranspose::No, 32, 32, 1.0f, bad, 32, big, 32);
+    });
+  }
+}
+
 // The C API: a had, an omatcopy and an axpy_batched that work, read back;
 // its own checks (NULL arrays, imaginary parts for real data).
 TEST(BlasExtraErrors, CApi) {

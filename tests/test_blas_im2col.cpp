@@ -393,6 +393,37 @@ TEST(Im2colErrors, EveryCheck) {
   expect_error(Status::InvalidType, "col2im: im is c32 but col is f32", [&] { detail::blas_extra_untyped(q, c, {}); });
 }
 
+// The destination's buffer checks (the test above empties the source), an
+// unknown element type through the untyped call, and hand-made views that
+// claim more than their allocation holds: 2 x 4 x 4 with a 2 x 2 kernel reads
+// 32 elements and writes 72, from views of 16 claiming 4096 more.
+TEST(Im2colErrors, DestinationsAndViews) {
+  const Queue& q = test::queue();
+  Buffer<float> im = test::context().alloc<float>(32), col = test::context().alloc<float>(72),
+                small = test::context().alloc<float>(16);
+  const auto call = [&](bool to_col, const Buffer<float>& i, const Buffer<float>& c) {
+    if (to_col) im2col(q, KernelMode::CrossCorrelation, 2, 4, 4, 2, 2, 0, 0, 1, 1, 1, 1, i, c).wait();
+    else col2im(q, KernelMode::CrossCorrelation, 2, 4, 4, 2, 2, 0, 0, 1, 1, 1, 1, c, i).wait();
+  };
+  expect_error(Status::InvalidArgument, "im2col: col is an empty buffer", [&] { call(true, im, Buffer<float>()); });
+  expect_error(Status::InvalidArgument, "col2im: im is an empty buffer", [&] { call(false, Buffer<float>(), col); });
+  for (std::size_t at : {std::size_t(0), std::size_t(1) << 40}) {
+    const Buffer<float> bad(small.mem(), at, 16 + 4096);
+    for (bool to_col : {true, false}) {
+      const std::string r = to_col ? "im2col: " : "col2im: ";
+      expect_error(Status::BufferTooSmall, r + "im", [&] { call(to_col, bad, col); });
+      expect_error(Status::BufferTooSmall, r + "col", [&] { call(to_col, im, bad); });
+    }
+  }
+  detail::BlasExtraCall c;
+  c.routine = detail::BlasExtraRoutine::Im2col;
+  c.channels = 1, c.height = c.width = c.kernel_h = c.kernel_w = 1;
+  c.x = detail::blas_vector(im);
+  c.y = detail::blas_vector(col);
+  c.y.dtype = DType(99);
+  expect_error(Status::InvalidArgument, "im2col: col: unknown data type 99", [&] { detail::blas_extra_untyped(q, c, {}); });
+}
+
 // The C API: an im2col and a col2im that work, read back; a bad kernel mode.
 TEST(Im2colErrors, CApi) {
   using test::capi::Buf;

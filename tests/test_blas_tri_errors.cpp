@@ -78,6 +78,29 @@ TEST(BlasTriErrors, Buffers) {
                [&] { trsv(q, kCol, kUp, kNo, kNon, 4, a.view(0, 16), 4, a.view(12, 4), 1); });
 }
 
+// The extents past 64 bits of each storage and of x, k at the top of its
+// range (lda >= k + 1 cannot hold), and hand-made views that claim more than
+// their allocation holds.
+TEST(BlasTriErrors, OverflowAndViews) {
+  const Queue& q = test::queue();
+  Buffer<float> a = floats(64), x = floats(16);
+  const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+  expect_error(Status::Overflow, "tpmv: a (n, k, lda)",
+               [&] { tpmv(q, kCol, kUp, kNo, kNon, std::int64_t(1) << 33, a, x, 1); });
+  expect_error(Status::Overflow, "tbmv: a (n, k, lda)", [&] { tbmv(q, kCol, kUp, kNo, kNon, 4, 1, a, big, x, 1); });
+  expect_error(Status::Overflow, "trmv: x (n, incx)",
+               [&] { trmv(q, kCol, kUp, kNo, kNon, 4, a, 4, x, std::numeric_limits<std::int64_t>::min()); });
+  expect_error(Status::InvalidArgument, "tbsv: argument 7 (lda) is 4; at least k + 1 = 9223372036854775808 expected",
+               [&] { tbsv(q, kCol, kUp, kNo, kNon, 4, big, a, 4, x, 1); });
+  // 32 x 32 (1024 elements) from views of 64 that claim 4096 more, or start
+  // far past the end.
+  Buffer<float> big_a = floats(1024), big_x = floats(32);
+  for (const Buffer<float>& bad : {Buffer<float>(a.mem(), 0, 64 + 4096), Buffer<float>(a.mem(), std::size_t(1) << 40, 64 + 4096)}) {
+    expect_error(Status::BufferTooSmall, "trmv: a", [&] { trmv(q, kCol, kUp, kNo, kNon, 32, bad, 32, big_x, 1); });
+    expect_error(Status::BufferTooSmall, "trsv: x", [&] { trsv(q, kCol, kUp, kNo, kNon, 32, big_a, 32, bad, 1); });
+  }
+}
+
 // Types reach the untyped call only through the C API (the templates fix
 // them): a bfloat16 matrix, and a and x of different types.
 TEST(BlasTriErrors, Types) {

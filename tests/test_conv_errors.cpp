@@ -55,6 +55,11 @@ TEST(ConvErrors, DescriptorSizes) {
       {with([](Conv2dDesc& d) { d.groups = 0; }), Status::InvalidArgument, "groups must be positive"},
       {with([](Conv2dDesc& d) { d.pad_left = -1; }), Status::InvalidArgument, "pad_left must not be negative"},
       {with([](Conv2dDesc& d) { d.pad_bottom = -3; }), Status::InvalidArgument, "pad_bottom must not be negative"},
+      {with([](Conv2dDesc& d) { d.in_width = 0; }), Status::InvalidArgument, "in_width must be positive"},
+      {with([](Conv2dDesc& d) { d.kernel_h = -1; }), Status::InvalidArgument, "kernel_h must be positive"},
+      {with([](Conv2dDesc& d) { d.dilation_w = 0; }), Status::InvalidArgument, "dilation_w must be positive"},
+      {with([](Conv2dDesc& d) { d.pad_top = -1; }), Status::InvalidArgument, "pad_top must not be negative"},
+      {with([](Conv2dDesc& d) { d.pad_right = -2; }), Status::InvalidArgument, "pad_right must not be negative"},
       {with([](Conv2dDesc& d) { d.groups = 3; }), Status::InvalidArgument,
        "in_channels = 4 is not divisible by groups = 3"},
       {with([](Conv2dDesc& d) { d.groups = 2, d.out_channels = 5; }), Status::InvalidArgument,
@@ -69,6 +74,12 @@ TEST(ConvErrors, DescriptorSizes) {
       // products of them, elements beyond 64 bits.
       {with([](Conv2dDesc& d) { d.in_width = std::int64_t(INT_MAX) + 1; }), Status::Overflow, "in_width"},
       {with([](Conv2dDesc& d) { d.in_height = INT_MAX - 1; }), Status::Overflow, "in_height + pad_top + pad_bottom"},
+      {with([](Conv2dDesc& d) { d.in_width = INT_MAX - 1; }), Status::Overflow, "in_width + pad_left + pad_right"},
+      {with([](Conv2dDesc& d) { d.pad_top = std::int64_t(INT_MAX) + 1; }), Status::Overflow,
+       "pad_top = 2147483648 exceeds 2^31 - 1"},
+      {with([](Conv2dDesc& d) { d.stride_h = INT_MAX / 4; }), Status::Overflow, "(out_height + 16) * stride_h"},
+      {with([](Conv2dDesc& d) { d.dilation_w = INT_MAX / 2, d.kernel_w = 4; }), Status::Overflow,
+       "dilation_w * (kernel_w - 1)"},
       {with([](Conv2dDesc& d) { d.stride_w = INT_MAX / 4; }), Status::Overflow, "(out_width + 16) * stride_w"},
       {with([](Conv2dDesc& d) { d.dilation_h = INT_MAX / 2, d.kernel_h = 4; }), Status::Overflow,
        "dilation_h * (kernel_h - 1)"},
@@ -79,12 +90,31 @@ TEST(ConvErrors, DescriptorSizes) {
                                 d.groups = INT_MAX, d.kernel_h = d.kernel_w = 1, d.pad_top = d.pad_bottom = 0,
                                 d.pad_left = d.pad_right = 0; }),
        Status::Overflow, "the input"},
+      // Products past 64 bits (the filter's, the output's) and the input's
+      // between 2^63 and 2^64: 2^16 * 2^16 * 2^16 * 1.5 * 2^15.
+      {with([](Conv2dDesc& d) { d.in_channels = d.out_channels = d.kernel_h = d.kernel_w = INT_MAX,
+                                d.in_height = d.in_width = INT_MAX, d.pad_top = d.pad_bottom = 0,
+                                d.pad_left = d.pad_right = 0; }),
+       Status::Overflow, "the filter: 4611686014132420609 * 2147483647 overflows"},
+      {with([](Conv2dDesc& d) { d.batch = d.out_channels = INT_MAX, d.in_channels = 1, d.in_height = d.in_width = 1,
+                                d.kernel_h = d.kernel_w = 1,
+                                d.pad_top = d.pad_bottom = d.pad_left = d.pad_right = (1 << 30) - 20; }),
+       Status::Overflow, "the output: 4611686014132420609 * 2147483609 overflows"},
+      {with([](Conv2dDesc& d) { d.batch = d.in_channels = d.in_height = 1 << 16, d.in_width = 3 << 14,
+                                d.out_channels = 1, d.kernel_h = d.kernel_w = 1, d.pad_top = d.pad_bottom = 0,
+                                d.pad_left = d.pad_right = 0; }),
+       Status::Overflow, "the input exceeds 2^63 - 1 elements"},
   };
   for (const Bad& b : bad) {
     expect_error(b.status, b.needle, [&] { b.d.validate(); });
     Call c;
     c.d = b.d;
     expect_error(b.status, b.needle, [&] { c.run(); });
+    try {
+      b.d.validate();
+    } catch (const optune::Error& e) {
+      EXPECT_EQ(std::string(e.what()).find("conv2d: conv2d"), std::string::npos) << e.what();  // one prefix
+    }
   }
 }
 
@@ -195,6 +225,25 @@ TEST(ConvErrors, Tensors) {
   }
 }
 
+// The operand checks that Tensors leaves: an unknown element type, an
+// empty buffer, strides of another rank, a negative dimension.
+TEST(ConvErrors, OperandChecks) {
+  Call c;
+  Operand in = c.in;
+  in.dtype = DType(99);
+  expect_error(Status::InvalidArgument, "conv2d: input: unknown data type 99",
+               [&] { conv2d(test::queue(), c.d, in, c.wt, c.out); });
+  c.out = Buffer<float>();
+  expect_error(Status::InvalidArgument, "conv2d: output is an empty buffer", [&] { c.run(); });
+  Call d;
+  expect_error(Status::InvalidShape, "conv2d: weight: 2 strides for a shape of rank 4", [&] {
+    conv2d(test::queue(), d.d, d.in, Operand(d.wt, {4, 4, 3, 3}, {9, 1}), d.out);
+  });
+  expect_error(Status::InvalidShape, "conv2d: input: negative dimension in [1, -4, 6, 6]", [&] {
+    conv2d(test::queue(), d.d, Operand(d.in, {1, -4, 6, 6}), d.wt, d.out);
+  });
+}
+
 TEST(ConvErrors, CApi) {
   optune_queue_t qh{test::queue()};
   const auto buffer = [](std::size_t n) {
@@ -226,6 +275,16 @@ TEST(ConvErrors, CApi) {
   bad.input_layout = optune_conv_layout(2);
   EXPECT_EQ(call(&bad, &vin, OPTUNE_UNARY_COPY), OPTUNE_INVALID_ARGUMENT);
   EXPECT_NE(std::string(optune_last_error_message()).find("input_layout 2"), std::string::npos);
+  bad = d;
+  bad.output_layout = optune_conv_layout(-1);
+  EXPECT_EQ(call(&bad, &vin, OPTUNE_UNARY_COPY), OPTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(optune_last_error_message()).find("optune_conv2d: output_layout -1"), std::string::npos)
+      << optune_last_error_message();
+  EXPECT_EQ(optune_conv2d(&qh, &d, &vin, nullptr, &vout, nullptr, nullptr, OPTUNE_UNARY_COPY, nullptr, nullptr, 0,
+                          nullptr),
+            OPTUNE_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(optune_last_error_message()).find("optune_conv2d: weight is NULL"), std::string::npos)
+      << optune_last_error_message();
   bad = d;
   bad.accumulate = optune_accumulate(2);
   EXPECT_EQ(call(&bad, &vin, OPTUNE_UNARY_COPY), OPTUNE_INVALID_ARGUMENT);

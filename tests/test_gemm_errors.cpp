@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "ops/gemm_ops.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
@@ -255,4 +256,47 @@ TEST(GemmErrors, OverlapsAreRefused) {
                    std::span<const std::int64_t>(bo), std::span<const double>(zeros), c, 3,
                    std::span<const std::int64_t>(co));
     });
+}
+
+// The enumerations and options the tests above leave, every operand's batch
+// layout (strides, offsets, list lengths), a bias of an unknown type or of
+// two dimensions too long to multiply, and an unknown element type (only
+// the untyped call, the C API's, can carry one).
+TEST(GemmErrors, EnumsBatchesAndTypes) {
+  expect_error(Status::InvalidArgument, "gemm: unknown layout or transposition", [&] { Call().run(Layout(5)); });
+  expect_error(Status::InvalidArgument, "gemm: unknown layout or transposition", [&] { Call().run(R, N, Transpose(3)); });
+  GemmOptions o;
+  o.accumulate = Accumulate(9);
+  expect_error(Status::InvalidArgument, "gemm: unknown accumulate mode", [&] { Call().run(R, N, N, o); });
+  o = GemmOptions();
+  o.bias_mode = BiasMode::PerRow;
+  o.bias = buf(4);
+  o.bias.dtype = DType(99);
+  expect_error(Status::InvalidArgument, "gemm: bias: unknown data type 99", [&] { Call().run(R, N, N, o); });
+  o.bias = Operand(buf(4), {std::int64_t(1) << 32, std::int64_t(1) << 32});
+  expect_error(Status::InvalidArgument, "bias must be a vector", [&] { Call().run(R, N, N, o); });
+
+  const Queue& q = test::queue();
+  Buffer<float> a = buf(40), b = buf(30), c = buf(24);
+  expect_error(Status::InvalidArgument, "gemm_strided_batched: stride_b = -1 is negative", [&] {
+    gemm_strided_batched(q, R, N, N, 4, 3, 5, 1.0, a, 5, 20, b, 3, -1, 0.0, c, 3, 12, 2);
+  });
+  expect_error(Status::InvalidArgument, "gemm_strided_batched: stride_c = -12 is negative", [&] {
+    gemm_strided_batched(q, R, N, N, 4, 3, 5, 1.0, a, 5, 20, b, 3, 15, 0.0, c, 3, -12, 2);
+  });
+  const std::vector<double> two{1, 1};
+  const std::vector<std::int64_t> offs{0, 12}, one{0}, neg{0, -3};
+  const auto batched = [&](const std::vector<std::int64_t>& ao, const std::vector<std::int64_t>& bo,
+                           const std::vector<std::int64_t>& co) {
+    gemm_batched<float>(q, R, N, N, 4, 3, 5, two, a, 5, ao, b, 3, bo, two, c, 3, co);
+  };
+  expect_error(Status::InvalidArgument, "a_offsets has 1 elements but alphas has 2", [&] { batched(one, offs, offs); });
+  expect_error(Status::InvalidArgument, "b_offsets has 1 elements but alphas has 2", [&] { batched(offs, one, offs); });
+  expect_error(Status::InvalidArgument, "b_offsets[1] = -3 is negative", [&] { batched(offs, neg, offs); });
+  expect_error(Status::InvalidArgument, "c_offsets[1] = -3 is negative", [&] { batched(offs, offs, neg); });
+
+  const detail::GemmMatrix ma{a.mem(), 0, 40, DType::F32}, mb{b.mem(), 0, 30, DType(99)}, mc{c.mem(), 0, 24, DType::F32};
+  expect_error(Status::InvalidArgument, "gemm: b: unknown data type 99", [&] {
+    detail::gemm_untyped(q, R, N, N, 4, 3, 5, 1.0, ma, 5, 0, mb, 3, 0, 0.0, mc, 3, 0, 1, false, GemmOptions(), {});
+  });
 }

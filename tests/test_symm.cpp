@@ -11,6 +11,7 @@
 #include <limits>
 #include <vector>
 
+#include "ops/blas3_symm.hpp"
 #include "optune/blas3.hpp"
 #include "support/capi_support.hpp"
 #include "support/test_support.hpp"
@@ -215,6 +216,37 @@ TEST(SymmErrors, EveryValidationError) {
       symm<double>(q, R, Side::Left, Triangle::Upper, 2, 2, 1.0, d, 2, d, 2, 0.0, d, 2);
     });
   }
+}
+
+// The checks the test above leaves: the queue, the buffers (empty, another
+// context, a hand-made view past its allocation), A's extent past 64 bits,
+// and what only the untyped call (the C API's) can carry: an unknown or
+// unsupported element type.
+TEST(SymmErrors, QueueBuffersAndTypes) {
+  const Queue& q = test::queue();
+  auto a = test::context().alloc<float>(64), b = test::context().alloc<float>(64), c = test::context().alloc<float>(64);
+  const Layout R = Layout::RowMajor;
+  const auto call = [&](const Queue& qq, const Buffer<float>& aa, std::int64_t lda, const Buffer<float>& cc) {
+    symm<float>(qq, R, Side::Left, Triangle::Upper, 4, 4, 1.0f, aa, lda, b, 4, 0.0f, cc, 4);
+  };
+  test::expect_error(Status::InvalidArgument, "symm: empty queue", [&] { call(Queue(), a, 4, c); });
+  test::expect_error(Status::InvalidArgument, "symm: a is an empty buffer", [&] { call(q, Buffer<float>(), 4, c); });
+  const Context other(test::device());
+  test::expect_error(Status::InvalidArgument, "symm: c belongs to another context",
+                     [&] { call(q, a, 4, other.alloc<float>(16)); });
+  test::expect_error(Status::BufferTooSmall, "symm: c: needs 4160 elements",
+                     [&] { call(q, a, 4, Buffer<float>(c.mem(), 0, 64 + 4096)); });
+  test::expect_error(Status::Overflow, "symm: a", [&] { call(q, a, std::numeric_limits<std::int64_t>::max(), c); });
+  detail::SymmCall s;
+  s.m = s.n = 2;
+  s.a = {a.mem(), 0, 64, DType::BF16};
+  s.b = {b.mem(), 0, 64, DType::BF16};
+  s.c = {c.mem(), 0, 64, DType::BF16};
+  s.lda = s.ldb = s.ldc = 2;
+  test::expect_error(Status::InvalidType, "symm: bf16 matrices are not supported (f32, f64, c32, c64 or f16)",
+                     [&] { detail::symm_untyped(q, s, {}); });
+  s.b.dtype = DType(99);
+  test::expect_error(Status::InvalidArgument, "symm: b: unknown data type 99", [&] { detail::symm_untyped(q, s, {}); });
 }
 
 TEST(SymmCapi, EntriesAndErrors) {

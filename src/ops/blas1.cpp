@@ -9,6 +9,7 @@
 #include "ops/blas1_ops.hpp"
 #include "ops/blas_common.hpp"
 #include "ops/params.hpp"
+#include "ops/tensor.hpp"
 #include "ops/validate.hpp"
 #include "runtime/event_span.hpp"
 #include "runtime/scratch.hpp"
@@ -84,8 +85,12 @@ void validate_call(const Queue& q, const Blas1Call& c) {
       fail(Status::InvalidType, "result is " + std::string(dtype_name(c.result.dtype)) + "; " +
                                     std::string(dtype_name(want)) + " expected");
     validate::fits(arg("result").c_str(), c.result.count, 0, 1);
+    check_view(arg("result"), *c.result.mem, c.result.dtype, c.result.offset, c.result.count);
   }
   validate::dtype_held(arg("x").c_str(), t, q.device().caps());
+  // A hand-made view may claim more than its allocation holds.
+  check_view(arg("x"), *c.x.mem, t, c.x.offset, c.x.count);
+  if (has_y(c.routine)) check_view(arg("y"), *c.y.mem, t, c.y.offset, c.y.count);
   if (c.routine == R::Rotm) {
     const double f = c.param[0];
     if (!(f == -2 || f == -1 || f == 0 || f == 1))

@@ -6,6 +6,7 @@
 
 #include "ops/blas3_ops.hpp"
 #include "optune/blas3_complex.hpp"
+#include "ops/tensor.hpp"
 #include "ops/validate.hpp"
 #include "runtime/trace.hpp"
 
@@ -102,6 +103,7 @@ class Checker {
                                     " expected");
     if (m.dtype != c_.a.dtype)
       fail(Status::InvalidType, a + " is " + std::string(dtype_name(m.dtype)) + " but A is " + std::string(dtype_name(c_.a.dtype)));
+    check_view(a, *m.mem, m.dtype, m.offset, m.count);
     validate::fits(a.c_str(), m.count, 0, extent);
   }
 

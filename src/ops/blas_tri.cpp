@@ -10,6 +10,7 @@
 #include "kernels/blas/blas_types.hpp"
 #include "ops/blas_tri_ops.hpp"
 #include "ops/params.hpp"
+#include "ops/tensor.hpp"
 #include "ops/validate.hpp"
 #include "runtime/event_span.hpp"
 #include "runtime/scratch.hpp"
@@ -72,7 +73,7 @@ void validate_call(const Queue& q, const BlasTriCall& c) {
   if (c.form == TriForm::Full && c.lda < std::max<std::int64_t>(1, c.n))
     arg(lda_pos, "lda", std::to_string(c.lda), "at least max(1, n) = " + std::to_string(std::max<std::int64_t>(1, c.n)) + " expected");
   if (band && (c.k >= std::numeric_limits<std::int64_t>::max() || c.lda < c.k + 1))
-    arg(lda_pos, "lda", std::to_string(c.lda), "at least k + 1 = " + std::to_string(c.k + 1) + " expected");
+    arg(lda_pos, "lda", std::to_string(c.lda), "at least k + 1 = " + std::to_string(std::uint64_t(c.k) + 1) + " expected");
   if (c.incx == 0) arg(incx_pos, "incx", "0", "a nonzero increment expected");
   const std::string an = name + (packed ? ": ap" : ": a"), xn = name + ": x";
   const DType t = c.a.dtype;
@@ -87,6 +88,8 @@ void validate_call(const Queue& q, const BlasTriCall& c) {
     fail(Status::InvalidType, std::string(packed ? "ap" : "a") + " is " + std::string(dtype_name(t)) + " but x is " +
                                   std::string(dtype_name(c.x.dtype)));
   validate::dtype_held(an.c_str(), t, q.device().caps());
+  check_view(an, *c.a.mem, t, c.a.offset, c.a.count);
+  check_view(xn, *c.x.mem, t, c.x.offset, c.x.count);
   if (c.n == 0) return;
   const std::size_t ea = a_extent(name, c), ex = x_extent(name, c);
   validate::fits(an.c_str(), c.a.count, 0, ea);

@@ -38,7 +38,8 @@ std::vector<std::int64_t> shape_in(ConvLayout l, std::int64_t n, std::int64_t c,
 std::int64_t checked_product(const char* what, std::initializer_list<std::int64_t> values) {
   std::size_t r = 1;
   for (std::int64_t v : values) r = validate::mul(what, r, std::size_t(v));
-  if (r > std::size_t(INT64_MAX)) fail(Status::Overflow, std::string(what) + " exceeds 2^63 - 1 elements");
+  // (what already names conv2d, as validate::mul wants it)
+  if (r > std::size_t(INT64_MAX)) throw Error(Status::Overflow, std::string(what) + " exceeds 2^63 - 1 elements");
   return std::int64_t(r);
 }
 

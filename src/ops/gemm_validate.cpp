@@ -149,8 +149,9 @@ void validate_options(const GemmArgs& g, const Queue& q) {
   const std::string dim = o.bias_mode == BiasMode::PerRow ? "m = " : "n = ";
   std::int64_t elements = 1, long_dims = 0;
   for (std::size_t d = 0; d < o.bias.shape.size(); ++d) {
-    elements *= o.bias.shape[d];
-    long_dims += o.bias.shape[d] != 1;
+    // The one dimension other than 1 is the count (two or more: not a vector,
+    // below; their product could overflow).
+    if (o.bias.shape[d] != 1 && long_dims++ == 0) elements = o.bias.shape[d];
     if (d < o.bias.strides.size() && o.bias.shape[d] != 1 && o.bias.strides[d] != 1)
       throw Error(Status::InvalidArgument, fail(g, "bias must be contiguous"));
   }
