@@ -85,12 +85,11 @@ void validate_call(const Queue& q, const Blas1Call& c) {
       fail(Status::InvalidType, "result is " + std::string(dtype_name(c.result.dtype)) + "; " +
                                     std::string(dtype_name(want)) + " expected");
     validate::fits(arg("result").c_str(), c.result.count, 0, 1);
-    check_view(arg("result"), *c.result.mem, c.result.dtype, c.result.offset, c.result.count);
+    check_view(arg("result"), c.result);
   }
   validate::dtype_held(arg("x").c_str(), t, q.device().caps());
-  // A hand-made view may claim more than its allocation holds.
-  check_view(arg("x"), *c.x.mem, t, c.x.offset, c.x.count);
-  if (has_y(c.routine)) check_view(arg("y"), *c.y.mem, t, c.y.offset, c.y.count);
+  check_view(arg("x"), c.x);
+  if (has_y(c.routine)) check_view(arg("y"), c.y);
   if (c.routine == R::Rotm) {
     const double f = c.param[0];
     if (!(f == -2 || f == -1 || f == 0 || f == 1))
@@ -128,6 +127,8 @@ KernelArg real_arg(DType t, double v) {
 }
 
 }  // namespace
+
+void check_view(const std::string& name, const BlasVector& v) { check_view(name, *v.mem, v.dtype, v.offset, v.count); }
 
 Event run_blas1(const Queue& q, const Blas1Call& c, const WaitList& wait, const Params* forced) {
   const Capabilities& caps = q.device().caps();

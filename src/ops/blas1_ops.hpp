@@ -25,6 +25,11 @@ BlasVector blas_vector(const Buffer<T>& b) {
   return {b.mem(), dtype_of_v<T>, b.offset(), b.size()};
 }
 
+// Throws BufferTooSmall (naming the operand) where the view claims more than
+// its allocation holds, as a hand-made Buffer<T>(mem, offset, count) may:
+// every BLAS routine's operands, after their types are checked.
+void check_view(const std::string& name, const BlasVector& v);
+
 struct Blas1Call {
   Blas1Routine routine = Blas1Routine::Axpy;
   std::int64_t n = 0;

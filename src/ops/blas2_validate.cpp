@@ -7,7 +7,6 @@
 #include "kernels/blas/blas_types.hpp"
 #include "ops/blas2_routines.hpp"
 #include "ops/blas_common.hpp"
-#include "ops/tensor.hpp"
 #include "ops/validate.hpp"
 
 namespace optune::detail {
@@ -138,10 +137,9 @@ void validate_blas2_call(const Queue& q, const Blas2Call& c) {
   if (has_y(r) && c.y.dtype != t)
     fail(Status::InvalidType, std::string(a_name) + " is " + tn(t) + " but y is " + tn(c.y.dtype));
   validate::dtype_held(a_arg.c_str(), t, q.device().caps());
-  // A hand-made view may claim more than its allocation holds.
-  check_view(a_arg, *c.a.mem, t, c.a.offset, c.a.count);
-  check_view(x_arg, *c.x.mem, t, c.x.offset, c.x.count);
-  if (has_y(r)) check_view(y_arg, *c.y.mem, t, c.y.offset, c.y.count);
+  check_view(a_arg, c.a);
+  check_view(x_arg, c.x);
+  if (has_y(r)) check_view(y_arg, c.y);
   if (rows_of(c) == 0 || cols_of(c) == 0) return;
   validate::fits(a_arg.c_str(), c.a.count, 0, matrix_extent(c, a_arg + " (extent)"));
   // Products: x has cols elements, y rows; updates: x rows (the i side), y cols.

@@ -9,7 +9,6 @@
 #include "ops/blas_common.hpp"
 #include "ops/blas_extra_ops.hpp"
 #include "ops/params.hpp"
-#include "ops/tensor.hpp"
 #include "ops/validate.hpp"
 #include "runtime/scratch.hpp"
 #include "runtime/trace.hpp"
@@ -62,7 +61,7 @@ void validate_call(const Queue& q, const BlasExtraCall& c) {
     if (v.dtype != t)
       fail(Status::InvalidType, std::string(what) + " is " + std::string(dtype_name(v.dtype)) + " but the first operand is " +
                                     std::string(dtype_name(t)));
-    check_view(arg, *v.mem, t, v.offset, v.count);
+    check_view(arg, v);
   };
   const DType t = c.x.dtype;
   const bool om = c.routine == R::Omatcopy;

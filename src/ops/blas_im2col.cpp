@@ -9,7 +9,6 @@
 
 #include "ops/blas_extra_ops.hpp"
 #include "ops/params.hpp"
-#include "ops/tensor.hpp"
 #include "ops/validate.hpp"
 #include "runtime/trace.hpp"
 
@@ -89,8 +88,8 @@ Patches validate_patches(const Queue& q, const BlasExtraCall& c) {
   if (dst.dtype != t)
     fail(Status::InvalidType, std::string(dst_name) + " is " + tn(dst.dtype) + " but " + src_name + " is " + tn(t));
   validate::dtype_held(arg(src_name).c_str(), t, q.device().caps());
-  check_view(arg(src_name), *src.mem, t, src.offset, src.count);
-  check_view(arg(dst_name), *dst.mem, t, dst.offset, dst.count);
+  check_view(arg(src_name), src);
+  check_view(arg(dst_name), dst);
   Patches p;
   if (c.channels == 0 || c.height == 0 || c.width == 0 || c.kernel_h == 0 || c.kernel_w == 0) return p;
   p.oh = output_size(name, "height", c.height, c.kernel_h, c.pad_h, c.stride_h, c.dilation_h);

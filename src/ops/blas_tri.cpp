@@ -10,7 +10,6 @@
 #include "kernels/blas/blas_types.hpp"
 #include "ops/blas_tri_ops.hpp"
 #include "ops/params.hpp"
-#include "ops/tensor.hpp"
 #include "ops/validate.hpp"
 #include "runtime/event_span.hpp"
 #include "runtime/scratch.hpp"
@@ -88,8 +87,8 @@ void validate_call(const Queue& q, const BlasTriCall& c) {
     fail(Status::InvalidType, std::string(packed ? "ap" : "a") + " is " + std::string(dtype_name(t)) + " but x is " +
                                   std::string(dtype_name(c.x.dtype)));
   validate::dtype_held(an.c_str(), t, q.device().caps());
-  check_view(an, *c.a.mem, t, c.a.offset, c.a.count);
-  check_view(xn, *c.x.mem, t, c.x.offset, c.x.count);
+  check_view(an, c.a);
+  check_view(xn, c.x);
   if (c.n == 0) return;
   const std::size_t ea = a_extent(name, c), ex = x_extent(name, c);
   validate::fits(an.c_str(), c.a.count, 0, ea);
