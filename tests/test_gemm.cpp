@@ -92,6 +92,48 @@ TEST(Gemm, LeadingDimensionsAndOffsets) {
       }
 }
 
+// An operand stored as one line (A of M = 1, B of N = 1 stored N x K, either
+// of K = 1, C of M = 1) has a leading dimension that addresses nothing, so
+// its alignment is its offset's (the thin kernel's packs of a vector passed
+// as a 1 x K matrix, gemv through GEMM): odd leading dimensions with aligned
+// offsets, every layout and transposition, each path forced and the
+// routine's own choice.
+TEST(Gemm, SingleLineOperandsIgnoreTheirLeadingDimension) {
+  detail::GemmCall call;
+  call.m = 1, call.n = 300, call.k = 257;
+  call.a.ld = 1027, call.b.ld = 301, call.c.ld = 303, call.b.offset = 8;
+  detail::GemmProblem pr = detail::gemm_problem(call);
+  EXPECT_EQ(pr.align_a, 16);  // one row: the offset (0) alone
+  EXPECT_EQ(pr.align_b, 1);   // 257 rows of 301
+  EXPECT_EQ(pr.align_c, 16);
+  call.m = 2;
+  EXPECT_EQ(detail::gemm_problem(call).align_a, 1);
+  call.trans_a = true;  // stored K x M: 257 rows
+  EXPECT_EQ(detail::gemm_problem(call).align_a, 1);
+  call.k = 1;  // one row of M
+  EXPECT_EQ(detail::gemm_problem(call).align_a, 16);
+  EXPECT_EQ(detail::gemm_problem(call).align_b, 8);  // one row of N: the offset 8
+  call.batch = 2, call.a.stride = 3;                  // the stride counts from two products on
+  EXPECT_EQ(detail::gemm_problem(call).align_a, 1);
+
+  const GemmForce forces[] = {test::force("direct"), test::force("tiled"), tiled(&kSmallTiles), test::force("thin")};
+  int i = 0;
+  for (auto [m, n, k] : {std::tuple{1, 300, 257}, {300, 1, 257}, {37, 45, 1}, {1, 1, 300}, {1, 64, 64}})
+    for (Layout l : kLayouts)
+      for (Transpose ta : kTrans)
+        for (Transpose tb : kTrans) {
+          GemmCase c;
+          c.layout = l, c.trans_a = ta, c.trans_b = tb, c.m = m, c.n = n, c.k = k;
+          c.lda_extra = 3, c.ldb_extra = 5, c.ldc_extra = 1;
+          c.beta = i % 2 ? 0.0 : -0.5;
+          const bool thin = std::min(m, n) <= 16;
+          const GemmForce* f = i % 5 == 4 ? nullptr : &forces[std::size_t(i % 5)];
+          ++i;
+          if (f == &forces[3] && !thin) f = nullptr;
+          EXPECT_TRUE(ref::check_gemm(c, f)) << "force " << (f ? f - forces : -1);
+        }
+}
+
 // alpha and beta in {0, 1, -0.5, 2}; with beta = 0, C holds NaN that must not
 // reach the result; with alpha = 0, A and B hold only NaN.
 TEST(Gemm, AlphaBetaGrid) {

@@ -86,7 +86,8 @@ bool packs_align(std::int64_t vw, std::int64_t base, std::int64_t lane, std::int
 // alpha M x + beta y with M (rows x cols) at base + i si + j sj is the
 // row-major product C (rows x 1) = alpha op(A) B + beta C, op(A) stored
 // rows x cols (sj 1, leading dimension si) or cols x rows (si 1, leading
-// dimension sj), B = x stored cols x 1 with leading dimension incx, C = y with
+// dimension sj), B = x stored cols x 1 with leading dimension incx (incx 1:
+// stored 1 x cols, trans_b, so that its packs need only x's offset aligned), C = y with
 // incy. GEMM then runs it through its own candidates and entries (the thin
 // kernel where that side is 1); beta 0 does not read y there either. False
 // (nothing enqueued) where that form does not hold: an increment that is not
@@ -112,7 +113,15 @@ bool gemv_as_gemm(const Queue& q, const Blas2Call& c, std::int64_t base, std::in
   g.a.offset = std::size_t(base);
   g.b.mem = c.x.mem;
   g.b.offset = c.x.offset;
-  g.b.ld = c.incx;
+  if (c.incx == 1) {
+    // x contiguous: B stored 1 x K (N x K), one row whose elements the thin
+    // kernel reads in packs along K (its leading dimension addresses nothing
+    // and does not bound the packs' alignment).
+    g.trans_b = true;
+    g.b.ld = cols;
+  } else {
+    g.b.ld = c.incx;
+  }
   g.c.mem = c.y.mem;
   g.c.offset = c.y.offset;
   g.c.ld = c.incy;

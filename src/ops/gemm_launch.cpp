@@ -91,10 +91,16 @@ Buffer<std::uint8_t> upload_table(const Queue& q, const GemmCall& c) {
   return upload_list_table(q, c, c.dtype == DType::F64 ? 8 : 4, values, 5);
 }
 
-// The largest power of two up to 16 dividing the operand's offset, leading
-// dimension, batch stride and listed offsets.
-std::int64_t alignment(const GemmOperand& o, const std::vector<std::int64_t>& list, bool use_list) {
-  std::vector<std::int64_t> values{std::int64_t(o.offset), o.ld, o.stride};
+// The largest power of two up to 16 dividing the operand's offset, its
+// leading dimension where it is stored as more than one line (`lines`: the
+// stored rows; a single line's elements are contiguous and its leading
+// dimension addresses nothing, as for a vector passed as a 1 x K matrix), its
+// batch stride where there is more than one product, and listed offsets.
+std::int64_t alignment(const GemmOperand& o, std::int64_t lines, std::int64_t batch,
+                       const std::vector<std::int64_t>& list, bool use_list) {
+  std::vector<std::int64_t> values{std::int64_t(o.offset)};
+  if (lines > 1) values.push_back(o.ld);
+  if (batch > 1) values.push_back(o.stride);
   if (use_list) values.insert(values.end(), list.begin(), list.end());
   return offset_alignment(values);
 }
@@ -264,9 +270,9 @@ GemmProblem gemm_problem(const GemmCall& c) {
   pr.m = c.m, pr.n = c.n, pr.k = c.k, pr.batch = c.batch;
   pr.list = c.list;
   pr.activation = c.activation;
-  pr.align_a = alignment(c.a, c.a_offsets, c.list);
-  pr.align_b = alignment(c.b, c.b_offsets, c.list);
-  pr.align_c = alignment(c.c, c.c_offsets, c.list);
+  pr.align_a = alignment(c.a, c.trans_a ? c.k : c.m, c.batch, c.a_offsets, c.list);
+  pr.align_b = alignment(c.b, c.trans_b ? c.n : c.k, c.batch, c.b_offsets, c.list);
+  pr.align_c = alignment(c.c, c.swapped ? c.n : c.m, c.batch, c.c_offsets, c.list);
   pr.lda = c.a.ld, pr.ldb = c.b.ld;
   pr.shared_a = !c.list && c.batch > 1 && c.a.stride == 0;
   pr.shared_b = !c.list && c.batch > 1 && c.b.stride == 0;

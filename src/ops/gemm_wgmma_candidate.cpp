@@ -41,8 +41,10 @@ KernelArg operand_map(const GemmCall& call, const GemmOperand& o, std::int64_t i
   s.dims[0] = std::uint64_t(inner);
   s.dims[1] = std::uint64_t(outer);
   s.dims[2] = std::uint64_t(call.batch);
-  s.strides[0] = std::uint64_t(o.ld) * esize;
-  // One product: the stride is never used; any multiple of 16 will do.
+  // One row (a 1 x K operand, whose leading dimension the alignment that
+  // let this candidate apply ignores) or one product: the stride is never
+  // used; any multiple of 16 will do.
+  s.strides[0] = outer > 1 ? std::uint64_t(o.ld) * esize : (std::uint64_t(o.ld) * esize + 15) / 16 * 16;
   const std::uint64_t whole = (std::uint64_t(o.ld) * std::uint64_t(outer) * esize + 15) / 16 * 16;
   s.strides[1] = call.batch > 1 ? std::uint64_t(o.stride) * esize : whole;
   s.box[0] = std::uint32_t(128 / esize);
