@@ -6,9 +6,11 @@
 # run ends with:  python3 scripts/gpu/bench_summary.py $OUT/*.json
 import json, sys, os
 def walk(o):
+    # A row is any object with a median; suites nest them under "rows" or in plain lists.
     if isinstance(o, dict):
-        if 'rows' in o and isinstance(o['rows'], list):
-            for r in o['rows']: yield r
+        if 'median_us' in o:
+            yield o
+            return
         for v in o.values(): yield from walk(v)
     elif isinstance(o, list):
         for v in o: yield from walk(v)
@@ -17,8 +19,7 @@ for f in sys.argv[1:]:
     except Exception as e: print(f, 'unreadable', e); continue
     tag = os.path.basename(f)[:-5]
     for r in walk(d.get('operators', {})):
-        if not isinstance(r, dict) or 'median_us' not in r: continue
         ref = r.get('reference') or {}
         shape = f"{r.get('m','')}x{r.get('n','')}x{r.get('k','')}{r.get('trans','')}" if 'm' in r else f"n={r.get('n','')}"
         ps = ';'.join(p['family'] + ':' + ','.join(f"{k}{v}" for k, v in p['params'].items() if k in ('WGS','CTJ','SLICES','FUSE','GEMM','TC','SPLIT','MT','KU','NJ','WGX','WGY','VW','KERNEL')) for p in r.get('parameters', []))
-        print(f"{tag[:28]:28s} {r.get('op', r.get('group','')):8s} {r['dtype']:5s} {shape:18s} {r['median_us']:8.1f} ref {ref.get('median_us', 0):7.1f} x{ref.get('speed_ratio', 0):5.2f} cf {r.get('fraction_of_copy_ceiling', 0):.2f} {ps[:90]}")
+        print(f"{tag[:28]:28s} {r.get('op', r.get('group', r.get('case',''))):8s} {r['dtype']:5s} {shape:18s} {r['median_us']:8.1f} ref {ref.get('median_us', 0):7.1f} x{ref.get('speed_ratio', 0):5.2f} cf {r.get('fraction_of_copy_ceiling', 0):.2f} {ps[:90]}")
