@@ -41,17 +41,15 @@
 // whatever order the device runs them in) and solves panel t = ticket.
 // Before waiting on anything it loads its diagonal block into local memory
 // and inverts it in place (a column sweep, 3 NB barriers), keeps its row of
-// the inverse in registers, forms its row of P = inv(D_t) M(t, t - 1) (the
-// block (t, t - 1) staged through local memory, NB^3 / WGS products a
-// work-item), and reads its right-hand side. Then it streams the blocks (t, b), b < t - 1 (within the
+// the inverse and of the block (t, t - 1) in registers, and reads its
+// right-hand side. Then it streams the blocks (t, b), b < t - 1 (within the
 // band), as the chain solves them: lid 0 reads the count of solved panels
 // (flags[1]), the group subtracts M(rows, solved columns) xs(columns), and
-// waits again until block t - 2 is in, and forms w = inv(D_t) d. Only then
-// does it wait for panel t - 1, and the chain's step is short: x_t = w - P
-// x_{t-1}, one NB x NB product from registers with x_{t-1} read straight
-// from xs (one lane sum: two barriers), then the panel's x is written (to x
-// and to xs, the solved values that later panels read), fenced, and
-// flags[1] = t + 1. With helpers (the family's HELP > 0) the
+// waits again until block t - 2 is in. Only then does it wait for panel
+// t - 1, and the chain's step is short: x_t = inv(D_t) (d - M(t, t - 1)
+// x_{t-1}), two NB x NB products from registers, then the panel's x is
+// written (to x and to xs, the solved values that later panels read),
+// fenced, and flags[1] = t + 1. With helpers (the family's HELP > 0) the
 // panel's rows are streamed by HELP more groups instead: tickets
 // t (HELP + 1) + h, helpers h < HELP first (each waits only on earlier
 // tickets), helper h taking blocks lo0 / NB + h, + HELP, ..., writing its
@@ -302,6 +300,7 @@ void tri_sv(PROBLEM_ARGS, __global ST* x, const ulong xb, const long incx, __glo
   PROBLEM
   __local TYPE red[WGS];
   __local TYPE dinv[NB * NB];  // the diagonal block, then its inverse: (r, c) at r + c NB
+  __local TYPE vec[NB];
   __local TYPE col[NB];
   __local uint shared;
   if (lid == 0) shared = panel >= 0 ? (uint)panel : atomic_inc(&flags[0]);
@@ -363,23 +362,6 @@ void tri_sv(PROBLEM_ARGS, __global ST* x, const ulong xb, const long incx, __glo
     const int c = lane + m * L;
     drow[m] = c < NB ? dinv[row + c * NB] : ZERO;
   }
-  // The chain's matrix P = inv(D) M(t, t - 1), row `row` at this lane's
-  // columns, before anything waits: M's rows pass through red L at a time
-  // (L NB = WGS elements), each work-item adding inv(D)(row, j) M(j, c).
-  TYPE prow[PER];
-  for (int m = 0; m < PER; ++m) prow[m] = ZERO;
-  for (int j0 = 0; j0 < NB; j0 += L) {
-    if (row >= j0 && row < j0 + L)
-      for (int m = 0; m < PER; ++m)
-        if (lane + m * L < NB) red[(row - j0) * NB + lane + m * L] = mprev[m];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int jj = 0; jj < L; ++jj) {
-      const TYPE dv = dinv[row + (j0 + jj) * NB];
-      for (int m = 0; m < PER; ++m)
-        if (lane + m * L < NB) prow[m] += MUL(dv, red[jj * NB + lane + m * L]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
   // Without helpers, the blocks (t, b), b < t - 1 within the band, as the
   // chain solves them.
   acc = ZERO;
@@ -408,26 +390,27 @@ void tri_sv(PROBLEM_ARGS, __global ST* x, const ulong xb, const long incx, __glo
   mem_fence(CLK_GLOBAL_MEM_FENCE);
   if (solves && lane == 0)
     for (uint h = 0; h < helpers; ++h) d -= tri_fresh(part, (t * helpers + h) * NB + (ulong)row);
-  // w = inv(D) d, still before the wait.
-  if (lane == 0) col[row] = live ? d : ZERO;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  TYPE u = ZERO;
-  for (int m = 0; m < PER; ++m)
-    if (lane + m * L < NB) u += MUL(drow[m], col[lane + m * L]);
-  const TYPE w = tri_lane_sum(red, row, lane, u);
-  // The chain's step: wait for panel t - 1, then x_t = w - P x_{t-1}, one
-  // NB x NB product from registers, x_{t-1} read by each lane from xs.
+  // The chain's step: wait for panel t - 1, z = d - M(t, t - 1) x_{t-1},
+  // x_t = inv(D) z.
+  TYPE z = d;
   if (solves && t > 0 && lid == 0 && panel < 0) {
     while (atomic_or(&flags[1], 0u) < (uint)t) {
     }
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   mem_fence(CLK_GLOBAL_MEM_FENCE);
+  if (lid < NB) vec[lid] = solves && t > 0 ? tri_fresh(xs, i0 - NB + (ulong)lid) : ZERO;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  TYPE u = ZERO;
+  for (int m = 0; m < PER; ++m)
+    if (lane + m * L < NB) u += MUL(mprev[m], vec[lane + m * L]);
+  z = d - tri_lane_sum(red, row, lane, u);
+  if (lane == 0) col[row] = live ? z : ZERO;
+  barrier(CLK_LOCAL_MEM_FENCE);
   u = ZERO;
-  if (solves && t > 0)
-    for (int m = 0; m < PER; ++m)
-      if (lane + m * L < NB) u += MUL(prow[m], tri_fresh(xs, i0 - NB + (ulong)(lane + m * L)));
-  const TYPE xt = w - tri_lane_sum(red, row, lane, u);
+  for (int m = 0; m < PER; ++m)
+    if (lane + m * L < NB) u += MUL(drow[m], col[lane + m * L]);
+  const TYPE xt = tri_lane_sum(red, row, lane, u);
   if (solves && live && lane == 0) {
     xs[i] = xt;
     STE(x, tri_x(&pr, xb, incx, i), xt);

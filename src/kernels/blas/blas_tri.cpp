@@ -37,11 +37,11 @@ std::string BlasTriFamily::check(const Params& p, const Capabilities& caps, cons
   if (wgs > caps.max_work_item_sizes[0]) return "WGS exceeds the device's work-item limit";
   if (nb > wgs || wgs % nb != 0) return "NB must divide WGS";
   const std::size_t es = dtype_size(blas_compute_dtype(problem.dtype));
-  // Solves: red[WGS], dinv[NB^2] and col[NB]; products red[WGS]
+  // Solves: red[WGS], dinv[NB^2], vec[NB] and col[NB]; products red[WGS]
   // (tri_mv4: red[4 WGS]). Every kernel is in each program of the type, NB
   // and WGS, so each must fit whatever the problem (a c64 product with NB 64
   // failed to build on CUDA: tri_sv's 70 KiB).
-  const std::size_t local = std::max(wgs + nb * nb + nb, 4 * wgs) * es + 16;
+  const std::size_t local = std::max(wgs + nb * nb + 2 * nb, 4 * wgs) * es + 16;
   if (local > local_limit(caps)) return "the group's local arrays exceed local memory";
   return "";
 }
