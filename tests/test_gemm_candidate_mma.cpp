@@ -15,6 +15,7 @@
 // CUDA devices of compute capability 8.0 or newer for mma, 9.0 for wgmma
 // (the gpu label's entry, OPTUNE_DEVICE=cuda:0), skipping elsewhere.
 #include <limits>
+#include <utility>
 
 #include "runtime/tensor_map.hpp"
 #include "support/gemm_fixture.hpp"
@@ -372,6 +373,21 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_EQ(w.fit({}, true, h100, f16(128, 4096, 4096))->at("BN"), 256);
   EXPECT_EQ(w.fit({}, false, h100, f16(4096, 4096, 4096))->at("BN"), 256);
   EXPECT_EQ(w.fit({{"BN", 128}}, false, h100, f16(4096, 4096, 4096))->at("BN"), 128);
+
+  // The routine does not prefer it for thin tf32 products (m n / (m + n) <
+  // 128): their packing passes outweigh the product. Forced, they fit.
+  const Params rp = detail::families::gemm_routine().complete({{"INDIRECT_MIN", 0}}, h100);
+  detail::GemmProblem thin32 = test::dense_problem(DType::F32, 128, 4096, 4096), wide32 = thin32;
+  thin32.tf32 = wide32.tf32 = true;
+  wide32.m = 256;
+  EXPECT_FALSE(w.preferred(thin32, rp));
+  EXPECT_TRUE(w.fit({}, false, h100, thin32));
+  std::swap(thin32.m, thin32.n);
+  EXPECT_FALSE(w.preferred(thin32, rp));
+  EXPECT_TRUE(w.preferred(wide32, rp));
+  thin32.m = thin32.n = 4096, thin32.k = 128;
+  EXPECT_TRUE(w.preferred(thin32, rp));
+  EXPECT_TRUE(w.preferred(f16(128, 4096, 4096), rp));  // f16 and bf16 pack nothing
 
   // Split K: none by default; SPLITK 0 counts it (128 x 4096 x 4096: 32 tiles of
   // 128 x 128, split 8 to reach 132 groups, K 4096 >= 8 x 256), not where the

@@ -15,7 +15,9 @@
 // setting says otherwise): each product as ranges of K in one launch, raw
 // f32 partials into scratch slot 2, summed in range order by gemm_copy_back.
 // tf32 batches that fill the device with tiles mostly of padding are
-// declined (unless their parameters are forced): the tiled kernel runs them.
+// declined unless their parameters are forced, and the routine does not
+// prefer it for thin tf32 products (m n / (m + n) < 128, whose packing
+// passes outweigh the product): the mma or the tiled kernel runs them.
 #include <algorithm>
 
 #include "kernels/families.hpp"
@@ -58,6 +60,13 @@ KernelArg operand_map(const GemmCall& call, const GemmOperand& o, std::int64_t i
 
 bool tf32(const GemmProblem& pr) { return pr.dtype == DType::F32; }
 
+// m n / (m + n) < 128, without overflow: the packed bytes per flop of a tf32
+// product above the tensor cores' balance (see fit).
+bool thin_tf32(const GemmProblem& pr) {
+  const double m = double(std::max<std::int64_t>(pr.m, 1)), n = double(std::max<std::int64_t>(pr.n, 1));
+  return m * n < 128.0 * (m + n);
+}
+
 // The tf32 path packs A as M x K and B as N x K: operand `which` (0 A, 1 B)
 // is transposed on the way when it is stored the other way round.
 bool pack_transposes(int which, const GemmProblem& pr) { return which == 0 ? pr.trans_a : !pr.trans_b; }
@@ -98,8 +107,15 @@ class WgmmaCandidate : public GemmCandidate {
     if (!tensor_maps_available()) return "the CUDA driver cannot encode tensor maps";
     return "";
   }
+  // Where the routine prefers the tiled kernel, except a thin tf32 product
+  // (m n / (m + n) below 128: one side of at most about 128 rows): its two
+  // packing passes move 8 (m + n) k bytes for 2 m n k flops, more time than
+  // the product on the tensor cores (H200, 128 x 4096 x 4096: 148 us here,
+  // 87 on the mma tile, which reads A and B in place; 4096 x 128 x 4096:
+  // 116-147 against 89). Forcing the candidate, or naming it (the routine's
+  // KERNEL 5), still runs it there.
   bool preferred(const GemmProblem& pr, const Params& routine) const override {
-    return GemmRoutineFamily::use_tiled(routine, pr);
+    return GemmRoutineFamily::use_tiled(routine, pr) && !(tf32(pr) && thin_tf32(pr));
   }
   // Stored or default values; where 128 x 256 tiles would leave most
   // multiprocessors idle (fewer tiles than multiprocessors: 128 x 4096 x
