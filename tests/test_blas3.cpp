@@ -12,8 +12,11 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <set>
 
+#include "kernels/families.hpp"
 #include "ops/blas3_ops.hpp"
+#include "ops/params.hpp"
 #include "support/blas3_mats.hpp"
 #include "support/test_support.hpp"
 
@@ -400,6 +403,41 @@ TEST(Blas3, OtherBlocks) {
                          3, 1.5, 2);
       g_forced = nullptr;
     }
+}
+
+// blas3's GEMM parameter names the kernel of the routine's products
+// (gemm_routine's KERNEL merged onto their lookups): with 1 they run on the
+// direct kernel and the tiled one is never looked up, with 2 on the tiled
+// one, whatever the routine would choose for 128 x 128 x 1100 blocks; the
+// results are right either way, and a force of the thread's own is kept.
+TEST(Blas3, ProductsKernel) {
+  const auto families = [] {
+    std::set<std::string> f;
+    for (const optune::detail::LookupRecord& r : optune::detail::take_lookups()) f.insert(r.family);
+    return f;
+  };
+  for (std::int64_t kernel : {1, 2}) {
+    const optune::detail::Params p{{"NB", 128}, {"WGS", 64}, {"GEMM", kernel}};
+    g_forced = &p;
+    optune::detail::take_lookups();
+    check_rank_k<float>(false, Layout::RowMajor, Triangle::Lower, BlasTranspose::No, 300, 1100, 1.0, 0.5);
+    const std::set<std::string> seen = families();
+    EXPECT_EQ(seen.count("gemm_direct"), kernel == 1 ? 1u : 0u) << "GEMM " << kernel;
+    EXPECT_EQ(seen.count("gemm_tiled"), kernel == 2 ? 1u : 0u) << "GEMM " << kernel;
+    check_tri<float>(true, Layout::ColMajor, Side::Left, Triangle::Upper, BlasTranspose::No, Diagonal::NonUnit, 300,
+                     5, 1.0);
+    g_forced = nullptr;
+  }
+  // Under a force of the thread's (a candidate's parameters): both kept.
+  const optune::detail::Params p{{"NB", 128}, {"WGS", 64}, {"GEMM", 2}};
+  optune::detail::GemmForce outer;
+  outer.params["gemm_tiled"] = optune::detail::families::gemm_tiled().defaults(test::device().caps());
+  const optune::detail::GemmForceScope scope(outer);
+  g_forced = &p;
+  optune::detail::take_lookups();
+  check_rank_k<float>(true, Layout::ColMajor, Triangle::Upper, BlasTranspose::Yes, 300, 1100, -0.5, 0.0);
+  g_forced = nullptr;
+  EXPECT_EQ(optune::detail::GemmForceScope::current(), &outer);
 }
 
 // trsm's inverted sub-blocks doubled up to the block (IB < NB: two and three

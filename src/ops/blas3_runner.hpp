@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <optional>
 
 #include "kernels/families.hpp"
 #include "ops/blas3_ops.hpp"
@@ -173,6 +174,15 @@ class Runner {
   // Runs it with alpha and beta (for each of `listed` products, when
   // listed): a complex GEMM with the views' conjugations, else a real one.
   void run(GemmCall call, Z alpha, Z beta, bool conj_x, bool conj_y, std::size_t listed) {
+    // GEMM != 0: the products' kernel (gemm_routine's KERNEL) over this
+    // thread's force, if any.
+    CandidateForce force;
+    std::optional<GemmForceScope> scope;
+    if (const std::int64_t kernel = p_.count("GEMM") ? p_.at("GEMM") : 0; kernel != 0) {
+      if (const CandidateForce* outer = GemmForceScope::current()) force = *outer;
+      force.overlay["gemm_routine"]["KERNEL"] = kernel;
+      scope.emplace(force);
+    }
     if (is_complex(t_)) {
       ComplexGemm z;
       z.conj_a = conj_x;

@@ -16,9 +16,18 @@ namespace optune::detail {
 struct CandidateForce {
   std::string candidate;
   std::map<std::string, Params> params;
+  // GEMM: values merged onto a family's parameters wherever they come from
+  // (database, OPTUNE_PARAMS or `params`), unlike `params`, which replace
+  // them; blas3's GEMM parameter names the routine's KERNEL this way.
+  std::map<std::string, Params> overlay;
   const Params* find(const std::string& family) const {
     auto it = params.find(family);
     return it == params.end() ? nullptr : &it->second;
+  }
+  Params with_overlay(const std::string& family, Params p) const {
+    if (auto it = overlay.find(family); it != overlay.end())
+      for (const auto& [name, value] : it->second) p[name] = value;
+    return p;
   }
 };
 

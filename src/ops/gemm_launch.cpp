@@ -329,7 +329,9 @@ GemmChoice choose_fresh(const Queue& q, const GemmProblem& pr, bool product, con
   const Capabilities& caps = q.device().caps();
   const auto fitted = [&](const GemmCandidate& cand) -> std::optional<Params> {
     const Params* forced = force ? force->find(cand.family().name()) : nullptr;
-    return cand.fit(forced ? *forced : params_for(q, cand.family(), pr), forced != nullptr, caps, pr);
+    Params p = forced ? *forced : params_for(q, cand.family(), pr);
+    if (force) p = force->with_overlay(cand.family().name(), std::move(p));
+    return cand.fit(p, forced != nullptr, caps, pr);
   };
   // No product to compute (k == 0, or alpha == 0 everywhere): the direct
   // kernel applies the epilogue without reading A or B.
@@ -344,7 +346,8 @@ GemmChoice choose_fresh(const Queue& q, const GemmProblem& pr, bool product, con
   }
   const GemmRoutineFamily& routine = families::gemm_routine();
   const Params* forced_routine = force ? force->find(routine.name()) : nullptr;
-  const Params rp = routine.complete(forced_routine ? *forced_routine : params_for(q, routine, pr), caps);
+  Params rp = routine.complete(forced_routine ? *forced_routine : params_for(q, routine, pr), caps);
+  if (force) rp = force->with_overlay(routine.name(), std::move(rp));
   // KERNEL names a candidate: it runs where it applies and its parameters
   // fit; else (and with KERNEL 0) the first candidate in order that prefers
   // the problem, applies and fits. THIN_FIRST puts the thin kernel, where

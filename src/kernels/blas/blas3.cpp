@@ -24,6 +24,12 @@ std::vector<Parameter> Blas3Family::parameters(const Capabilities&) const {
       {"IB", {16, 32, 64, 128}, 64,
        "trsm: order of the diagonal sub-blocks that blas3_tri_pack inverts by substitution; listed GEMMs "
        "double them up to NB (an IB at or above NB inverts the whole NB block by substitution)"},
+      // The routine's products are GEMM calls whose buckets they share with
+      // plain products of their type and size (a complex rank-k's real
+      // products with sgemm's); this picks their kernel per routine bucket.
+      {"GEMM", {0, 1, 2, 3, 4, 5}, 0,
+       "the kernel of the routine's GEMM products: gemm_routine's KERNEL merged onto their lookups (0: theirs; 1 "
+       "direct, 2 tiled, 3 mma, 4 thin, 5 wgmma, where it applies and fits)"},
   };
 }
 
