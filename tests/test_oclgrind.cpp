@@ -12,6 +12,7 @@
 #include "support/gemm_fixture.hpp"
 #include "ops/blas1_ops.hpp"
 #include "ops/blas2_ops.hpp"
+#include "ops/blas_tri_ops.hpp"
 #include "ops/reduce_ops.hpp"
 #include "reference/conv_check.hpp"
 #include "optune/blas_extra.hpp"
@@ -572,6 +573,77 @@ TEST(Oclgrind, GeruWideReadsOnlyItsVectors) {
       ASSERT_LT(std::abs(std::complex<double>(got[std::size_t(i + j * lda)]) - want), 1e-5 * (1 + std::abs(want)))
           << i << " " << j;
     }
+}
+
+// trsv's one-launch chain (tickets, the solved-panel count, helper groups)
+// and trmv, forced to blocks with more lanes per row than rows (WGS 256, NB
+// 8: 32 lanes) and fewer (WGS 64, NB 16: 4 lanes), with and without helpers,
+// f32 and c32, 41 rows (panels and a partial last one), x inside a poisoned
+// buffer. The panels hand results to each other through global memory and
+// flags, so this runs without the race checker (ctest's oclgrind.tri), with
+// OCLGRIND_BUILD_OPTIONS=-cl-opt-disable: oclgrind 21.10 cannot run the
+// saturating subtraction its optimiser makes of `i > k ? i - k : 0`. A read
+// past a local array (a staging loop bounded by lanes, not rows, did so in
+// one revision of tri_sv) is reported as an invalid read.
+template <class T>
+void tri_chain(bool solve, std::int64_t wgs, std::int64_t nb, std::int64_t help) {
+  SCOPED_TRACE(std::string(solve ? "trsv" : "trmv") + " WGS " + std::to_string(wgs) + " NB " + std::to_string(nb) +
+               " HELP " + std::to_string(help) + (sizeof(T) == 8 ? " c32" : " f32"));
+  using C = std::complex<double>;
+  const Queue& q = test::queue();
+  const std::int64_t n = 41, pad = 3;
+  const auto value = [](double lo, double hi) {
+    const float re = float(lo + (hi - lo) * double(test::rng()() % 10007) / 10006.0);
+    if constexpr (sizeof(T) == 8) return T(re, float(lo + (hi - lo) * double(test::rng()() % 10007) / 10006.0));
+    else return T(re);
+  };
+  // Column-major lower triangle, lda n; the upper part NaN (never read).
+  std::vector<T> ha(std::size_t(n * n), T(std::nanf("")));
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = j; i < n; ++i)
+      ha[std::size_t(i + j * n)] = i == j ? T(float(1.0 + double(test::rng()() % 100) / 100.0)) : value(-0.5, 0.5) * T(1.0f / float(n));
+  std::vector<T> hx(std::size_t(n + 2 * pad), T(std::nanf("")));
+  for (std::int64_t i = 0; i < n; ++i) hx[std::size_t(pad + i)] = value(-1.0, 1.0);
+  Buffer<T> a = q.context().alloc<T>(ha.size()), xall = q.context().alloc<T>(hx.size());
+  q.upload(a, std::span<const T>(ha));
+  q.upload(xall, std::span<const T>(hx));
+  const Buffer<T> x = xall.view(std::size_t(pad), std::size_t(n));
+  detail::BlasTriCall c;
+  c.solve = solve;
+  c.form = detail::TriForm::Full;
+  c.layout = Layout::ColMajor;
+  c.uplo = Triangle::Lower;
+  c.n = n, c.k = n - 1, c.lda = n;
+  c.a = detail::blas_vector(a);
+  c.x = detail::blas_vector(x);
+  const Params p{{"WGS", wgs}, {"NB", nb}, {"SW", 0}, {"RV", 1}, {"HELP", help}, {"PERSIST", 1}};
+  detail::run_blas_tri(q, c, {}, &p).wait();
+  std::vector<C> b(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) b[std::size_t(i)] = C(hx[std::size_t(pad + i)]);
+  for (std::int64_t i = 0; i < n; ++i) {
+    C s = solve ? b[std::size_t(i)] : C(0);
+    for (std::int64_t j = 0; j < i; ++j)
+      s += (solve ? -1.0 : 1.0) * C(ha[std::size_t(i + j * n)]) * (solve ? want[std::size_t(j)] : b[std::size_t(j)]);
+    const C d = C(ha[std::size_t(i + i * n)]);
+    want[std::size_t(i)] = solve ? s / d : s + d * b[std::size_t(i)];
+  }
+  const auto got = q.download(xall);
+  for (std::int64_t i = 0; i < pad; ++i) {
+    ASSERT_TRUE(std::isnan(std::abs(C(got[std::size_t(i)])))) << "before x " << i;
+    ASSERT_TRUE(std::isnan(std::abs(C(got[std::size_t(pad + n + i)])))) << "after x " << i;
+  }
+  for (std::int64_t i = 0; i < n; ++i)
+    ASSERT_LT(std::abs(C(got[std::size_t(pad + i)]) - want[std::size_t(i)]), 1e-4 * (1 + std::abs(want[std::size_t(i)])))
+        << "x " << i;
+}
+
+TEST(OclgrindTri, ChainsAndProducts) {
+  for (const auto& [wgs, nb] : {std::pair<std::int64_t, std::int64_t>{256, 8}, {64, 16}})
+    for (std::int64_t help : {0, 3})
+      for (bool solve : {true, false}) {
+        tri_chain<float>(solve, wgs, nb, help);
+        tri_chain<std::complex<float>>(solve, wgs, nb, help);
+      }
 }
 
 // oclgrind 21.10 (Debian 12) at times aborts in its own teardown, after
