@@ -19,6 +19,7 @@
 #include "reference/elementwise_ref.hpp"
 #include "reference/im2col_ref.hpp"
 #include "reference/reduce_ref.hpp"
+#include "support/blas_values.hpp"
 #include "support/test_support.hpp"
 
 using namespace optune;
@@ -592,18 +593,14 @@ void tri_chain(bool solve, std::int64_t wgs, std::int64_t nb, std::int64_t help)
   using C = std::complex<double>;
   const Queue& q = test::queue();
   const std::int64_t n = 41, pad = 3;
-  const auto value = [](double lo, double hi) {
-    const float re = float(lo + (hi - lo) * double(test::rng()() % 10007) / 10006.0);
-    if constexpr (sizeof(T) == 8) return T(re, float(lo + (hi - lo) * double(test::rng()() % 10007) / 10006.0));
-    else return T(re);
-  };
   // Column-major lower triangle, lda n; the upper part NaN (never read).
-  std::vector<T> ha(std::size_t(n * n), T(std::nanf("")));
+  std::vector<T> ha(std::size_t(n * n), test::blas::nan_value<T>());
   for (std::int64_t j = 0; j < n; ++j)
     for (std::int64_t i = j; i < n; ++i)
-      ha[std::size_t(i + j * n)] = i == j ? T(float(1.0 + double(test::rng()() % 100) / 100.0)) : value(-0.5, 0.5) * T(1.0f / float(n));
-  std::vector<T> hx(std::size_t(n + 2 * pad), T(std::nanf("")));
-  for (std::int64_t i = 0; i < n; ++i) hx[std::size_t(pad + i)] = value(-1.0, 1.0);
+      ha[std::size_t(i + j * n)] =
+          i == j ? T(test::blas::random_value<float>(1.0, 2.0)) : test::blas::random_value<T>(-0.5 / n, 0.5 / n);
+  std::vector<T> hx(std::size_t(n + 2 * pad), test::blas::nan_value<T>());
+  for (std::int64_t i = 0; i < n; ++i) hx[std::size_t(pad + i)] = test::blas::random_value<T>();
   Buffer<T> a = q.context().alloc<T>(ha.size()), xall = q.context().alloc<T>(hx.size());
   q.upload(a, std::span<const T>(ha));
   q.upload(xall, std::span<const T>(hx));
@@ -623,17 +620,19 @@ void tri_chain(bool solve, std::int64_t wgs, std::int64_t nb, std::int64_t help)
   for (std::int64_t i = 0; i < n; ++i) {
     C s = solve ? b[std::size_t(i)] : C(0);
     for (std::int64_t j = 0; j < i; ++j)
-      s += (solve ? -1.0 : 1.0) * C(ha[std::size_t(i + j * n)]) * (solve ? want[std::size_t(j)] : b[std::size_t(j)]);
+      s += (solve ? -1.0 : 1.0) * C(ha[std::size_t(i + j * n)]) *
+           (solve ? want[std::size_t(j)] : b[std::size_t(j)]);
     const C d = C(ha[std::size_t(i + i * n)]);
     want[std::size_t(i)] = solve ? s / d : s + d * b[std::size_t(i)];
   }
   const auto got = q.download(xall);
   for (std::int64_t i = 0; i < pad; ++i) {
-    ASSERT_TRUE(std::isnan(std::abs(C(got[std::size_t(i)])))) << "before x " << i;
-    ASSERT_TRUE(std::isnan(std::abs(C(got[std::size_t(pad + n + i)])))) << "after x " << i;
+    ASSERT_TRUE(test::blas::has_nan(got[std::size_t(i)])) << "before x " << i;
+    ASSERT_TRUE(test::blas::has_nan(got[std::size_t(pad + n + i)])) << "after x " << i;
   }
   for (std::int64_t i = 0; i < n; ++i)
-    ASSERT_LT(std::abs(C(got[std::size_t(pad + i)]) - want[std::size_t(i)]), 1e-4 * (1 + std::abs(want[std::size_t(i)])))
+    ASSERT_LT(std::abs(C(got[std::size_t(pad + i)]) - want[std::size_t(i)]),
+              1e-4 * (1 + std::abs(want[std::size_t(i)])))
         << "x " << i;
 }
 

@@ -178,7 +178,7 @@ class Runner {
     // thread's force, if any.
     CandidateForce force;
     std::optional<GemmForceScope> scope;
-    if (const std::int64_t kernel = p_.count("GEMM") ? p_.at("GEMM") : 0; kernel != 0) {
+    if (const std::int64_t kernel = p_.at("GEMM"); kernel != 0) {
       if (const CandidateForce* outer = GemmForceScope::current()) force = *outer;
       force.overlay["gemm_routine"]["KERNEL"] = kernel;
       scope.emplace(force);

@@ -61,7 +61,7 @@ KernelArg operand_map(const GemmCall& call, const GemmOperand& o, std::int64_t i
 bool tf32(const GemmProblem& pr) { return pr.dtype == DType::F32; }
 
 // m n / (m + n) < 128, without overflow: the packed bytes per flop of a tf32
-// product above the tensor cores' balance (see fit).
+// product above the tensor cores' balance (see preferred).
 bool thin_tf32(const GemmProblem& pr) {
   const double m = double(std::max<std::int64_t>(pr.m, 1)), n = double(std::max<std::int64_t>(pr.n, 1));
   return m * n < 128.0 * (m + n);
