@@ -304,7 +304,8 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_NE(wwhy({}, sm90, test::dense_problem(DType::F32, 256, 256, 256)).find("f16"), std::string::npos);
   // 128 x 256 x 64 x 2 bytes per stage: four fit in 227 KiB, five do not.
   const Params d = wfam().defaults(sm90);
-  EXPECT_EQ(d, (Params{{"BN", 256}, {"STAGES", 4}, {"SWIZZLE_GROUP", 8}, {"SPLITK", 1}, {"SK_FILL", 1}, {"SK_MINK", 256}}));
+  EXPECT_EQ(d, (Params{{"BN", 256}, {"STAGES", 4}, {"SWIZZLE_GROUP", 8}, {"PERSIST", 0}, {"SPLITK", 1}, {"SK_FILL", 1},
+                       {"SK_MINK", 256}}));
   EXPECT_EQ(detail::GemmWgmmaFamily::smem_bytes(d), 4u * 384u * 128u + 1024u);
   EXPECT_NE(wwhy({{"STAGES", 5}}, sm90, f16(4096, 4096, 4096)).find("shared memory"), std::string::npos);
   EXPECT_EQ(wwhy({{"BN", 128}, {"STAGES", 6}}, sm90, f16(4096, 4096, 4096)), "");
@@ -320,6 +321,22 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_EQ(g.global[1], 3u);
   EXPECT_EQ(g.global[2], 7u);
   EXPECT_EQ(g.shared_bytes, detail::GemmWgmmaFamily::smem_bytes(d));
+  EXPECT_FALSE(g.own_z);
+  // Persistent: a group per multiprocessor (132 here), or per tile where
+  // there are fewer; the kernel walks the products (the launches keep z).
+  Capabilities h200 = sm90;
+  h200.compute_units = 132;
+  Params persist = d;
+  persist["PERSIST"] = 1;
+  const detail::Geometry gp = wfam().geometry(persist, h200, pr);
+  EXPECT_EQ(gp.global[0], 3u * 3u * 7u * 384u);
+  EXPECT_EQ(gp.global[1] * gp.global[2], 1u);
+  EXPECT_TRUE(gp.own_z);
+  EXPECT_EQ(wfam().geometry(persist, h200, f16(4096, 4096, 64)).global[0], 132u * 384u);
+  persist["PERSIST"] = 2;
+  EXPECT_NE(wwhy(persist, sm90, f16(4096, 4096, 64)).find("BN 128"), std::string::npos);
+  persist["BN"] = 128;
+  EXPECT_EQ(wwhy(persist, sm90, f16(4096, 4096, 64)), "");
   std::map<std::string, std::string> defs = define_map(wfam().defines(d, pr));
   EXPECT_EQ(defs["OPTUNE_NEED_SM90A"], "1");
   EXPECT_EQ(defs["COMP"], "float");
@@ -844,6 +861,51 @@ TEST(GemmCandidateWgmma, ListsAndSharedOperandsGoElsewhere) {
     const GemmForce f = test::force("wgmma");
     EXPECT_FALSE(ref::check_gemm(c, &f));
     EXPECT_TRUE(ref::check_gemm(c));
+  }
+}
+
+// Persistent groups (PERSIST 1, both tile widths) and consumers on alternate
+// tiles (PERSIST 2): products of more tiles than the device has
+// multiprocessors, so that groups walk several; odd sizes, transposes and
+// layouts, strided batches, alpha = 0, beta with NaN-free C, the bias and an
+// activation, split K (raw ranges), bf16, and tf32 through its packs.
+TEST(GemmCandidateWgmma, PersistentWalks) {
+  if (std::string why = test::why_not_cuda_sm80("the wgmma candidate", true); !why.empty()) GTEST_SKIP() << why;
+  const Params persist1{{"BN", 256}, {"STAGES", 3}, {"SWIZZLE_GROUP", 8}, {"PERSIST", 1}};
+  const Params persist1n{{"BN", 128}, {"STAGES", 2}, {"SWIZZLE_GROUP", 1}, {"PERSIST", 1}};
+  const Params pingpong{{"BN", 128}, {"STAGES", 4}, {"SWIZZLE_GROUP", 4}, {"PERSIST", 2}};
+  int i = 0;
+  for (const Params* p : {&persist1, &persist1n, &pingpong}) {
+    const GemmForce f = test::force("wgmma", p);
+    for (auto [m, n, k, batch] : {std::tuple{2100, 3000, 200, 1}, {1030, 1500, 70, 3}, {300, 129, 1000, 1}}) {
+      GemmCase c;
+      c.dtype = i % 4 == 3 ? DType::BF16 : DType::F16, c.accumulate = Accumulate::F32;
+      c.m = m, c.n = n, c.k = k;
+      c.layout = i % 2 ? Layout::ColMajor : Layout::RowMajor;
+      c.trans_a = i % 3 == 1 ? Transpose::Yes : Transpose::No;
+      c.trans_b = i % 5 < 2 ? Transpose::Yes : Transpose::No;
+      if (batch > 1) c.mode = GemmCase::Mode::Strided, c.batch = batch;
+      c.alpha = i % 7 == 5 ? 0.0 : -0.5, c.beta = i % 3 ? 0.0 : 2.0;
+      c.bias_mode = i % 4 == 1 ? BiasMode::PerColumn : BiasMode::None;
+      c.activation = i % 4 == 1 ? Unary::Relu : Unary::Copy;
+      c.ldc_extra = 3, c.c_off = 5;
+      ++i;
+      align_operands(c);
+      ::testing::AssertionResult r = ref::check_gemm(c, &f);
+      EXPECT_TRUE(r) << detail::params_to_json(*p);
+    }
+    // Split K: ranges of K as products of the walk, raw partials.
+    Params split = *p;
+    split["SPLITK"] = 4;
+    const GemmForce fs = test::force("wgmma", &split);
+    GemmCase c;
+    c.dtype = DType::F16, c.accumulate = Accumulate::F32;
+    c.m = 1500, c.n = 1100, c.k = 1000, c.beta = 0.5, c.trans_b = Transpose::Yes;
+    align_operands(c);
+    EXPECT_TRUE(ref::check_gemm(c, &fs)) << detail::params_to_json(split);
+    GemmCase t = f32_case(GemmCompute::FastTF32, 1300, 1700, 150, Layout::RowMajor, Transpose::No, Transpose::Yes, i);
+    align_f32(t);
+    EXPECT_TRUE(ref::check_gemm(t, &f)) << detail::params_to_json(*p);
   }
 }
 

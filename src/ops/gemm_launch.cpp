@@ -138,7 +138,7 @@ Event GemmLaunch::batched(KernelImpl& k, std::vector<KernelArg> args, std::vecto
   Event last;
   for (std::int64_t z0 = 0; z0 < groups; z0 += kMaxGridZ) {
     args[z_slot] = ulong_arg(std::uint64_t(z0));
-    g.global[2] = std::size_t(std::min(kMaxGridZ, groups - z0));
+    if (!g.own_z) g.global[2] = std::size_t(std::min(kMaxGridZ, groups - z0));
     last = launch_kernel(q, k, args, g, z0 == 0 ? first_wait : WaitList{});
     span.add(last);
   }

@@ -107,6 +107,9 @@ struct Geometry {
   // __shared__` storage); above the device's default 48 KiB the CUDA launch
   // raises the function's limit, up to shared_mem_per_block_optin_bytes.
   std::size_t shared_bytes = 0;
+  // A persistent grid that walks the batch itself: launches that cut a
+  // batch into grids of at most 65535 along z keep global[2] (GEMM's).
+  bool own_z = false;
   std::size_t work_items() const { return global[0] * global[1] * global[2]; }
   std::size_t group_size() const { return local[0] * local[1] * local[2]; }
 };

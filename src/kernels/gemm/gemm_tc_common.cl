@@ -30,18 +30,22 @@
 #define C_STORE2(v, p, i) (*(__global float2*)((p) + (i)) = make_float2((v)[0], (v)[1]))
 #endif
 
-// The tile (tm, tn) this group computes. With group > 1, groups in launch
-// order visit `group` tile rows at a time, column by column within them, so
-// the groups running together share A rows and B columns in L2; 1: row by row.
-OPTUNE_FUNC void gemm_tc_tile(const uint group, uint* tm, uint* tn) {
-  *tm = blockIdx.y, *tn = blockIdx.x;
+// The tile (tm, tn) at position pid of a gx x gy grid's launch order. With
+// group > 1, groups in launch order visit `group` tile rows at a time, column
+// by column within them, so the groups running together share A rows and B
+// columns in L2; 1: row by row.
+OPTUNE_FUNC void gemm_tc_tile_of(const uint group, const uint pid, const uint gx, const uint gy, uint* tm, uint* tn) {
+  *tm = pid / gx, *tn = pid % gx;
   if (group > 1) {
-    const uint gx = gridDim.x, gy = gridDim.y, pid = blockIdx.y * gx + blockIdx.x;
     const uint width = group * gx, first = (pid / width) * group;
     const uint rows = min(gy - first, group);
     *tm = first + (pid % width) % rows;
     *tn = (pid % width) / rows;
   }
+}
+// The tile this group computes.
+OPTUNE_FUNC void gemm_tc_tile(const uint group, uint* tm, uint* tn) {
+  gemm_tc_tile_of(group, blockIdx.y * gridDim.x + blockIdx.x, gridDim.x, gridDim.y, tm, tn);
 }
 
 // The epilogue of C's elements (row, col) and (row, col + 1), whose products

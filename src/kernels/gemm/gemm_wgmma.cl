@@ -26,6 +26,17 @@
 //   consumers: wait full[s] -> 4 wgmma (K 64) -> commit -> wait for the
 //              previous tile's wgmma -> arrive empty[previous stage]
 //
+// PERSIST 1: the grid is at most one group per multiprocessor, and each
+// group walks the launch's tiles in turn (tile blockIdx.x, then every
+// gridDim.x-th), the ring's stages and phases running on across tiles, so
+// the producer copies the next tile's first stages while the consumers
+// store the last one's. PERSIST 2 (BN 128, "ping-pong"): the same walk, but
+// each consumer computes every other tile whole (two m64 blocks of
+// accumulators) and alone frees its stages (`empty` counts one arrival), so
+// one consumer's stores overlap the other's products. The consumers take
+// turns at the ring (mbarriers `turn`): each starts a tile's waits once the
+// other has passed all of the previous tile's.
+//
 // Shared memory (dynamic, WG_SMEM_BYTES): STAGES x (A tile 128 x 64, B tile
 // BN x 64) halves, 1024-byte aligned (the swizzle's period). K-major tiles
 // are rows of 128 bytes (8-row groups 1024 bytes apart: the descriptor's
@@ -61,6 +72,9 @@
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DBN=128 -DWG_RAW=1
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=ushort -DBF16_STORAGE=1 -DTRANS_A=1 -DWG_RAW=1
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=float -DWG_TF32=1 -DTRANS_B=1 -DWG_RAW=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DPERSIST=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1 -DBN=128 -DPERSIST=2
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=float -DWG_TF32=1 -DTRANS_B=1 -DBN=128 -DPERSIST=2 -DWG_RAW=1
 
 #ifndef BN
 #define BN 256           // columns of C per group (128 or 256)
@@ -75,6 +89,12 @@
 #ifndef WG_RAW
 #define WG_RAW 0         // 1: split K, raw partial products (EPI) into the temporary c
 #endif
+#ifndef PERSIST
+#define PERSIST 0        // 0: a group per tile; 1: persistent groups; 2: persistent, consumers on alternate tiles
+#endif
+#define WG_PP (PERSIST == 2)                        // ping-pong: each consumer owns whole tiles
+#define WG_HALVES (WG_PP ? 2 : 1)                   // m64 accumulator blocks per consumer
+#define WG_MAX_GRID_Z 65535                         // the host's launches cover at most this many z
 #if WG_RAW
 #define WG_OUT EPI
 #else
@@ -105,6 +125,7 @@
 
 static_assert(BN == 128 || BN == 256, "BN: 128 or 256");
 static_assert(!WG_TF32 || (TRANS_A == 0 && TRANS_B == 1), "tf32: wgmma reads K-major operands only");
+static_assert(!WG_PP || BN == 128, "PERSIST 2: BN 128 (a consumer holds 128 x BN accumulators)");
 static_assert(STAGES >= 2 && STAGES * WG_STAGE_BYTES + 1024 <= 227 * 1024, "the stages exceed 227 KiB");
 
 // Helpers are inlined by force: the accumulators must stay in registers
@@ -176,6 +197,44 @@ WG_FUNC void wg_mma(float* d, const unsigned long long da, const unsigned long l
 #endif
 }
 
+// The tile at position `tile` of the launch's order (tiles of each product
+// and K range, then the next): its product and range zs (z0 on), corner (m0, n0).
+WG_FUNC void wg_tile(const ulong tile, const uint gx, const uint gy, const ulong z0, ulong* zs, int* m0, int* n0) {
+  const ulong per = (ulong)gx * gy;
+  uint tm, tn;
+  gemm_tc_tile_of(SWIZZLE_GROUP, (uint)(tile % per), gx, gy, &tm, &tn);
+  *zs = z0 + tile / per;
+  *m0 = (int)(tm * WG_BM), *n0 = (int)(tn * BN);
+}
+
+// The epilogue of 64 rows from row0 (a consumer's m64 accumulators d): warp
+// w of the warpgroup holds rows 16 w + g and 16 w + g + 8 (g = lane / 4),
+// columns 8 j + 2 (lane % 4) and the next, as d[4 j + 2 h], d[4 j + 2 h + 1];
+// stored as one pair where both lie inside C and the pair is aligned.
+WG_FUNC void wg_store(const float* d, __global WG_OUT* cp, const ulong ldc, const ulong M, const ulong N,
+                      const ulong row0, const int n0, const real alpha, const real beta, const uint flags,
+                      __global const CTYPE* biasp, const real act_p0, const real act_p1) {
+  const int tid = (int)threadIdx.x, lane = tid & 31, w = (tid & 127) >> 5, g = lane >> 2, t4 = lane & 3;
+  // No `continue` in these loops: they must unroll, or the accumulators'
+  // run-time indices would move them to local memory.
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const ulong row = row0 + w * 16 + h * 8 + g;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j) {
+      const ulong col = (ulong)n0 + j * 8 + 2 * t4;
+#if WG_RAW
+      if (row < M && col < N) cp[row * ldc + col] = (EPI)d[4 * j + 2 * h];
+      if (row < M && col + 1 < N) cp[row * ldc + col + 1] = (EPI)d[4 * j + 2 * h + 1];
+#else
+      if (row < M && col < N)
+        gemm_tc_store_pair(cp, ldc, N, row, col, (real)d[4 * j + 2 * h], (real)d[4 * j + 2 * h + 1], alpha, beta,
+                           flags, biasp, act_p0, act_p1);
+#endif
+    }
+  }
+}
+
 __kernel __launch_bounds__(WG_THREADS, 1)
 void gemm_wgmma(const ulong M, const ulong N, const ulong K_all, const real alpha, const real beta,
                 __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
@@ -187,117 +246,145 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K_all, const real alph
                 const __grid_constant__ optune_tensor_map map_a,
                 const __grid_constant__ optune_tensor_map map_b) {
   extern __shared__ __align__(1024) uchar wg_smem_raw[];
-  __shared__ __align__(8) ulong wg_full[STAGES], wg_empty[STAGES];
+  __shared__ __align__(8) ulong wg_full[STAGES], wg_empty[STAGES], wg_turn[2];
   const uint smem = ((uint)__cvta_generic_to_shared(wg_smem_raw) + 1023u) & ~1023u;
   const int tid = (int)threadIdx.x, wg = tid / 128;
-  const ulong zs = z0 + get_group_id(2);                // (product, K range)
-  const ulong z = zs / nsplit, kr0 = zs % nsplit * kspan;  // the product and its range's first row of K
-  const ulong K = (kr0 + kspan < K_all ? kr0 + kspan : K_all) - kr0;  // the range's length
-#if WG_RAW
-  __global EPI* cp = c + c_off + zs * c_stride;  // the temporary: never listed
-#else
-  __global CTYPE* cp = c + c_off + z * c_stride;
-#endif
   const __global CTYPE* biasp = bias + bias_off;
-  const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
-  const real beta_z = gemm_beta(flags, beta, table, batch, z);
 
-  uint tm, tn;
-  gemm_tc_tile(SWIZZLE_GROUP, &tm, &tn);
-  const int m0 = (int)(tm * WG_BM), n0 = (int)(tn * BN);
-  // alpha == 0: A and B are not read.
-  const int steps = alpha_z == (real)0 ? 0 : (int)((K + WG_BK - 1) / WG_BK);
+  // The launch's tiles: gx x gy for each (product, K range) z0 + 0 ..
+  // zcount - 1. One per group, or (PERSIST) the groups walk them in turn.
+#if PERSIST
+  const uint gx = (uint)((N + BN - 1) / BN), gy = (uint)((M + WG_BM - 1) / WG_BM);
+  const ulong zall = batch * nsplit - z0;
+  const ulong zcount = zall < WG_MAX_GRID_Z ? zall : WG_MAX_GRID_Z;  // the host's launches of z
+  const ulong first = blockIdx.x, stride = gridDim.x;
+#else
+  const uint gx = gridDim.x, gy = gridDim.y;
+  const ulong zcount = gridDim.z;
+  const ulong first = ((ulong)blockIdx.z * gy + blockIdx.y) * gx + blockIdx.x;
+  const ulong stride = (ulong)gx * gy * zcount;
+#endif
+  const ulong tiles = (ulong)gx * gy * zcount;
 
   if (tid == 0) {
     for (int s = 0; s < STAGES; ++s) {
       wg_bar_init((uint)__cvta_generic_to_shared(&wg_full[s]), 1);
-      wg_bar_init((uint)__cvta_generic_to_shared(&wg_empty[s]), 2);
+      wg_bar_init((uint)__cvta_generic_to_shared(&wg_empty[s]), WG_PP ? 1 : 2);
     }
+    for (int w = 0; w < 2; ++w) wg_bar_init((uint)__cvta_generic_to_shared(&wg_turn[w]), 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
 
+  // Every role walks the same tiles in the same order: the ring's stage
+  // and phase follow the count `it` of K tiles so far (tiles with alpha == 0
+  // have none: A and B are not read).
   if (wg == 0) {
     // The producer: registers go to the consumers; one work-item copies.
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
     if (tid == 0) {
-      for (int t = 0; t < steps; ++t) {
-        const int s = t % STAGES;
-        if (t >= STAGES) wg_bar_wait((uint)__cvta_generic_to_shared(&wg_empty[s]), (uint)((t / STAGES - 1) & 1));
-        const uint full = (uint)__cvta_generic_to_shared(&wg_full[s]);
-        wg_bar_expect(full, WG_STAGE_BYTES);
-        const uint sa = smem + (uint)s * WG_STAGE_BYTES, sb = sa + WG_A_BYTES;
-        const int k0 = (int)kr0 + t * WG_BK;
+      uint it = 0;
+      for (ulong tile = first; tile < tiles; tile += stride) {
+        ulong zs;
+        int m0, n0;
+        wg_tile(tile, gx, gy, z0, &zs, &m0, &n0);
+        const ulong z = zs / nsplit, kr0 = zs % nsplit * kspan;
+        const ulong K = (kr0 + kspan < K_all ? kr0 + kspan : K_all) - kr0;
+        const int steps = gemm_alpha(flags, alpha, table, batch, z) == (real)0 ? 0 : (int)((K + WG_BK - 1) / WG_BK);
+        for (int t = 0; t < steps; ++t, ++it) {
+          const uint s = it % STAGES;
+          if (it >= STAGES) wg_bar_wait((uint)__cvta_generic_to_shared(&wg_empty[s]), (it / STAGES - 1) & 1);
+          const uint full = (uint)__cvta_generic_to_shared(&wg_full[s]);
+          wg_bar_expect(full, WG_STAGE_BYTES);
+          const uint sa = smem + s * WG_STAGE_BYTES, sb = sa + WG_A_BYTES;
+          const int k0 = (int)kr0 + t * WG_BK;
 #if TRANS_A
-        // K x M: boxes of 64 K rows x 64 columns, one per 64 rows of C.
-        wg_copy(sa, &map_a, m0, k0, (int)z, full);
-        wg_copy(sa + WG_BK * 128, &map_a, m0 + 64, k0, (int)z, full);
+          // K x M: boxes of 64 K rows x 64 columns, one per 64 rows of C.
+          wg_copy(sa, &map_a, m0, k0, (int)z, full);
+          wg_copy(sa + WG_BK * 128, &map_a, m0 + 64, k0, (int)z, full);
 #else
-        wg_copy(sa, &map_a, k0, m0, (int)z, full);  // 128 rows of WG_BK K
+          wg_copy(sa, &map_a, k0, m0, (int)z, full);  // 128 rows of WG_BK K
 #endif
 #if TRANS_B
-        wg_copy(sb, &map_b, k0, n0, (int)z, full);  // BN rows of WG_BK K
+          wg_copy(sb, &map_b, k0, n0, (int)z, full);  // BN rows of WG_BK K
 #else
 #pragma unroll
-        for (int j = 0; j < BN / 64; ++j) wg_copy(sb + j * (WG_BK * 128), &map_b, n0 + 64 * j, k0, (int)z, full);
+          for (int j = 0; j < BN / 64; ++j) wg_copy(sb + j * (WG_BK * 128), &map_b, n0 + 64 * j, k0, (int)z, full);
 #endif
+        }
       }
     }
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-    const int cw = wg - 1;  // the consumer: rows 64 cw .. 64 cw + 63 of the tile
-    float d[WG_ACC];
+    // The consumer: rows 64 cw .. 64 cw + 63 of every tile, or (WG_PP) all
+    // 128 rows of every other tile (the tiles 2 i + cw of its group's walk).
+    const int cw = wg - 1;
+    float d[WG_HALVES * WG_ACC];
+    uint it = 0;
+    ulong walk = 0;
+    for (ulong tile = first; tile < tiles; tile += stride, ++walk) {
+      ulong zs;
+      int m0, n0;
+      wg_tile(tile, gx, gy, z0, &zs, &m0, &n0);
+      const ulong z = zs / nsplit, kr0 = zs % nsplit * kspan;
+      const ulong K = (kr0 + kspan < K_all ? kr0 + kspan : K_all) - kr0;
+      const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
+      const int steps = alpha_z == (real)0 ? 0 : (int)((K + WG_BK - 1) / WG_BK);
+      if (WG_PP && (int)(walk & 1) != cw) {
+        it += (uint)steps;  // the other consumer's tile
+      } else {
+        // WG_PP: the consumers take turns at the ring (each tile's K tiles
+        // after the previous tile's, which the other consumer signals once
+        // its waits are done), or one could wait on a stage two uses ahead,
+        // which the barrier's one-bit phase cannot tell from the last one.
+        if (WG_PP && walk > 0)
+          wg_bar_wait((uint)__cvta_generic_to_shared(&wg_turn[cw]), (uint)((walk - 1) / 2) & 1);
 #pragma unroll
-    for (int i = 0; i < WG_ACC; ++i) d[i] = 0.0f;
-    for (int t = 0; t < steps; ++t) {
-      const int s = t % STAGES;
-      wg_bar_wait((uint)__cvta_generic_to_shared(&wg_full[s]), (uint)((t / STAGES) & 1));
-      const uint sa = smem + (uint)s * WG_STAGE_BYTES, sb = sa + WG_A_BYTES;
-      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        for (int i = 0; i < WG_HALVES * WG_ACC; ++i) d[i] = 0.0f;
+        for (int t = 0; t < steps; ++t, ++it) {
+          const uint s = it % STAGES;
+          wg_bar_wait((uint)__cvta_generic_to_shared(&wg_full[s]), (it / STAGES) & 1);
+          const uint sa = smem + s * WG_STAGE_BYTES, sb = sa + WG_A_BYTES;
+          asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-      for (int kk = 0; kk < WG_BK / WG_KSTEP; ++kk) {
-        // K-major: one step of K (16 halves or 8 floats) = 32 bytes along
-        // the row; MN-major (f16 and bf16 only): 16 K rows.
-#if TRANS_A
-        const unsigned long long da = wg_desc(sa + cw * (WG_BK * 128) + kk * 2048, 8192, 1024);
-#else
-        const unsigned long long da = wg_desc(sa + cw * (64 * 128) + kk * 32, 16, 1024);
-#endif
+          for (int kk = 0; kk < WG_BK / WG_KSTEP; ++kk) {
+            // K-major: one step of K (16 halves or 8 floats) = 32 bytes along
+            // the row; MN-major (f16 and bf16 only): 16 K rows.
 #if TRANS_B
-        const unsigned long long db = wg_desc(sb + kk * 32, 16, 1024);
+            const unsigned long long db = wg_desc(sb + kk * 32, 16, 1024);
 #else
-        const unsigned long long db = wg_desc(sb + kk * 2048, WG_BK * 128, 1024);
+            const unsigned long long db = wg_desc(sb + kk * 2048, WG_BK * 128, 1024);
 #endif
-        wg_mma(d, da, db);
-      }
-      asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-      // The previous tile's products are done: its stage is free.
-      asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-      if (t > 0 && tid % 128 == 0) wg_bar_arrive((uint)__cvta_generic_to_shared(&wg_empty[(t - 1) % STAGES]));
-    }
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+            for (int hv = 0; hv < WG_HALVES; ++hv) {
+              const int r = WG_PP ? hv : cw;  // which 64 rows of the tile
+#if TRANS_A
+              const unsigned long long da = wg_desc(sa + r * (WG_BK * 128) + kk * 2048, 8192, 1024);
+#else
+              const unsigned long long da = wg_desc(sa + r * (64 * 128) + kk * 32, 16, 1024);
+#endif
+              wg_mma(d + hv * WG_ACC, da, db);
+            }
+          }
+          asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+          // The previous K tile's products are done: its stage is free.
+          asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+          if (t > 0 && tid % 128 == 0) wg_bar_arrive((uint)__cvta_generic_to_shared(&wg_empty[(it - 1) % STAGES]));
+        }
+        if (WG_PP && tid % 128 == 0) wg_bar_arrive((uint)__cvta_generic_to_shared(&wg_turn[1 - cw]));
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        if (steps > 0 && tid % 128 == 0) wg_bar_arrive((uint)__cvta_generic_to_shared(&wg_empty[(it - 1) % STAGES]));
 
-    // Epilogue from the accumulators: warp w of the consumer holds rows
-    // 16 w + g and 16 w + g + 8 (g = lane / 4), columns 8 j + 2 (lane % 4)
-    // and the next, as d[4 j + 2 h], d[4 j + 2 h + 1]; stored as one pair
-    // where both lie inside C and the pair is aligned.
-    const int lane = tid & 31, w = (tid & 127) >> 5, g = lane >> 2, t4 = lane & 3;
-    // No `continue` in these loops: they must unroll, or the accumulators'
-    // run-time indices would move them to local memory.
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const ulong row = (ulong)m0 + cw * 64 + w * 16 + h * 8 + g;
-#pragma unroll
-      for (int j = 0; j < BN / 8; ++j) {
-        const ulong col = (ulong)n0 + j * 8 + 2 * t4;
 #if WG_RAW
-        if (row < M && col < N) cp[row * ldc + col] = (EPI)d[4 * j + 2 * h];
-        if (row < M && col + 1 < N) cp[row * ldc + col + 1] = (EPI)d[4 * j + 2 * h + 1];
+        __global EPI* cp = c + c_off + zs * c_stride;  // the temporary: never listed
 #else
-        if (row < M && col < N)
-          gemm_tc_store_pair(cp, ldc, N, row, col, (real)d[4 * j + 2 * h], (real)d[4 * j + 2 * h + 1], alpha_z,
-                             beta_z, flags, biasp, act_p0, act_p1);
+        __global CTYPE* cp = c + c_off + z * c_stride;
 #endif
+        const real beta_z = gemm_beta(flags, beta, table, batch, z);
+#pragma unroll
+        for (int hv = 0; hv < WG_HALVES; ++hv)
+          wg_store(d + hv * WG_ACC, cp, ldc, M, N, (ulong)m0 + 64 * (WG_PP ? hv : cw), n0, alpha_z, beta_z, flags,
+                   biasp, act_p0, act_p1);
       }
     }
   }

@@ -14,6 +14,7 @@ constexpr std::int64_t kRows = GemmWgmmaFamily::kTileRows;
 constexpr std::int64_t kRowBytes = 128;    // bytes of K per stage and row (64 halves, 32 floats)
 constexpr std::int64_t kThreads = 384;     // producer + two consumers
 constexpr std::int64_t kMaxGridY = 65535;  // CUDA's grid limit in y (the M tiles)
+constexpr std::int64_t kMaxGridZ = 65535;  // and in z (products and ranges of K: a launch's share)
 constexpr std::int64_t kMaxCoordinate = (std::int64_t(1) << 31) - 1;  // the copy engine's int32 coordinates
 
 }  // namespace
@@ -37,6 +38,9 @@ std::vector<Parameter> GemmWgmmaFamily::parameters(const Capabilities& caps) con
       {"BN", {128, 256}, 256, "columns of C per group (rows: 128, two consumer warpgroups of 64)"},
       {"STAGES", {2, 3, 4, 5, 6}, 4, "shared stages of the copy ring (64 K each)"},
       {"SWIZZLE_GROUP", {1, 4, 8, 16}, 8, "tile rows (along M) visited together, for L2 reuse; 1: row by row"},
+      {"PERSIST", {0, 1, 2}, 0,
+       "0: a group per tile; 1: a group per multiprocessor walking the tiles (the next tile's copies overlap the "
+       "stores); 2: the same with each consumer on alternate whole tiles (BN 128)"},
   };
   for (Parameter& sp : gemm_kernels::split_parameters(caps)) {
     if (sp.name == "SPLITK") sp.default_value = 1;
@@ -77,13 +81,15 @@ std::string GemmWgmmaFamily::check(const Params& p, const Capabilities& caps, co
   if (smem > limit)
     return "shared memory STAGES (128 + BN) 128 + 1024 = " + std::to_string(smem) + " bytes exceeds the device's " +
            std::to_string(limit);
+  if (p.count("PERSIST") && p.at("PERSIST") == 2 && p.at("BN") != 128)
+    return "PERSIST 2 (each consumer on whole tiles) needs BN 128";
   if ((std::max<std::int64_t>(pr.m, 1) + kRows - 1) / kRows > kMaxGridY) return "more than 65535 tiles along M";
   if (pr.m > kMaxCoordinate || pr.n > kMaxCoordinate || pr.k > kMaxCoordinate || pr.batch > kMaxCoordinate)
     return "a size beyond the copy engine's 32-bit coordinates";
   return "";
 }
 
-Geometry GemmWgmmaFamily::geometry(const Params& p, const Capabilities&, const GemmProblem& pr) const {
+Geometry GemmWgmmaFamily::geometry(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
   const std::size_t bn = std::size_t(p.at("BN"));
   const std::size_t m = std::size_t(std::max<std::int64_t>(pr.m, 1));
   const std::size_t n = std::size_t(std::max<std::int64_t>(pr.n, 1));
@@ -94,6 +100,17 @@ Geometry GemmWgmmaFamily::geometry(const Params& p, const Capabilities&, const G
   g.global[1] = (m + std::size_t(kRows) - 1) / std::size_t(kRows);
   g.global[2] = std::size_t(pr.batch);
   g.shared_bytes = std::size_t(smem_bytes(p));
+  if (p.count("PERSIST") && p.at("PERSIST") > 0) {
+    // A group per multiprocessor (one fits: the stages' shared memory, 384
+    // work-items of up to 232 registers), or per tile where there are fewer;
+    // the kernel walks the tiles of up to 65535 products and ranges of K.
+    const std::int64_t z = std::min<std::int64_t>(pr.batch * split(p, pr).splits, kMaxGridZ);
+    const std::int64_t tiles = std::int64_t(g.global[0] / g.local[0]) * std::int64_t(g.global[1]) * z;
+    const std::int64_t units = std::max<std::int64_t>(std::int64_t(caps.compute_units), 1);
+    g.global[0] = std::size_t(std::max<std::int64_t>(std::min(tiles, units), 1)) * g.local[0];
+    g.global[1] = g.global[2] = 1;
+    g.own_z = true;
+  }
   return g;
 }
 
