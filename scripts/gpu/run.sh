@@ -40,7 +40,10 @@
 # The exit status is non-zero when the build or a test failed.
 # Carry: .deb (the .deb files, see scripts/gpu/fetch_debs.sh). GPU_CMAKE_ARGS adds
 # configure options (e.g. -DOPTUNE_EMBED_CUBINS=OFF: a build without the
-# minute and a half of embedded cubins; kernels then compile at first use).
+# minute and a half of embedded cubins; kernels then compile at first use: the
+# first `optune bench` on a fresh machine then spends about 100 s compiling its
+# ceiling and copy kernels before its first row, and a run killed before it
+# writes the cache leaves the next run the same work, so give it that time).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
