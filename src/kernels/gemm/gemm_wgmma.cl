@@ -2,9 +2,10 @@
 // warpgroup tensor cores (CUDA sm_90a only: wgmma, setmaxnreg and the
 // tensor-memory accelerator): f16 or bf16 inputs, or (WG_TF32) f32 inputs
 // that a helper pass has rounded to tf32 and laid out K-major, f32
-// accumulation, C and the bias in CTYPE (half, bf16 or float). Arguments, grid and batching are
+// accumulation, C and the bias in CTYPE (half, bf16 or float). Arguments are
 // gemm_mma's, plus two tensor maps (runtime/tensor_map.hpp) that describe A
-// and B to the copy engine. OpenCL and other CUDA targets see an empty file:
+// and B to the copy engine; so are the grid and batching with PERSIST 0 (with
+// PERSIST 1 or 2 the groups walk the tiles and products: below). OpenCL and other CUDA targets see an empty file:
 // the descriptor compiles it with OPTUNE_NEED_SM90A, so for sm_90a.
 //
 // Row-major problem (gemm_common.cl): op(A) is M x K, stored M x K (K
@@ -19,12 +20,16 @@
 // of STAGES stages), warpgroups 1 and 2 are the consumers (rows 0-63 and
 // 64-127, all BN columns, m64nBNk16 steps, accumulators in registers).
 // Stage s has two mbarriers: `full` (the copies' bytes arrived) and
-// `empty` (both consumers finished reading it). Registers move from the
-// producer to the consumers with setmaxnreg.
+// `empty` (its readers finished: both consumers, or with PERSIST 2 the one
+// that owns the tile). Registers move from the producer to the consumers
+// with setmaxnreg.
 //
 //   producer:  wait empty[s] -> expect bytes on full[s] -> copy A, B tiles
 //   consumers: wait full[s] -> 4 wgmma (K 64) -> commit -> wait for the
-//              previous tile's wgmma -> arrive empty[previous stage]
+//              previous K tile's wgmma -> arrive empty[previous stage];
+//              after a tile's last K tile: wait for all, arrive empty[last
+//              stage], store (PERSIST 2: wait turn[own] before the tile's
+//              first wait on full, arrive turn[other] after its last)
 //
 // PERSIST 1: the grid is at most one group per multiprocessor, and each
 // group walks the launch's tiles in turn (tile blockIdx.x, then every
@@ -49,8 +54,9 @@
 // TRANS_A 0, TRANS_B 1. A stage then holds 32 K (the same 128-byte rows),
 // and each wgmma is m64nBNk8: the same byte offsets as f16's k16.
 //
-// Split K (nsplit, kspan; gemm_mma's convention): with nsplit > 1 group z
-// of the grid is product z / nsplit, range z % nsplit of kspan rows of K (a
+// Split K (nsplit, kspan; gemm_mma's convention): with nsplit > 1 the z of
+// a tile (the grid's z, or with PERSIST the walk's) is product z / nsplit,
+// range z % nsplit of kspan rows of K (a
 // multiple of a stage's K; the last range ends at K), and WG_RAW = 1 stores
 // its raw f32 partial product (EPI, no epilogue) as matrix z of the
 // temporary c (ld ldc, one matrix every c_stride) for gemm_copy_back to sum

@@ -101,8 +101,9 @@ Geometry GemmWgmmaFamily::geometry(const Params& p, const Capabilities& caps, co
   g.global[2] = std::size_t(pr.batch);
   g.shared_bytes = std::size_t(smem_bytes(p));
   if (p.count("PERSIST") && p.at("PERSIST") > 0) {
-    // A group per multiprocessor (one fits: the stages' shared memory, 384
-    // work-items of up to 232 registers), or per tile where there are fewer;
+    // A group per multiprocessor (one fits: the stages' shared memory and
+    // 384 work-items at the launch bounds' 168 registers), or per tile where
+    // there are fewer;
     // the kernel walks the tiles of up to 65535 products and ranges of K.
     const std::int64_t z = std::min<std::int64_t>(pr.batch * split(p, pr).splits, kMaxGridZ);
     const std::int64_t tiles = std::int64_t(g.global[0] / g.local[0]) * std::int64_t(g.global[1]) * z;
