@@ -17,7 +17,7 @@ namespace optune::detail {
 namespace {
 
 constexpr std::uint32_t kTrans = 1, kConj = 2, kList = 4;  // gemm_complex.cl's CGEMM_* flags
-constexpr std::int64_t kMaxGridZ = 65535;                   // CUDA's grid limit in z
+using gemm_kernels::kMaxGridZ;
 
 DType real_of(DType complex_type) { return complex_type == DType::C64 ? DType::F64 : DType::F32; }
 

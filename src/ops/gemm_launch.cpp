@@ -19,9 +19,7 @@ namespace optune::detail {
 
 namespace {
 
-// CUDA grids have at most 65535 groups in y and z; longer batches launch in
-// chunks (z0 is the chunk's first product).
-constexpr std::int64_t kMaxGridZ = 65535;
+using gemm_kernels::kMaxGridZ;
 
 KernelArg ulong_arg(std::uint64_t v) { return KernelArg::scalar(v); }
 

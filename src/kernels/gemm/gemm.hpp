@@ -57,6 +57,10 @@ struct GemmProblem {
 
 namespace gemm_kernels {
 
+// CUDA grids have at most 65535 groups in z: GEMM launches longer batches
+// (products times ranges of K) in chunks of this many (z0 is the chunk's first).
+constexpr std::int64_t kMaxGridZ = 65535;
+
 // The size bucket of a problem (shared by the families but gemm_thin):
 // small, medium, large, skinny or batched, refined by the transpose pair
 // where it is not NN ("large/nt", "skinny/tt"; row-major A then B). The

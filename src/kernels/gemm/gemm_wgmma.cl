@@ -5,8 +5,9 @@
 // accumulation, C and the bias in CTYPE (half, bf16 or float). Arguments are
 // gemm_mma's, plus two tensor maps (runtime/tensor_map.hpp) that describe A
 // and B to the copy engine; so are the grid and batching with PERSIST 0 (with
-// PERSIST 1 or 2 the groups walk the tiles and products: below). OpenCL and other CUDA targets see an empty file:
-// the descriptor compiles it with OPTUNE_NEED_SM90A, so for sm_90a.
+// PERSIST 1 or 2 the groups walk the tiles and products: below). OpenCL and
+// other CUDA targets see an empty file: the descriptor compiles it with
+// OPTUNE_NEED_SM90A, so for sm_90a.
 //
 // Row-major problem (gemm_common.cl): op(A) is M x K, stored M x K (K
 // contiguous) or, with TRANS_A, K x M; op(B) is K x N, stored K x N or, with
@@ -204,13 +205,23 @@ WG_FUNC void wg_mma(float* d, const unsigned long long da, const unsigned long l
 }
 
 // The tile at position `tile` of the launch's order (tiles of each product
-// and K range, then the next): its product and range zs (z0 on), corner (m0, n0).
-WG_FUNC void wg_tile(const ulong tile, const uint gx, const uint gy, const ulong z0, ulong* zs, int* m0, int* n0) {
+// and K range, then the next), as every role sees it: its product and range
+// zs (z0 on), the product z, the range's first row of K kr0, the corner (m0,
+// n0) and alpha; returns its K tiles (none where alpha == 0: A and B are not
+// read).
+WG_FUNC int wg_tile(const ulong tile, const uint gx, const uint gy, const ulong z0, const ulong nsplit,
+                    const ulong kspan, const ulong K_all, const uint flags, const real alpha,
+                    __global const ulong* table, const ulong batch, ulong* zs, ulong* z, ulong* kr0, int* m0,
+                    int* n0, real* alpha_z) {
   const ulong per = (ulong)gx * gy;
   uint tm, tn;
   gemm_tc_tile_of(SWIZZLE_GROUP, (uint)(tile % per), gx, gy, &tm, &tn);
   *zs = z0 + tile / per;
   *m0 = (int)(tm * WG_BM), *n0 = (int)(tn * BN);
+  *z = *zs / nsplit, *kr0 = *zs % nsplit * kspan;
+  const ulong K = (*kr0 + kspan < K_all ? *kr0 + kspan : K_all) - *kr0;  // the range's length
+  *alpha_z = gemm_alpha(flags, alpha, table, batch, *z);
+  return *alpha_z == (real)0 ? 0 : (int)((K + WG_BK - 1) / WG_BK);
 }
 
 // The epilogue of 64 rows from row0 (a consumer's m64 accumulators d): warp
@@ -282,21 +293,19 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K_all, const real alph
   }
   __syncthreads();
 
-  // Every role walks the same tiles in the same order: the ring's stage
-  // and phase follow the count `it` of K tiles so far (tiles with alpha == 0
-  // have none: A and B are not read).
+  // Every role walks the same tiles in the same order (wg_tile): the ring's
+  // stage and phase follow the count `it` of K tiles so far.
   if (wg == 0) {
     // The producer: registers go to the consumers; one work-item copies.
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
     if (tid == 0) {
       uint it = 0;
       for (ulong tile = first; tile < tiles; tile += stride) {
-        ulong zs;
+        ulong zs, z, kr0;
         int m0, n0;
-        wg_tile(tile, gx, gy, z0, &zs, &m0, &n0);
-        const ulong z = zs / nsplit, kr0 = zs % nsplit * kspan;
-        const ulong K = (kr0 + kspan < K_all ? kr0 + kspan : K_all) - kr0;
-        const int steps = gemm_alpha(flags, alpha, table, batch, z) == (real)0 ? 0 : (int)((K + WG_BK - 1) / WG_BK);
+        real alpha_z;
+        const int steps =
+            wg_tile(tile, gx, gy, z0, nsplit, kspan, K_all, flags, alpha, table, batch, &zs, &z, &kr0, &m0, &n0, &alpha_z);
         for (int t = 0; t < steps; ++t, ++it) {
           const uint s = it % STAGES;
           if (it >= STAGES) wg_bar_wait((uint)__cvta_generic_to_shared(&wg_empty[s]), (it / STAGES - 1) & 1);
@@ -329,13 +338,11 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K_all, const real alph
     uint it = 0;
     ulong walk = 0;
     for (ulong tile = first; tile < tiles; tile += stride, ++walk) {
-      ulong zs;
+      ulong zs, z, kr0;
       int m0, n0;
-      wg_tile(tile, gx, gy, z0, &zs, &m0, &n0);
-      const ulong z = zs / nsplit, kr0 = zs % nsplit * kspan;
-      const ulong K = (kr0 + kspan < K_all ? kr0 + kspan : K_all) - kr0;
-      const real alpha_z = gemm_alpha(flags, alpha, table, batch, z);
-      const int steps = alpha_z == (real)0 ? 0 : (int)((K + WG_BK - 1) / WG_BK);
+      real alpha_z;
+      const int steps =
+          wg_tile(tile, gx, gy, z0, nsplit, kspan, K_all, flags, alpha, table, batch, &zs, &z, &kr0, &m0, &n0, &alpha_z);
       if (WG_PP && (int)(walk & 1) != cw) {
         it += (uint)steps;  // the other consumer's tile
       } else {

@@ -14,7 +14,6 @@ constexpr std::int64_t kRows = GemmWgmmaFamily::kTileRows;
 constexpr std::int64_t kRowBytes = 128;    // bytes of K per stage and row (64 halves, 32 floats)
 constexpr std::int64_t kThreads = 384;     // producer + two consumers
 constexpr std::int64_t kMaxGridY = 65535;  // CUDA's grid limit in y (the M tiles)
-constexpr std::int64_t kMaxGridZ = 65535;  // and in z (products and ranges of K: a launch's share)
 constexpr std::int64_t kMaxCoordinate = (std::int64_t(1) << 31) - 1;  // the copy engine's int32 coordinates
 
 }  // namespace
@@ -103,9 +102,9 @@ Geometry GemmWgmmaFamily::geometry(const Params& p, const Capabilities& caps, co
   if (p.count("PERSIST") && p.at("PERSIST") > 0) {
     // A group per multiprocessor (one fits: the stages' shared memory and
     // 384 work-items at the launch bounds' 168 registers), or per tile where
-    // there are fewer;
-    // the kernel walks the tiles of up to 65535 products and ranges of K.
-    const std::int64_t z = std::min<std::int64_t>(pr.batch * split(p, pr).splits, kMaxGridZ);
+    // there are fewer; the kernel walks the tiles of a launch's share of the
+    // products and ranges of K (gemm_kernels::kMaxGridZ).
+    const std::int64_t z = std::min<std::int64_t>(pr.batch * split(p, pr).splits, gemm_kernels::kMaxGridZ);
     const std::int64_t tiles = std::int64_t(g.global[0] / g.local[0]) * std::int64_t(g.global[1]) * z;
     const std::int64_t units = std::max<std::int64_t>(std::int64_t(caps.compute_units), 1);
     g.global[0] = std::size_t(std::max<std::int64_t>(std::min(tiles, units), 1)) * g.local[0];
