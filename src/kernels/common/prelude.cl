@@ -73,11 +73,26 @@
 //     pack (N = 1, 2, 4, 8; 16 on OpenCL); optune_gload/gstore_bf16N the same
 typedef ushort bf16;
 OPTUNE_FUNC float optune_bf16_to_float(const ushort b) { return as_float((uint)b << 16); }
+#if OPTUNE_BACKEND_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// sm_80 and newer round in one instruction (cvt.rn.bf16x2.f32: nearest even,
+// overflow to infinity, subnormals kept; a NaN becomes the canonical quiet
+// NaN, 0x7fff, where the software form below keeps its sign and payload).
+// The software form costs a dozen integer instructions a value, which a
+// tensor-core epilogue of 128 values per thread cannot hide.
+#define OPTUNE_BF16_CVT_HW 1
+OPTUNE_FUNC uint optune_float2_to_bf16x2(const float x, const float y) {
+  uint w;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(y), "f"(x));  // y to the upper half
+  return w;
+}
+OPTUNE_FUNC ushort optune_float_to_bf16(const float f) { return (ushort)optune_float2_to_bf16x2(f, 0.0f); }
+#else
 OPTUNE_FUNC ushort optune_float_to_bf16(const float f) {
   const uint u = as_uint(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return (ushort)((u >> 16) | 0x40u);
   return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
+#endif
 #define vload_bf16(i, p) optune_bf16_to_float((p)[i])
 #define vstore_bf16(v, i, p) ((p)[i] = optune_float_to_bf16((float)(v)))
 #define optune_vload_bf161 vload_bf16
@@ -87,9 +102,11 @@ OPTUNE_FUNC ushort optune_float_to_bf16(const float f) {
 OPTUNE_FUNC float2 optune_bf16x2_to_float2(const uint w) {
   return make_float2(as_float(w << 16), as_float(w & 0xffff0000u));
 }
+#if !OPTUNE_BF16_CVT_HW
 OPTUNE_FUNC uint optune_float2_to_bf16x2(const float x, const float y) {
   return (uint)optune_float_to_bf16(x) | ((uint)optune_float_to_bf16(y) << 16);
 }
+#endif
 OPTUNE_WORD_PACKS(bf16, bf16, optune_bf16x2_to_float2, optune_float2_to_bf16x2)
 #else
 // OpenCL: the pack as ushortN, converted lane-wise in vector arithmetic.
