@@ -555,8 +555,8 @@ TEST(CudaNvrtc, BuildErrorCarriesLogAndFile) {
 // The program the wgmma candidate builds (GemmWgmmaFamily's defines and
 // text) for every transposition at its defaults and a small tile: it
 // compiles for sm_90a (the defines ask for it) into a module that has the
-// kernel with its 29 parameters (gemm_mma's 25, split K's slice count and
-// span, and two tensor maps); the
+// kernel with its 30 parameters (gemm_mma's 25, split K's slice count and
+// span, and three tensor maps: A, B, C); the
 // same text for plain sm_90 or sm_80 has no kernel (the file is empty there).
 TEST(CudaNvrtc, GemmWgmmaDescriptorProgramCompiles) {
   require_nvrtc();
@@ -567,12 +567,13 @@ TEST(CudaNvrtc, GemmWgmmaDescriptorProgramCompiles) {
   pr.m = pr.n = pr.k = 1024, pr.lda = pr.ldb = 1024;
   // Each problem with the default and the smallest-stage-heavy tiles.
   const auto compiles = [&](const GemmProblem& problem) {
-    for (const Params& p : {fam.defaults(sm90_caps()), fam.complete({{"BN", 128}, {"STAGES", 6}}, sm90_caps())}) {
+    for (const Params& p : {fam.defaults(sm90_caps()), fam.complete({{"BN", 128}, {"STAGES", 6}}, sm90_caps()),
+                            fam.complete({{"STORE", 1}, {"PERSIST", 1}}, sm90_caps())}) {
       ASSERT_EQ(fam.check(p, sm90_caps(), problem), "") << params_to_json(p);
       const KernelSource src = fam.program(p, problem);
       try {
         const std::vector<std::uint8_t> bin = nvrtc_binary_text(src.label, src.text, src.defines, sm90_caps(), "sm_90");
-        EXPECT_EQ(cubin_param_count(bin, "gemm_wgmma"), std::optional<std::size_t>(29)) << describe(src.defines);
+        EXPECT_EQ(cubin_param_count(bin, "gemm_wgmma"), std::optional<std::size_t>(30)) << describe(src.defines);
       } catch (const Error& e) {
         ADD_FAILURE() << src.label << describe(src.defines) << ":\n" << e.what();
       }

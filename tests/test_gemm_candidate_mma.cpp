@@ -303,15 +303,16 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   }
   EXPECT_NE(wwhy({}, sm90, test::dense_problem(DType::F32, 256, 256, 256)).find("f16"), std::string::npos);
   // 128 x 256 x 64 x 2 bytes per stage: four fit in 227 KiB, five do not.
-  const Params d = wfam().defaults(sm90);
-  EXPECT_EQ(d, (Params{{"BN", 256}, {"STAGES", 4}, {"SWIZZLE_GROUP", 8}, {"PERSIST", 0}, {"SPLITK", 1}, {"SK_FILL", 1},
-                       {"SK_MINK", 256}}));
-  EXPECT_EQ(detail::GemmWgmmaFamily::smem_bytes(d), 4u * 384u * 128u + 1024u);
+  Params d = wfam().defaults(sm90);
+  d["PERSIST"] = 0;  // a group per tile (the geometry below); the default walks (persistent groups)
+  EXPECT_EQ(wfam().defaults(sm90), (Params{{"BN", 256}, {"STAGES", 4}, {"SWIZZLE_GROUP", 8}, {"PERSIST", 1},
+                                           {"STORE", 0}, {"SPLITK", 1}, {"SK_FILL", 1}, {"SK_MINK", 256}}));
+  EXPECT_EQ(detail::GemmWgmmaFamily::smem_bytes(d, f16(4096, 4096, 4096)), 4u * 384u * 128u + 1024u);
   EXPECT_NE(wwhy({{"STAGES", 5}}, sm90, f16(4096, 4096, 4096)).find("shared memory"), std::string::npos);
   EXPECT_EQ(wwhy({{"BN", 128}, {"STAGES", 6}}, sm90, f16(4096, 4096, 4096)), "");
   EXPECT_NE(wwhy({}, sm90, f16(65536 * 128, 8, 8)).find("65535"), std::string::npos);
   EXPECT_NE(wwhy({}, sm90, f16(8, 8, std::int64_t(1) << 31)).find("32-bit"), std::string::npos);
-  EXPECT_EQ(wfam().fit({{"STAGES", 5}}, sm90, f16(300, 520, 64)), d);  // what cannot run: the defaults
+  EXPECT_EQ(wfam().fit({{"STAGES", 5}}, sm90, f16(300, 520, 64)), wfam().defaults(sm90));  // what cannot run: the defaults
 
   detail::GemmProblem pr = f16(300, 520, 64);
   pr.batch = 7, pr.trans_a = true;
@@ -320,7 +321,7 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_EQ(g.global[0], 3u * 384u);
   EXPECT_EQ(g.global[1], 3u);
   EXPECT_EQ(g.global[2], 7u);
-  EXPECT_EQ(g.shared_bytes, detail::GemmWgmmaFamily::smem_bytes(d));
+  EXPECT_EQ(g.shared_bytes, detail::GemmWgmmaFamily::smem_bytes(d, pr));
   EXPECT_FALSE(g.own_z);
   // Persistent: a group per multiprocessor (132 here), or per tile where
   // there are fewer; the kernel walks the products (the launches keep z).
@@ -346,6 +347,32 @@ TEST(GemmWgmmaDescriptor, RulesGeometryAndDefines) {
   EXPECT_EQ(defs["WG_TF32"], "0");
   EXPECT_EQ(defs["WG_RAW"], "0");
   EXPECT_EQ(defs.count("SPLITK"), 0u);  // one program whatever the split's count
+  EXPECT_EQ(defs["WG_STORE"], "0");
+  EXPECT_EQ(defs.count("STORE"), 0u);
+  // STORE 1: C through the copy engine where its offset, leading dimension
+  // and batch stride are 16-byte aligned and K is not split (four chunk
+  // buffers of 8 KiB more: BN 256 with four stages still fits); else the
+  // consumers' own stores, and no buffers.
+  Params store = d;
+  store["STORE"] = 1;
+  EXPECT_EQ(wwhy(store, sm90, f16(4096, 4096, 4096)), "");
+  EXPECT_EQ(detail::GemmWgmmaFamily::smem_bytes(store, f16(4096, 4096, 4096)), 4u * 384u * 128u + 1024u + 32768u);
+  EXPECT_EQ(define_map(wfam().defines(store, pr))["WG_STORE"], "1");
+  detail::GemmProblem odd_c = pr;
+  odd_c.align_c = 4;  // 8 bytes of f16
+  EXPECT_EQ(define_map(wfam().defines(store, odd_c))["WG_STORE"], "0");
+  EXPECT_EQ(detail::GemmWgmmaFamily::smem_bytes(store, odd_c), 4u * 384u * 128u + 1024u);
+  odd_c.c_dtype = DType::F32;  // 16 bytes of f32
+  EXPECT_EQ(define_map(wfam().defines(store, odd_c))["WG_STORE"], "1");
+  detail::GemmProblem ragged = pr;
+  ragged.n = 1030;  // rows of 2060 bytes: the engine's last unit would spill past N
+  EXPECT_EQ(define_map(wfam().defines(store, ragged))["WG_STORE"], "0");
+  ragged.n = 1032;
+  EXPECT_EQ(define_map(wfam().defines(store, ragged))["WG_STORE"], "1");
+  Params store_split = store;
+  store_split["SPLITK"] = 4;
+  EXPECT_EQ(define_map(wfam().defines(store_split, f16(1024, 1024, 4096)))["WG_STORE"], "0");
+  EXPECT_EQ(define_map(wfam().defines(store_split, f16(1024, 1024, 4096)))["WG_RAW"], "1");
   // tf32: f32 with the option only, f32 C; the kernel reads packed K-major
   // operands whatever the call's transposes.
   detail::GemmProblem t32 = test::dense_problem(DType::F32, 300, 520, 64);
@@ -864,6 +891,26 @@ TEST(GemmCandidateWgmma, ListsAndSharedOperandsGoElsewhere) {
   }
 }
 
+// The walks' last two cases under p: split K (ranges of K as products of
+// the walk, raw partials) and tf32 through its packs (case i's epilogue),
+// whose C is 16-byte aligned (ld 1704, offset 4) where c16 asks, else odd.
+namespace {
+void split_and_tf32_cases(const Params& p, int i, bool c16) {
+  Params split = p;
+  split["SPLITK"] = 4;
+  const GemmForce fs = test::force("wgmma", &split);
+  GemmCase c;
+  c.dtype = DType::F16, c.accumulate = Accumulate::F32;
+  c.m = 1500, c.n = 1100, c.k = 1000, c.beta = 0.5, c.trans_b = Transpose::Yes;
+  align_operands(c);
+  EXPECT_TRUE(ref::check_gemm(c, &fs)) << detail::params_to_json(split);
+  GemmCase t = f32_case(GemmCompute::FastTF32, 1300, 1700, 150, Layout::RowMajor, Transpose::No, Transpose::Yes, i);
+  if (c16) t.ldc_extra = 4, t.c_off = 4;
+  const GemmForce f = test::force("wgmma", &p);
+  EXPECT_TRUE(ref::check_gemm(t, &f)) << detail::params_to_json(p);
+}
+}  // namespace
+
 // Persistent groups (PERSIST 1, both tile widths) and consumers on alternate
 // tiles (PERSIST 2): products of more tiles than the device has
 // multiprocessors, so that groups walk several; odd sizes, transposes and
@@ -894,18 +941,50 @@ TEST(GemmCandidateWgmma, PersistentWalks) {
       ::testing::AssertionResult r = ref::check_gemm(c, &f);
       EXPECT_TRUE(r) << detail::params_to_json(*p);
     }
-    // Split K: ranges of K as products of the walk, raw partials.
-    Params split = *p;
-    split["SPLITK"] = 4;
-    const GemmForce fs = test::force("wgmma", &split);
-    GemmCase c;
-    c.dtype = DType::F16, c.accumulate = Accumulate::F32;
-    c.m = 1500, c.n = 1100, c.k = 1000, c.beta = 0.5, c.trans_b = Transpose::Yes;
-    align_operands(c);
-    EXPECT_TRUE(ref::check_gemm(c, &fs)) << detail::params_to_json(split);
-    GemmCase t = f32_case(GemmCompute::FastTF32, 1300, 1700, 150, Layout::RowMajor, Transpose::No, Transpose::Yes, i);
-    align_f32(t);
-    EXPECT_TRUE(ref::check_gemm(t, &f)) << detail::params_to_json(*p);
+    split_and_tf32_cases(*p, i, false);
+  }
+}
+
+// C through the copy engine (STORE 1) in every PERSIST mode and both tile
+// widths: more tiles than multiprocessors, odd sizes (the copy engine clips
+// the chunks at C's edges; the guard around C must stay untouched), both
+// layouts and transposes, strided batches, alpha 0, beta, the bias and an
+// activation, f16, bf16 and f32 C, tf32; a C whose offset is not 16-byte
+// aligned, or whose N ends inside a 16-byte unit (1500 f16, row-major; the
+// column-major 1032 x 1500 is N 1032 and goes through the engine), falls
+// back to the consumers' stores, and so does split K.
+TEST(GemmCandidateWgmma, StoresThroughTheCopyEngine) {
+  if (std::string why = test::why_not_cuda_sm80("the wgmma candidate", true); !why.empty()) GTEST_SKIP() << why;
+  const Params plain{{"BN", 256}, {"STAGES", 4}, {"SWIZZLE_GROUP", 8}, {"STORE", 1}};
+  const Params persist1{{"BN", 256}, {"STAGES", 3}, {"SWIZZLE_GROUP", 8}, {"PERSIST", 1}, {"STORE", 1}};
+  const Params persist1n{{"BN", 128}, {"STAGES", 2}, {"SWIZZLE_GROUP", 1}, {"PERSIST", 1}, {"STORE", 1}};
+  const Params pingpong{{"BN", 128}, {"STAGES", 4}, {"SWIZZLE_GROUP", 4}, {"PERSIST", 2}, {"STORE", 1}};
+  int i = 0;
+  for (const Params* p : {&plain, &persist1, &persist1n, &pingpong}) {
+    const GemmForce f = test::force("wgmma", p);
+    for (auto [m, n, k, batch] :
+         {std::tuple{2100, 3000, 200, 1}, {1032, 1500, 70, 3}, {300, 129, 1000, 1}, {64, 40, 16, 2}}) {
+      GemmCase c;
+      c.dtype = i % 4 == 3 ? DType::BF16 : DType::F16, c.accumulate = Accumulate::F32;
+      if (i % 5 == 4) c.c_dtype = DType::F32;
+      c.m = m, c.n = n, c.k = k;
+      c.layout = i % 2 ? Layout::ColMajor : Layout::RowMajor;
+      c.trans_a = i % 3 == 1 ? Transpose::Yes : Transpose::No;
+      c.trans_b = i % 5 < 2 ? Transpose::Yes : Transpose::No;
+      if (batch > 1) c.mode = GemmCase::Mode::Strided, c.batch = batch;
+      c.alpha = i % 4 == 2 ? 0.0 : -0.5, c.beta = i % 3 ? 0.0 : 2.0;
+      c.bias_mode = i % 4 == 1 ? BiasMode::PerColumn : i % 4 == 3 ? BiasMode::PerRow : BiasMode::None;
+      c.activation = i % 4 == 1 ? Unary::Relu : Unary::Copy;
+      // C's leading dimension a multiple of 16 bytes, its offset too, but
+      // in every fifth case (the consumers' stores then).
+      const std::int64_t inner = c.layout == Layout::RowMajor ? n : m;
+      c.ldc_extra = (inner + 7) / 8 * 8 - inner + 8;
+      c.c_off = i % 5 == 2 ? 5 : 8;
+      ++i;
+      align_operands(c);
+      EXPECT_TRUE(ref::check_gemm(c, &f)) << detail::params_to_json(*p) << " case " << i;
+    }
+    split_and_tf32_cases(*p, i, true);
   }
 }
 

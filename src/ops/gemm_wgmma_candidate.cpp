@@ -1,6 +1,7 @@
 // The Hopper tensor-core candidate: gemm_wgmma.cl (wgmma fed by the
 // tensor-memory accelerator, CUDA compute capability 9.0) on f16 operands as
-// they lie (bf16 too), one launch, gemm_mma's arguments plus a tensor map per operand.
+// they lie (bf16 too), one launch, gemm_mma's arguments plus a tensor map per operand
+// (C's blank unless the kernel stores C through the copy engine, STORE 1).
 // f32 with tf32 (GemmCompute::FastTF32): wgmma reads tf32 K-major only, so
 // two passes first pack A (M x K) and B (N x K) into scratch, rounded to
 // tf32 (the precision contract of gemm.hpp) and with K padded to a multiple
@@ -8,7 +9,8 @@
 // It applies where the copy engine can read A and B: 16-byte aligned bases,
 // leading dimensions and batch strides (multiples of 8 halves), strided
 // batches with a nonzero stride (no lists, no operand shared by every
-// product), and a driver that encodes tensor maps. C has no condition. It
+// product), and a driver that encodes tensor maps. C has no condition (STORE
+// 1 falls back to the consumers' own stores where C is not 16-byte aligned). It
 // accumulates in f32, like the mma candidate, which it precedes: the routine
 // prefers it where it would prefer the tiled kernel (INDIRECT_MIN). Split K
 // (SPLITK, resolved here where it is 0; 1, none, unless an entry or a forced
@@ -29,33 +31,48 @@ namespace optune::detail {
 
 namespace {
 
-// A's or B's tensor map: the stored matrix (rows of `ld` elements, `inner`
+// A tensor map of a stored matrix of type t (rows of `ld` elements, `inner`
 // of them inside it, `outer` rows) for every product, boxes of 128 bytes
 // (64 halves, 32 floats) of the contiguous dimension by `box_rows` rows.
-KernelArg operand_map(const GemmCall& call, const GemmOperand& o, std::int64_t inner, std::int64_t outer,
-                      std::uint32_t box_rows) {
-  const std::uint64_t esize = dtype_size(call.dtype);
+KernelArg matrix_map(DType t, std::int64_t batch, const GemmOperand& o, std::int64_t inner, std::int64_t outer,
+                     std::uint32_t box_rows, const char* what) {
+  const std::uint64_t esize = dtype_size(t);
   TensorMapSpec s;
-  s.dtype = call.dtype;
+  s.dtype = t;
   s.mem = o.mem.get();
   s.offset_bytes = std::uint64_t(o.offset) * esize;
   s.rank = 3;
   s.dims[0] = std::uint64_t(inner);
   s.dims[1] = std::uint64_t(outer);
-  s.dims[2] = std::uint64_t(call.batch);
+  s.dims[2] = std::uint64_t(batch);
   // One row (a 1 x K operand, whose leading dimension the alignment that
   // let this candidate apply ignores) or one product: the stride is never
   // used; any multiple of 16 will do.
   s.strides[0] = outer > 1 ? std::uint64_t(o.ld) * esize : (std::uint64_t(o.ld) * esize + 15) / 16 * 16;
   const std::uint64_t whole = (std::uint64_t(o.ld) * std::uint64_t(outer) * esize + 15) / 16 * 16;
-  s.strides[1] = call.batch > 1 ? std::uint64_t(o.stride) * esize : whole;
+  s.strides[1] = batch > 1 ? std::uint64_t(o.stride) * esize : whole;
   s.box[0] = std::uint32_t(128 / esize);
   s.box[1] = box_rows;
   s.box[2] = 1;
   TensorMap map;
   if (std::string why = encode_tensor_map(s, &map); !why.empty())
-    throw Error(Status::Unsupported, "gemm (wgmma candidate): " + why);
+    throw Error(Status::Unsupported, std::string("gemm (wgmma candidate), ") + what + ": " + why);
   return KernelArg::bytes(map.bytes, sizeof map.bytes);
+}
+
+// A's or B's map.
+KernelArg operand_map(const GemmCall& call, const GemmOperand& o, std::int64_t inner, std::int64_t outer,
+                      std::uint32_t box_rows) {
+  return matrix_map(call.dtype, call.batch, o, inner, outer, box_rows, "operand");
+}
+
+// C's map where the copy engine stores C (GemmWgmmaFamily::store_by_copy):
+// boxes of 64 rows by 128 bytes (the kernel's chunks); elsewhere an unused
+// blank of the same size.
+KernelArg c_map(const GemmCall& call, bool by_copy) {
+  if (by_copy) return matrix_map(call.c_dtype, call.batch, call.c, call.n, call.m, 64, "C");
+  const TensorMap blank;
+  return KernelArg::bytes(blank.bytes, sizeof blank.bytes);
 }
 
 bool tf32(const GemmProblem& pr) { return pr.dtype == DType::F32; }
@@ -183,7 +200,8 @@ class WgmmaCandidate : public GemmCandidate {
       l.pack(c.a, 0, pack_transposes(0, l.problem), c.m, c.k, c.m, pk.kp, *s.slot[0], l.wait, true);
       l.pack(c.b, 1, pack_transposes(1, l.problem), c.n, c.k, c.n, pk.kp, *s.slot[1], {}, true);
       const GemmOperand a{s.slot[0], 0, pk.kp, c.m * pk.kp}, b{s.slot[1], 0, pk.kp, c.n * pk.kp};
-      const std::vector<KernelArg> maps = {operand_map(c, a, pk.kp, c.m, 128), operand_map(c, b, pk.kp, c.n, bn)};
+      const std::vector<KernelArg> maps = {operand_map(c, a, pk.kp, c.m, 128), operand_map(c, b, pk.kp, c.n, bn),
+                                           c_map(c, GemmWgmmaFamily::store_by_copy(p, l.problem))};
       if (sp.splits > 1) return l.in_place_split(*k, g, s.slot[2], sp.splits, sp.kspan, maps);
       return l.in_place(*k, g, with_split(1, c.k, maps), a, b, {});
     }
@@ -191,7 +209,8 @@ class WgmmaCandidate : public GemmCandidate {
     // rows (A: 128, B: BN); MN-major ones of 64 columns by 64 K rows.
     const std::vector<KernelArg> maps = {
         c.trans_a ? operand_map(c, c.a, c.m, c.k, 64) : operand_map(c, c.a, c.k, c.m, 128),
-        c.trans_b ? operand_map(c, c.b, c.k, c.n, bn) : operand_map(c, c.b, c.n, c.k, 64)};
+        c.trans_b ? operand_map(c, c.b, c.k, c.n, bn) : operand_map(c, c.b, c.n, c.k, 64),
+        c_map(c, GemmWgmmaFamily::store_by_copy(p, l.problem))};
     if (sp.splits > 1) {
       ScratchLease s = lease_scratch(l.q, {0, 0, raw_bytes});
       return l.in_place_split(*k, g, s.slot[2], sp.splits, sp.kspan, maps);

@@ -351,8 +351,13 @@ class GemmWgmmaFamily : public GemmTensorCoreFamily {
   // The type defines (C's of c_dtype) with f32 accumulation, the
   // transposes, OPTUNE_NEED_SM90A, the parameters but the split's, WG_RAW.
   Defines defines(const Params& p, const GemmProblem& problem) const override;
-  // Shared memory of the stages plus the 1024-byte alignment, in bytes.
-  static std::uint64_t smem_bytes(const Params& p);
+  // Shared memory of the stages plus the 1024-byte alignment, in bytes,
+  // and C's four chunk buffers of 8 KiB where the copy engine stores C.
+  static std::uint64_t smem_bytes(const Params& p, const GemmProblem& problem);
+  // Whether C leaves through the copy engine (WG_STORE): STORE 1, no split
+  // of K, and C's offset, leading dimension, batch stride and N (rows end on
+  // a 16-byte unit: the engine writes whole units) 16-byte multiples.
+  static bool store_by_copy(const Params& p, const GemmProblem& problem);
   // Tiles of 128 x BN times products, and the split of K that SPLITK (once
   // resolved) gives: ranges of whole stages, f32 partials.
   static std::int64_t groups(const Params& p, const GemmProblem& problem);

@@ -3,9 +3,10 @@
 // tensor-memory accelerator): f16 or bf16 inputs, or (WG_TF32) f32 inputs
 // that a helper pass has rounded to tf32 and laid out K-major, f32
 // accumulation, C and the bias in CTYPE (half, bf16 or float). Arguments are
-// gemm_mma's, plus two tensor maps (runtime/tensor_map.hpp) that describe A
-// and B to the copy engine; so are the grid and batching with PERSIST 0 (with
-// PERSIST 1 or 2 the groups walk the tiles and products: below). OpenCL and
+// gemm_mma's, plus three tensor maps (runtime/tensor_map.hpp) that describe A,
+// B and (WG_STORE; else a blank) C to the copy engine; so are the grid and
+// batching with PERSIST 0 (with PERSIST 1, the default, or 2 the groups walk
+// the tiles and products: below). OpenCL and
 // other CUDA targets see an empty file: the descriptor compiles it with
 // OPTUNE_NEED_SM90A, so for sm_90a.
 //
@@ -47,7 +48,10 @@
 // BN x 64) halves, 1024-byte aligned (the swizzle's period). K-major tiles
 // are rows of 128 bytes (8-row groups 1024 bytes apart: the descriptor's
 // stride); MN-major tiles are boxes of 64 K rows x 128 bytes, one per 64
-// columns (8192 bytes apart: the descriptor's leading offset).
+// columns (8192 bytes apart: the descriptor's leading offset). WG_STORE = 1
+// (the host's STORE 1 where C allows it) adds four chunk buffers of 8 KiB
+// after the stages, two per consumer, through which C leaves by the copy
+// engine (wg_store_chunks; the third tensor map describes C).
 //
 // tf32 (WG_TF32, TYPE float): wgmma reads tf32 operands K-major only, so
 // the host packs A as M x K and B as N x K (gemm_helpers.cl's pad kernels
@@ -82,6 +86,10 @@
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DPERSIST=1
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DTRANS_A=1 -DBN=128 -DPERSIST=2
 // check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=float -DWG_TF32=1 -DTRANS_B=1 -DBN=128 -DPERSIST=2 -DWG_RAW=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DWG_STORE=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=ushort -DBF16_STORAGE=1 -DWG_STORE=1 -DPERSIST=1
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=half -DHALF_STORAGE=1 -DBN=128 -DWG_STORE=1 -DPERSIST=2 -DCTYPE=float -DC_HALF_STORAGE=0
+// check-variant-cuda: -DOPTUNE_NEED_SM90A=1 -DTYPE=float -DWG_TF32=1 -DTRANS_B=1 -DWG_STORE=1 -DPERSIST=1
 
 #ifndef BN
 #define BN 256           // columns of C per group (128 or 256)
@@ -98,6 +106,9 @@
 #endif
 #ifndef PERSIST
 #define PERSIST 0        // 0: a group per tile; 1: persistent groups; 2: persistent, consumers on alternate tiles
+#endif
+#ifndef WG_STORE
+#define WG_STORE 0       // 1: C through shared memory and the copy engine (the host sets it where C allows)
 #endif
 #define WG_PP (PERSIST == 2)                        // ping-pong: each consumer owns whole tiles
 #define WG_HALVES (WG_PP ? 2 : 1)                   // m64 accumulator blocks per consumer
@@ -122,7 +133,9 @@
 #define WG_A_BYTES (WG_BM * WG_BK * WG_ESIZE)
 #define WG_B_BYTES (BN * WG_BK * WG_ESIZE)
 #define WG_STAGE_BYTES (WG_A_BYTES + WG_B_BYTES)
-#define WG_SMEM_BYTES (STAGES * WG_STAGE_BYTES + 1024)  // + the 1024-byte alignment
+#define WG_CBUF_BYTES 8192                          // a chunk of C: 64 rows x 128 bytes
+#define WG_CBUF_ALL (WG_STORE ? 4 * WG_CBUF_BYTES : 0)  // two per consumer
+#define WG_SMEM_BYTES (STAGES * WG_STAGE_BYTES + WG_CBUF_ALL + 1024)  // + the 1024-byte alignment
 #define WG_ACC (BN / 2)                             // f32 accumulators per work-item
 #if BF16_STORAGE
 #define WG_AB "bf16"
@@ -133,7 +146,9 @@
 static_assert(BN == 128 || BN == 256, "BN: 128 or 256");
 static_assert(!WG_TF32 || (TRANS_A == 0 && TRANS_B == 1), "tf32: wgmma reads K-major operands only");
 static_assert(!WG_PP || BN == 128, "PERSIST 2: BN 128 (a consumer holds 128 x BN accumulators)");
-static_assert(STAGES >= 2 && STAGES * WG_STAGE_BYTES + 1024 <= 227 * 1024, "the stages exceed 227 KiB");
+static_assert(STAGES >= 2 && WG_SMEM_BYTES <= 227 * 1024,
+              "the stages and C's chunks exceed 227 KiB");
+static_assert(!(WG_STORE && WG_RAW), "split K's partials are stored directly");
 
 // Helpers are inlined by force: the accumulators must stay in registers
 // (a call would pass them through local memory, which setmaxnreg's
@@ -252,6 +267,71 @@ WG_FUNC void wg_store(const float* d, __global WG_OUT* cp, const ulong ldc, cons
   }
 }
 
+#if WG_STORE
+// The copy engine's epilogue: a consumer's 64 x BN block of C leaves in
+// chunks of 64 rows x 128 bytes (WG_CCOLS columns), each computed into one of
+// the consumer's two chunk buffers in shared memory (the 128-byte swizzle:
+// the 16-byte unit u of row r at u ^ (r % 8), so a warp's 8 rows x 16 bytes
+// hit every bank once) and sent by one work-item with a bulk tensor store,
+// which clips rows and columns outside C. A buffer is rewritten once the
+// store of two chunks before has read it (wait_group.read 1); `sent` counts
+// the consumer's chunks, so its parity picks the buffer across tiles.
+#define WG_CCOLS (128 / (int)sizeof(CTYPE))           // columns of a chunk: 64 (16-bit C) or 32 (f32)
+WG_FUNC void wg_named_sync(const int id) { asm volatile("bar.sync %0, 128;" ::"r"(id) : "memory"); }
+WG_FUNC void wg_store_chunks(const float* d, const uint cbuf, uint* sent, const optune_tensor_map* map_c,
+                             __global const CTYPE* cp, const ulong ldc, const ulong M, const ulong N,
+                             const ulong row0, const int n0, const ulong z, const real alpha, const real beta,
+                             const uint flags, __global const CTYPE* biasp, const real act_p0, const real act_p1,
+                             const int bar_id) {
+  const int lt = (int)threadIdx.x & 127, w = lt >> 5, g = (lt & 31) >> 2, t4 = lt & 3;
+#pragma unroll
+  for (int q = 0; q < BN / WG_CCOLS; ++q) {
+    const uint buf = cbuf + (*sent & 1u) * WG_CBUF_BYTES;
+    if (lt == 0) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    wg_named_sync(bar_id);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int rl = w * 16 + h * 8 + g;  // row within the 64
+      const ulong row = row0 + rl;
+#pragma unroll
+      for (int jj = 0; jj < WG_CCOLS / 8; ++jj) {
+        const int j = q * (WG_CCOLS / 8) + jj, cl = jj * 8 + 2 * t4;  // column within the chunk
+        const ulong col = (ulong)n0 + j * 8 + 2 * t4;
+        real v[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const bool in = row < M && col + e < N;
+          const real old = !in || beta == (real)0 ? (real)0 : C_LOAD(cp, row * ldc + col + e);
+          v[e] = in ? gemm_finish((real)d[4 * j + 2 * h + e], alpha, old, beta, gemm_bias(flags, biasp, row, col + e),
+                                  act_p0, act_p1)
+                    : (real)0;
+        }
+        const uint byte = (uint)(cl * (int)sizeof(CTYPE));
+        const uint at = buf + rl * 128 + ((((byte >> 4) ^ (uint)(rl & 7)) << 4) | (byte & 15u));
+#if C_HALF_STORAGE
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(optune_float2_to_halves(v[0], v[1])) : "memory");
+#elif C_BF16_STORAGE
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(optune_float2_to_bf16x2(v[0], v[1])) : "memory");
+#else
+        asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"((float)v[0]), "f"((float)v[1]) : "memory");
+#endif
+      }
+    }
+    // The writes, then the copy engine's read of them (the async proxy).
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    wg_named_sync(bar_id);
+    if (lt == 0) {
+      asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];" ::"l"(
+                       (unsigned long long)map_c),
+                   "r"(n0 + q * WG_CCOLS), "r"((int)row0), "r"((int)z), "r"(buf)
+                   : "memory");
+      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    }
+    ++*sent;
+  }
+}
+#endif
+
 __kernel __launch_bounds__(WG_THREADS, 1)
 void gemm_wgmma(const ulong M, const ulong N, const ulong K_all, const real alpha, const real beta,
                 __global const TYPE* restrict a, const ulong a_off, const ulong lda, const ulong a_stride,
@@ -261,7 +341,8 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K_all, const real alph
                 __global const ulong* restrict table, const ulong batch, const uint flags, const ulong z0,
                 const real act_p0, const real act_p1, const ulong nsplit, const ulong kspan,
                 const __grid_constant__ optune_tensor_map map_a,
-                const __grid_constant__ optune_tensor_map map_b) {
+                const __grid_constant__ optune_tensor_map map_b,
+                const __grid_constant__ optune_tensor_map map_c) {
   extern __shared__ __align__(1024) uchar wg_smem_raw[];
   __shared__ __align__(8) ulong wg_full[STAGES], wg_empty[STAGES], wg_turn[2];
   const uint smem = ((uint)__cvta_generic_to_shared(wg_smem_raw) + 1023u) & ~1023u;
@@ -336,6 +417,10 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K_all, const real alph
     const int cw = wg - 1;
     float d[WG_HALVES * WG_ACC];
     uint it = 0;
+#if WG_STORE
+    uint sent = 0;  // chunks of C this consumer has sent (wg_store_chunks)
+    const uint cbuf = smem + STAGES * WG_STAGE_BYTES + (uint)cw * 2 * WG_CBUF_BYTES;
+#endif
     ulong walk = 0;
     for (ulong tile = first; tile < tiles; tile += stride, ++walk) {
       ulong zs, z, kr0;
@@ -396,10 +481,19 @@ void gemm_wgmma(const ulong M, const ulong N, const ulong K_all, const real alph
         const real beta_z = gemm_beta(flags, beta, table, batch, z);
 #pragma unroll
         for (int hv = 0; hv < WG_HALVES; ++hv)
+#if WG_STORE
+          wg_store_chunks(d + hv * WG_ACC, cbuf, &sent, &map_c, cp, ldc, M, N, (ulong)m0 + 64 * (WG_PP ? hv : cw), n0,
+                          z, alpha_z, beta_z, flags, biasp, act_p0, act_p1, 1 + cw);
+#else
           wg_store(d + hv * WG_ACC, cp, ldc, M, N, (ulong)m0 + 64 * (WG_PP ? hv : cw), n0, alpha_z, beta_z, flags,
                    biasp, act_p0, act_p1);
+#endif
       }
     }
+#if WG_STORE
+    // The last stores must have read shared memory before the group ends.
+    if ((tid & 127) == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+#endif
   }
 }
 

@@ -37,9 +37,12 @@ std::vector<Parameter> GemmWgmmaFamily::parameters(const Capabilities& caps) con
       {"BN", {128, 256}, 256, "columns of C per group (rows: 128, two consumer warpgroups of 64)"},
       {"STAGES", {2, 3, 4, 5, 6}, 4, "shared stages of the copy ring (64 K each)"},
       {"SWIZZLE_GROUP", {1, 4, 8, 16}, 8, "tile rows (along M) visited together, for L2 reuse; 1: row by row"},
-      {"PERSIST", {0, 1, 2}, 0,
+      {"PERSIST", {0, 1, 2}, 1,
        "0: a group per tile; 1: a group per multiprocessor walking the tiles (the next tile's copies overlap the "
        "stores); 2: the same with each consumer on alternate whole tiles (BN 128)"},
+      {"STORE", {0, 1}, 0,
+       "0: the consumers store C from registers; 1: through shared memory by the copy engine (asynchronous bulk "
+       "stores; where C's offset, leading dimension, batch stride and N are 16-byte multiples and K is not split)"},
   };
   for (Parameter& sp : gemm_kernels::split_parameters(caps)) {
     if (sp.name == "SPLITK") sp.default_value = 1;
@@ -64,8 +67,19 @@ gemm_kernels::KSplit GemmWgmmaFamily::split(const Params& p, const GemmProblem& 
                                pr.batch, pr.list);
 }
 
-std::uint64_t GemmWgmmaFamily::smem_bytes(const Params& p) {
-  return std::uint64_t(p.at("STAGES")) * std::uint64_t(kRows + p.at("BN")) * std::uint64_t(kRowBytes) + 1024;
+bool GemmWgmmaFamily::store_by_copy(const Params& p, const GemmProblem& pr) {
+  const auto it = p.find("STORE");
+  // The copy engine writes whole 16-byte units: a row of C that ends
+  // inside one would have its neighbours past N overwritten (seen on the
+  // H200 for N = 1030 f16), so N must end on a unit too.
+  const std::int64_t esize = std::int64_t(dtype_size(pr.c_dtype));
+  return it != p.end() && it->second == 1 && !pr.list && split(p, pr).splits == 1 && pr.align_c * esize % 16 == 0 &&
+         pr.n * esize % 16 == 0;
+}
+
+std::uint64_t GemmWgmmaFamily::smem_bytes(const Params& p, const GemmProblem& pr) {
+  return std::uint64_t(p.at("STAGES")) * std::uint64_t(kRows + p.at("BN")) * std::uint64_t(kRowBytes) + 1024 +
+         (store_by_copy(p, pr) ? 4 * 8192 : 0);
 }
 
 std::string GemmWgmmaFamily::check(const Params& p, const Capabilities& caps, const GemmProblem& pr) const {
@@ -75,10 +89,10 @@ std::string GemmWgmmaFamily::check(const Params& p, const Capabilities& caps, co
     return "runs f16, bf16 and f32 as tf32 (GemmCompute::FastTF32) only";
   if (pr.dtype == DType::F32 && pr.c_dtype != DType::F32) return "tf32 products write f32";
   if (std::string why = gemm_kernels::fits_group(caps, kThreads, 1); !why.empty()) return why;
-  const std::uint64_t smem = smem_bytes(p);
+  const std::uint64_t smem = smem_bytes(p, pr);
   const std::uint64_t limit = std::max(caps.shared_mem_per_block_optin_bytes, caps.local_mem_bytes);
   if (smem > limit)
-    return "shared memory STAGES (128 + BN) 128 + 1024 = " + std::to_string(smem) + " bytes exceeds the device's " +
+    return "shared memory STAGES (128 + BN) 128 + 1024 (+ 32768 for STORE 1) = " + std::to_string(smem) + " bytes exceeds the device's " +
            std::to_string(limit);
   if (p.count("PERSIST") && p.at("PERSIST") == 2 && p.at("BN") != 128)
     return "PERSIST 2 (each consumer on whole tiles) needs BN 128";
@@ -98,7 +112,7 @@ Geometry GemmWgmmaFamily::geometry(const Params& p, const Capabilities& caps, co
   g.global[0] = (n + bn - 1) / bn * g.local[0];
   g.global[1] = (m + std::size_t(kRows) - 1) / std::size_t(kRows);
   g.global[2] = std::size_t(pr.batch);
-  g.shared_bytes = std::size_t(smem_bytes(p));
+  g.shared_bytes = std::size_t(smem_bytes(p, pr));
   if (p.count("PERSIST") && p.at("PERSIST") > 0) {
     // A group per multiprocessor (one fits: the stages' shared memory and
     // 384 work-items at the launch bounds' 168 registers), or per tile where
@@ -126,6 +140,8 @@ Defines GemmWgmmaFamily::defines(const Params& p, const GemmProblem& pr) const {
   for (const auto& [k, v] : p) d.emplace_back(k, std::to_string(v));
   gemm_kernels::strip_split(d);
   d.emplace_back("WG_RAW", split(p, pr).splits > 1 ? "1" : "0");
+  std::erase_if(d, [](const auto& kv) { return kv.first == "STORE"; });
+  d.emplace_back("WG_STORE", store_by_copy(p, pr) ? "1" : "0");
   return d;
 }
 
