@@ -10,7 +10,8 @@
 // leading dimensions and batch strides (multiples of 8 halves), strided
 // batches with a nonzero stride (no lists, no operand shared by every
 // product), and a driver that encodes tensor maps. C has no condition (STORE
-// 1 falls back to the consumers' own stores where C is not 16-byte aligned). It
+// 1 falls back to the consumers' own stores where C's offset, leading
+// dimension, batch stride or N is not a 16-byte multiple, or K is split). It
 // accumulates in f32, like the mma candidate, which it precedes: the routine
 // prefers it where it would prefer the tiled kernel (INDIRECT_MIN). Split K
 // (SPLITK, resolved here where it is 0; 1, none, unless an entry or a forced

@@ -66,7 +66,8 @@
 // No backend has a bf16 arithmetic type that both compile, so bf16 is
 // `ushort` bits everywhere, converted by hand: to float exactly, from float
 // rounded to nearest even (overflow to infinity, NaN kept quiet), as
-// optune::bfloat16 does on the host.
+// optune::bfloat16 does on the host (but for a NaN's sign and payload on
+// CUDA sm_80+, whose instruction writes the canonical 0x7fff).
 //   vload_bf16(i, p), vstore_bf16(v, i, p)   one element of any address space
 //   optune_vload_bf16N(i, p), optune_vstore_bf16N(v, i, p)   pack i of a
 //     global bf16 array as an N-lane float vector, one access aligned to the

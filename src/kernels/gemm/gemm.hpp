@@ -349,7 +349,8 @@ class GemmWgmmaFamily : public GemmTensorCoreFamily {
   // batch); the stages as dynamic shared memory.
   Geometry geometry(const Params& p, const Capabilities& caps, const GemmProblem& problem) const override;
   // The type defines (C's of c_dtype) with f32 accumulation, the
-  // transposes, OPTUNE_NEED_SM90A, the parameters but the split's, WG_RAW.
+  // transposes, OPTUNE_NEED_SM90A, the parameters but the split's and
+  // STORE, WG_RAW, and WG_STORE (store_by_copy).
   Defines defines(const Params& p, const GemmProblem& problem) const override;
   // Shared memory of the stages plus the 1024-byte alignment, in bytes,
   // and C's four chunk buffers of 8 KiB where the copy engine stores C.

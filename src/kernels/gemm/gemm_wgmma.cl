@@ -5,8 +5,8 @@
 // accumulation, C and the bias in CTYPE (half, bf16 or float). Arguments are
 // gemm_mma's, plus three tensor maps (runtime/tensor_map.hpp) that describe A,
 // B and (WG_STORE; else a blank) C to the copy engine; so are the grid and
-// batching with PERSIST 0 (with PERSIST 1, the default, or 2 the groups walk
-// the tiles and products: below). OpenCL and
+// batching with PERSIST 0 (with PERSIST 1, the host's default, or 2 the
+// groups walk the tiles and products: below). OpenCL and
 // other CUDA targets see an empty file: the descriptor compiles it with
 // OPTUNE_NEED_SM90A, so for sm_90a.
 //
