@@ -48,6 +48,23 @@ OPTUNE_FUNC void gemm_tc_tile(const uint group, uint* tm, uint* tn) {
   gemm_tc_tile_of(group, blockIdx.y * gridDim.x + blockIdx.x, gridDim.x, gridDim.y, tm, tn);
 }
 
+// The epilogue's values v of C's elements (row, col) and (row, col + 1),
+// whose products are ab0 and ab1: 0 for an element outside C (row_in false,
+// or its column at N or beyond), whose C and bias are not read.
+OPTUNE_FUNC void gemm_tc_pair_values(const __global CTYPE* cp, const ulong ldc, const ulong N, const bool row_in,
+                                     const ulong row, const ulong col, const real ab0, const real ab1,
+                                     const real alpha, const real beta, const uint flags,
+                                     __global const CTYPE* biasp, const real act_p0, const real act_p1, real* v) {
+  const real ab[2] = {ab0, ab1};
+#pragma unroll
+  for (int e = 0; e < 2; ++e) {
+    const bool in = row_in && col + e < N;
+    const real old = !in || beta == (real)0 ? (real)0 : C_LOAD(cp, row * ldc + col + e);
+    v[e] = in ? gemm_finish(ab[e], alpha, old, beta, gemm_bias(flags, biasp, row, col + e), act_p0, act_p1)
+              : (real)0;
+  }
+}
+
 // The epilogue of C's elements (row, col) and (row, col + 1), whose products
 // are ab0 and ab1 (col < N; col + 1 may lie outside C): stored as one pair
 // where both lie inside C and the pair is aligned (ldc and c_off may be odd).
@@ -56,13 +73,8 @@ OPTUNE_FUNC void gemm_tc_store_pair(__global CTYPE* cp, const ulong ldc, const u
                                     const real beta, const uint flags, __global const CTYPE* biasp,
                                     const real act_p0, const real act_p1) {
   const ulong ci = row * ldc + col;
-  const real ab[2] = {ab0, ab1};
   real v[2];
-#pragma unroll
-  for (int e = 0; e < 2; ++e) {
-    const real old = beta == (real)0 || col + e >= N ? (real)0 : C_LOAD(cp, ci + e);
-    v[e] = gemm_finish(ab[e], alpha, old, beta, gemm_bias(flags, biasp, row, col + e), act_p0, act_p1);
-  }
+  gemm_tc_pair_values(cp, ldc, N, true, row, col, ab0, ab1, alpha, beta, flags, biasp, act_p0, act_p1, v);
   if (col + 1 < N && ((size_t)(cp + ci) & (2 * sizeof(CTYPE) - 1)) == 0) {
     C_STORE2(v, cp, ci);
   } else {

@@ -298,14 +298,8 @@ WG_FUNC void wg_store_chunks(const float* d, const uint cbuf, uint* sent, const 
         const int j = q * (WG_CCOLS / 8) + jj, cl = jj * 8 + 2 * t4;  // column within the chunk
         const ulong col = (ulong)n0 + j * 8 + 2 * t4;
         real v[2];
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const bool in = row < M && col + e < N;
-          const real old = !in || beta == (real)0 ? (real)0 : C_LOAD(cp, row * ldc + col + e);
-          v[e] = in ? gemm_finish((real)d[4 * j + 2 * h + e], alpha, old, beta, gemm_bias(flags, biasp, row, col + e),
-                                  act_p0, act_p1)
-                    : (real)0;
-        }
+        gemm_tc_pair_values(cp, ldc, N, row < M, row, col, (real)d[4 * j + 2 * h], (real)d[4 * j + 2 * h + 1], alpha,
+                            beta, flags, biasp, act_p0, act_p1, v);
         const uint byte = (uint)(cl * (int)sizeof(CTYPE));
         const uint at = buf + rl * 128 + ((((byte >> 4) ^ (uint)(rl & 7)) << 4) | (byte & 15u));
 #if C_HALF_STORAGE
