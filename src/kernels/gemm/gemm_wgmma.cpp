@@ -92,8 +92,8 @@ std::string GemmWgmmaFamily::check(const Params& p, const Capabilities& caps, co
   const std::uint64_t smem = smem_bytes(p, pr);
   const std::uint64_t limit = std::max(caps.shared_mem_per_block_optin_bytes, caps.local_mem_bytes);
   if (smem > limit)
-    return "shared memory STAGES (128 + BN) 128 + 1024 (+ 32768 for STORE 1) = " + std::to_string(smem) + " bytes exceeds the device's " +
-           std::to_string(limit);
+    return "shared memory STAGES (128 + BN) 128 + 1024 (+ 32768 for STORE 1) = " + std::to_string(smem) +
+           " bytes exceeds the device's " + std::to_string(limit);
   if (p.count("PERSIST") && p.at("PERSIST") == 2 && p.at("BN") != 128)
     return "PERSIST 2 (each consumer on whole tiles) needs BN 128";
   if ((std::max<std::int64_t>(pr.m, 1) + kRows - 1) / kRows > kMaxGridY) return "more than 65535 tiles along M";
